@@ -1,0 +1,790 @@
+"""Command line: ``chanceclust`` (or ``python -m chanceclust``).
+
+Results go to standard output, diagnostics to standard error. Exit status: 0 on success, 2 on a
+usage or input error (one line naming the file, the line and the problem; ``--debug`` adds the
+traceback), 1 on an internal error.
+
+The library is imported lazily, inside each subcommand, so that ``--help`` and ``--version`` start
+fast and a module that is missing only disables the subcommands that need it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import itertools
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from chanceclust import __version__
+from chanceclust.io import (
+    FORMATS,
+    Clustering,
+    InputError,
+    align,
+    factorize,
+    read_clustering,
+    write_clusterings,
+    write_rows,
+)
+
+PROG = "chanceclust"
+MODELS = ("perm", "num", "all")
+AVERAGE_METHODS = ("min", "geometric", "arithmetic", "max", "sqrt", "sum")
+#: Measures of --measure: name -> (module, function, kind). kind: "raw", "nmi" or "adjusted".
+MEASURES: dict[str, tuple[str, str, str]] = {
+    "ri": ("chanceclust.measures", "rand_index", "raw"),
+    "ari": ("chanceclust.adjusted", "adjusted_rand_index", "adjusted"),
+    "mi": ("chanceclust.measures", "mutual_information", "raw"),
+    "nmi": ("chanceclust.measures", "normalized_mutual_information", "nmi"),
+    "ami": ("chanceclust.adjusted", "adjusted_mutual_information", "adjusted"),
+    "fmi": ("chanceclust.measures", "fowlkes_mallows_index", "raw"),
+    "jaccard": ("chanceclust.measures", "jaccard_index", "raw"),
+    "vi": ("chanceclust.measures", "variation_of_information", "raw"),
+}
+#: Measures where a smaller value means more similar clusterings.
+DISTANCES = frozenset({"vi"})
+
+
+class UsageError(ValueError):
+    """A bad combination of options (exit status 2)."""
+
+
+# --------------------------------------------------------------------------- option types
+
+
+def _comma_list(choices: Sequence[str], what: str) -> Callable[[str], list[str]]:
+    def parse(text: str) -> list[str]:
+        items = [t.strip() for t in text.split(",") if t.strip()]
+        if not items:
+            raise argparse.ArgumentTypeError(f"empty {what} list")
+        for item in items:
+            if item not in choices:
+                raise argparse.ArgumentTypeError(
+                    f"invalid {what} {item!r} (choose from {', '.join(choices)})"
+                )
+        return items
+
+    return parse
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _int_list(text: str) -> list[int]:
+    try:
+        values = [int(t) for t in text.replace(" ", "").split(",") if t]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated positive integers, got {text!r}"
+        ) from None
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated positive integers, got {text!r}"
+        )
+    return values
+
+
+def _flatten(lists: list[list[str]] | None, default: list[str]) -> list[str]:
+    if not lists:
+        return list(default)
+    out: list[str] = []
+    for item in itertools.chain.from_iterable(lists):
+        if item not in out:
+            out.append(item)
+    return out
+
+
+# --------------------------------------------------------------------------- parser
+
+_MAIN_EPILOG = f"""\
+examples:
+  {PROG} compare truth.txt pred.txt --model num --measure ari,ami
+  {PROG} table truth.txt pred.txt
+  {PROG} rank run1.txt run2.txt run3.txt --measure ami --model all
+  {PROG} expect --n 1000 --k-true 5 --k-pred 8 --all-models
+  {PROG} sample --n 10 --model num --k 3 --count 5 --seed 1
+  {PROG} test truth.txt pred.txt --model num --samples 999 --seed 1
+
+input formats (--input-format, detected when not given):
+  labels    one label per line, matched by position
+  pairs     element<TAB>cluster lines, matched by element id
+  clusters  one cluster per line, members separated by whitespace
+  csv, tsv  a table with a header; --column picks the labels, --id-column the ids
+  json      a list of labels, a list of member lists, {{element: cluster}} or
+            {{cluster: [members]}}
+  Gzip is read transparently; '-' is standard input. Detection: a .json/.csv/.tsv
+  name (before .gz); else JSON if the text starts with [ or {{; else labels if every
+  line is one field; else pairs if every line is two TAB-separated fields; else
+  clusters. Lines starting with # are comments in the text formats.
+
+models: perm (cluster sizes fixed: the usual ARI/AMI), num (uniform over clusterings
+  with the same number of clusters), all (uniform over all clusterings). --model is
+  repeatable and takes comma lists (--model perm,num); --model all means the 'all'
+  model only; --all-models means perm,num,all.
+
+exit status: 0 success, 2 usage or input error, 1 internal error.
+"""
+
+
+def _add_common(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("general")
+    g.add_argument("-q", "--quiet", action="store_true", help="no notes or progress on stderr")
+    g.add_argument("--debug", action="store_true", help="show a traceback on errors")
+
+
+def _add_output(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("output")
+    g.add_argument(
+        "--format",
+        choices=("text", "json", "tsv"),
+        default="text",
+        help="output format (default: %(default)s)",
+    )
+    g.add_argument(
+        "--digits",
+        type=_positive_int,
+        default=6,
+        metavar="D",
+        help="decimals in the text table (default: %(default)s; json/tsv keep full precision)",
+    )
+
+
+def _add_inputs(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("input")
+    g.add_argument(
+        "--input-format",
+        choices=("auto", *FORMATS),
+        default="auto",
+        help="format of the input files (default: auto, detected as 'chanceclust --help' explains)",
+    )
+    g.add_argument(
+        "--column",
+        action="append",
+        metavar="COL",
+        help="csv/tsv label column, by header name or 1-based index; give it once for all "
+        "inputs or once per input, in order",
+    )
+    g.add_argument(
+        "--id-column", metavar="COL", help="csv/tsv column of element ids (match by id)"
+    )
+    g.add_argument(
+        "--missing",
+        choices=("error", "intersect"),
+        default="error",
+        help="elements present in only one input: fail, or compare the shared ones "
+        "(default: %(default)s)",
+    )
+    g.add_argument(
+        "--na",
+        choices=("error", "keep", "drop"),
+        default="error",
+        help="missing labels ('', NA, NaN, null, None, ...): fail, keep as a label, or drop "
+        "the element (default: %(default)s)",
+    )
+    g.add_argument(
+        "--line-ids",
+        type=int,
+        choices=(0, 1),
+        help="number the elements of positional inputs 0,1,... (or 1,2,...) so that they "
+        "match inputs with element ids",
+    )
+    g.add_argument(
+        "--encoding", default="utf-8", help="text encoding of the inputs (default: %(default)s)"
+    )
+
+
+def _add_models(p: argparse.ArgumentParser, *, single: bool = False) -> None:
+    g = p.add_argument_group("random model")
+    if single:
+        g.add_argument(
+            "--model", choices=MODELS, default="perm", help="random model (default: %(default)s)"
+        )
+    else:
+        m = g.add_mutually_exclusive_group()
+        m.add_argument(
+            "--model",
+            action="append",
+            type=_comma_list(MODELS, "model"),
+            metavar="MODEL",
+            help="random model: perm, num or all; repeatable, or a comma list (default: perm)",
+        )
+        m.add_argument(
+            "--all-models", action="store_true", help="every model: same as --model perm,num,all"
+        )
+    g.add_argument(
+        "--one-sided",
+        action="store_true",
+        help="the first clustering (or --reference) is a fixed reference; only the other "
+        "is random",
+    )
+
+
+def _add_average(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--average-method",
+        choices=AVERAGE_METHODS,
+        default="arithmetic",
+        help="normalization of nmi/ami (sqrt = geometric, sum = arithmetic; default: "
+        "%(default)s)",
+    )
+
+
+def _subparser(sub: Any, name: str, help_: str, epilog: str) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(
+        name,
+        help=help_,
+        description=help_,
+        epilog="example:\n" + epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.set_defaults(command=name)
+    return p
+
+
+def get_parser() -> argparse.ArgumentParser:
+    """Build the argument parser (apart from :func:`main`, for documentation tools and tests)."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Compare clusterings adjusted for chance under the perm, num and all "
+        "random models (Gates & Ahn, JMLR 2017).",
+        epilog=_MAIN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"{PROG} {__version__} (Python {sys.version.split()[0]})",
+    )
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+    p = _subparser(
+        sub,
+        "compare",
+        "compare two clusterings with chosen measures and models",
+        f"  {PROG} compare truth.txt pred.txt --measure ari,ami --model perm --model num\n"
+        f"  {PROG} compare truth.tsv pred.json --one-sided --all-models --format json\n"
+        f"  {PROG} compare results.csv results.csv --column truth --column kmeans\n",
+    )
+    p.add_argument("a", metavar="A", help="first clustering (the reference with --one-sided)")
+    p.add_argument("b", metavar="B", help="second clustering")
+    p.add_argument(
+        "--measure",
+        action="append",
+        type=_comma_list(tuple(MEASURES), "measure"),
+        metavar="LIST",
+        help=f"comma list of {', '.join(MEASURES)}; repeatable (default: ari,ami)",
+    )
+    _add_models(p)
+    _add_average(p)
+    _add_inputs(p)
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=cmd_compare)
+
+    p = _subparser(
+        sub,
+        "table",
+        "every measure x model x sidedness x normalization for two clusterings",
+        f"  {PROG} table truth.txt pred.txt\n  {PROG} table truth.txt pred.txt --format tsv\n",
+    )
+    p.add_argument("a", metavar="A", help="first clustering (the reference when one-sided)")
+    p.add_argument("b", metavar="B", help="second clustering")
+    _add_inputs(p)
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=cmd_table)
+
+    p = _subparser(
+        sub,
+        "rank",
+        "rank all pairs of clusterings, or clusterings against a reference",
+        f"  {PROG} rank run*.txt --measure ami --model num\n"
+        f"  {PROG} rank --reference truth.txt algo1.txt algo2.txt --one-sided --model all\n",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="clusterings to rank")
+    p.add_argument(
+        "--reference",
+        metavar="R",
+        help="rank every FILE against R instead of ranking all pairs of FILEs",
+    )
+    p.add_argument(
+        "--measure",
+        choices=tuple(MEASURES),
+        default="ari",
+        help="measure to rank by (default: %(default)s; vi ranks smallest first)",
+    )
+    _add_models(p, single=True)
+    _add_average(p)
+    _add_inputs(p)
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=cmd_rank)
+
+    p = _subparser(
+        sub,
+        "expect",
+        "expected Rand index and mutual information under a random model, without data",
+        f"  {PROG} expect --n 1000 --k-true 5 --k-pred 8 --all-models\n"
+        f"  {PROG} expect --n 10 --sizes-true 5,3,2 --sizes-pred 4,3,3 --model perm\n"
+        f"  {PROG} expect --n 10 --sizes-true 5,3,2 --k-pred 4 --model num --one-sided\n",
+    )
+    p.add_argument("--n", type=_positive_int, required=True, help="number of elements")
+    p.add_argument("--k-true", type=_positive_int, metavar="K", help="clusters of the first")
+    p.add_argument("--k-pred", type=_positive_int, metavar="K", help="clusters of the second")
+    p.add_argument(
+        "--sizes-true", type=_int_list, metavar="S1,S2,...", help="cluster sizes of the first"
+    )
+    p.add_argument(
+        "--sizes-pred", type=_int_list, metavar="S1,S2,...", help="cluster sizes of the second"
+    )
+    p.add_argument(
+        "--measure",
+        action="append",
+        type=_comma_list(("ri", "mi"), "measure"),
+        metavar="LIST",
+        help="ri (expected Rand index) and/or mi (expected mutual information, nats); "
+        "default: ri,mi",
+    )
+    _add_models(p)
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=cmd_expect)
+
+    p = _subparser(
+        sub,
+        "sample",
+        "draw random clusterings from a random model",
+        f"  {PROG} sample --n 10 --model all --count 3 --seed 1\n"
+        f"  {PROG} sample --n 100 --model num --k 4 --seed 7 > random.txt\n"
+        f"  {PROG} sample --n 10 --model perm --sizes 5,3,2 --count 4 --format tsv --seed 1\n",
+    )
+    p.add_argument("--n", type=_positive_int, required=True, help="number of elements")
+    p.add_argument("--model", choices=MODELS, required=True, help="random model")
+    p.add_argument("--k", type=_positive_int, help="number of clusters (model num)")
+    p.add_argument("--sizes", type=_int_list, metavar="S1,S2,...", help="cluster sizes (perm)")
+    p.add_argument(
+        "--count", type=_positive_int, default=1, help="how many clusterings (default: 1)"
+    )
+    p.add_argument("--seed", type=int, help="random seed (default: fresh entropy)")
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=cmd_sample)
+
+    p = _subparser(
+        sub,
+        "test",
+        "significance of the agreement of two clusterings against random clusterings",
+        f"  {PROG} test truth.txt pred.txt --model num --samples 999 --seed 1\n"
+        f"  {PROG} test truth.txt pred.txt --measure ami --model all --one-sided --seed 1\n",
+    )
+    p.add_argument("a", metavar="A", help="first clustering (the reference with --one-sided)")
+    p.add_argument("b", metavar="B", help="second clustering")
+    p.add_argument(
+        "--measure", choices=("ri", "mi"), default="ri", help="statistic (default: %(default)s)"
+    )
+    _add_models(p, single=True)
+    p.add_argument(
+        "--samples",
+        type=_positive_int,
+        default=999,
+        metavar="M",
+        help="random clusterings drawn (default: %(default)s)",
+    )
+    p.add_argument("--seed", type=int, help="random seed (default: fresh entropy)")
+    _add_inputs(p)
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=cmd_test)
+    return parser
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+class _Progress:
+    """``label: i/total`` on stderr, only when stderr is a terminal and not ``--quiet``."""
+
+    def __init__(self, label: str, total: int, args: argparse.Namespace) -> None:
+        self.label, self.total = label, total
+        self.enabled = not args.quiet and sys.stderr.isatty() and total > 1
+
+    def update(self, done: int) -> None:
+        if self.enabled:
+            sys.stderr.write(f"\r{self.label}: {done}/{self.total}")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\r" + " " * (len(self.label) + 2 * len(str(self.total)) + 3) + "\r")
+            sys.stderr.flush()
+
+
+def _note(args: argparse.Namespace, message: str) -> None:
+    if not args.quiet:
+        print(f"{PROG}: note: {message}", file=sys.stderr)
+
+
+def _load(module: str, name: str) -> Any:
+    return getattr(importlib.import_module(module), name)
+
+
+def _read_inputs(args: argparse.Namespace, paths: list[str]) -> list[Clustering]:
+    if sum(p == "-" for p in paths) > 1:
+        raise UsageError("only one input can be '-' (standard input)")
+    columns = args.column or []
+    if len(columns) not in (0, 1, len(paths)):
+        raise UsageError(
+            f"--column given {len(columns)} times for {len(paths)} inputs: give it once (for "
+            "every input) or once per input"
+        )
+    out = []
+    for i, path in enumerate(paths):
+        per_input = len(columns) == len(paths)
+        column = columns[i] if per_input else (columns[0] if columns else None)
+        out.append(
+            read_clustering(
+                path,
+                input_format=args.input_format,
+                column=column,
+                id_column=args.id_column,
+                encoding=args.encoding,
+                na=args.na,
+                strict_columns=per_input and len(paths) > 1 or len(paths) == 1,
+            )
+        )
+    if (columns or args.id_column) and not any(c.format in ("csv", "tsv") for c in out):
+        raise UsageError("--column and --id-column apply to csv/tsv inputs; none was read as one")
+    return out
+
+
+def _aligned_codes(args: argparse.Namespace, a: Clustering, b: Clustering) -> tuple[Any, Any]:
+    pair = align(a, b, missing=args.missing, line_ids=args.line_ids)
+    if pair.n_missing:
+        _note(
+            args,
+            f"{a.source} vs {b.source}: compared the {len(pair.labels_a)} shared elements; "
+            f"{pair.n_missing} present in only one input were left out",
+        )
+    if pair.n_na:
+        _note(
+            args,
+            f"{a.source} vs {b.source}: dropped {pair.n_na} element(s) with a missing label",
+        )
+    return factorize(pair.labels_a), factorize(pair.labels_b)
+
+
+def _models(args: argparse.Namespace) -> list[str]:
+    if getattr(args, "all_models", False):
+        return list(MODELS)
+    return _flatten(args.model, ["perm"])
+
+
+def _measure_rows(
+    name: str,
+    codes_a: Any,
+    codes_b: Any,
+    contingency: Any,
+    models: list[str],
+    one_sided: bool,
+    average_method: str,
+) -> list[dict[str, Any]]:
+    module, func_name, kind = MEASURES[name]
+    func = _load(module, func_name)
+    sided = "one-sided" if one_sided else "two-sided"
+    if kind == "raw":
+        return [
+            {"measure": name, "model": None, "sided": None,
+             "value": float(func(contingency=contingency))}
+        ]
+    if kind == "nmi":
+        value = func(contingency=contingency, average_method=average_method)
+        return [{"measure": name, "model": None, "sided": None, "value": float(value)}]
+    rows = []
+    for model in models:
+        kwargs: dict[str, Any] = {"model": model, "one_sided": one_sided}
+        if name == "ami":
+            kwargs["average_method"] = average_method
+        value = func(contingency=contingency, **kwargs)
+        rows.append({"measure": name, "model": model, "sided": sided, "value": float(value)})
+    return rows
+
+
+def _contingency(codes_a: Any, codes_b: Any) -> Any:
+    return _load("chanceclust.contingency", "contingency_table")(codes_a, codes_b)
+
+
+def _out(args: argparse.Namespace, rows: list[dict[str, Any]], columns: list[str],
+         meta: dict[str, Any]) -> None:
+    if args.format == "text" and meta.get("summary"):
+        sys.stdout.write(meta["summary"] + "\n")
+    meta = {k: v for k, v in meta.items() if k != "summary"}
+    write_rows(rows, columns, args.format, sys.stdout, meta=meta, digits=args.digits)
+
+
+def _summary(a: Clustering, b: Clustering, ca: Any, cb: Any) -> dict[str, Any]:
+    ka, kb = int(ca.max()) + 1, int(cb.max()) + 1
+    return {
+        "a": a.source,
+        "b": b.source,
+        "n": len(ca),
+        "clusters_a": ka,
+        "clusters_b": kb,
+        "summary": f"# {a.source} ({ka} clusters) vs {b.source} ({kb} clusters): "
+        f"{len(ca)} elements",
+    }
+
+
+# --------------------------------------------------------------------------- subcommands
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    a, b = _read_inputs(args, [args.a, args.b])
+    ca, cb = _aligned_codes(args, a, b)
+    measures = _flatten(args.measure, ["ari", "ami"])
+    models = _models(args)
+    table = _contingency(ca, cb)
+    rows: list[dict[str, Any]] = []
+    for name in measures:
+        rows += _measure_rows(name, ca, cb, table, models, args.one_sided, args.average_method)
+    meta = _summary(a, b, ca, cb)
+    meta["average_method"] = args.average_method
+    _out(args, rows, ["measure", "model", "sided", "value"], meta)
+    return 0
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    a, b = _read_inputs(args, [args.a, args.b])
+    ca, cb = _aligned_codes(args, a, b)
+    result = _load("chanceclust.comparison", "compare")(ca, cb)
+    rows = _result_rows(result)
+    columns = list(rows[0]) if rows else []
+    _out(args, rows, columns, _summary(a, b, ca, cb))
+    return 0
+
+
+def _result_rows(result: Any) -> list[dict[str, Any]]:
+    """Rows of a ComparisonResult, from its ``to_dict()``."""
+    d = result.to_dict()
+    if isinstance(d, dict) and "rows" in d:
+        d = d["rows"]
+    if isinstance(d, list):
+        return [dict(r) for r in d]
+    if isinstance(d, dict) and all(isinstance(v, list) for v in d.values()):
+        keys = list(d)
+        return [dict(zip(keys, vals)) for vals in zip(*d.values())]
+    raise TypeError(f"unexpected ComparisonResult.to_dict() shape: {type(d).__name__}")
+
+
+def cmd_rank(args: argparse.Namespace) -> int:
+    if args.one_sided and args.reference is None:
+        raise UsageError("--one-sided needs --reference (the fixed clustering)")
+    paths = ([args.reference] if args.reference is not None else []) + list(args.files)
+    if args.reference is None and len(paths) < 2:
+        raise UsageError("rank needs at least two FILEs (or --reference R and one FILE)")
+    clusterings = _read_inputs(args, paths)
+    if args.reference is not None:
+        ref, others = clusterings[0], clusterings[1:]
+        pairs = [(ref, c) for c in others]
+    else:
+        pairs = list(itertools.combinations(clusterings, 2))
+    progress = _Progress("rank", len(pairs), args)
+    values = []
+    for done, (x, y) in enumerate(pairs, 1):
+        cx, cy = _aligned_codes(args, x, y)
+        rows = _measure_rows(
+            args.measure, cx, cy, _contingency(cx, cy), [args.model], args.one_sided,
+            args.average_method,
+        )
+        values.append(rows[0]["value"])
+        progress.update(done)
+    progress.close()
+    order = sorted(
+        range(len(pairs)),
+        key=lambda i: values[i] if args.measure in DISTANCES else -values[i],
+    )
+    kind = MEASURES[args.measure][2]
+    label = args.measure + (f" ({args.model})" if kind == "adjusted" else "")
+    rows = []
+    for rank, i in enumerate(order, 1):
+        x, y = pairs[i]
+        if args.reference is not None:
+            rows.append({"rank": rank, "clustering": y.source, args.measure: values[i]})
+        else:
+            rows.append({"rank": rank, "a": x.source, "b": y.source, args.measure: values[i]})
+    columns = ["rank", "clustering" if args.reference is not None else "a"]
+    columns += [] if args.reference is not None else ["b"]
+    columns.append(args.measure)
+    meta: dict[str, Any] = {"measure": args.measure, "model": args.model if kind == "adjusted"
+                            else None, "one_sided": args.one_sided, "reference": args.reference}
+    meta["summary"] = f"# ranked by {label}" + (
+        f" against {clusterings[0].source}" if args.reference is not None else ""
+    ) + (", one-sided" if args.one_sided else "")
+    _out(args, rows, columns, meta)
+    return 0
+
+
+_EXPECT_OPTIONS = (
+    ("sizes_true", "--sizes-true"),
+    ("sizes_pred", "--sizes-pred"),
+    ("n_clusters_true", "--k-true"),
+    ("n_clusters_pred", "--k-pred"),
+    ("n", "--n"),
+)
+
+
+def cmd_expect(args: argparse.Namespace) -> int:
+    measures = _flatten(args.measure, ["ri", "mi"])
+    funcs = {
+        "ri": ("E[RI]", _load("chanceclust.expectations", "expected_rand_index_baseline")),
+        "mi": ("E[MI]", _load("chanceclust.expectations", "expected_mutual_information_baseline")),
+    }
+    for which, sizes, k in (("true", args.sizes_true, args.k_true),
+                            ("pred", args.sizes_pred, args.k_pred)):
+        if sizes is not None and sum(sizes) != args.n:
+            raise UsageError(f"--sizes-{which} add up to {sum(sizes)}, not --n {args.n}")
+        if sizes is not None and k is not None and len(sizes) != k:
+            raise UsageError(f"--sizes-{which} has {len(sizes)} clusters but --k-{which} is {k}")
+    sided = "one-sided" if args.one_sided else "two-sided"
+    rows = []
+    for name in measures:
+        quantity, func = funcs[name]
+        for model in _models(args):
+            try:
+                value = func(
+                    args.n,
+                    model=model,
+                    one_sided=args.one_sided,
+                    sizes_true=args.sizes_true,
+                    sizes_pred=args.sizes_pred,
+                    n_clusters_true=args.k_true if args.sizes_true is None
+                    else len(args.sizes_true),
+                    n_clusters_pred=args.k_pred if args.sizes_pred is None
+                    else len(args.sizes_pred),
+                )
+            except ValueError as exc:
+                # Speak in option names, not in the library's argument names.
+                message = str(exc)
+                for arg, option in _EXPECT_OPTIONS:
+                    message = message.replace(f"`{arg}`", option)
+                raise UsageError(f"--model {model}: {message}") from exc
+            rows.append({"quantity": quantity, "model": model, "sided": sided,
+                         "value": float(value)})
+    meta = {"n": args.n, "k_true": args.k_true, "k_pred": args.k_pred,
+            "sizes_true": args.sizes_true, "sizes_pred": args.sizes_pred}
+    _out(args, rows, ["quantity", "model", "sided", "value"], meta)
+    return 0
+
+
+def cmd_sample(args: argparse.Namespace) -> int:
+    import numpy as np  # noqa: PLC0415
+
+    if args.model == "num" and args.k is None:
+        raise UsageError("--model num needs --k (number of clusters)")
+    if args.model == "perm" and args.sizes is None:
+        raise UsageError("--model perm needs --sizes (cluster sizes, e.g. 5,3,2)")
+    if args.sizes is not None and sum(args.sizes) != args.n:
+        raise UsageError(f"--sizes add up to {sum(args.sizes)}, not --n {args.n}")
+    random_clustering = _load("chanceclust.samplers", "random_clustering")
+    rng = np.random.default_rng(args.seed)
+    samples = []
+    kwargs: dict[str, Any] = {"model": args.model, "rng": rng}
+    if args.k is not None:
+        kwargs["n_clusters"] = args.k
+    if args.sizes is not None:
+        kwargs["sizes"] = args.sizes
+    for _ in range(args.count):
+        samples.append(np.asarray(random_clustering(args.n, **kwargs)))
+    write_clusterings(samples, args.format, sys.stdout)
+    return 0
+
+
+def cmd_test(args: argparse.Namespace) -> int:
+    a, b = _read_inputs(args, [args.a, args.b])
+    ca, cb = _aligned_codes(args, a, b)
+    significance = _load("chanceclust.significance", "significance")
+    result = significance(
+        ca,
+        cb,
+        measure=args.measure,
+        model=args.model,
+        one_sided=args.one_sided,
+        n_samples=args.samples,
+        rng=args.seed,
+    )
+    fields = {k: v for k, v in _asdict(result).items() if isinstance(v, (int, float, str))}
+    rows = [{"quantity": k, "value": v} for k, v in fields.items()]
+    meta = _summary(a, b, ca, cb)
+    meta.update(measure=args.measure, model=args.model, one_sided=args.one_sided,
+                samples=args.samples, seed=args.seed)
+    _out(args, rows, ["quantity", "value"], meta)
+    return 0
+
+
+def _asdict(result: Any) -> dict[str, Any]:
+    import dataclasses  # noqa: PLC0415
+
+    if dataclasses.is_dataclass(result):
+        return {f.name: getattr(result, f.name) for f in dataclasses.fields(result)}
+    return dict(vars(result))
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def _error(message: str) -> None:
+    print(f"{PROG}: error: {' '.join(str(message).split())}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    parser = get_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse exits on --help, --version and usage errors
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    if getattr(args, "command", None) is None:
+        parser.print_usage(sys.stderr)
+        _error("choose a command: compare, table, rank, expect, sample or test")
+        return 2
+    try:
+        return int(args.func(args))
+    except InputError as exc:
+        status, message = 2, str(exc)
+    except UsageError as exc:
+        status, message = 2, f"{args.command}: {exc}"
+    except ModuleNotFoundError as exc:
+        if not (exc.name or "").startswith("chanceclust"):
+            raise
+        status, message = 1, f"{args.command} is not available yet ({exc.name} is missing)"
+    except ValueError as exc:  # the library rejects the values (e.g. expect parameters)
+        status, message = 2, f"{args.command}: {exc}"
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, as other Unix tools do.
+        try:
+            sys.stdout = open(__import__("os").devnull, "w")  # noqa: SIM115
+        except OSError:
+            pass
+        return 0
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001
+        status = 1
+        message = (
+            f"internal error: {type(exc).__name__}: {exc} "
+            "(please report it; --debug shows the traceback)"
+        )
+    if args.debug:
+        traceback.print_exc()
+    _error(message)
+    return status

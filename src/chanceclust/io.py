@@ -1,0 +1,821 @@
+"""Read clusterings from files and write results: the only module of chanceclust that touches files.
+
+Input formats
+-------------
+``labels``
+    One cluster label per line; line *i* is element *i*. Elements are matched by position.
+``pairs``
+    Two columns ``element<TAB>cluster`` (or separated by spaces when the format is chosen
+    explicitly). Elements are matched by id, not by line order; no header line.
+``clusters``
+    One cluster per line, its members separated by whitespace, as community-detection tools
+    write. Each element may appear once; the cluster label is the line's ordinal (``"1"``,
+    ``"2"``, ...).
+``csv``, ``tsv``
+    A table with a header row. ``column`` names the label column (a header name, or a 1-based
+    index when no header has that name); ``id_column`` names an element-id column. Defaults: a
+    one-column table holds labels; a two-column table holds ``element, cluster``.
+``json``
+    A list of labels (by position), a list of lists (one cluster per list), an object
+    ``{element: cluster}``, or an object ``{cluster: [members]}``.
+
+In the text formats (labels, pairs, clusters) lines starting with ``#`` are comments and surrounding
+whitespace and ``\\r`` are removed; blank lines are skipped except in ``labels``, where a blank line is
+an empty (missing) label. Labels and element ids are kept as strings, never converted: ``01`` and
+``1`` are different labels. Gzip input (detected by its magic bytes, whatever the file name) is
+decompressed transparently and ``-`` reads standard input.
+
+Format detection (``input_format="auto"``), first rule that applies wins:
+
+1. the file name, without a trailing ``.gz``, ends in ``.json``, ``.csv`` or ``.tsv``/``.tab``;
+2. the first non-blank, non-comment character is ``[`` or ``{``: json;
+3. every data line is a single field (no inner whitespace): labels;
+4. every data line is exactly two non-empty fields separated by one TAB: pairs;
+5. otherwise: clusters.
+
+A one-cluster-per-line file whose clusters all have two tab-separated members is therefore read as
+``pairs``: choose ``clusters`` explicitly for it. CSV is never guessed from content.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io as _io
+import json
+import math
+import os
+import sys
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+import numpy as np
+
+__all__ = [
+    "FORMATS",
+    "NA_STRINGS",
+    "AlignedPair",
+    "Clustering",
+    "InputError",
+    "align",
+    "detect_format",
+    "factorize",
+    "format_text_table",
+    "read_clustering",
+    "write_clusterings",
+    "write_rows",
+]
+
+FORMATS = ("labels", "pairs", "clusters", "csv", "tsv", "json")
+
+#: Labels treated as missing values (compared case-insensitively, after stripping).
+NA_STRINGS = frozenset({"", "nan", "na", "n/a", "<na>", "null", "none"})
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+class InputError(ValueError):
+    """A problem with an input file, located by file name and (when known) line number.
+
+    ``str(err)`` is one line: ``"<file>:<line>: <problem>"``, or ``"<file>: <problem>"``.
+
+    Examples
+    --------
+    >>> str(InputError("a.txt", 3, "empty label"))
+    'a.txt:3: empty label'
+    >>> str(InputError("a.txt", None, "no such file"))
+    'a.txt: no such file'
+    """
+
+    def __init__(self, source: str, line: int | None, problem: str) -> None:
+        self.source = source
+        self.line = line
+        self.problem = problem
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        if self.line is None:
+            return f"{self.source}: {self.problem}"
+        return f"{self.source}:{self.line}: {self.problem}"
+
+
+@dataclass(frozen=True)
+class Clustering:
+    """A clustering read from a file.
+
+    Attributes
+    ----------
+    source : str
+        Display name of the input (the path, or ``"<stdin>"``).
+    format : str
+        The format it was read as, one of :data:`FORMATS`.
+    labels : list of str or None
+        Cluster label of each element (``None`` marks a missing label kept for dropping).
+    elements : list of str or None
+        Element ids in the same order, or ``None`` when elements are known only by position.
+    lines : sequence of int or None
+        Line number of each element in the file, or ``None`` (JSON input).
+    """
+
+    source: str
+    format: str
+    labels: list[str | None]
+    elements: list[str] | None
+    lines: Sequence[int] | None
+
+    @property
+    def n(self) -> int:
+        """Number of elements."""
+        return len(self.labels)
+
+    def line_of(self, i: int) -> int | None:
+        """Line number of element ``i`` (``None`` if unknown)."""
+        if self.lines is None or not self.lines:
+            return None
+        return self.lines[min(i, len(self.lines) - 1)]
+
+    def where(self, i: int) -> str:
+        """``"line 7"`` or, for JSON, ``"item 7"``: where element ``i`` is."""
+        line = self.line_of(i)
+        return f"line {line}" if line is not None else f"item {i + 1}"
+
+
+# --------------------------------------------------------------------------- reading bytes
+
+
+def _display_name(path: str) -> str:
+    return "<stdin>" if path == "-" else path
+
+
+def _read_bytes(path: str, stdin: IO[bytes] | None = None) -> bytes:
+    name = _display_name(path)
+    try:
+        if path == "-":
+            data = (stdin if stdin is not None else sys.stdin.buffer).read()
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read()
+    except FileNotFoundError:
+        raise InputError(name, None, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(name, None, "is a directory, not a file") from None
+    except OSError as exc:
+        raise InputError(name, None, f"cannot read: {exc.strerror or exc}") from None
+    if data[:2] == _GZIP_MAGIC:
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(name, None, f"corrupt gzip data: {exc}") from None
+    return data
+
+
+def _decode(data: bytes, name: str, encoding: str) -> str:
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        byte = data[exc.start : exc.start + 1].hex()
+        raise InputError(
+            name,
+            line,
+            f"not valid {encoding} (byte 0x{byte} at column {col}); "
+            "convert the file or pass --encoding",
+        ) from None
+    except LookupError:
+        raise InputError(name, None, f"unknown encoding {encoding!r}") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def _split_lines(text: str) -> list[str]:
+    """Split on ``\\n`` only (not on the other characters ``str.splitlines`` uses)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _data_lines(lines: list[str]) -> Iterable[tuple[int, str]]:
+    """``(line number, stripped line)`` of non-blank, non-comment lines."""
+    for i, raw in enumerate(lines, 1):
+        s = raw.strip()
+        if s and not s.startswith("#"):
+            yield i, s
+
+
+# --------------------------------------------------------------------------- detection
+
+
+def detect_format(name: str, text: str) -> str:
+    """Guess the input format of ``text`` read from ``name`` (rules in the module docstring).
+
+    Examples
+    --------
+    >>> detect_format("a.json.gz", "")
+    'json'
+    >>> detect_format("a.txt", "x\\ny\\nx\\n")
+    'labels'
+    >>> detect_format("a.txt", "n1\\tx\\nn2\\ty\\n")
+    'pairs'
+    >>> detect_format("a.txt", "n1 n2 n3\\nn4\\n")
+    'clusters'
+    >>> detect_format("-", '["a", "b"]')
+    'json'
+    """
+    base = name[:-3] if name.lower().endswith(".gz") else name
+    ext = os.path.splitext(base)[1].lower()
+    by_ext = {".json": "json", ".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
+    if ext in by_ext:
+        return by_ext[ext]
+    stripped = text.lstrip()
+    while stripped.startswith("#"):  # skip leading comment lines
+        stripped = stripped.split("\n", 1)[1].lstrip() if "\n" in stripped else ""
+    if stripped[:1] in ("[", "{"):
+        return "json"
+    if not any(c in text for c in " \t\f\v\x1c\x1d\x1e\x85\xa0"):
+        return "labels"  # fast path: no inner whitespace anywhere
+    single = pairs = True
+    for _, s in _data_lines(_split_lines(text)):
+        if single and len(s.split()) != 1:
+            single = False
+        if pairs:
+            parts = s.split("\t")
+            if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
+                pairs = False
+        if not single and not pairs:
+            return "clusters"
+    if single:
+        return "labels"
+    return "pairs" if pairs else "clusters"
+
+
+# --------------------------------------------------------------------------- parsers
+
+
+def _parse_labels(text: str, name: str) -> Clustering:
+    lines = _split_lines(text)
+    if "#" not in text:
+        labels: list[str | None] = [s.strip() for s in lines]
+        where: Sequence[int] = range(1, len(labels) + 1)
+    else:
+        labels, nums = [], []
+        for i, raw in enumerate(lines, 1):
+            s = raw.strip()
+            if s.startswith("#"):
+                continue
+            labels.append(s)
+            nums.append(i)
+        where = nums
+    return Clustering(name, "labels", labels, None, where)
+
+
+def _check_new_element(seen: dict[str, int], element: str, line: int, name: str, what: str) -> None:
+    first = seen.get(element)
+    if first is not None:
+        raise InputError(
+            name, line, f"element {element!r} appears again (first at {what} {first}); "
+            "each element must be in exactly one cluster"
+        )
+
+
+def _parse_pairs(text: str, name: str) -> Clustering:
+    elements: list[str] = []
+    labels: list[str | None] = []
+    nums: list[int] = []
+    seen: dict[str, int] = {}
+    for i, s in _data_lines(_split_lines(text)):
+        parts = s.split("\t") if "\t" in s else s.split()
+        if len(parts) != 2:
+            raise InputError(
+                name, i, f"expected 2 fields (element<TAB>cluster), found {len(parts)}"
+            )
+        element, label = parts[0].strip(), parts[1].strip()
+        if not element:
+            raise InputError(name, i, "empty element id")
+        _check_new_element(seen, element, i, name, "line")
+        seen[element] = i
+        elements.append(element)
+        labels.append(label)
+        nums.append(i)
+    return Clustering(name, "pairs", labels, elements, nums)
+
+
+def _parse_clusters(text: str, name: str) -> Clustering:
+    elements: list[str] = []
+    labels: list[str | None] = []
+    nums: list[int] = []
+    seen: dict[str, int] = {}
+    k = 0
+    for i, s in _data_lines(_split_lines(text)):
+        k += 1
+        label = str(k)
+        for member in s.split():
+            _check_new_element(seen, member, i, name, "line")
+            seen[member] = i
+            elements.append(member)
+            labels.append(label)
+            nums.append(i)
+    return Clustering(name, "clusters", labels, elements, nums)
+
+
+def _resolve_column(spec: str, header: list[str], name: str, what: str) -> int:
+    if spec in header:
+        return header.index(spec)
+    if spec.isdigit() and 1 <= int(spec) <= len(header):
+        return int(spec) - 1
+    cols = ", ".join(repr(h) for h in header)
+    raise InputError(
+        name, 1, f"no column {spec!r} for {what}; the header has {cols} (or use a 1-based index)"
+    )
+
+
+def _parse_table(
+    text: str, name: str, fmt: str, column: str | None, id_column: str | None
+) -> Clustering:
+    delimiter = "," if fmt == "csv" else "\t"
+    reader = csv.reader(_io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        header = next(reader, None)
+        while header is not None and not any(h.strip() for h in header):
+            header = next(reader, None)
+        if header is None:
+            raise InputError(name, 1, "empty file: no header row")
+        header = [h.strip() for h in header]
+        if column is not None:
+            lab = _resolve_column(column, header, name, "--column")
+            ident = (
+                _resolve_column(id_column, header, name, "--id-column")
+                if id_column is not None
+                else None
+            )
+        elif id_column is not None:
+            ident = _resolve_column(id_column, header, name, "--id-column")
+            if len(header) != 2:
+                raise InputError(name, 1, "choose the label column with --column")
+            lab = 1 - ident
+        elif len(header) == 1:
+            lab, ident = 0, None
+        elif len(header) == 2:
+            ident, lab = 0, 1
+        else:
+            cols = ", ".join(repr(h) for h in header)
+            raise InputError(
+                name, 1, f"{len(header)} columns ({cols}): choose the labels with --column"
+            )
+        width = len(header)
+        labels: list[str | None] = []
+        elements: list[str] | None = [] if ident is not None else None
+        nums: list[int] = []
+        seen: dict[str, int] = {}
+        for row in reader:
+            line = reader.line_num
+            if not row or (len(row) == 1 and not row[0].strip() and width > 1):
+                continue
+            if len(row) != width:
+                raise InputError(
+                    name, line, f"expected {width} fields like the header, found {len(row)}"
+                )
+            labels.append(row[lab].strip())
+            if elements is not None:
+                element = row[ident].strip()  # type: ignore[index]
+                if not element:
+                    raise InputError(name, line, "empty element id")
+                _check_new_element(seen, element, line, name, "line")
+                seen[element] = line
+                elements.append(element)
+            nums.append(line)
+    except csv.Error as exc:
+        raise InputError(name, reader.line_num or None, f"malformed {fmt}: {exc}") from None
+    return Clustering(name, fmt, labels, elements, nums)
+
+
+def _json_scalar(value: Any, name: str, where: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    raise InputError(name, None, f"{where}: expected a label, found a JSON {type(value).__name__}")
+
+
+def _no_duplicate_keys(name: str):  # type: ignore[no-untyped-def]
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in pairs:
+            if k in out:
+                raise InputError(name, None, f"key {k!r} appears twice in a JSON object")
+            out[k] = v
+        return out
+
+    return hook
+
+
+def _parse_json(text: str, name: str) -> Clustering:
+    try:
+        # Numbers and constants stay as their source text: labels are never converted.
+        doc = json.loads(
+            text,
+            parse_int=str,
+            parse_float=str,
+            parse_constant=str,
+            object_pairs_hook=_no_duplicate_keys(name),
+        )
+    except json.JSONDecodeError as exc:
+        raise InputError(name, exc.lineno, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+    labels: list[str | None] = []
+    elements: list[str] = []
+    seen: dict[str, str] = {}
+
+    def add_cluster(label: str, members: Any, where: str) -> None:
+        if not isinstance(members, list):
+            raise InputError(name, None, f"{where}: expected a list of members")
+        for member in members:
+            element = _json_scalar(member, name, where)
+            if element is None or element == "":
+                raise InputError(name, None, f"{where}: empty or null element id")
+            if element in seen:
+                raise InputError(
+                    name, None, f"{where}: element {element!r} appears again "
+                    f"(first in cluster {seen[element]!r}); each element must be in one cluster"
+                )
+            seen[element] = label
+            elements.append(element)
+            labels.append(label)
+
+    if isinstance(doc, list):
+        if doc and all(isinstance(item, list) for item in doc):
+            for k, members in enumerate(doc, 1):
+                add_cluster(str(k), members, f"item {k}")
+            return Clustering(name, "json", labels, elements, None)
+        labels = [_json_scalar(v, name, f"item {i}") for i, v in enumerate(doc, 1)]
+        return Clustering(name, "json", labels, None, None)
+    if isinstance(doc, dict):
+        if doc and all(isinstance(v, list) for v in doc.values()):
+            for key, members in doc.items():
+                add_cluster(key, members, f"cluster {key!r}")
+            return Clustering(name, "json", labels, elements, None)
+        for key, value in doc.items():
+            if key == "":
+                raise InputError(name, None, "empty element id (key \"\")")
+            elements.append(key)
+            labels.append(_json_scalar(value, name, f"key {key!r}"))
+        return Clustering(name, "json", labels, elements, None)
+    raise InputError(name, 1, "expected a JSON list or object of labels")
+
+
+# --------------------------------------------------------------------------- public readers
+
+
+def _is_na(label: str) -> bool:
+    return label.strip().lower() in NA_STRINGS
+
+
+def read_clustering(
+    path: str,
+    *,
+    input_format: str = "auto",
+    column: str | None = None,
+    id_column: str | None = None,
+    encoding: str = "utf-8",
+    na: str = "error",
+    stdin: IO[bytes] | None = None,
+    strict_columns: bool = True,
+) -> Clustering:
+    """Read one clustering from ``path`` (``"-"`` for standard input).
+
+    Parameters
+    ----------
+    path : str
+        File to read; gzip is detected from its content.
+    input_format : {"auto", "labels", "pairs", "clusters", "csv", "tsv", "json"}, default="auto"
+        See the module docstring for the formats and the detection rules.
+    column, id_column : str or None
+        For csv/tsv: label column and element-id column (header name or 1-based index).
+    encoding : str, default="utf-8"
+        Text encoding; a leading byte-order mark is ignored.
+    na : {"error", "keep", "drop"}, default="error"
+        What to do with missing labels (:data:`NA_STRINGS`, e.g. ``""``, ``"NaN"``, ``"NA"``,
+        JSON ``null``): raise, keep them as an ordinary label, or mark them ``None`` so that
+        :func:`align` drops those elements.
+    stdin : binary file, optional
+        Read instead of ``sys.stdin.buffer`` when ``path`` is ``"-"``.
+    strict_columns : bool, default=True
+        Raise if ``column``/``id_column`` are given for an input that is not csv/tsv; when
+        False they are ignored for such inputs.
+
+    Returns
+    -------
+    Clustering
+
+    Raises
+    ------
+    InputError
+        With the file name, the line (when known) and the problem.
+
+    Examples
+    --------
+    >>> import io
+    >>> c = read_clustering("-", stdin=io.BytesIO(b"a\\nb\\na\\n"))
+    >>> c.format, c.labels, c.elements
+    ('labels', ['a', 'b', 'a'], None)
+    """
+    if input_format not in ("auto", *FORMATS):
+        raise ValueError(f"`input_format` must be 'auto' or one of {FORMATS}; got {input_format!r}")
+    if na not in ("error", "keep", "drop"):
+        raise ValueError(f"`na` must be 'error', 'keep' or 'drop'; got {na!r}")
+    name = _display_name(path)
+    text = _decode(_read_bytes(path, stdin), name, encoding)
+    fmt = detect_format(path, text) if input_format == "auto" else input_format
+    if fmt in ("csv", "tsv"):
+        result = _parse_table(text, name, fmt, column, id_column)
+    elif (column is not None or id_column is not None) and strict_columns:
+        raise InputError(name, None, f"--column/--id-column apply to csv/tsv input, not {fmt}")
+    elif fmt == "labels":
+        result = _parse_labels(text, name)
+    elif fmt == "pairs":
+        result = _parse_pairs(text, name)
+    elif fmt == "clusters":
+        result = _parse_clusters(text, name)
+    else:
+        result = _parse_json(text, name)
+    if result.n == 0:
+        raise InputError(name, 1, f"empty: no elements found (read as {fmt})")
+    if na != "keep":
+        # Check each distinct label once: fast even for millions of elements.
+        bad = {lab for lab in set(result.labels) if lab is None or _is_na(lab)}
+        if bad and na == "error":
+            i = next(j for j, lab in enumerate(result.labels) if lab in bad)
+            lab = result.labels[i]
+            what = "empty label" if lab is None or not lab.strip() else f"missing label {lab!r}"
+            problem = (
+                f"{what}; every element needs a cluster "
+                "(--na keep treats it as a label, --na drop skips the element)"
+            )
+            line = result.line_of(i)
+            if line is None:
+                problem = f"{result.where(i)}: {problem}"
+            raise InputError(name, line, problem)
+        if bad:
+            labels = [None if lab in bad else lab for lab in result.labels]
+            result = Clustering(name, fmt, labels, result.elements, result.lines)
+    return result
+
+
+# --------------------------------------------------------------------------- aligning
+
+
+@dataclass(frozen=True)
+class AlignedPair:
+    """Labels of two clusterings on their common elements, in the same order.
+
+    ``n_missing`` counts elements present in only one input (dropped with ``missing="intersect"``),
+    ``n_na`` elements dropped because a label was missing (``na="drop"``).
+    """
+
+    labels_a: list[str]
+    labels_b: list[str]
+    n_missing: int
+    n_na: int
+
+
+def _examples(items: Sequence[str], k: int = 3) -> str:
+    shown = ", ".join(repr(x) for x in items[:k])
+    return shown + (", ..." if len(items) > k else "")
+
+
+def align(
+    a: Clustering,
+    b: Clustering,
+    *,
+    missing: str = "error",
+    line_ids: int | None = None,
+    min_elements: int = 2,
+) -> AlignedPair:
+    """Put the labels of ``a`` and ``b`` in the same element order.
+
+    Both positional (labels, json list): matched by position, lengths must agree. Both with
+    element ids: matched by id; elements in only one input raise (``missing="error"``, the message
+    lists a few) or are dropped (``missing="intersect"``). One of each: an error unless
+    ``line_ids`` (0 or 1) gives the positional input the ids ``line_ids, line_ids + 1, ...``.
+
+    Examples
+    --------
+    >>> a = Clustering("a", "pairs", ["x", "y", "x"], ["e1", "e2", "e3"], [1, 2, 3])
+    >>> b = Clustering("b", "pairs", ["1", "1", "2"], ["e3", "e1", "e2"], [1, 2, 3])
+    >>> align(a, b).labels_b
+    ['1', '2', '1']
+    """
+    if missing not in ("error", "intersect"):
+        raise ValueError(f"`missing` must be 'error' or 'intersect'; got {missing!r}")
+    ea, eb = a.elements, b.elements
+    if (ea is None) != (eb is None):
+        if line_ids is None:
+            pos, keyed = (a, b) if ea is None else (b, a)
+            raise InputError(
+                pos.source,
+                pos.line_of(0),
+                f"gives labels by position, but {keyed.source} names its elements "
+                f"({keyed.format} format); pass --line-ids 0 (or 1) if line k of "
+                f"{pos.source} is element k-1 (or k), or give both files element ids",
+            )
+        if ea is None:
+            ea = [str(i + line_ids) for i in range(a.n)]
+        else:
+            eb = [str(i + line_ids) for i in range(b.n)]
+    n_missing = 0
+    if ea is None or eb is None:
+        if a.n != b.n:
+            longer, shorter = (a, b) if a.n > b.n else (b, a)
+            raise InputError(
+                longer.source,
+                longer.line_of(shorter.n),
+                f"{longer.source} has {longer.n} labels but {shorter.source} has {shorter.n}; "
+                "labels are matched by position, so both need one label per element",
+            )
+        la, lb = list(a.labels), list(b.labels)
+    else:
+        index_b = {e: i for i, e in enumerate(eb)}
+        set_a = set(ea)
+        only_a = [i for i, e in enumerate(ea) if e not in index_b]
+        only_b = [i for i, e in enumerate(eb) if e not in set_a]
+        if (only_a or only_b) and missing == "error":
+            parts = []
+            if only_a:
+                parts.append(
+                    f"{len(only_a)} element(s) only in {a.source} "
+                    f"({_examples([ea[i] for i in only_a])})"
+                )
+            if only_b:
+                parts.append(
+                    f"{len(only_b)} element(s) only in {b.source} "
+                    f"({_examples([eb[i] for i in only_b])})"
+                )
+            src, first = (a, only_a[0]) if only_a else (b, only_b[0])
+            common = a.n - len(only_a)
+            raise InputError(
+                src.source,
+                src.line_of(first),
+                "the inputs have different elements: " + "; ".join(parts)
+                + f"; --missing intersect compares the {common} shared element(s)",
+            )
+        n_missing = len(only_a) + len(only_b)
+        la, lb = [], []
+        for i, e in enumerate(ea):
+            j = index_b.get(e)
+            if j is not None:
+                la.append(a.labels[i])
+                lb.append(b.labels[j])
+    n_na = 0
+    if None in la or None in lb:
+        keep = [x is not None and y is not None for x, y in zip(la, lb)]
+        n_na = len(keep) - sum(keep)
+        la = [x for x, k in zip(la, keep) if k]
+        lb = [y for y, k in zip(lb, keep) if k]
+    if len(la) < min_elements:
+        src = a if a.n <= b.n else b
+        raise InputError(
+            src.source,
+            src.line_of(0),
+            f"only {len(la)} element(s) to compare; at least {min_elements} are needed",
+        )
+    return AlignedPair(la, lb, n_missing, n_na)  # type: ignore[arg-type]
+
+
+def factorize(labels: Sequence[str]) -> np.ndarray:
+    """Integer codes 0, 1, ... in order of first appearance (a fast stand-in for string labels).
+
+    Examples
+    --------
+    >>> factorize(["b", "a", "b", "c"]).tolist()
+    [0, 1, 0, 2]
+    """
+    codes: dict[str, int] = {}
+    setdefault = codes.setdefault
+    return np.fromiter(
+        (setdefault(x, len(codes)) for x in labels), dtype=np.int64, count=len(labels)
+    )
+
+
+# --------------------------------------------------------------------------- writers
+
+
+def _fmt_value(value: Any, digits: int) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def format_text_table(rows: Sequence[dict[str, Any]], columns: Sequence[str], digits: int = 6) -> str:
+    """Align ``rows`` under ``columns`` for a terminal; numbers right-aligned.
+
+    Examples
+    --------
+    >>> print(format_text_table([{"measure": "ari", "value": 0.5}], ["measure", "value"]))
+    measure     value
+    ari      0.500000
+    """
+    cells = [[_fmt_value(row.get(c), digits) for c in columns] for row in rows]
+    widths = [max([len(c)] + [len(r[j]) for r in cells]) for j, c in enumerate(columns)]
+    numeric = [
+        all(isinstance(row.get(c), (int, float)) or row.get(c) is None for row in rows)
+        and any(isinstance(row.get(c), (int, float)) for row in rows)
+        for c in columns
+    ]
+
+    def line(values: Sequence[str]) -> str:
+        out = [
+            v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)
+        ]
+        return "  ".join(out).rstrip()
+
+    return "\n".join([line(list(columns))] + [line(r) for r in cells])
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def write_rows(
+    rows: Sequence[dict[str, Any]],
+    columns: Sequence[str],
+    fmt: str,
+    stream: IO[str],
+    *,
+    meta: dict[str, Any] | None = None,
+    digits: int = 6,
+) -> None:
+    """Write result rows as an aligned text table, TSV (header, full precision) or JSON.
+
+    JSON is one object: ``meta`` keys plus ``"results"``, a list of row objects.
+
+    Examples
+    --------
+    >>> import sys
+    >>> write_rows([{"a": "x", "v": 0.25}], ["a", "v"], "tsv", sys.stdout)
+    a	v
+    x	0.25
+    """
+    if fmt == "text":
+        stream.write(format_text_table(rows, columns, digits) + "\n")
+    elif fmt == "tsv":
+        stream.write("\t".join(columns) + "\n")
+        for row in rows:
+            vals = [row.get(c) for c in columns]
+            stream.write(
+                "\t".join("" if v is None else (repr(v) if isinstance(v, float) else str(v))
+                          for v in vals) + "\n"
+            )
+    elif fmt == "json":
+        doc = dict(meta or {})
+        doc["results"] = [{c: _json_value(row.get(c)) for c in columns} for row in rows]
+        json.dump(doc, stream, indent=2, allow_nan=False)
+        stream.write("\n")
+    else:
+        raise ValueError(f"`fmt` must be 'text', 'tsv' or 'json'; got {fmt!r}")
+
+
+def write_clusterings(samples: Sequence[Sequence[int]], fmt: str, stream: IO[str]) -> None:
+    """Write sampled clusterings (integer labels, one sequence per clustering).
+
+    ``text``: one label per line for a single clustering, else one clustering per line (labels
+    separated by spaces); ``tsv``: a header ``element sample1 sample2 ...`` then one row per
+    element (read back with ``--column sample2``); ``json``: a list of label lists.
+
+    Examples
+    --------
+    >>> import sys
+    >>> write_clusterings([[0, 1, 0]], "text", sys.stdout)
+    0
+    1
+    0
+    """
+    if fmt == "json":
+        json.dump([[int(x) for x in s] for s in samples], stream)
+        stream.write("\n")
+    elif fmt == "tsv":
+        stream.write("\t".join(["element"] + [f"sample{k}" for k in range(1, len(samples) + 1)]))
+        stream.write("\n")
+        n = len(samples[0]) if samples else 0
+        for i in range(n):
+            stream.write("\t".join([str(i)] + [str(int(s[i])) for s in samples]) + "\n")
+    elif fmt == "text":
+        if len(samples) == 1:
+            stream.write("\n".join(str(int(x)) for x in samples[0]) + "\n")
+        else:
+            for s in samples:
+                stream.write(" ".join(str(int(x)) for x in s) + "\n")
+    else:
+        raise ValueError(f"`fmt` must be 'text', 'tsv' or 'json'; got {fmt!r}")
