@@ -1,3 +1,52 @@
-"""chanceclust: exact chance-adjusted clustering similarity under several random models."""
+"""chanceclust: exact chance-adjusted clustering similarity under several random models.
+
+Compare two clusterings by the Rand index and mutual information adjusted
+for chance under the random models of Gates & Ahn (JMLR 2017): ``perm``
+(cluster sizes fixed: the usual ARI/AMI), ``num`` (uniform over clusterings
+with the same number of clusters) and ``all`` (uniform over all
+clusterings), two-sided or against a fixed reference (``one_sided=True``).
+"""
+
+from chanceclust.adjusted import adjusted_mutual_information, adjusted_rand_index
+from chanceclust.comparison import ComparisonResult, ComparisonRow, compare
+from chanceclust.contingency import PairCounts, contingency_table, pair_counts
+from chanceclust.expectations import (
+    expected_mutual_information,
+    expected_mutual_information_baseline,
+    expected_rand_index,
+    expected_rand_index_baseline,
+)
+from chanceclust.measures import (
+    entropy,
+    fowlkes_mallows_index,
+    jaccard_index,
+    mutual_information,
+    normalized_mutual_information,
+    rand_index,
+    variation_of_information,
+)
 
 __version__ = "0.1.0.dev0"
+
+__all__ = [
+    "ComparisonResult",
+    "ComparisonRow",
+    "PairCounts",
+    "__version__",
+    "adjusted_mutual_information",
+    "adjusted_rand_index",
+    "compare",
+    "contingency_table",
+    "entropy",
+    "expected_mutual_information",
+    "expected_mutual_information_baseline",
+    "expected_rand_index",
+    "expected_rand_index_baseline",
+    "fowlkes_mallows_index",
+    "jaccard_index",
+    "mutual_information",
+    "normalized_mutual_information",
+    "pair_counts",
+    "rand_index",
+    "variation_of_information",
+]

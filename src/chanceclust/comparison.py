@@ -1,0 +1,195 @@
+"""Every measure under every model, sidedness and normalization in one call."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from chanceclust._expected_mi import expected_mi_of_laws
+from chanceclust._validation import AVERAGE_METHODS, check_average_method
+from chanceclust.adjusted import (
+    _single_cluster_side,
+    adjust,
+    mutual_information_bound,
+    table_adjusted_rand,
+    table_laws,
+)
+from chanceclust.contingency import summarize, table_pair_counts
+from chanceclust.expectations import rand_expectation
+from chanceclust.measures import (
+    counts_fowlkes_mallows,
+    counts_jaccard,
+    counts_rand,
+    table_mutual_information,
+    table_normalized_mutual_information,
+    table_variation_of_information,
+)
+
+__all__ = ["ComparisonResult", "ComparisonRow", "compare"]
+
+# (model, one_sided) in the paper's order; perm is the same one- and two-sided.
+SETTINGS = (("perm", False), ("num", False), ("num", True), ("all", False), ("all", True))
+
+
+def setting_name(model: str | None, one_sided: bool | None) -> str:
+    """The paper's short name of a setting: perm, num, num1, all, all1 ('' for raw measures)."""
+    if model is None:
+        return ""
+    return model + ("1" if one_sided else "")
+
+
+@dataclass(frozen=True)
+class ComparisonRow:
+    """One value: ``measure`` under ``model`` (None for raw measures), sidedness, normalization.
+
+    ``expected`` is E[s] of the underlying similarity (RI or MI) for adjusted
+    measures, None otherwise.
+    """
+
+    measure: str
+    model: str | None
+    one_sided: bool | None
+    average_method: str | None
+    value: float
+    expected: float | None = None
+
+    @property
+    def key(self) -> str:
+        """A compact unique name such as ``AMI[num1,geometric]`` or ``RI``."""
+        parts = [p for p in (setting_name(self.model, self.one_sided), self.average_method) if p]
+        return f"{self.measure}[{','.join(parts)}]" if parts else self.measure
+
+
+@dataclass(frozen=True)
+class ComparisonResult:
+    """All similarity values of two clusterings (the paper's Figures 2 and 3 in one object).
+
+    Attributes
+    ----------
+    n, n_clusters_true, n_clusters_pred : int
+        Number of elements and of clusters on each side.
+    rows : tuple of ComparisonRow
+        Raw measures (RI, FMI, Jaccard, MI, VI, NMI per normalization), then
+        ARI and AMI (per normalization) under perm, num, num1, all, all1.
+    """
+
+    n: int
+    n_clusters_true: int
+    n_clusters_pred: int
+    rows: tuple[ComparisonRow, ...]
+
+    def get(
+        self,
+        measure: str,
+        model: str | None = None,
+        *,
+        one_sided: bool = False,
+        average_method: str | None = None,
+    ) -> float:
+        """The value of one row, e.g. ``get("AMI", "num", one_sided=True, average_method="max")``."""
+        if average_method is not None:
+            average_method = check_average_method(average_method)
+        for row in self.rows:
+            if (
+                row.measure == measure.upper()
+                and row.model == model
+                and (model is None or bool(row.one_sided) == one_sided)
+                and row.average_method == average_method
+            ):
+                return row.value
+        raise KeyError(
+            f"no row for measure={measure!r}, model={model!r}, one_sided={one_sided}, "
+            f"average_method={average_method!r}; keys are {[r.key for r in self.rows]}"
+        )
+
+    def to_dict(self) -> dict[str, float]:
+        """Mapping from each row's :attr:`ComparisonRow.key` to its value."""
+        return {row.key: row.value for row in self.rows}
+
+    def to_records(self) -> list[dict[str, Any]]:
+        """One plain dict per row (for JSON or CSV)."""
+        return [asdict(row) for row in self.rows]
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame with one row per value (requires pandas)."""
+        try:
+            import pandas as pd
+        except ImportError as error:  # pragma: no cover - depends on the environment
+            raise ImportError("to_frame() needs pandas: pip install pandas") from error
+        return pd.DataFrame.from_records(self.to_records())
+
+    def __str__(self) -> str:
+        header = (
+            f"N = {self.n}, K_true = {self.n_clusters_true}, K_pred = {self.n_clusters_pred}\n"
+            f"{'measure':<8}{'model':<7}{'normalization':<14}{'value':>12}{'E[s]':>12}"
+        )
+        lines = [header]
+        for row in self.rows:
+            expected = "" if row.expected is None else f"{row.expected:12.6f}"
+            lines.append(
+                f"{row.measure:<8}{setting_name(row.model, row.one_sided):<7}"
+                f"{row.average_method or '':<14}{row.value:12.6f}{expected:>12}"
+            )
+        return "\n".join(lines)
+
+
+def compare(
+    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+) -> ComparisonResult:
+    """Compare two clusterings by every measure, model, sidedness and normalization.
+
+    Parameters
+    ----------
+    labels_true, labels_pred : array-like of shape (n_samples,), optional
+        The two clusterings; ``labels_true`` is the reference of one-sided
+        rows. Give these or ``contingency``.
+    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
+        A precomputed contingency table.
+
+    Returns
+    -------
+    ComparisonResult
+        Printable as a table; ``to_dict()``, ``to_records()``, ``to_frame()``.
+
+    Notes
+    -----
+    The table is built once and each expectation computed once per model and
+    sidedness, so this costs about five calls of
+    :func:`chanceclust.adjusted_mutual_information`.
+
+    Examples
+    --------
+    >>> from chanceclust import compare
+    >>> result = compare([0, 0, 1, 1, 2, 2], [0, 0, 0, 1, 1, 1])
+    >>> round(result.get("ARI", "num", one_sided=True), 4)
+    0.4...
+    >>> len(result.rows)
+    34
+    """
+    table = summarize(labels_true, labels_pred, contingency)
+    mi = table_mutual_information(table)
+    counts = table_pair_counts(table)
+    trivial = len(table.row_sums) == len(table.col_sums) <= 1
+    rows = [
+        ComparisonRow("RI", None, None, None, counts_rand(counts)),
+        ComparisonRow("FMI", None, None, None, counts_fowlkes_mallows(counts)),
+        ComparisonRow("JACCARD", None, None, None, counts_jaccard(counts)),
+        ComparisonRow("MI", None, None, None, mi),
+        ComparisonRow("VI", None, None, None, table_variation_of_information(table)),
+    ]
+    rows += [
+        ComparisonRow("NMI", None, None, method, table_normalized_mutual_information(table, method))
+        for method in AVERAGE_METHODS
+    ]
+    for model, one_sided in SETTINGS:
+        laws = table_laws(table, model, one_sided)
+        ari = table_adjusted_rand(table, model, one_sided)
+        rows.append(ComparisonRow("ARI", model, one_sided, None, ari, rand_expectation(*laws)))
+        expected = expected_mi_of_laws(*laws)
+        for method in AVERAGE_METHODS:
+            bound = mutual_information_bound(table, model, one_sided, method)
+            value = 1.0 if trivial else adjust(
+                mi, expected, bound, single_cluster_side=_single_cluster_side(table)
+            )
+            rows.append(ComparisonRow("AMI", model, one_sided, method, value, expected))
+    return ComparisonResult(table.n, len(table.row_sums), len(table.col_sums), tuple(rows))

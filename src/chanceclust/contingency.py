@@ -1,0 +1,251 @@
+"""Contingency tables and pair counts: the only summary of two clusterings the measures need."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from numpy.typing import NDArray
+
+from chanceclust._validation import _describe, check_clusterings
+
+__all__ = ["PairCounts", "Table", "contingency_table", "pair_counts"]
+
+# Dense tables above this many cells are built sparse when ``sparse=None``.
+_DENSE_CELL_LIMIT = 2**22
+
+
+@dataclass(frozen=True)
+class Table:
+    """The non-zero cells of a contingency table with their margins (internal currency).
+
+    Attributes
+    ----------
+    counts : ndarray of int64
+        The non-zero cell counts n_ij.
+    rows, cols : ndarray of intp
+        Row (``labels_true`` cluster) and column (``labels_pred`` cluster) of each cell.
+    row_sums, col_sums : ndarray of int64
+        Cluster sizes a_i and b_j (all positive: empty rows and columns are dropped).
+    n : int
+        Number of elements N.
+    """
+
+    counts: NDArray[np.int64]
+    rows: NDArray[np.intp]
+    cols: NDArray[np.intp]
+    row_sums: NDArray[np.int64]
+    col_sums: NDArray[np.int64]
+    n: int
+
+    @property
+    def identical(self) -> bool:
+        """True when both clusterings are the same partition (perfect agreement)."""
+        k = len(self.row_sums)
+        return len(self.counts) == k == len(self.col_sums)
+
+
+@dataclass(frozen=True)
+class PairCounts:
+    """Counts of element pairs by agreement, as exact Python ints.
+
+    ``n11``: together in both; ``n10``: together in ``labels_true`` only;
+    ``n01``: together in ``labels_pred`` only; ``n00``: apart in both.
+    """
+
+    n11: int
+    n10: int
+    n01: int
+    n00: int
+
+    @property
+    def total(self) -> int:
+        """The number of pairs, C(N, 2)."""
+        return self.n11 + self.n10 + self.n01 + self.n00
+
+
+def contingency_table(
+    labels_true: Any, labels_pred: Any, *, sparse: bool | None = None
+) -> NDArray[np.int64] | sp.csr_array:
+    """Build the contingency table n_ij = |A_i ∩ B_j| of two clusterings.
+
+    Parameters
+    ----------
+    labels_true : array-like of shape (n_samples,)
+        Labels of the first clustering A (rows), any hashable values.
+    labels_pred : array-like of shape (n_samples,)
+        Labels of the second clustering B (columns).
+    sparse : bool or None, default=None
+        Return a ``scipy.sparse.csr_array`` if True, a dense array if False.
+        None chooses sparse when the table would have more than 2**22 cells.
+
+    Returns
+    -------
+    table : ndarray of shape (K_A, K_B), dtype int64, or csr_array
+        Rows follow the sorted distinct values of ``labels_true`` (order of
+        first appearance when they are not sortable), columns likewise.
+
+    Notes
+    -----
+    One pass over the labels after factorizing them: O(N) for integer labels
+    in a compact range, O(N log N) otherwise.
+
+    Examples
+    --------
+    >>> from chanceclust import contingency_table
+    >>> contingency_table(["a", "a", "b", "b"], [0, 1, 1, 1])
+    array([[1, 1],
+           [0, 2]])
+    """
+    codes_true, k_true, codes_pred, k_pred = check_clusterings(labels_true, labels_pred)
+    if sparse is None:
+        sparse = k_true * k_pred > _DENSE_CELL_LIMIT
+    if sparse:
+        ones = np.ones(codes_true.shape[0], dtype=np.int64)
+        table = sp.coo_array((ones, (codes_true, codes_pred)), shape=(k_true, k_pred))
+        result = table.tocsr()
+        result.sum_duplicates()
+        return result
+    flat = codes_true.astype(np.int64) * k_pred + codes_pred
+    counts = np.bincount(flat, minlength=k_true * k_pred)
+    return counts.reshape(k_true, k_pred).astype(np.int64, copy=False)
+
+
+def _table_from_codes(
+    codes_true: NDArray[np.intp], k_true: int, codes_pred: NDArray[np.intp], k_pred: int
+) -> Table:
+    n = codes_true.shape[0]
+    row_sums = np.bincount(codes_true, minlength=k_true).astype(np.int64)
+    col_sums = np.bincount(codes_pred, minlength=k_pred).astype(np.int64)
+    if k_true * k_pred <= max(4 * n, 1024):
+        flat = np.bincount(codes_true.astype(np.int64) * k_pred + codes_pred)
+        cells = np.flatnonzero(flat)
+        counts = flat[cells].astype(np.int64)
+    else:
+        keys = np.unique(codes_true.astype(np.int64) * k_pred + codes_pred, return_counts=True)
+        cells, counts = keys[0], keys[1].astype(np.int64)
+    rows, cols = np.divmod(cells, k_pred)
+    return Table(counts, rows.astype(np.intp), cols.astype(np.intp), row_sums, col_sums, n)
+
+
+def _check_table(contingency: Any) -> Table:
+    """Validate a user's contingency table (dense or sparse) and summarize it."""
+    if sp.issparse(contingency):
+        coo = sp.coo_array(contingency)
+        if coo.ndim != 2:
+            raise ValueError(f"`contingency` must be 2-D; got shape {coo.shape}.")
+        coo.sum_duplicates()
+        data, rows, cols, shape = coo.data, coo.row, coo.col, coo.shape
+    else:
+        dense = np.asarray(contingency)
+        if dense.ndim != 2:
+            raise ValueError(
+                f"`contingency` must be a 2-D table of counts; got shape {dense.shape}."
+            )
+        if dense.dtype.kind not in "biuf":
+            raise ValueError(f"`contingency` must hold integer counts; got dtype {dense.dtype}.")
+        rows, cols = np.nonzero(dense)
+        data, shape = dense[rows, cols], dense.shape
+    data = np.asarray(data)
+    if data.dtype.kind == "f":
+        bad = ~np.isfinite(data) | (data != np.round(data))
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise ValueError(
+                "`contingency` must hold non-negative integer counts; got "
+                f"{_describe(data[i].item())} at cell ({rows[i]}, {cols[i]})."
+            )
+    elif data.dtype.kind not in "biu":
+        raise ValueError(f"`contingency` must hold integer counts; got dtype {data.dtype}.")
+    if data.size and data.min() < 0:
+        i = int(np.argmax(data < 0))
+        raise ValueError(
+            "`contingency` must hold non-negative integer counts; got "
+            f"{data[i].item()} at cell ({rows[i]}, {cols[i]})."
+        )
+    counts = data.astype(np.int64)
+    keep = counts > 0
+    counts, rows, cols = counts[keep], rows[keep], cols[keep]
+    row_sums = np.zeros(shape[0], dtype=np.int64)
+    np.add.at(row_sums, rows, counts)
+    col_sums = np.zeros(shape[1], dtype=np.int64)
+    np.add.at(col_sums, cols, counts)
+    # Drop empty clusters: a cluster with no element is not a cluster.
+    row_index = np.cumsum(row_sums > 0) - 1
+    col_index = np.cumsum(col_sums > 0) - 1
+    return Table(
+        counts,
+        row_index[rows].astype(np.intp),
+        col_index[cols].astype(np.intp),
+        row_sums[row_sums > 0],
+        col_sums[col_sums > 0],
+        int(sum(int(c) for c in row_sums)) if row_sums.size else 0,
+    )
+
+
+def summarize(labels_true: Any, labels_pred: Any, contingency: Any) -> Table:
+    """Return the :class:`Table` of either two labelings or a precomputed table (exactly one)."""
+    if contingency is not None:
+        if labels_true is not None or labels_pred is not None:
+            raise ValueError(
+                "Give either `labels_true` and `labels_pred`, or `contingency`; got both."
+            )
+        return _check_table(contingency)
+    if labels_true is None or labels_pred is None:
+        missing = "labels_true" if labels_true is None else "labels_pred"
+        raise ValueError(f"`{missing}` is required when `contingency` is not given; got None.")
+    return _table_from_codes(*check_clusterings(labels_true, labels_pred))
+
+
+def _sum_pairs(values: NDArray[np.int64]) -> int:
+    """Sum of C(v, 2), exact: int64 while it cannot overflow, Python ints beyond."""
+    if values.size == 0:
+        return 0
+    if int(np.sum(values, dtype=np.float64)) < 2**31:  # then sum C(v, 2) < 2**61
+        return int(np.sum(values * (values - 1) // 2))
+    return sum(int(v) * (int(v) - 1) // 2 for v in values)
+
+
+def pair_counts(
+    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+) -> PairCounts:
+    """Count element pairs by whether each clustering puts them together.
+
+    Parameters
+    ----------
+    labels_true, labels_pred : array-like of shape (n_samples,), optional
+        The two clusterings. Give these or ``contingency``.
+    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
+        A precomputed contingency table of non-negative integer counts.
+
+    Returns
+    -------
+    PairCounts
+        ``n11`` (together in both), ``n10`` (together in ``labels_true``
+        only), ``n01`` (together in ``labels_pred`` only), ``n00`` (apart in
+        both), exact Python ints even for N = 10^9 given as a table.
+
+    Notes
+    -----
+    With Q(A) = sum_i C(a_i, 2): n11 = sum_ij C(n_ij, 2), n10 = Q(A) - n11,
+    n01 = Q(B) - n11, n00 = C(N, 2) - n11 - n10 - n01. O(cells) after the
+    table.
+
+    Examples
+    --------
+    >>> from chanceclust import pair_counts
+    >>> pair_counts([0, 0, 1, 1], [0, 0, 0, 1])
+    PairCounts(n11=1, n10=1, n01=2, n00=2)
+    """
+    return table_pair_counts(summarize(labels_true, labels_pred, contingency))
+
+
+def table_pair_counts(table: Table) -> PairCounts:
+    """The :class:`PairCounts` of a :class:`Table`."""
+    n11 = _sum_pairs(table.counts)
+    q_true = _sum_pairs(table.row_sums)
+    q_pred = _sum_pairs(table.col_sums)
+    total = table.n * (table.n - 1) // 2
+    return PairCounts(n11, q_true - n11, q_pred - n11, total - q_true - q_pred + n11)

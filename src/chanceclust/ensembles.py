@@ -1,0 +1,256 @@
+"""The random models as laws of cluster sizes: what every expectation is computed from.
+
+A side of a comparison (the clustering A or B) is random under a model, or
+fixed (the reference of a one-sided comparison, or any side under ``perm``,
+where only the sizes matter). Every expectation of the Rand index or of the
+mutual information depends on that side only through one of two laws:
+
+* :class:`SizeLaw` - the expected number of clusters of each size a,
+  w(a) (MATH.md): the actual size counts for ``perm`` or a fixed reference,
+  C(N,a) S(N-a,K-1)/S(N,K) for ``num`` when its sizes are small;
+* :class:`SlotMixture` - a mixture over u of i.i.d. uniform labelings of the
+  N elements with u labels (empty labels are not clusters), with weights
+  c_u summing to 1. ``all`` is Stam's mixture, P(u) = u^N / (e u! B_N)
+  (Dobinski), positive; ``num`` with K clusters is the inclusion-exclusion
+  mixture c_{K-j} = (-1)^j C(K,j) (1 - j/K)^N / T(N,K), used when it is well
+  conditioned (mean cluster size N/K well above log K). Under a mixture the
+  sums over cluster sizes collapse to binomial sums.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.special import gammaln, logsumexp
+
+from chanceclust._validation import check_count, check_model, check_sizes
+
+__all__ = ["SizeLaw", "SlotMixture", "law", "same_cluster_probability"]
+
+# Mixture terms below this fraction of the largest are dropped (their total is
+# bounded by the same factor times the number of terms).
+_NEGLIGIBLE_LOG = np.log(1e-30)
+# The inclusion-exclusion mixture is accepted when sum |c| <= this * |sum c|,
+# which bounds the loss of relative accuracy by the same factor.
+_MAX_CONDITION = 2.0
+
+
+@dataclass(frozen=True)
+class SizeLaw:
+    """Expected number of clusters of each size: ``weights[i]`` clusters of size ``sizes[i]``.
+
+    ``exact`` is True when the weights are integer counts (a fixed size sequence).
+    """
+
+    n: int
+    sizes: NDArray[np.int64]
+    weights: NDArray[np.float64]
+    exact: bool
+
+
+@dataclass(frozen=True)
+class SlotMixture:
+    """A mixture of i.i.d. uniform labelings: with weight ``coefs[i]``, ``slots[i]`` labels."""
+
+    n: int
+    slots: NDArray[np.int64]
+    coefs: NDArray[np.float64]
+
+
+Law = SizeLaw | SlotMixture
+
+
+def fixed_law(sizes: NDArray[np.int64]) -> SizeLaw:
+    """The law of a clustering with the given cluster sizes (perm, or a fixed reference)."""
+    values, counts = np.unique(np.asarray(sizes, dtype=np.int64), return_counts=True)
+    return SizeLaw(int(np.sum(sizes)), values, counts.astype(np.float64), True)
+
+
+def _stam_mixture(n: int) -> SlotMixture:
+    """Stam's mixture for a uniform clustering of n elements: P(u) = u^n / (e u! B_n)."""
+    # The log-weights f(u) = n log u - log u! are concave; mode where n log(1+1/u) = log(u+1).
+    lo, hi = 1, max(2, n)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if n * np.log1p(1.0 / mid) > np.log(mid + 1.0):
+            lo = mid + 1
+        else:
+            hi = mid
+    mode = lo
+    spread = 1.0 / np.sqrt(n / mode**2 + 1.0 / mode)
+    half = int(12 * spread) + 16
+    while True:
+        u = np.arange(max(1, mode - half), mode + half + 1, dtype=np.int64)
+        at_mode = mode - int(u[0])
+        # f(u) - f(mode) = n log(u/mode) - log(u!/mode!); the factorial ratio is a
+        # cumulative sum of log j counted from the mode, so its rounding stays small.
+        cumulative = np.cumsum(np.log(u.astype(np.float64)))
+        log_w = n * np.log1p((u - mode) / mode) - (cumulative - cumulative[at_mode])
+        if log_w[-1] < _NEGLIGIBLE_LOG - 10 and (u[0] == 1 or log_w[0] < _NEGLIGIBLE_LOG - 10):
+            break
+        half *= 2
+    keep = log_w > _NEGLIGIBLE_LOG - 10
+    u, log_w = u[keep], log_w[keep]
+    return SlotMixture(n, u, np.exp(log_w - logsumexp(log_w)))
+
+
+def _surjection_mixture(n: int, k: int) -> SlotMixture | None:
+    """Inclusion-exclusion mixture for num, or None when it is ill-conditioned."""
+    j = np.arange(0, k, dtype=np.int64)
+    log_abs = (
+        gammaln(k + 1.0) - gammaln(j + 1.0) - gammaln(k - j + 1.0) + n * np.log1p(-j / k)
+    )
+    keep = log_abs > _NEGLIGIBLE_LOG
+    if not keep[1:].any():
+        return SlotMixture(n, np.array([k], dtype=np.int64), np.ones(1))
+    j, log_abs = j[keep], log_abs[keep]
+    signs = np.where(j % 2 == 0, 1.0, -1.0)
+    terms = signs * np.exp(log_abs)
+    total = 1.0 + np.sum(terms[1:])  # T(n, k): the probability that n labels use all k
+    if total <= 0 or np.sum(np.abs(terms)) > _MAX_CONDITION * total:
+        return None
+    return SlotMixture(n, k - j, terms / total)
+
+
+def _surjection_size_law(n: int, k: int) -> SizeLaw:
+    """w(a) = C(n,a) S(n-a, k-1) / S(n,k) for a = 1..n-k+1, negligible tails dropped."""
+    from chanceclust.special import log_stirling2
+
+    a = np.arange(1, n - k + 2, dtype=np.int64)
+    log_w = (
+        gammaln(n + 1.0)
+        - gammaln(a + 1.0)
+        - gammaln(n - a + 1.0)
+        + log_stirling2(n - a, k - 1)
+        - log_stirling2(n, k)
+    )
+    keep = log_w > np.max(log_w) + _NEGLIGIBLE_LOG
+    return SizeLaw(n, a[keep], np.exp(log_w[keep]), False)
+
+
+def num_law(n: int, k: int) -> Law:
+    """The law of a uniform clustering of n elements into exactly k clusters."""
+    if k == 1:
+        return fixed_law(np.array([n]))
+    if k == n:
+        return fixed_law(np.ones(n, dtype=np.int64))
+    mixture = _surjection_mixture(n, k)
+    return mixture if mixture is not None else _surjection_size_law(n, k)
+
+
+def all_law(n: int) -> Law:
+    """The law of a uniform clustering of n elements (Bell ensemble)."""
+    if n <= 1:
+        return fixed_law(np.array([n])) if n == 1 else SizeLaw(0, np.zeros(0, np.int64), np.zeros(0), True)
+    return _stam_mixture(n)
+
+
+def law(
+    n: int, model: str, *, sizes: NDArray[np.int64] | None = None, n_clusters: int | None = None
+) -> Law:
+    """The size law of one random side under ``model`` (perm needs ``sizes``, num ``n_clusters``)."""
+    if model == "perm":
+        assert sizes is not None
+        return fixed_law(sizes)
+    if model == "num":
+        assert n_clusters is not None
+        return num_law(n, n_clusters)
+    return all_law(n)
+
+
+def falling_moment(law_: Law, m: int) -> float:
+    """P(m given distinct elements all share a cluster) for a clustering drawn from ``law_``.
+
+    SizeLaw: sum_a w(a) (a)_m / (N)_m; SlotMixture: sum_u c_u u^(1-m).
+    """
+    n = law_.n
+    if m <= 1:
+        return 1.0
+    if n < m:
+        return 0.0
+    if isinstance(law_, SlotMixture):
+        return float(np.sum(law_.coefs * np.power(law_.slots.astype(np.float64), 1 - m)))
+    if law_.exact:
+        numerator = sum(
+            int(c) * _falling(int(a), m) for a, c in zip(law_.sizes, law_.weights, strict=True)
+        )
+        return numerator / _falling(n, m)
+    ratio = np.ones_like(law_.weights)
+    for i in range(m):  # (a)_m / (n)_m as a product of ratios, no overflow
+        ratio *= (law_.sizes - i) / (n - i)
+    return float(np.sum(law_.weights * np.clip(ratio, 0.0, None)))
+
+
+def _falling(x: int, m: int) -> int:
+    out = 1
+    for i in range(m):
+        out *= x - i
+    return out
+
+
+def same_cluster_probability(
+    n: Any,
+    *,
+    model: str,
+    n_clusters: Any = None,
+    sizes: Any = None,
+    m: int = 2,
+) -> float:
+    """Probability that m given elements all share a cluster in a random clustering.
+
+    Parameters
+    ----------
+    n : int
+        Number of elements N.
+    model : {"perm", "num", "all"}
+        perm: uniform over clusterings with the cluster sizes ``sizes``;
+        num: uniform over the S(N, K) clusterings with K = ``n_clusters``;
+        all: uniform over the B_N clusterings.
+    n_clusters : int, optional
+        K, for ``num``.
+    sizes : array-like of int, optional
+        The cluster sizes, for ``perm`` (they must sum to ``n``).
+    m : int, default=2
+        Number of elements.
+
+    Returns
+    -------
+    float
+        perm: sum_i (a_i)_m / (N)_m; num: S(N-m+1, K)/S(N, K); all: B_{N-m+1}/B_N.
+        For m = 2 this is p_same of MATH.md; for m = 3 it is also the probability
+        that two given pairs are both co-clustered under num and all, whether
+        or not the pairs share an element.
+
+    Notes
+    -----
+    Exact rational arithmetic for perm; under num and all the ratios of
+    Stirling or Bell numbers are computed as moments of a mixture of i.i.d.
+    labelings (relative error ~1e-15) or from log-Stirling numbers for num with
+    small clusters. Cost independent of N for perm after the sizes, O(sqrt(N))
+    for all.
+
+    Examples
+    --------
+    >>> from chanceclust.ensembles import same_cluster_probability
+    >>> same_cluster_probability(4, model="all")  # B_3 / B_4 = 5 / 15
+    0.3333333333333333
+    """
+    n = check_count(n, "n")
+    model = check_model(model)
+    m = check_count(m, "m", minimum=1)
+    size_array = None
+    k = None
+    if model == "perm":
+        if sizes is None:
+            raise ValueError("`sizes` is required for model='perm'; got None.")
+        size_array = check_sizes(sizes, "sizes")
+        if int(size_array.sum()) != n:
+            raise ValueError(f"`sizes` must sum to n={n}; got {int(size_array.sum())}.")
+    elif model == "num":
+        k = check_count(n_clusters, "n_clusters", minimum=1)
+        if k > n:
+            raise ValueError(f"`n_clusters` must be between 1 and n={n}; got {k}.")
+    return falling_moment(law(n, model, sizes=size_array, n_clusters=k), m)

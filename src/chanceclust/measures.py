@@ -1,0 +1,312 @@
+"""Similarity measures of two clusterings, without any chance correction.
+
+``*_index`` and ``*_information`` measures are similarities (higher is more
+similar); :func:`variation_of_information` is a distance. All take two
+labelings or a precomputed ``contingency`` table, are invariant to renaming
+labels and to permuting elements, and return Python floats.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from chanceclust._kernels import deviance
+from chanceclust._validation import check_average_method, check_labels
+from chanceclust.contingency import PairCounts, Table, pair_counts, summarize
+
+__all__ = [
+    "entropy",
+    "fowlkes_mallows_index",
+    "generalized_mean",
+    "jaccard_index",
+    "mutual_information",
+    "normalized_mutual_information",
+    "rand_index",
+    "variation_of_information",
+]
+
+
+def size_entropy(sizes: NDArray[np.int64], n: int) -> float:
+    """H = -sum (a/N) log(a/N) of a size sequence, with log1p for sizes near N."""
+    if n == 0:
+        return 0.0
+    a = sizes.astype(np.float64)
+    frac = a / n
+    logs = np.where(2 * a > n, np.log1p((a - n) / n), np.log(frac))
+    return float(max(-np.sum(frac * logs), 0.0))
+
+
+def entropy(labels: Any) -> float:
+    """Shannon entropy (nats) of the cluster sizes of one clustering.
+
+    H(A) = -sum_i (a_i/N) log(a_i/N).
+
+    Parameters
+    ----------
+    labels : array-like of shape (n_samples,)
+        Cluster labels (any hashable values).
+
+    Returns
+    -------
+    float
+        H >= 0; 0.0 for a single cluster and for empty input (scikit-learn's
+        ``entropy`` returns 1.0 for empty input; an empty sum is 0 here).
+
+    Examples
+    --------
+    >>> from chanceclust import entropy
+    >>> entropy([0, 0, 1, 1])  # log 2
+    0.6931471805599453
+    """
+    codes, k = check_labels(labels, "labels")
+    return size_entropy(np.bincount(codes, minlength=k), codes.shape[0])
+
+
+def rand_index(
+    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+) -> float:
+    """Rand index: the fraction of element pairs on which two clusterings agree.
+
+    RI = (N11 + N00) / C(N, 2) = (C(N,2) + 2 N11 - Q(A) - Q(B)) / C(N, 2).
+
+    Parameters
+    ----------
+    labels_true, labels_pred : array-like of shape (n_samples,), optional
+        The two clusterings. Give these or ``contingency``.
+    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
+        A precomputed contingency table.
+
+    Returns
+    -------
+    float
+        RI in [0, 1], symmetric; 1.0 when N < 2 (as scikit-learn's ``rand_score``).
+
+    Notes
+    -----
+    Exact integer pair counts, one rounding. O(cells) after the table.
+
+    Examples
+    --------
+    >>> from chanceclust import rand_index
+    >>> rand_index([0, 0, 1, 1], [0, 0, 1, 2])
+    0.8333333333333334
+    """
+    return counts_rand(pair_counts(labels_true, labels_pred, contingency=contingency))
+
+
+def counts_rand(counts: PairCounts) -> float:
+    """Rand index of pair counts (1.0 when there is no pair)."""
+    if counts.total == 0:
+        return 1.0
+    return (counts.n11 + counts.n00) / counts.total
+
+
+def table_mutual_information(table: Table) -> float:
+    """MI of a table, as a sum of non-negative terms.
+
+    With mu_ij = a_i b_j / N, MI = (1/N) sum_{n_ij > 0} bd0(n_ij, mu_ij)
+    + (N^2 - sum_{n_ij > 0} a_i b_j) / N^2, because sum over all cells of
+    (n_ij - mu_ij) is 0 and bd0(0, mu) = mu; the second term is exact in integers.
+    """
+    n = table.n
+    if n == 0:
+        return 0.0
+    a = table.row_sums[table.rows]
+    b = table.col_sums[table.cols]
+    x = table.counts
+    if n < 3_000_000_000:  # a * b and x * n fit in int64
+        d = (x * n - a * b) / float(n)
+        empty = n * n - int(np.sum(a * b))
+    else:
+        d = np.array([(int(xi) * n - int(ai) * int(bi)) / n for xi, ai, bi in zip(x, a, b)])
+        empty = n * n - sum(int(ai) * int(bi) for ai, bi in zip(a, b, strict=True))
+    mean = a * (b / n)
+    return float(np.sum(deviance(x, mean, d)) / n + empty / (n * n))
+
+
+def mutual_information(
+    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+) -> float:
+    """Mutual information (nats) between two clusterings.
+
+    MI = sum_ij (n_ij/N) log(N n_ij / (a_i b_j)) = H(A) + H(B) - H(A, B).
+
+    Parameters
+    ----------
+    labels_true, labels_pred : array-like of shape (n_samples,), optional
+        The two clusterings. Give these or ``contingency``.
+    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
+        A precomputed contingency table.
+
+    Returns
+    -------
+    float
+        MI in [0, min(H(A), H(B))], symmetric; 0.0 for N = 0.
+
+    Notes
+    -----
+    Computed as a sum of non-negative deviance terms (no cancellation), so
+    the relative error is ~1e-15 even when MI is tiny compared with the
+    entropies. O(non-zero cells) after the table.
+
+    See Also
+    --------
+    sklearn.metrics.mutual_info_score : the same quantity.
+
+    Examples
+    --------
+    >>> from chanceclust import mutual_information
+    >>> mutual_information([0, 0, 1, 1], [0, 0, 1, 1])  # log 2
+    0.6931471805599453
+    """
+    return table_mutual_information(summarize(labels_true, labels_pred, contingency))
+
+
+def generalized_mean(u: float, v: float, average_method: str) -> float:
+    """The normalization f(u, v) of NMI/AMI: min, geometric, arithmetic or max mean."""
+    if average_method == "min":
+        return min(u, v)
+    if average_method == "geometric":
+        return math.sqrt(u * v)
+    if average_method == "arithmetic":
+        return (u + v) / 2.0
+    return max(u, v)
+
+
+def normalized_mutual_information(
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    average_method: str = "arithmetic",
+    contingency: Any = None,
+) -> float:
+    """Normalized mutual information MI / f(H(A), H(B)).
+
+    Parameters
+    ----------
+    labels_true, labels_pred : array-like of shape (n_samples,), optional
+        The two clusterings. Give these or ``contingency``.
+    average_method : {"min", "geometric", "arithmetic", "max"}, default="arithmetic"
+        The normalization f; the paper's "sqrt" and "sum" are accepted as
+        aliases of "geometric" and "arithmetic".
+    contingency : array-like or sparse matrix, optional
+        A precomputed contingency table.
+
+    Returns
+    -------
+    float
+        NMI in [0, 1]. As scikit-learn: 1.0 when both clusterings have one
+        cluster (or N = 0), 0.0 when MI = 0.
+
+    Examples
+    --------
+    >>> from chanceclust import normalized_mutual_information
+    >>> normalized_mutual_information([0, 0, 1, 1], [0, 0, 1, 2])
+    0.8
+    """
+    method = check_average_method(average_method)
+    return table_normalized_mutual_information(
+        summarize(labels_true, labels_pred, contingency), method
+    )
+
+
+def table_normalized_mutual_information(table: Table, method: str) -> float:
+    """NMI of a :class:`Table` with a validated normalization name."""
+    if len(table.row_sums) == len(table.col_sums) <= 1:
+        return 1.0  # no split on either side: perfect agreement (scikit-learn)
+    mi = table_mutual_information(table)
+    if mi == 0.0:
+        return 0.0
+    h_true = size_entropy(table.row_sums, table.n)
+    h_pred = size_entropy(table.col_sums, table.n)
+    return min(mi / generalized_mean(h_true, h_pred, method), 1.0)
+
+
+def fowlkes_mallows_index(
+    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+) -> float:
+    """Fowlkes-Mallows index N11 / sqrt((N11 + N10)(N11 + N01)).
+
+    Returns
+    -------
+    float
+        In [0, 1]; 0.0 when no pair is together in both (scikit-learn's
+        convention, which gives 0.0 even for two identical all-singleton
+        clusterings).
+
+    Examples
+    --------
+    >>> from chanceclust import fowlkes_mallows_index
+    >>> fowlkes_mallows_index([0, 0, 1, 1], [0, 0, 1, 2])
+    0.7071067811865476
+    """
+    return counts_fowlkes_mallows(pair_counts(labels_true, labels_pred, contingency=contingency))
+
+
+def counts_fowlkes_mallows(c: PairCounts) -> float:
+    """Fowlkes-Mallows index of pair counts (0.0 when N11 = 0)."""
+    if c.n11 == 0:
+        return 0.0
+    return c.n11 / math.sqrt(c.n11 + c.n10) / math.sqrt(c.n11 + c.n01)
+
+
+def jaccard_index(
+    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+) -> float:
+    """Jaccard index of co-clustered pairs, N11 / (N11 + N10 + N01).
+
+    Returns
+    -------
+    float
+        In [0, 1]; 1.0 when neither clustering puts any pair together (then
+        both are all singletons, or N < 2: identical partitions).
+
+    Examples
+    --------
+    >>> from chanceclust import jaccard_index
+    >>> jaccard_index([0, 0, 1, 1], [0, 0, 1, 2])
+    0.5
+    """
+    return counts_jaccard(pair_counts(labels_true, labels_pred, contingency=contingency))
+
+
+def counts_jaccard(c: PairCounts) -> float:
+    """Jaccard index of pair counts (1.0 when no pair is together in either)."""
+    together = c.n11 + c.n10 + c.n01
+    return 1.0 if together == 0 else c.n11 / together
+
+
+def variation_of_information(
+    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+) -> float:
+    """Variation of information H(A|B) + H(B|A) (nats), a distance (Meila 2007).
+
+    VI = sum_ij (n_ij/N) (log(a_i/n_ij) + log(b_j/n_ij)), every term >= 0, so
+    no cancellation as in H(A) + H(B) - 2 MI.
+
+    Returns
+    -------
+    float
+        VI in [0, log N]; 0.0 exactly for identical partitions.
+
+    Examples
+    --------
+    >>> from chanceclust import variation_of_information
+    >>> round(variation_of_information([0, 0, 1, 1], [0, 0, 1, 2]), 6)  # log(2)/2
+    0.346574
+    """
+    return table_variation_of_information(summarize(labels_true, labels_pred, contingency))
+
+
+def table_variation_of_information(table: Table) -> float:
+    """VI of a :class:`Table`, as a sum of non-negative terms."""
+    if table.n == 0:
+        return 0.0
+    x = table.counts
+    extra_a = table.row_sums[table.rows] - x  # exact: log(a/x) = log1p((a - x)/x)
+    extra_b = table.col_sums[table.cols] - x
+    return float(np.sum(x * (np.log1p(extra_a / x) + np.log1p(extra_b / x))) / table.n)
