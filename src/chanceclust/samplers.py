@@ -1,0 +1,292 @@
+"""Exact samplers of the random models: uniform random clusterings of N elements.
+
+* ``perm``: uniform over the clusterings with a given cluster-size sequence
+  (a uniform permutation of the size sequence's labels);
+* ``num``: uniform over the S(N, K) clusterings with exactly K clusters;
+* ``all``: uniform over the B_N clusterings (Stam's algorithm).
+
+Every draw costs O(N + K) time and memory, without recursion, for every K
+from 1 to N. Randomness comes only from the ``rng`` argument (None, an int
+seed or a :class:`numpy.random.Generator`).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.special import lambertw
+
+from chanceclust._validation import _describe, check_count, check_model, check_sizes
+
+__all__ = ["check_rng", "random_clustering", "random_clusterings"]
+
+
+def check_rng(rng: Any) -> np.random.Generator:
+    """Return a :class:`numpy.random.Generator` from None, an int seed or a Generator."""
+    if rng is None or isinstance(rng, np.random.Generator):
+        return np.random.default_rng(rng)
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, (bool, np.bool_)):
+        if int(rng) < 0:
+            raise ValueError(f"`rng` must be None, a non-negative int or a Generator; got {rng}.")
+        return np.random.default_rng(int(rng))
+    if isinstance(rng, np.random.SeedSequence):
+        return np.random.default_rng(rng)
+    raise ValueError(
+        "`rng` must be None, a non-negative int or a numpy.random.Generator; "
+        f"got {_describe(rng)}."
+    )
+
+
+def _check_model_args(
+    n: Any, model: Any, n_clusters: Any, sizes: Any
+) -> tuple[int, str, int | None, NDArray[np.int64] | None]:
+    n = check_count(n, "n", minimum=1)
+    model = check_model(model)
+    if model == "perm":
+        if sizes is None:
+            raise ValueError("`sizes` is required for model='perm'; got None.")
+        size_array = check_sizes(sizes, "sizes")
+        if int(size_array.sum()) != n:
+            raise ValueError(f"`sizes` must sum to n={n}; got a sum of {int(size_array.sum())}.")
+        if n_clusters is not None and int(n_clusters) != len(size_array):
+            raise ValueError(
+                f"`n_clusters` must equal len(sizes)={len(size_array)} for model='perm'; "
+                f"got {_describe(n_clusters)}."
+            )
+        return n, model, None, size_array
+    if sizes is not None:
+        raise ValueError(f"`sizes` is only used with model='perm'; got model={model!r}.")
+    if model == "num":
+        if n_clusters is None:
+            raise ValueError("`n_clusters` is required for model='num'; got None.")
+        k = check_count(n_clusters, "n_clusters", minimum=1)
+        if k > n:
+            raise ValueError(f"`n_clusters` must be between 1 and n={n}; got {k}.")
+        return n, model, k, None
+    if n_clusters is not None:
+        raise ValueError(f"`n_clusters` is only used with model='num'; got model={model!r}.")
+    return n, model, None, None
+
+
+def random_clustering(
+    n: int,
+    *,
+    model: str,
+    n_clusters: int | None = None,
+    sizes: Any = None,
+    rng: Any = None,
+) -> NDArray[np.int64]:
+    """Draw one clustering of ``n`` elements uniformly from a random model.
+
+    Parameters
+    ----------
+    n : int
+        Number of elements N >= 1.
+    model : {"perm", "num", "all"}
+        perm: uniform over the clusterings with cluster sizes ``sizes``;
+        num: uniform over the S(N, K) clusterings with K = ``n_clusters``
+        clusters; all: uniform over all B_N clusterings.
+    n_clusters : int, optional
+        K, required for ``num`` (1 <= K <= N).
+    sizes : array-like of positive int, optional
+        The cluster sizes, required for ``perm`` (they must sum to ``n``).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness (passed to :func:`numpy.random.default_rng`).
+
+    Returns
+    -------
+    labels : ndarray of shape (n,), dtype int64
+        Cluster labels 0..K-1, every label used. For perm, label i marks a
+        cluster of size ``sizes[i]``.
+
+    See Also
+    --------
+    random_clusterings : many draws at once, as an (m, n) array.
+
+    Notes
+    -----
+    The draw is exactly uniform over the model's clusterings (up to the
+    floating-point rounding of the probabilities involved); see
+    :func:`random_clusterings` for the algorithms and the proofs.
+
+    Examples
+    --------
+    >>> from chanceclust.samplers import random_clustering
+    >>> random_clustering(6, model="perm", sizes=[3, 2, 1], rng=0).tolist()
+    [1, 0, 2, 1, 0, 0]
+    >>> labels = random_clustering(10**5, model="num", n_clusters=7, rng=1)
+    >>> len(set(labels.tolist()))
+    7
+    """
+    return random_clusterings(1, n, model=model, n_clusters=n_clusters, sizes=sizes, rng=rng)[0]
+
+
+def random_clusterings(
+    m: int,
+    n: int,
+    *,
+    model: str,
+    n_clusters: int | None = None,
+    sizes: Any = None,
+    rng: Any = None,
+) -> NDArray[np.int64]:
+    """Draw ``m`` independent clusterings of ``n`` elements uniformly from a random model.
+
+    Parameters
+    ----------
+    m : int
+        Number of clusterings (m >= 0).
+    n, model, n_clusters, sizes, rng
+        As in :func:`random_clustering`.
+
+    Returns
+    -------
+    labels : ndarray of shape (m, n), dtype int64
+        One clustering per row, labels 0..K-1 (K may vary by row under ``all``).
+
+    Notes
+    -----
+    perm
+        A uniform permutation of the label sequence (0 repeated ``sizes[0]``
+        times, 1 repeated ``sizes[1]`` times, ...). Each partition with this
+        size multiset is hit by the same number of labelings (the product of
+        the factorials of the multiplicities of equal sizes), hence uniform.
+
+    all (Stam 1983)
+        Draw u with P(u) = u^N / (e u! B_N) (Dobinski's formula makes this a
+        law), then N i.i.d. uniform labels in 0..u-1 and relabel the labels
+        used as 0..K-1. A given partition with k blocks arises with
+        probability u(u-1)...(u-k+1) / u^N given u; averaged over u this is
+        sum_u (u)_k / (e u! B_N) = (1/B_N) (1/e) sum_j 1/j! = 1/B_N for
+        every partition. The law of u is evaluated in log space on the window
+        around its mode outside which the weights are below 1e-40 of the
+        largest (:func:`chanceclust.ensembles.all_law`).
+
+    num (uniform surjection)
+        A uniform clustering with K clusters is a uniform surjective labeling
+        with K labels (each partition has K! labelings). A surjection with
+        label sizes (s_1, ..., s_K) is one of N! / prod s_i! such labelings,
+        so its size vector has law proportional to 1 / prod s_i! on s_i >= 1,
+        sum s_i = N: that of K i.i.d. zero-truncated Poisson(rho) variables
+        conditioned on their sum being N (rho^N is a constant factor), for
+        any rho > 0. Given the sizes, a uniform permutation of the label
+        sequence makes every surjection with those sizes equally likely.
+
+        The conditioning on the sum is exact and cheap through a
+        Poisson-process view of a zero-truncated Poisson variable: with a
+        rate-rho process on [0, 1] conditioned to have a point, the first
+        point t_i has density proportional to e^(-rho t) on [0, 1] and the
+        other points number Y_i ~ Poisson(rho (1 - t_i)), so s_i = 1 + Y_i.
+        Given the t_i, the Y_i conditioned on sum Y_i = M = N - K are
+        Multinomial(M, (1 - t_i) / sum_j (1 - t_j)), and the t_i conditioned
+        on the sum have the density of i.i.d. t_i tilted by
+        Poisson(M; L) with L = rho sum (1 - t_i). So: draw the t_i i.i.d.,
+        accept them with probability Poisson(M; L) / Poisson(M; M) (<= 1, the
+        Poisson likelihood is largest at L = M), then draw the multinomial.
+        With rho solving rho / (1 - e^-rho) = N / K (the mean size), the
+        acceptance probability stays bounded away from 0 for every K (about
+        0.9 at K = N/2, tending to 1 when N/K or K/(N-K) grows), so the
+        expected cost is O(N + K). K = 1 and K = N have a single clustering.
+
+    References
+    ----------
+    Stam, A. J. (1983). Generation of a random partition of a finite set by an
+    urn model. J. Combin. Theory Ser. A 35(2):231-240.
+
+    Examples
+    --------
+    >>> from chanceclust.samplers import random_clusterings
+    >>> draws = random_clusterings(3, 8, model="all", rng=2)
+    >>> draws.shape
+    (3, 8)
+    >>> [len(set(row.tolist())) for row in random_clusterings(3, 8, model="num",
+    ...                                                       n_clusters=4, rng=2)]
+    [4, 4, 4]
+    """
+    m = check_count(m, "m")
+    n, model, k, size_array = _check_model_args(n, model, n_clusters, sizes)
+    gen = check_rng(rng)
+    if model == "perm":
+        assert size_array is not None
+        return _permute_rows(_size_rows(np.broadcast_to(size_array, (m, len(size_array)))), gen)
+    if model == "num":
+        assert k is not None
+        sizes_rows = np.stack([_surjection_sizes(n, k, gen) for _ in range(m)]) if m else (
+            np.zeros((0, k), dtype=np.int64)
+        )
+        return _permute_rows(_size_rows(sizes_rows), gen)
+    return _stam(m, n, gen)
+
+
+def _size_rows(sizes_rows: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Row r: label j repeated sizes_rows[r, j] times (all rows sum to the same n)."""
+    m, k = sizes_rows.shape
+    n = int(sizes_rows[0].sum()) if m else 0
+    labels = np.tile(np.arange(k, dtype=np.int64), m)
+    return np.repeat(labels, sizes_rows.ravel()).reshape(m, n)
+
+
+def _permute_rows(rows: NDArray[np.int64], gen: np.random.Generator) -> NDArray[np.int64]:
+    out = np.array(rows, dtype=np.int64)  # a writable copy
+    if out.size:
+        gen.permuted(out, axis=1, out=out)
+    return out
+
+
+def _stam(m: int, n: int, gen: np.random.Generator) -> NDArray[np.int64]:
+    """Stam's algorithm, m rows: u from the Dobinski law, then uniform labels on u values."""
+    if n == 1:
+        return np.zeros((m, 1), dtype=np.int64)
+    from chanceclust.ensembles import all_law  # noqa: PLC0415
+
+    mixture = all_law(n)
+    slots = np.asarray(mixture.slots, dtype=np.int64)
+    cumulative = np.cumsum(mixture.coefs)
+    index = np.searchsorted(cumulative, gen.random(m) * cumulative[-1], side="right")
+    u = slots[np.minimum(index, len(slots) - 1)]
+    if m == 0:
+        return np.zeros((0, n), dtype=np.int64)
+    raw = gen.integers(0, u[:, None], size=(m, n), dtype=np.int64)
+    # Relabel the labels used as 0..K-1, row by row, in increasing order of raw label.
+    width = int(u.max())
+    used = np.zeros((m, width), dtype=bool)
+    rows = np.arange(m)[:, None]
+    used[rows, raw] = True
+    rank = np.cumsum(used, axis=1, dtype=np.int64) - 1
+    return rank[rows, raw]
+
+
+def _truncated_poisson_rate(n: int, k: int) -> float:
+    """rho with rho / (1 - exp(-rho)) = n / k: the mean of a zero-truncated Poisson is n/k."""
+    c = n / k
+    rho = float(c + lambertw(-c * math.exp(-c)).real) if c < 700 else c
+    if not math.isfinite(rho) or rho <= 0:  # only the efficiency depends on rho
+        rho = 2.0 * (c - 1.0)
+    return rho
+
+
+def _surjection_sizes(n: int, k: int, gen: np.random.Generator) -> NDArray[np.int64]:
+    """Size vector of a uniform surjection of n elements onto k labels (see Notes above)."""
+    if k == 1:
+        return np.array([n], dtype=np.int64)
+    extra = n - k  # M: the elements beyond one per cluster
+    if extra == 0:
+        return np.ones(k, dtype=np.int64)
+    rho = _truncated_poisson_rate(n, k)
+    scale = -math.expm1(-rho)  # P(a rate-rho process has a point in [0, 1])
+    while True:
+        # First points t_i with density rho e^(-rho t) / scale on [0, 1]; keep 1 - t_i.
+        t = -np.log1p(-gen.random(k) * scale) / rho
+        remaining = 1.0 - t
+        total = rho * float(np.sum(remaining))
+        # log[Poisson(M; L) / Poisson(M; M)] = M log(L/M) - (L - M) <= 0.
+        relative = (total - extra) / extra
+        log_accept = extra * math.log1p(relative) - (total - extra)
+        if math.log(1.0 - gen.random()) <= log_accept:
+            break
+    extra_counts = gen.multinomial(extra, remaining / np.sum(remaining))
+    return (1 + extra_counts).astype(np.int64)

@@ -1,0 +1,293 @@
+"""Exact variance of the Rand index under the perm, num and all random models.
+
+The Rand index is an average over the P = C(N, 2) element pairs p of
+Z_p = X_p Y_p + (1 - X_p)(1 - Y_p), where X_p (Y_p) is 1 when the pair is
+co-clustered in A (B). With A and B independent,
+
+    Cov(Z_p, Z_q) = alpha (1 - 2 b1)^2 + beta (1 - 2 a1)^2 + 4 alpha beta,
+
+where a1 = P(X_p = 1), alpha = Cov(X_p, X_q), and b1, beta likewise for B.
+The covariances depend only on whether p and q are the same pair, share one
+element (N(N-1)(N-2) ordered pairs of pairs) or are disjoint
+(N(N-1)(N-2)(N-3)/4 ordered pairs of pairs), so
+
+    P^2 Var[RI] = P c_same + N(N-1)(N-2) c_overlap + N(N-1)(N-2)(N-3)/4 c_disjoint.
+
+Per side (MATH.md): perm with sizes a_i (Hubert & Arabie 1985),
+a1 = sum (a_i)_2 / (N)_2, P(three elements together) = sum (a_i)_3 / (N)_3,
+P(two disjoint pairs each together) = (sum (a_i)_4 + (sum (a_i)_2)^2
+- sum (a_i)_2^2) / (N)_4; num and all: both joint probabilities equal
+S(N-2,K)/S(N,K) or B_{N-2}/B_N, whatever the overlap.
+
+One-sided (``labels_true`` a fixed reference G): the law of the table of
+(G, B) is that of (sigma G, B) for a uniform permutation sigma of the
+elements, because B's law is invariant under permutations. So the reference
+enters exactly as a ``perm`` side with G's sizes, and one-sided perm equals
+two-sided perm.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from chanceclust._validation import check_model, check_one_sided
+from chanceclust.contingency import Table, summarize, table_pair_counts
+from chanceclust.ensembles import Law, SizeLaw, SlotMixture, falling_moment
+from chanceclust.expectations import side_laws
+
+__all__ = ["rand_index_variance", "standardized_rand_index"]
+
+# A float variance below this fraction of the sum of the absolute values of
+# its terms is a rounding residue of an exact 0 (a single-valued ensemble,
+# e.g. num with K = N - 1, where Q(B) = 1 always): the terms carry relative
+# errors ~1e-15, while the smallest genuine variances are ~1/N of them.
+_ZERO_VARIANCE = 1e-10
+
+Number = Fraction | float
+
+
+def _falling(x: int, m: int) -> int:
+    out = 1
+    for i in range(m):
+        out *= x - i
+    return out
+
+
+def _side_moments(law: Law) -> tuple[Number, Number, Number]:
+    """(a1, alpha_overlap, alpha_disjoint): P(pair together) and the pair-pair covariances.
+
+    Exact :class:`~fractions.Fraction` values for a fixed size sequence, floats otherwise.
+    """
+    n = law.n
+    if isinstance(law, SizeLaw) and law.exact:
+        if n < 2:
+            return Fraction(1), Fraction(0), Fraction(0)
+        s2 = s3 = s4 = sq = 0
+        for size, count in zip(law.sizes.tolist(), law.weights.tolist(), strict=True):
+            c, a = int(count), int(size)
+            f2 = a * (a - 1)
+            s2 += c * f2
+            s3 += c * f2 * (a - 2)
+            s4 += c * f2 * (a - 2) * (a - 3)
+            sq += c * f2 * f2
+        a1 = Fraction(s2, n * (n - 1))
+        overlap = Fraction(s3, _falling(n, 3)) - a1 * a1 if n >= 3 else Fraction(0)
+        disjoint = (
+            Fraction(s4 + s2 * s2 - sq, _falling(n, 4)) - a1 * a1 if n >= 4 else Fraction(0)
+        )
+        return a1, overlap, disjoint
+    if isinstance(law, SlotMixture):
+        # Given u slots: P(pair together) = 1/u and P(two pairs together) = 1/u^2
+        # whatever the overlap, so alpha = Var(1/u), summed without cancellation.
+        inverse = 1.0 / law.slots.astype(np.float64)
+        a1 = float(law.coefs @ inverse)
+        alpha = float(law.coefs @ (inverse - a1) ** 2)
+        return a1, alpha, alpha
+    a1 = falling_moment(law, 2)
+    alpha = falling_moment(law, 3) - a1 * a1
+    return a1, alpha, alpha
+
+
+def _variance_terms(n: int, side_true: tuple, side_pred: tuple) -> list[Number]:
+    """The three terms whose sum is P^2 Var[RI]."""
+    a1, a_ov, a_dis = side_true
+    b1, b_ov, b_dis = side_pred
+    pairs = n * (n - 1) // 2
+    weights = (pairs, n * (n - 1) * (n - 2), n * (n - 1) * (n - 2) * (n - 3) // 4)
+    alphas = (a1 * (1 - a1), a_ov, a_dis)
+    betas = (b1 * (1 - b1), b_ov, b_dis)
+    return [
+        w * (al * (1 - 2 * b1) ** 2 + be * (1 - 2 * a1) ** 2 + 4 * al * be)
+        for w, al, be in zip(weights, alphas, betas, strict=True)
+    ]
+
+
+def _table_variance(table: Table, model: str, one_sided: bool) -> Number:
+    """Var[RI] for a table (exact Fraction when both sides are fixed-size laws)."""
+    n = table.n
+    if n < 2:
+        return Fraction(0)
+    law_true, law_pred = _laws(table, model, one_sided)
+    side_true, side_pred = _side_moments(law_true), _side_moments(law_pred)
+    exact = all(isinstance(v, Fraction) for v in (*side_true, *side_pred))
+    if not exact:
+        side_true = tuple(float(v) for v in side_true)
+        side_pred = tuple(float(v) for v in side_pred)
+    terms = _variance_terms(n, side_true, side_pred)
+    pairs = n * (n - 1) // 2
+    total = sum(terms)
+    if exact:
+        return total / (pairs * pairs)
+    scale = sum(abs(t) for t in terms)
+    if total <= _ZERO_VARIANCE * scale:
+        return 0.0
+    return float(total) / pairs / pairs
+
+
+def _laws(table: Table, model: str, one_sided: bool) -> tuple[Law, Law]:
+    # One-sided, the reference acts as a perm side with its own sizes (module notes).
+    return side_laws(
+        table.n,
+        model,
+        one_sided,
+        table.row_sums,
+        table.col_sums,
+        len(table.row_sums),
+        len(table.col_sums),
+    )
+
+
+def rand_index_variance(
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    model: str = "perm",
+    one_sided: bool = False,
+    contingency: Any = None,
+) -> float:
+    """Exact variance of the Rand index of two random clusterings under a random model.
+
+    The random clusterings have the cluster sizes (perm), the numbers of
+    clusters (num) or only the number of elements (all) of ``labels_true``
+    and ``labels_pred``; one-sided, ``labels_true`` is a fixed reference.
+
+    Parameters
+    ----------
+    labels_true, labels_pred : array-like of shape (n_samples,), optional
+        The two clusterings. Give these or ``contingency``.
+    model : {"perm", "num", "all"}, default="perm"
+        The random model (see :func:`chanceclust.expected_rand_index`).
+    one_sided : bool, default=False
+        If True, ``labels_true`` is fixed and only ``labels_pred`` is random.
+        Under perm this changes nothing.
+    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
+        A precomputed contingency table.
+
+    Returns
+    -------
+    float
+        Var[RI] >= 0. Exactly 0.0 when the ensemble holds a single value of
+        RI (N < 2; a side with one cluster or N clusters facing a side whose
+        Q is fixed, e.g. perm, or num with K = 1, N - 1 or N).
+
+    See Also
+    --------
+    standardized_rand_index : (RI - E[RI]) / sd[RI].
+    chanceclust.expected_rand_index : E[RI].
+
+    Notes
+    -----
+    With P = C(N, 2) and, per side, a1 = P(a pair is co-clustered) and the
+    covariances alpha of the co-clustering indicators of two pairs that
+    share one element or none (module notes),
+    P^2 Var[RI] = P c_0 + N(N-1)(N-2) c_1 + N(N-1)(N-2)(N-3)/4 c_2 with
+    c = alpha (1 - 2 b1)^2 + beta (1 - 2 a1)^2 + 4 alpha beta.
+
+    perm (and any fixed reference): exact rational arithmetic on the sums of
+    falling factorials of the cluster sizes, then one rounding. num and all:
+    the covariance is the variance of 1/u under the mixture of i.i.d.
+    labelings that represents the model (a sum of non-negative terms for
+    all), relative error ~1e-13; a float result below 1e-10 of the size of
+    its terms is a rounding residue of 0 and returned as 0.0. Cost
+    O(distinct cluster sizes) after the table under perm, O(sqrt(N)) under
+    all, independent of N otherwise.
+
+    References
+    ----------
+    Hubert, L. and Arabie, P. (1985). Comparing partitions. J. Classification 2:193-218.
+    Gates, A. J. and Ahn, Y.-Y. (2017). JMLR 18(87):1-28.
+
+    Examples
+    --------
+    >>> from chanceclust.variance import rand_index_variance
+    >>> a, b = [0, 0, 1, 1, 2, 2], [0, 0, 0, 1, 1, 1]
+    >>> rand_index_variance(a, b)  # 32/1875 by enumeration of the 15 x 10 pairs
+    0.017066666666666667
+    >>> rand_index_variance(a, b, model="num", one_sided=True)
+    0.01...
+    >>> rand_index_variance([0, 0, 0], [0, 1, 2])
+    0.0
+    """
+    model = check_model(model)
+    one_sided = check_one_sided(one_sided)
+    table = summarize(labels_true, labels_pred, contingency)
+    return float(_table_variance(table, model, one_sided))
+
+
+def _table_centered(table: Table, model: str, one_sided: bool) -> Number:
+    """RI - E[RI] = 2 (N11/P - a1 b1) + (a1 - Q(A)/P) + (b1 - Q(B)/P)."""
+    counts = table_pair_counts(table)
+    pairs = counts.total
+    law_true, law_pred = _laws(table, model, one_sided)
+    a1 = _side_moments(law_true)[0]
+    b1 = _side_moments(law_pred)[0]
+    q_true = Fraction(counts.n11 + counts.n10, pairs)
+    q_pred = Fraction(counts.n11 + counts.n01, pairs)
+    n11 = Fraction(counts.n11, pairs)
+    if isinstance(a1, Fraction) and isinstance(b1, Fraction):
+        return 2 * (n11 - a1 * b1) + (a1 - q_true) + (b1 - q_pred)
+    a1, b1 = float(a1), float(b1)
+    return 2 * (float(n11) - a1 * b1) + (a1 - float(q_true)) + (b1 - float(q_pred))
+
+
+def standardized_rand_index(
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    model: str = "perm",
+    one_sided: bool = False,
+    contingency: Any = None,
+) -> float:
+    """Standardized Rand index (RI - E[RI]) / sd[RI] under a random model, without sampling.
+
+    Parameters
+    ----------
+    labels_true, labels_pred : array-like of shape (n_samples,), optional
+        The two clusterings. Give these or ``contingency``.
+    model : {"perm", "num", "all"}, default="perm"
+        The random model.
+    one_sided : bool, default=False
+        If True, ``labels_true`` is a fixed reference.
+    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
+        A precomputed contingency table.
+
+    Returns
+    -------
+    float
+        The z-score of the observed Rand index in the model's null
+        distribution. 0.0 when the variance is 0 (then RI = E[RI]: the
+        ensemble holds a single value, the observed one), never NaN.
+
+    See Also
+    --------
+    rand_index_variance : the variance used here.
+    chanceclust.significance.significance : a Monte Carlo p-value.
+
+    Notes
+    -----
+    The numerator is computed as 2 (N11/P - a1 b1) + (a1 - Q(A)/P) +
+    (b1 - Q(B)/P), exactly under perm. The z-score is not a p-value: the
+    null law of RI is not Gaussian for small N or very unequal clusters.
+
+    Examples
+    --------
+    >>> from chanceclust.variance import standardized_rand_index
+    >>> a, b = [0, 0, 1, 1, 2, 2], [0, 0, 0, 1, 1, 1]
+    >>> round(standardized_rand_index(a, b), 6)  # (2/3 - 14/25) / sqrt(32/1875)
+    0.816497
+    """
+    model = check_model(model)
+    one_sided = check_one_sided(one_sided)
+    table = summarize(labels_true, labels_pred, contingency)
+    variance = _table_variance(table, model, one_sided)
+    if variance == 0:
+        return 0.0
+    centered = _table_centered(table, model, one_sided)
+    if isinstance(centered, Fraction) and isinstance(variance, Fraction):
+        # One rounding for the ratio's square: sign * sqrt(c^2 / v).
+        value = float(centered * centered / variance) ** 0.5
+        return value if centered >= 0 else -value
+    return float(centered) / float(variance) ** 0.5
