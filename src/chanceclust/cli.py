@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import itertools
+import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
@@ -567,22 +568,27 @@ def cmd_table(args: argparse.Namespace) -> int:
     ca, cb = _aligned_codes(args, a, b)
     result = _load("chanceclust.comparison", "compare")(ca, cb)
     rows = _result_rows(result)
-    columns = list(rows[0]) if rows else []
+    columns = ["measure", "model", "sided", "average_method", "value", "expected"]
     _out(args, rows, columns, _summary(a, b, ca, cb))
     return 0
 
 
 def _result_rows(result: Any) -> list[dict[str, Any]]:
-    """Rows of a ComparisonResult, from its ``to_dict()``."""
-    d = result.to_dict()
-    if isinstance(d, dict) and "rows" in d:
-        d = d["rows"]
-    if isinstance(d, list):
-        return [dict(r) for r in d]
-    if isinstance(d, dict) and all(isinstance(v, list) for v in d.values()):
-        keys = list(d)
-        return [dict(zip(keys, vals)) for vals in zip(*d.values())]
-    raise TypeError(f"unexpected ComparisonResult.to_dict() shape: {type(d).__name__}")
+    """Rows of a ComparisonResult in the vocabulary of ``compare`` (ari, two-sided, ...)."""
+    rows = []
+    for rec in result.to_records():
+        sided = rec.get("one_sided")
+        rows.append(
+            {
+                "measure": str(rec["measure"]).lower(),
+                "model": rec.get("model"),
+                "sided": None if sided is None else ("one-sided" if sided else "two-sided"),
+                "average_method": rec.get("average_method"),
+                "value": rec["value"],
+                "expected": rec.get("expected"),
+            }
+        )
+    return rows
 
 
 def cmd_rank(args: argparse.Namespace) -> int:
@@ -745,6 +751,20 @@ def _error(message: str) -> None:
     print(f"{PROG}: error: {' '.join(str(message).split())}", file=sys.stderr)
 
 
+def _classify(exc: Exception, command: str) -> tuple[int, str]:
+    """Exit status and one-line message for an exception raised by a subcommand."""
+    if isinstance(exc, InputError):
+        return 2, str(exc)
+    if isinstance(exc, ModuleNotFoundError) and (exc.name or "").startswith("chanceclust"):
+        return 1, f"{command} is not available yet ({exc.name} is missing)"
+    if isinstance(exc, ValueError):  # UsageError, or the library rejecting option values
+        return 2, f"{command}: {exc}"
+    return 1, (
+        f"internal error: {type(exc).__name__}: {exc} "
+        "(please report it; --debug shows the traceback)"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     parser = get_parser()
@@ -758,33 +778,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args))
-    except InputError as exc:
-        status, message = 2, str(exc)
-    except UsageError as exc:
-        status, message = 2, f"{args.command}: {exc}"
-    except ModuleNotFoundError as exc:
-        if not (exc.name or "").startswith("chanceclust"):
-            raise
-        status, message = 1, f"{args.command} is not available yet ({exc.name} is missing)"
-    except ValueError as exc:  # the library rejects the values (e.g. expect parameters)
-        status, message = 2, f"{args.command}: {exc}"
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, as other Unix tools do.
+        # Point stdout at devnull so that the final flush at exit does not fail again.
         try:
-            sys.stdout = open(__import__("os").devnull, "w")  # noqa: SIM115
-        except OSError:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
             pass
         return 0
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
-    except Exception as exc:  # noqa: BLE001
-        status = 1
-        message = (
-            f"internal error: {type(exc).__name__}: {exc} "
-            "(please report it; --debug shows the traceback)"
-        )
-    if args.debug:
-        traceback.print_exc()
+    except Exception as exc:  # noqa: BLE001 - every failure becomes one line and a status
+        status, message = _classify(exc, args.command)
+        if args.debug:
+            traceback.print_exception(exc)
     _error(message)
     return status

@@ -137,9 +137,13 @@ class Clustering:
         return self.lines[min(i, len(self.lines) - 1)]
 
     def where(self, i: int) -> str:
-        """``"line 7"`` or, for JSON, ``"item 7"``: where element ``i`` is."""
+        """``"line 7"``, or for JSON ``"element 'e7'"`` or ``"item 7"``: where element ``i`` is."""
         line = self.line_of(i)
-        return f"line {line}" if line is not None else f"item {i + 1}"
+        if line is not None:
+            return f"line {line}"
+        if self.elements is not None:
+            return f"element {self.elements[i]!r}"
+        return f"item {i + 1}"
 
 
 # --------------------------------------------------------------------------- reading bytes
