@@ -4,11 +4,13 @@ Degenerate ensembles (MATH.md): when s_max - E[s] is 0 the random model
 holds a single value of s (e.g. num with K = 1 or K = N on both sides, or
 perm with an all-singletons side under the min normalization). Then, as
 MATH.md says, 1.0 is returned when s equals s_max and 0.0 when it does not,
-never NaN and never an exception; with one exception taken from
-scikit-learn's ``adjusted_mutual_info_score``: when exactly one clustering
-has a single cluster the AMI is 0.0 (there s = s_max = 0 under the min and
-geometric normalizations, without any agreement). Both clusterings with a
-single cluster (or N = 0) give 1.0 for every measure, as scikit-learn.
+never NaN and never an exception, with scikit-learn's conventions where it
+has one (``adjusted_mutual_info_score``): both clusterings with a single
+cluster (or N = 0) are a perfect match, 1.0; exactly one clustering with a
+single cluster gives 0.0 (there s = s_max = 0 under the min and geometric
+normalizations, without any agreement). These conventions apply only where
+the ensemble is degenerate: under ``all`` two single-cluster clusterings have
+MI = 0 below E[MI] > 0, and the formula's negative value is returned.
 """
 
 from __future__ import annotations
@@ -200,23 +202,20 @@ def adjusted_mutual_information(
     one_sided = check_one_sided(one_sided)
     method = check_average_method(average_method)
     table = summarize(labels_true, labels_pred, contingency)
-    if len(table.row_sums) == len(table.col_sums) <= 1:
-        return 1.0  # no split on either side: perfect agreement (scikit-learn)
     mi = table_mutual_information(table)
     expected = expected_mi_of_laws(*table_laws(table, model, one_sided))
     bound = mutual_information_bound(table, model, one_sided, method)
-    return adjust(mi, expected, bound, single_cluster_side=_single_cluster_side(table))
+    return adjust(mi, expected, bound, table=table)
 
 
-def _single_cluster_side(table: Table) -> bool:
-    return min(len(table.row_sums), len(table.col_sums)) == 1
-
-
-def adjust(value: float, expected: float, bound: float, *, single_cluster_side: bool) -> float:
-    """(s - E[s]) / (s_max - E[s]), with the degenerate-ensemble convention of this module."""
+def adjust(value: float, expected: float, bound: float, *, table: Table) -> float:
+    """(s - E[s]) / (s_max - E[s]), with the degenerate-ensemble conventions of this module."""
     gap = bound - expected
-    if gap <= _DEGENERATE * bound:
-        if single_cluster_side:
-            return 0.0  # scikit-learn's convention for one trivial clustering
-        return 1.0 if value >= bound * (1.0 - _DEGENERATE) else 0.0
-    return min((value - expected) / gap, 1.0)
+    if gap > _DEGENERATE * bound:
+        return min((value - expected) / gap, 1.0)
+    k_true, k_pred = len(table.row_sums), len(table.col_sums)
+    if max(k_true, k_pred) <= 1:
+        return 1.0  # no split on either side (or N = 0): perfect match (scikit-learn)
+    if min(k_true, k_pred) == 1:
+        return 0.0  # one clustering has a single cluster (scikit-learn)
+    return 1.0 if value >= bound * (1.0 - _DEGENERATE) else 0.0

@@ -8,7 +8,6 @@ from typing import Any
 from chanceclust._expected_mi import expected_mi_of_laws
 from chanceclust._validation import AVERAGE_METHODS, check_average_method
 from chanceclust.adjusted import (
-    _single_cluster_side,
     adjust,
     mutual_information_bound,
     table_adjusted_rand,
@@ -169,7 +168,6 @@ def compare(
     table = summarize(labels_true, labels_pred, contingency)
     mi = table_mutual_information(table)
     counts = table_pair_counts(table)
-    trivial = len(table.row_sums) == len(table.col_sums) <= 1
     rows = [
         ComparisonRow("RI", None, None, None, counts_rand(counts)),
         ComparisonRow("FMI", None, None, None, counts_fowlkes_mallows(counts)),
@@ -188,8 +186,6 @@ def compare(
         expected = expected_mi_of_laws(*laws)
         for method in AVERAGE_METHODS:
             bound = mutual_information_bound(table, model, one_sided, method)
-            value = 1.0 if trivial else adjust(
-                mi, expected, bound, single_cluster_side=_single_cluster_side(table)
-            )
+            value = adjust(mi, expected, bound, table=table)
             rows.append(ComparisonRow("AMI", model, one_sided, method, value, expected))
     return ComparisonResult(table.n, len(table.row_sums), len(table.col_sums), tuple(rows))
