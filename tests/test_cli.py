@@ -40,6 +40,10 @@ def rand_index_exact(x, y):
     return Fraction(agree, len(pairs))
 
 
+RI_EXACT = float(rand_index_exact(TRUE, PRED))
+ARI_SKLEARN = adjusted_rand_score(TRUE, PRED)
+
+
 @pytest.fixture
 def files(tmp_path):
     """The TRUE/PRED pair in every input format, keyed by format name."""
@@ -106,11 +110,12 @@ class TestCompare:
         )
         assert (status, err) == (0, "")
         v = values(out)
-        assert v[("ri", None, None)] == pytest.approx(float(rand_index_exact(TRUE, PRED)), abs=1e-15)
-        assert v[("ari", "perm", "two-sided")] == pytest.approx(adjusted_rand_score(TRUE, PRED), abs=1e-12)
+        assert v[("ri", None, None)] == pytest.approx(RI_EXACT, abs=1e-15)
+        assert v[("ari", "perm", "two-sided")] == pytest.approx(ARI_SKLEARN, abs=1e-12)
         assert v[("ami", "perm", "two-sided")] == pytest.approx(
             adjusted_mutual_info_score(TRUE, PRED), abs=1e-10)
-        assert v[("nmi", None, None)] == pytest.approx(normalized_mutual_info_score(TRUE, PRED), abs=1e-12)
+        assert v[("nmi", None, None)] == pytest.approx(
+            normalized_mutual_info_score(TRUE, PRED), abs=1e-12)
 
     @pytest.mark.parametrize("fmt", ["pairs", "clusters", "csv", "tsv", "json", "gzip"])
     def test_every_format_gives_the_same_answer(self, capsys, files, fmt):
@@ -126,8 +131,8 @@ class TestCompare:
         status, out, err = run(capsys, *argv)
         assert (status, err) == (0, "")
         v = values(out)
-        assert v[("ri", None, None)] == pytest.approx(float(rand_index_exact(TRUE, PRED)), abs=1e-15)
-        assert v[("ari", "perm", "two-sided")] == pytest.approx(adjusted_rand_score(TRUE, PRED), abs=1e-12)
+        assert v[("ri", None, None)] == pytest.approx(RI_EXACT, abs=1e-15)
+        assert v[("ari", "perm", "two-sided")] == pytest.approx(ARI_SKLEARN, abs=1e-12)
 
     def test_positional_table_and_json(self, capsys, tmp_path):
         """A one-column TSV and a JSON list are both positional: they pair up by line."""
@@ -361,12 +366,21 @@ class TestSample:
 
 
 def test_significance(capsys, files):
-    pytest.importorskip("chanceclust.significance")
+    significance = pytest.importorskip("chanceclust.significance").significance
     t, p = files["labels"]
     status, out, err = run(capsys, "test", t, p, "--model", "num", "--samples", 99, "--seed", 1,
                            "--format", "json")
     assert status == 0, err
-    assert json.loads(out)["results"]
+    got = {r["quantity"]: r["value"] for r in json.loads(out)["results"]}
+    want = significance("ari", TRUE, PRED, model="num", n_samples=99, rng=1)
+    assert got["statistic"] == pytest.approx(want.statistic, abs=1e-12)
+    assert got["pvalue"] == want.pvalue
+    assert got["zscore"] == want.zscore
+    assert 1 / 100 <= got["pvalue"] <= 1
+    status, out, _ = run(capsys, "test", t, p, "--measure", "vi", "--model", "all",
+                         "--one-sided", "--samples", 20, "--seed", 2, "--format", "json")
+    assert status == 0
+    assert json.loads(out)["alternative"] == "less"
 
 
 # --------------------------------------------------------------------------- help and version

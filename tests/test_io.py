@@ -205,7 +205,8 @@ class TestBadInput:
 
     def test_non_utf8_names_line_and_column(self, tmp_path):
         p = write(tmp_path, "bad.txt", b"a\nb\nc\xffd\n")
-        with pytest.raises(InputError, match=r"bad\.txt:3: not valid utf-8 \(byte 0xff at column 2\)"):
+        msg = r"bad\.txt:3: not valid utf-8 \(byte 0xff at column 2\)"
+        with pytest.raises(InputError, match=msg):
             read_clustering(p)
 
     def test_corrupt_gzip(self, tmp_path):
@@ -246,7 +247,8 @@ class TestBadInput:
 
     def test_duplicate_element_in_pairs(self, tmp_path):
         p = write(tmp_path, "a.txt", "e1\tx\ne2\ty\ne1\tz\n")
-        with pytest.raises(InputError, match=r"a\.txt:3: element 'e1' appears again \(first at line 1\)"):
+        msg = r"a\.txt:3: element 'e1' appears again \(first at line 1\)"
+        with pytest.raises(InputError, match=msg):
             read_clustering(p)
 
     def test_duplicate_element_in_clusters(self, tmp_path):

@@ -391,7 +391,15 @@ def get_parser() -> argparse.ArgumentParser:
     p.add_argument("a", metavar="A", help="first clustering (the reference with --one-sided)")
     p.add_argument("b", metavar="B", help="second clustering")
     p.add_argument(
-        "--measure", choices=("ri", "mi"), default="ri", help="statistic (default: %(default)s)"
+        "--measure",
+        choices=tuple(MEASURES),
+        default="ari",
+        help="statistic (default: %(default)s)",
+    )
+    p.add_argument(
+        "--alternative",
+        choices=("greater", "less", "two-sided"),
+        help="greater: p = P(null >= observed) (default; 'less' for vi), less, or two-sided",
     )
     _add_models(p, single=True)
     p.add_argument(
@@ -718,20 +726,26 @@ def cmd_test(args: argparse.Namespace) -> int:
     a, b = _read_inputs(args, [args.a, args.b])
     ca, cb = _aligned_codes(args, a, b)
     significance = _load("chanceclust.significance", "significance")
+    alternative = args.alternative or ("less" if args.measure in DISTANCES else "greater")
     result = significance(
+        args.measure,
         ca,
         cb,
-        measure=args.measure,
         model=args.model,
         one_sided=args.one_sided,
         n_samples=args.samples,
+        alternative=alternative,
         rng=args.seed,
     )
     fields = {k: v for k, v in _asdict(result).items() if isinstance(v, (int, float, str))}
     rows = [{"quantity": k, "value": v} for k, v in fields.items()]
     meta = _summary(a, b, ca, cb)
     meta.update(measure=args.measure, model=args.model, one_sided=args.one_sided,
-                samples=args.samples, seed=args.seed)
+                samples=args.samples, seed=args.seed, alternative=alternative)
+    meta["summary"] += (
+        f"; {args.measure} under {args.model}{', one-sided' if args.one_sided else ''}, "
+        f"{args.samples} random clusterings"
+    )
     _out(args, rows, ["quantity", "value"], meta)
     return 0
 
