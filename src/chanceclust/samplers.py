@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -22,7 +23,7 @@ from scipy.special import lambertw
 
 from chanceclust._validation import _describe, check_count, check_model, check_sizes
 
-__all__ = ["check_rng", "random_clustering", "random_clusterings"]
+__all__ = ["check_rng", "random_clustering", "random_clusterings", "row_sampler"]
 
 
 def check_rng(rng: Any) -> np.random.Generator:
@@ -210,54 +211,58 @@ def random_clusterings(
     m = check_count(m, "m")
     n, model, k, size_array = _check_model_args(n, model, n_clusters, sizes)
     gen = check_rng(rng)
-    if model == "perm":
-        assert size_array is not None
-        return _permute_rows(_size_rows(np.broadcast_to(size_array, (m, len(size_array)))), gen)
-    if model == "num":
-        assert k is not None
-        sizes_rows = np.stack([_surjection_sizes(n, k, gen) for _ in range(m)]) if m else (
-            np.zeros((0, k), dtype=np.int64)
-        )
-        return _permute_rows(_size_rows(sizes_rows), gen)
-    return _stam(m, n, gen)
-
-
-def _size_rows(sizes_rows: NDArray[np.int64]) -> NDArray[np.int64]:
-    """Row r: label j repeated sizes_rows[r, j] times (all rows sum to the same n)."""
-    m, k = sizes_rows.shape
-    n = int(sizes_rows[0].sum()) if m else 0
-    labels = np.tile(np.arange(k, dtype=np.int64), m)
-    return np.repeat(labels, sizes_rows.ravel()).reshape(m, n)
-
-
-def _permute_rows(rows: NDArray[np.int64], gen: np.random.Generator) -> NDArray[np.int64]:
-    out = np.array(rows, dtype=np.int64)  # a writable copy
-    if out.size:
-        gen.permuted(out, axis=1, out=out)
+    draw = row_sampler(n, model, n_clusters=k, sizes=size_array)
+    out = np.empty((m, n), dtype=np.int64)
+    for row in out:  # row by row: m draws consume the stream as m single draws do
+        row[:] = draw(gen)
     return out
 
 
-def _stam(m: int, n: int, gen: np.random.Generator) -> NDArray[np.int64]:
-    """Stam's algorithm, m rows: u from the Dobinski law, then uniform labels on u values."""
+def row_sampler(
+    n: int, model: str, *, n_clusters: int | None = None, sizes: NDArray[np.int64] | None = None
+) -> Callable[[np.random.Generator], NDArray[np.int64]]:
+    """A function gen -> one uniform clustering (labels 0..K-1), set-up work done once.
+
+    Arguments are assumed valid (see :func:`random_clusterings`).
+    """
+    if model == "perm":
+        assert sizes is not None
+        base = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+
+        def draw_perm(gen: np.random.Generator) -> NDArray[np.int64]:
+            return gen.permutation(base)
+
+        return draw_perm
+    if model == "num":
+        assert n_clusters is not None
+        k = n_clusters
+        labels = np.arange(k, dtype=np.int64)
+
+        def draw_num(gen: np.random.Generator) -> NDArray[np.int64]:
+            row = np.repeat(labels, _surjection_sizes(n, k, gen))
+            gen.shuffle(row)
+            return row
+
+        return draw_num
     if n == 1:
-        return np.zeros((m, 1), dtype=np.int64)
+        return lambda gen: np.zeros(1, dtype=np.int64)
     from chanceclust.ensembles import all_law  # noqa: PLC0415
 
     mixture = all_law(n)
     slots = np.asarray(mixture.slots, dtype=np.int64)
     cumulative = np.cumsum(mixture.coefs)
-    index = np.searchsorted(cumulative, gen.random(m) * cumulative[-1], side="right")
-    u = slots[np.minimum(index, len(slots) - 1)]
-    if m == 0:
-        return np.zeros((0, n), dtype=np.int64)
-    raw = gen.integers(0, u[:, None], size=(m, n), dtype=np.int64)
-    # Relabel the labels used as 0..K-1, row by row, in increasing order of raw label.
-    width = int(u.max())
-    used = np.zeros((m, width), dtype=bool)
-    rows = np.arange(m)[:, None]
-    used[rows, raw] = True
-    rank = np.cumsum(used, axis=1, dtype=np.int64) - 1
-    return rank[rows, raw]
+
+    def draw_all(gen: np.random.Generator) -> NDArray[np.int64]:
+        # Stam: u from the Dobinski law, then i.i.d. uniform labels on u values.
+        index = int(np.searchsorted(cumulative, gen.random() * cumulative[-1], side="right"))
+        u = int(slots[min(index, len(slots) - 1)])
+        raw = gen.integers(0, u, size=n, dtype=np.int64)
+        used = np.zeros(u, dtype=bool)
+        used[raw] = True
+        rank = np.cumsum(used, dtype=np.int64) - 1  # the labels used become 0..K-1
+        return rank[raw]
+
+    return draw_all
 
 
 def _truncated_poisson_rate(n: int, k: int) -> float:
