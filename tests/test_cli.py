@@ -352,6 +352,10 @@ class TestSample:
         assert all(len(s) == 12 and len(set(s)) == 3 for s in samples)
         assert run(capsys, "sample", "--n", 12, "--model", "num", "--k", 3, "--count", 4,
                    "--seed", 5, "--format", "json")[1] == out
+        from chanceclust.samplers import random_clusterings
+
+        want = random_clusterings(4, 12, model="num", n_clusters=3, rng=np.random.default_rng(5))
+        assert samples == np.asarray(want).tolist()
 
     def test_perm_keeps_sizes(self, capsys):
         status, out, _ = run(capsys, "sample", "--n", 10, "--model", "perm", "--sizes", "5,3,2",
@@ -470,7 +474,7 @@ def test_bad_input(capsys, tmp_path, case):
     ("argv", "needle"),
     [
         (["compare", "a", "b", "--model", "nums"], "invalid model 'nums'"),
-        (["compare", "a", "b", "--model", "perm,"], None),
+        (["compare", "a", "b", "--model", ","], "empty model list"),
         (["compare", "a", "b", "--measure", "ari,rand"], "invalid measure 'rand'"),
         (["compare", "a", "b", "--input-format", "xml"], "invalid choice: 'xml'"),
         (["compare", "a", "b", "--format", "yaml"], "invalid choice: 'yaml'"),
@@ -488,6 +492,8 @@ def test_unknown_option_values(capsys, argv, needle):
     status, out, err = run(capsys, *argv)
     assert status == 2
     assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert "--help" in err
     if needle:
         assert needle in err
 

@@ -53,6 +53,13 @@ class UsageError(ValueError):
     """A bad combination of options (exit status 2)."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one line on stderr (exit status 2)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 # --------------------------------------------------------------------------- option types
 
 
@@ -254,7 +261,7 @@ def _subparser(sub: Any, name: str, help_: str, epilog: str) -> argparse.Argumen
 
 def get_parser() -> argparse.ArgumentParser:
     """Build the argument parser (apart from :func:`main`, for documentation tools and tests)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog=PROG,
         description="Compare clusterings adjusted for chance under the perm, num and all "
         "random models (Gates & Ahn, JMLR 2017).",
@@ -708,17 +715,14 @@ def cmd_sample(args: argparse.Namespace) -> int:
         raise UsageError("--model perm needs --sizes (cluster sizes, e.g. 5,3,2)")
     if args.sizes is not None and sum(args.sizes) != args.n:
         raise UsageError(f"--sizes add up to {sum(args.sizes)}, not --n {args.n}")
-    random_clustering = _load("chanceclust.samplers", "random_clustering")
-    rng = np.random.default_rng(args.seed)
-    samples = []
-    kwargs: dict[str, Any] = {"model": args.model, "rng": rng}
+    random_clusterings = _load("chanceclust.samplers", "random_clusterings")
+    kwargs: dict[str, Any] = {"model": args.model, "rng": np.random.default_rng(args.seed)}
     if args.k is not None:
         kwargs["n_clusters"] = args.k
     if args.sizes is not None:
         kwargs["sizes"] = args.sizes
-    for _ in range(args.count):
-        samples.append(np.asarray(random_clustering(args.n, **kwargs)))
-    write_clusterings(samples, args.format, sys.stdout)
+    samples = np.asarray(random_clusterings(args.count, args.n, **kwargs))
+    write_clusterings(list(samples), args.format, sys.stdout)
     return 0
 
 
@@ -787,8 +791,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits on --help, --version and usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     if getattr(args, "command", None) is None:
-        parser.print_usage(sys.stderr)
-        _error("choose a command: compare, table, rank, expect, sample or test")
+        _error("choose a command: compare, table, rank, expect, sample or test "
+               f"(see '{PROG} --help')")
         return 2
     try:
         return int(args.func(args))
