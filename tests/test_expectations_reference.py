@@ -93,12 +93,24 @@ def baseline_kwargs(case: dict, model: str, side: str) -> dict:
 # --------------------------------------------------------------------------
 # E[RI] and E[MI] from summaries
 # --------------------------------------------------------------------------
-BASELINE_PARAMS = [
-    pytest.param(case, model, side, id=f"{case['id']}-{model}-{side}")
-    for case in DATA["cases"]
-    for model in MODELS
-    for side in SIDES
-]
+def _baseline_params() -> list:
+    # One test per distinct input: e.g. two-sided `all` depends only on N, and
+    # num only on the cluster counts, so the cases' repeats are dropped (this
+    # also keeps the file fast; each case's expectations are still all stored).
+    params, seen = [], set()
+    for case in DATA["cases"]:
+        for model in MODELS:
+            for side in SIDES:
+                kw = baseline_kwargs(case, model, side)
+                key = (case["n"], *sorted((k, str(v)) for k, v in kw.items()))
+                if key not in seen:
+                    seen.add(key)
+                    pid = f"{case['id']}-{model}-{side}"
+                    params.append(pytest.param(case, model, side, id=pid))
+    return params
+
+
+BASELINE_PARAMS = _baseline_params()
 
 
 @pytest.mark.parametrize(("case", "model", "side"), BASELINE_PARAMS)
@@ -167,12 +179,23 @@ def test_measured_values(t):
 # --------------------------------------------------------------------------
 # Concrete tables: expectations and adjusted values, every model x side
 # --------------------------------------------------------------------------
-ADJUSTED_PARAMS = [
-    pytest.param(t, model, side, id=f"{t['id']}-{model}-{side}")
-    for t in DATA["tables"]
-    for model in MODELS
-    for side in SIDES
-]
+def _adjusted_params() -> list:
+    # E[MI] under two-sided `all` depends only on N (tested for every N above)
+    # and costs the most to evaluate, so for N >= 8 only the first table of
+    # each N is checked under it; every other model x side checks every table.
+    params, seen_n = [], set()
+    for t in DATA["tables"]:
+        for model in MODELS:
+            for side in SIDES:
+                if (model, side) == ("all", "two_sided") and t["n"] >= 8:
+                    if t["n"] in seen_n:
+                        continue
+                    seen_n.add(t["n"])
+                params.append(pytest.param(t, model, side, id=f"{t['id']}-{model}-{side}"))
+    return params
+
+
+ADJUSTED_PARAMS = _adjusted_params()
 
 
 def adjusted_atol(entry: dict, atol: float) -> float:
@@ -228,6 +251,8 @@ def test_labels_input_matches_reference(t):
     nat = atol_nats(t["n"])
     for model in MODELS:
         for side in SIDES:
+            if (model, side) == ("all", "two_sided") and t["n"] >= 8:
+                continue  # the slowest path; reached through a table above
             kw = {"model": model, "one_sided": side == "one_sided"}
             exp = CASES_BY_KEY[(t["n"], tuple(t["sizes_true"]), tuple(t["sizes_pred"]))]
             exp = exp["expectations"][model][side]
@@ -266,8 +291,8 @@ def test_typo_example_one_sided_num():
     )
 
     ex = DATA["typo_example"]
-    assert ex["mi"].startswith("0.20921")
-    assert ex["mi_with_paper_typo"].startswith("0.0859")
+    assert round(float(ex["mi"]), 5) == 0.20921
+    assert round(float(ex["mi_with_paper_typo"]), 4) == 0.0859
     atol = atol_nats(ex["n"])
     got = expected_mutual_information_baseline(
         ex["n"], model="num", one_sided=True, sizes_true=ex["sizes_true"], n_clusters_pred=2
@@ -283,11 +308,13 @@ def test_typo_example_one_sided_num():
 def test_oracle_does_not_import_chanceclust():
     # The reference must stay independent of the code under test.
     source = (REFERENCE_DIR / "make_expectations.py").read_text()
-    assert "import chanceclust" not in source
-    assert "from chanceclust" not in source
-    assert "chanceclust" not in DATA["header"]["generated_by"].replace(
-        "does not import chanceclust", ""
-    )
+    imports = [
+        line.strip()
+        for line in source.splitlines()
+        if line.strip().startswith(("import ", "from ")) or "__import__" in line
+    ]
+    assert imports, "no import lines found"
+    assert not [line for line in imports if "chanceclust" in line], imports
     counts = DATA["header"]["counts"]
     assert counts["cases"] == len(DATA["cases"])
     assert counts["tables"] == len(DATA["tables"])
