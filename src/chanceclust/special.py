@@ -1,0 +1,677 @@
+"""Stirling numbers of the second kind and Bell numbers, exact and in log space.
+
+``stirling2`` and ``bell`` return exact Python integers (for small and moderate
+``n``); ``log_stirling2`` and ``log_bell`` return ``log S(n, k)`` and ``log B_n``
+as float64, vectorized with NumPy broadcasting, for ``n`` up to ``10**7`` and
+beyond.  The numbers themselves overflow a double long before that
+(``S(1000, 10)`` already does), but the chance models of chanceclust only ever
+need ratios of them, which the logs give to full precision.
+
+Accuracy contract of the log functions: ``|computed - log X| <= 1e-13 * max(1, |log X|)``
+(measured well below that bound; see the docstrings and ``tests/test_special.py``).
+
+Algorithms (details in the function docstrings):
+
+* *surjection regime* (``n / k`` comfortably above ``log k``):
+  ``S(n, k) = k**n T(n, k) / k!`` where ``T`` is the probability that ``n``
+  uniform labels on ``k`` values use every value; ``log T`` is a ``log1p`` of a
+  small alternating correction whose terms decrease geometrically.
+* *saddle-point regime* (the rest): the exact identity
+  ``S(n, k) = n! (e**rho - 1)**k / (k! rho**n) * P(X_1 + ... + X_k = n)`` with
+  ``X_i`` i.i.d. zero-truncated Poisson(``rho``) and ``rho`` the saddle point
+  (``E[X] = n / k``); the lattice probability is the inverse Fourier integral of
+  the closed-form characteristic function, evaluated by the trapezoid rule,
+  which is exact up to aliasing, on the few nodes where the integrand is not
+  negligible.
+* Bell numbers: the same construction for the compound Poisson law behind the
+  exponential generating function ``exp(e**z - 1)``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.special import gammaln, lambertw
+
+__all__ = ["bell", "log_bell", "log_stirling2", "stirling2"]
+
+# Trapezoid rule on the lattice characteristic function.  With M nodes on the
+# circle the rule returns sum_j P(S = n + j M); M >= _ALIAS_SD * sd + _ALIAS_ADD
+# puts every alias at least 9.5 standard deviations (and 30 lattice points) away,
+# a relative contribution near exp(-45) for the near-Gaussian sums used here
+# (Poisson-like right tails are covered by the additive 30 points).
+_ALIAS_SD = 9.5
+_ALIAS_ADD = 30.0
+# Nodes with |t| > _CUT_SD / sd carry |cf(t)| < about exp(-_CUT_SD**2 / 2) ~ 3e-18
+# (checked at run time: nodes are added until the last one is below exp(_TAIL_LOG)).
+_CUT_SD = 9.0
+_TAIL_LOG = -40.0
+# Surjection regime when the first correction k (1 - 1/k)**n <= 1/4: the
+# correction terms then fall at least geometrically by that factor.
+_LOG_T1_MAX = math.log(0.25)
+_CHUNK = 1 << 15
+
+
+# --------------------------------------------------------------------------- validation
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _check_int_scalar(value: Any, name: str) -> int:
+    """Return ``value`` as a Python int >= 0 (integral floats accepted), else raise."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"`{name}` must be a non-negative integer; got {_describe(value)}.")
+    if isinstance(value, numbers.Integral):
+        result = int(value)
+    else:
+        fvalue = float(value)
+        if not math.isfinite(fvalue) or not fvalue.is_integer():
+            raise ValueError(f"`{name}` must be a non-negative integer; got {_describe(value)}.")
+        result = int(fvalue)
+    if result < 0:
+        raise ValueError(f"`{name}` must be a non-negative integer; got {_describe(value)}.")
+    return result
+
+
+def _check_int_array(value: Any, name: str) -> NDArray[np.int64]:
+    """Return ``value`` as an int64 array of non-negative integers, else raise."""
+    try:
+        arr = np.asarray(value)
+    except Exception as exc:  # ragged input and the like
+        raise ValueError(
+            f"`{name}` must be an array of non-negative integers; got {_describe(value)}."
+        ) from exc
+    if arr.dtype == np.bool_ or arr.dtype.kind not in "iuf":
+        raise ValueError(
+            f"`{name}` must be an array of non-negative integers; got dtype {arr.dtype}."
+        )
+    if arr.dtype.kind == "f":
+        bad = ~np.isfinite(arr) | (arr != np.floor(arr)) | (np.abs(arr) > 2.0**53)
+        if np.any(bad):
+            raise ValueError(
+                f"`{name}` must hold non-negative integers; got {_describe(arr[bad].flat[0])}."
+            )
+    if arr.dtype.kind in "iu" and arr.size and int(arr.max()) > 2**53:
+        # beyond 2**53 the float64 kernels could not even represent n exactly
+        raise ValueError(f"`{name}` must be at most 2**53; got {_describe(int(arr.max()))}.")
+    out = arr.astype(np.int64)
+    if np.any(out < 0):
+        raise ValueError(
+            f"`{name}` must hold non-negative integers; got {_describe(out[out < 0].flat[0])}."
+        )
+    return out
+
+
+# --------------------------------------------------------------------------- exact integers
+def stirling2(n: int, k: int) -> int:
+    r"""Stirling number of the second kind :math:`S(n, k)` as an exact Python int.
+
+    :math:`S(n, k)` is the number of partitions of an ``n``-element set into
+    ``k`` non-empty blocks, i.e. the number of clusterings of ``n`` elements
+    with exactly ``k`` clusters.
+
+    Parameters
+    ----------
+    n, k : int
+        Non-negative integers (integral floats are accepted).
+
+    Returns
+    -------
+    int
+        :math:`S(n, k)`.  Conventions: ``S(0, 0) = 1``, ``S(n, 0) = 0`` for
+        ``n > 0`` and ``S(n, k) = 0`` for ``k > n``.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` or ``k`` is not a non-negative integer.
+
+    See Also
+    --------
+    log_stirling2 : ``log S(n, k)`` in floating point, vectorized, for huge ``n``.
+
+    Notes
+    -----
+    Inclusion-exclusion over the labels left unused,
+
+    .. math:: S(n, k) = \frac{1}{k!} \sum_{j=0}^{k} (-1)^j \binom{k}{j} (k - j)^n,
+
+    in exact integer arithmetic: ``k + 1`` big-integer powers of about
+    ``n log2 k`` bits (milliseconds for ``n`` in the thousands; about 100 s
+    at ``n = 10**5``, ``k = 1000``).  When ``m = n - k < k / 4`` it uses
+    instead ``S(n, n - m) = sum_j <<m, j>> C(n + m - 1 - j, 2m)`` with the
+    second-order Eulerian numbers (Graham, Knuth and Patashnik, *Concrete
+    Mathematics*, eq. 6.43): ``O(m**2)`` small integer operations.
+
+    Examples
+    --------
+    >>> from chanceclust.special import stirling2
+    >>> stirling2(4, 2)
+    7
+    >>> stirling2(1000, 10).bit_length()  # far beyond a double (1024 bits of exponent)
+    3301
+    """
+    n = _check_int_scalar(n, "n")
+    k = _check_int_scalar(k, "k")
+    if k > n:
+        return 0
+    if k == 0:
+        return 1 if n == 0 else 0
+    if k == 1 or k == n:
+        return 1
+    m = n - k
+    if m < k // 4:
+        # k close to n: S(n, n - m) = sum_j <<m, j>> C(n + m - 1 - j, 2m), second-order
+        # Eulerian numbers (Graham, Knuth & Patashnik, Concrete Mathematics, eq. 6.43);
+        # O(m^2) small integers instead of k huge powers.
+        row = _eulerian2_row(m)
+        return sum(e * math.comb(n + m - 1 - j, 2 * m) for j, e in enumerate(row) if e)
+    total = 0
+    binom = 1  # C(k, j)
+    for j in range(k + 1):
+        term = binom * (k - j) ** n
+        total += -term if j & 1 else term
+        binom = binom * (k - j) // (j + 1)
+    return total // math.factorial(k)
+
+
+def _eulerian2_row(m: int) -> list[int]:
+    """Second-order Eulerian numbers <<m, j>>, j = 0 .. m - 1 (``[1]`` for m = 0)."""
+    row = [1]
+    for i in range(1, m + 1):
+        # <<i, j>> = (j + 1) <<i-1, j>> + (2i - 1 - j) <<i-1, j-1>>
+        new = [0] * i
+        for j in range(i):
+            a = (j + 1) * row[j] if j < len(row) else 0
+            b = (2 * i - 1 - j) * row[j - 1] if 0 < j <= len(row) else 0
+            new[j] = a + b
+        row = new
+    return row
+
+
+def bell(n: int) -> int:
+    r"""Bell number :math:`B_n` as an exact Python int.
+
+    :math:`B_n = \sum_k S(n, k)` is the number of partitions of an ``n``-element
+    set, i.e. the number of clusterings of ``n`` elements.
+
+    Parameters
+    ----------
+    n : int
+        Non-negative integer (integral floats are accepted).
+
+    Returns
+    -------
+    int
+        :math:`B_n`, with ``B_0 = 1``.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a non-negative integer.
+
+    See Also
+    --------
+    log_bell : ``log B_n`` in floating point, vectorized, for huge ``n``.
+
+    Notes
+    -----
+    Summing the inclusion-exclusion formula of :func:`stirling2` over ``k``
+    gives
+
+    .. math:: B_n = \frac{1}{n!} \sum_{j=0}^{n} \binom{n}{j} \, j^n \, D_{n-j},
+
+    with :math:`D_p = p! \sum_{i \le p} (-1)^i / i!` the derangement numbers
+    (``D_p = (p - 1)(D_{p-1} + D_{p-2})``).  ``O(n)`` big-integer operations on
+    numbers of about ``n log2 n`` bits: about 0.05 s at ``n = 1000``, 0.6 s
+    at ``n = 2000``.
+
+    Examples
+    --------
+    >>> from chanceclust.special import bell
+    >>> [bell(n) for n in range(7)]
+    [1, 1, 2, 5, 15, 52, 203]
+    """
+    n = _check_int_scalar(n, "n")
+    if n == 0:
+        return 1
+    derange = [1, 0]
+    for p in range(2, n + 1):
+        derange.append((p - 1) * (derange[-1] + derange[-2]))
+    total = 0
+    binom = 1  # C(n, j)
+    for j in range(n + 1):
+        if j:
+            total += binom * j**n * derange[n - j]
+        binom = binom * (n - j) // (j + 1)
+    return total // math.factorial(n)
+
+
+# --------------------------------------------------------------------------- float kernels
+def _log_factorial_ratio(n: NDArray[np.float64], k: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``log(n! / k!)`` for ``n >= k >= 0`` without the cancellation of two gammaln.
+
+    For ``k >= 30`` Stirling's series gives
+    ``-(n + 1/2) log1p(-m/n) + m (log k - 1) + delta(n) - delta(k)``, ``m = n - k``,
+    whose terms are all of the size of the result; below that gammaln is exact
+    enough (its values are small).
+    """
+    out = gammaln(n + 1.0) - gammaln(k + 1.0)
+    big = k >= 30.0
+    if np.any(big):
+        nb, kb = n[big], k[big]
+        m = nb - kb
+        out[big] = (
+            -(nb + 0.5) * np.log1p(-m / nb)
+            + m * (np.log(kb) - 1.0)
+            + _stirling_delta(nb)
+            - _stirling_delta(kb)
+        )
+    return out
+
+
+def _stirling_delta(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``log Gamma(x + 1) - (x log x - x + log(2 pi x) / 2)`` for ``x >= 30`` (series)."""
+    y = 1.0 / (x * x)
+    # Bernoulli-number series; the first omitted term is < 1e-24 at x = 30.
+    coef = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156)
+    acc = np.zeros_like(x)
+    for c in reversed(coef):
+        acc = acc * y + c
+    return acc / x
+
+
+_H_COEF = tuple(1.0 / math.factorial(j + 1) for j in range(1, 20))  # 1/2!, 1/3!, ...
+
+
+def _log_h_real(rho: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``log((exp(rho) - 1) / rho)`` for ``rho > 0``, accurate near 0."""
+    small = rho < 0.5
+    acc = np.zeros_like(rho)
+    for c in reversed(_H_COEF):  # h - 1 = sum_{j>=1} rho^j / (j+1)!
+        acc = (acc + c) * rho
+    with np.errstate(over="ignore"):
+        big = np.log(np.expm1(np.maximum(rho, 0.5))) - np.log(np.maximum(rho, 0.5))
+    return np.where(small, np.log1p(acc), big)
+
+
+def _log_cf_ztp_small(
+    rho: NDArray[np.float64], k: NDArray[np.float64], m: NDArray[np.float64],
+    log_h_rho: NDArray[np.float64], t: NDArray[np.float64],
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Real and imaginary parts of ``k log psi(t) - i m t`` when ``rho < 0.5``.
+
+    ``psi(t) = h(z) / h(rho)``, ``z = rho e^{it}``; ``log h(z) = log1p(w)`` with
+    ``w = sum_j z^j / (j+1)!`` by Horner, and log1p taken in real arithmetic so
+    that ``k * log h`` keeps its relative accuracy when ``|w|`` is tiny.
+    """
+    rmax = float(np.max(rho))
+    # Terms needed: rho^j / (j+1)! below 1e-18 relative to rho / 2.
+    n_terms = 1
+    while n_terms < len(_H_COEF) and rmax**n_terms / math.factorial(n_terms + 1) > 1e-18 * rmax:
+        n_terms += 1
+    zr = rho * np.cos(t)
+    zi = rho * np.sin(t)
+    ar = np.zeros_like(zr)
+    ai = np.zeros_like(zr)
+    for c in reversed(_H_COEF[:n_terms]):
+        br = ar + c
+        ar, ai = br * zr - ai * zi, br * zi + ai * zr
+    re = 0.5 * np.log1p(ar * (2.0 + ar) + ai * ai)
+    im = np.arctan2(ai, 1.0 + ar)
+    return k * (re - log_h_rho), k * im - m * t
+
+
+def _log_cf_ztp_large(
+    rho: NDArray[np.float64], k: NDArray[np.float64], n: NDArray[np.float64],
+    log_em1_rho: NDArray[np.float64], t: NDArray[np.float64],
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Real and imaginary parts of ``k log phi(t) - i n t`` when ``rho >= 0.5``.
+
+    ``phi(t) = (e^z - 1) / (e^rho - 1)``, ``z = rho e^{it}``; ``e^z - 1`` in a
+    cancellation-free form.  The branch of the argument is irrelevant (``k`` is
+    an integer).
+    """
+    x = rho * np.cos(t)
+    y = rho * np.sin(t)
+    em = np.expm1(x)
+    sh = np.sin(0.5 * y)
+    ch = np.cos(0.5 * y)
+    sh2 = 2.0 * sh * sh
+    re_e = em * (1.0 - sh2) - sh2
+    im_e = (em + 1.0) * 2.0 * sh * ch
+    re = 0.5 * np.log(re_e * re_e + im_e * im_e)
+    im = np.arctan2(im_e, re_e)
+    return k * (re - log_em1_rho), k * im - n * t
+
+
+def _lattice_probability(log_cf: Any, v: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``log P(S = n)`` from the centred lattice characteristic function.
+
+    ``log_cf(t, rows)`` returns the real and imaginary parts of
+    ``log E[exp(i t (S - n))]`` for the given rows at the (rows x nodes) array
+    ``t``; ``v`` is Var S.  Trapezoid rule with ``M`` (odd) nodes:
+    ``P = (1 + 2 sum_{l >= 1} Re cf(2 pi l / M)) / M``, exact up to the aliases
+    ``P(S = n +- M) + ...``, truncated where ``|cf|`` is below ``exp(_TAIL_LOG)``
+    (checked: nodes are added for the rows whose last node is not negligible).
+    """
+    sd = np.sqrt(v)
+    m_nodes = np.floor(_ALIAS_SD * sd + _ALIAS_ADD)
+    m_nodes += 1.0 - np.mod(m_nodes, 2.0)  # odd: nodes symmetric, t = pi not a node
+    step = 2.0 * np.pi / m_nodes
+    half = (m_nodes - 1.0) / 2.0
+    n_half = np.minimum(half, np.ceil(_CUT_SD / (sd * step)) + 1.0)
+    total = np.zeros_like(v)
+    start = np.zeros_like(v)  # nodes already summed, per row
+    pending = np.arange(v.size)
+    while pending.size:
+        more = []
+        widths = n_half[pending] - start[pending]
+        buckets = np.ceil(widths / 4.0) * 4.0  # few distinct shapes, little padding
+        for width in np.unique(buckets):
+            sel = buckets == width
+            rows, stop = pending[sel], n_half[pending[sel]]
+            ell = start[rows, None] + np.arange(1.0, width + 1.0)
+            mask = ell <= stop[:, None]
+            re, im = log_cf(np.where(mask, ell, 0.0) * step[rows, None], rows)
+            total[rows] += np.where(mask, np.exp(re) * np.cos(im), 0.0).sum(axis=1)
+            last = np.take_along_axis(re, (widths[sel] - 1.0).astype(np.intp)[:, None], 1)
+            more.append(rows[(last[:, 0] >= _TAIL_LOG) & (stop < half[rows])])
+        start[pending] = n_half[pending]
+        pending = np.concatenate(more)
+        n_half[pending] = np.minimum(half[pending], 2.0 * n_half[pending])
+    return np.log1p(2.0 * total) - np.log(m_nodes)
+
+
+def _saddle_rho(mu1: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Solve ``rho / (1 - exp(-rho)) = 1 + mu1`` (mean of a zero-truncated Poisson)."""
+    target = np.log1p(mu1)
+    # rho <= min(mu, 2 (mu - 1)); Newton in s = log rho from above (G convex in s).
+    rho = np.minimum(1.0 + mu1, 2.0 * mu1)
+    todo = np.arange(rho.size)
+    for _ in range(60):
+        r = rho[todo]
+        x = 0.5 * r
+        x2 = x * x
+        xs = np.maximum(x, 0.1)
+        with np.errstate(over="ignore"):
+            # log(rho / (1 - e^-rho)) = x - log(sinh(x) / x), series for small x
+            lsx = np.where(
+                x < 0.1,
+                x2 * (1 / 6 + x2 * (-1 / 180 + x2 * (1 / 2835 + x2 * (-1 / 37800)))),
+                np.log(np.sinh(xs) / xs),
+            )
+        g = x - lsx - target[todo]
+        # d/ds = rho * d/drho = rho * (1 - (coth(x) - 1/x)) / 2
+        cm = np.where(x < 0.1, x * (1 / 3 + x2 * (-1 / 45 + x2 * (2 / 945))), 1.0 / np.tanh(xs) - 1.0 / xs)
+        new = r * np.exp(-g / (r * 0.5 * (1.0 - cm)))
+        rho[todo] = new
+        # Newton converges quadratically: a relative step of 1e-9 leaves ~1e-18.
+        todo = todo[np.abs(new - r) > 1e-9 * r]
+        if todo.size == 0:
+            break
+    return rho
+
+
+def _log_stirling2_surjection(n: NDArray[np.float64], k: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``n log k - log k! + log T(n, k)``, ``T = sum_j (-1)^j C(k, j) (1 - j/k)^n``.
+
+    Term ``j`` is at most ``t1**j`` (``t1 = k (1 - 1/k)^n <= 1/4``: the ratio of
+    consecutive terms decreases with ``j``), so a row stops once ``t1**j < 1e-18``.
+    """
+    log_t1 = np.log(k) + n * np.log1p(-1.0 / k)
+    n_terms = np.minimum(np.ceil(-41.5 / np.minimum(log_t1, -1e-300)), k - 1.0)
+    corr = np.zeros_like(n)
+    log_binom = np.zeros_like(n)  # log C(k, j) as a running sum: error j eps log k
+    rows = np.arange(n.size)
+    j = 1.0
+    while rows.size:
+        kk = k[rows]
+        log_binom[rows] += np.log(kk - j + 1.0) - math.log(j)
+        term = np.exp(log_binom[rows] + n[rows] * np.log1p(-j / kk))
+        corr[rows] += -term if j % 2 else term
+        rows = rows[n_terms[rows] > j]
+        j += 1.0
+    return n * np.log(k) - gammaln(k + 1.0) + np.log1p(corr)
+
+
+def _log_stirling2_saddle(n: NDArray[np.float64], k: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Saddle-point identity with the exact lattice probability (see log_stirling2)."""
+    m = n - k
+    mu1 = m / k
+    rho = _saddle_rho(mu1)
+    log_h_rho = _log_h_real(rho)
+    log_em1_rho = log_h_rho + np.log(rho)
+    # Var X = mu (1 + rho - mu) for ZTP(rho); used only to size the quadrature.
+    v = k * (1.0 + mu1) * np.maximum(rho - mu1, 0.1 * rho / (1.0 + rho))
+    out = np.empty_like(n)
+    small = rho < 0.5
+    for sel, large in ((small, False), (~small, True)):
+        if not np.any(sel):
+            continue
+        rs, ks, ms, ns = rho[sel], k[sel], m[sel], n[sel]
+        lh, le = log_h_rho[sel], log_em1_rho[sel]
+
+        def log_cf(t: Any, rows: Any, rs=rs, ks=ks, ms=ms, ns=ns, lh=lh, le=le, large=large) -> Any:
+            if large:
+                return _log_cf_ztp_large(rs[rows, None], ks[rows, None], ns[rows, None],
+                                         le[rows, None], t)
+            return _log_cf_ztp_small(rs[rows, None], ks[rows, None], ms[rows, None],
+                                     lh[rows, None], t)
+
+        out[sel] = _lattice_probability(log_cf, v[sel])
+    return _log_factorial_ratio(n, k) - m * np.log(rho) + k * log_h_rho + out
+
+
+def _chunked(func: Any, *arrays: NDArray[np.float64]) -> NDArray[np.float64]:
+    out = np.empty_like(arrays[0])
+    for lo in range(0, arrays[0].size, _CHUNK):
+        out[lo : lo + _CHUNK] = func(*(a[lo : lo + _CHUNK] for a in arrays))
+    return out
+
+
+def _log_stirling2_flat(n: NDArray[np.int64], k: NDArray[np.int64]) -> NDArray[np.float64]:
+    out = np.full(n.shape, -np.inf)
+    out[(k == n) | ((k == 1) & (n >= 1))] = 0.0
+    mid = (k >= 2) & (k < n)
+    if np.any(mid):
+        nm = n[mid].astype(np.float64)
+        km = k[mid].astype(np.float64)
+        log_t1 = np.log(km) + nm * np.log1p(-1.0 / km)
+        surj = log_t1 <= _LOG_T1_MAX
+        res = np.empty_like(nm)
+        if np.any(surj):
+            res[surj] = _chunked(_log_stirling2_surjection, nm[surj], km[surj])
+        if np.any(~surj):
+            res[~surj] = _chunked(_log_stirling2_saddle, nm[~surj], km[~surj])
+        out[mid] = res
+    return out
+
+
+# --------------------------------------------------------------------------- public log API
+def log_stirling2(n: ArrayLike, k: ArrayLike) -> Any:
+    r"""Natural log of the Stirling number of the second kind, :math:`\log S(n, k)`.
+
+    In principle ``log(stirling2(n, k))``, computed without forming the number,
+    which overflows a double as soon as ``n`` is in the hundreds.
+
+    Parameters
+    ----------
+    n, k : array_like of int
+        Non-negative integers (integral floats accepted), broadcast together.
+
+    Returns
+    -------
+    numpy.float64 or ndarray of float64
+        ``log S(n, k)``; ``-inf`` where ``S(n, k) = 0`` (``k > n``, or ``k = 0 < n``).
+        A NumPy scalar for scalar input, like ``scipy.special`` functions.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` or ``k`` holds a negative, non-integral or non-finite value.
+
+    See Also
+    --------
+    stirling2 : the exact integer.
+    log_bell : ``log B_n``.
+
+    Notes
+    -----
+    Exact cases: ``S(n, n) = S(n, 1) = 1`` and the zeros.  Otherwise
+    (``2 <= k < n``) one of two regimes, both built from positive or
+    geometrically decaying quantities:
+
+    *Surjection* (when the first correction :math:`k (1 - 1/k)^n \le 1/4`,
+    i.e. roughly :math:`n/k > \log k + 1.4`):
+
+    .. math:: \log S(n, k) = n \log k - \log k! + \log T, \qquad
+              T = \sum_{j=0}^{k} (-1)^j \binom{k}{j} (1 - j/k)^n,
+
+    the probability that ``n`` uniform labels use all ``k`` of them.  The
+    correction terms fall at least geometrically by the ratio ``1/4``, so at
+    most 30 terms and ``log1p`` give ``log T`` to a few ulps.
+
+    *Saddle point* (the rest: mean block size ``n / k`` small).  With
+    :math:`X_i` i.i.d. zero-truncated Poisson(:math:`\rho`),
+
+    .. math:: S(n, k) = \frac{n!\,(e^\rho - 1)^k}{k!\,\rho^n}
+              \Pr(X_1 + \dots + X_k = n)
+
+    holds exactly for every :math:`\rho > 0`; :math:`\rho` solves
+    :math:`E X = n / k`, so that the sum is centred at ``n``.  The lattice
+    probability is :math:`\frac{1}{2\pi}\int_{-\pi}^{\pi} \psi(t)^k e^{-imt}\,dt`
+    (``m = n - k``, :math:`\psi(t) = h(\rho e^{it}) / h(\rho)`,
+    :math:`h(z) = (e^z - 1)/z`), evaluated by the trapezoid rule on ``M``
+    nodes, which returns the probability plus aliases ``P(S = n +- M)``; ``M``
+    is at least 9.5 standard deviations plus 30, and only the nodes where
+    :math:`|\psi|^k > e^{-40}` are summed (about 15-40 per value).
+    ``log(n!/k!)`` comes from Stirling's series in a cancellation-free form and
+    ``log h`` from its Taylor series near 0, so ``k`` close to ``n`` is as
+    accurate as the rest.
+
+    Accuracy: ``|error| <= 1e-13 * max(1, |log S|)`` is the tested contract,
+    for all ``1 <= k <= n`` up to ``n = 10**6`` and spot checks at ``10**7``
+    (against exact integers and their ``mpmath`` logs); the measured maximum is
+    several times smaller.
+
+    Cost: ``O(1)`` per value (15-40 quadrature nodes of about ten elementary
+    functions each in the saddle regime, at most 30 terms in the surjection
+    regime), memory linear in the number of values; no table depends on
+    ``n``.  About 0.5 ms for one value at ``n = 10**6``; a few tens of ms for
+    ``10**4`` values.
+
+    Examples
+    --------
+    ``S(1000, 10)`` is about ``10**994``: it overflows a double, its log does not.
+
+    >>> import numpy as np
+    >>> from chanceclust.special import log_stirling2, stirling2
+    >>> float(stirling2(1000, 10))
+    Traceback (most recent call last):
+    ...
+    OverflowError: int too large to convert to float
+    >>> print(f"{log_stirling2(1000, 10):.10f}")
+    2287.4806804210
+    >>> log_stirling2(5, [0, 1, 2, 5, 6])  # S(5, 2) = 15
+    array([     -inf, 0.       , 2.7080502, 0.       ,      -inf])
+    """
+    n_arr = _check_int_array(n, "n")
+    k_arr = _check_int_array(k, "k")
+    nb, kb = np.broadcast_arrays(n_arr, k_arr)
+    out = _log_stirling2_flat(nb.ravel(), kb.ravel()).reshape(nb.shape)
+    return out[()] if out.ndim == 0 else out
+
+
+def _log_bell_positive(n: NDArray[np.float64]) -> NDArray[np.float64]:
+    r = lambertw(n).real  # r e^r = n: the saddle point of exp(e^z - 1) / z^(n+1)
+    er = np.exp(r)
+    v = n * (1.0 + r)  # Var S for the compound Poisson law below
+
+    def log_cf(t: NDArray[np.float64], rows: NDArray[np.intp]) -> Any:
+        # S = X_1 + ... + X_N, N ~ Poisson(e^r - 1), X ~ ZTP(r): cf exp(e^{r e^{it}} - e^r)
+        # = exp(e^r expm1(z)), z = r (e^{it} - 1) = -2 r sin^2(t/2) + i r sin t.
+        rr = r[rows, None]
+        st = np.sin(0.5 * t)
+        x = -2.0 * rr * st * st
+        y = rr * np.sin(t)
+        em = np.expm1(x)
+        sh = np.sin(0.5 * y)
+        sh2 = 2.0 * sh * sh
+        ex = er[rows, None]
+        re = ex * (em * (1.0 - sh2) - sh2)
+        im = ex * (em + 1.0) * np.sin(y) - n[rows, None] * t
+        return re, im
+
+    log_p = _lattice_probability(log_cf, v)
+    return gammaln(n + 1.0) + np.expm1(r) - n * np.log(r) + log_p
+
+
+def log_bell(n: ArrayLike) -> Any:
+    r"""Natural log of the Bell number, :math:`\log B_n`.
+
+    In principle ``log(bell(n))``, computed without forming the number
+    (``B_n`` overflows a double from ``n = 219``).
+
+    Parameters
+    ----------
+    n : array_like of int
+        Non-negative integers (integral floats accepted).
+
+    Returns
+    -------
+    numpy.float64 or ndarray of float64
+        ``log B_n`` (``0`` for ``n = 0, 1``); a NumPy scalar for scalar input.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` holds a negative, non-integral or non-finite value.
+
+    See Also
+    --------
+    bell : the exact integer.
+    log_stirling2 : ``log S(n, k)``; ``B_n = sum_k S(n, k)``.
+
+    Notes
+    -----
+    From the exponential generating function :math:`e^{e^z - 1}`, for any
+    :math:`r > 0`
+
+    .. math:: B_n = \frac{n!\, e^{e^r - 1}}{r^n} \Pr(S = n),
+
+    where :math:`S` is compound Poisson: a Poisson(:math:`e^r - 1`) number of
+    zero-truncated Poisson(:math:`r`) summands, with characteristic function
+    :math:`\exp(e^{r e^{it}} - e^r)`.  Taking :math:`r e^r = n` (Lambert W)
+    centres ``S`` at ``n``; the lattice probability is then computed exactly as
+    in :func:`log_stirling2` (trapezoid rule, aliases at least 9.5 standard
+    deviations away, about 15-40 nodes).
+
+    Accuracy: ``|error| <= 1e-13 * max(1, |log B_n|)`` is the tested contract,
+    against exact integers for ``n <= 1500`` and 50-digit Dobinski sums
+    (:math:`B_n = e^{-1} \sum_u u^n / u!`) up to ``n = 10**7``.
+
+    Cost: ``O(1)`` per value, no table.
+
+    Examples
+    --------
+    >>> from chanceclust.special import bell, log_bell
+    >>> print(f"{log_bell(1000):.10f}")
+    4438.1767145883
+    >>> import math
+    >>> bool(abs(log_bell(1000) - math.log(bell(1000))) < 1e-12)
+    True
+    """
+    n_arr = _check_int_array(n, "n")
+    flat = n_arr.ravel()
+    out = np.zeros(flat.shape)
+    pos = flat >= 2
+    if np.any(pos):
+        out[pos] = _chunked(_log_bell_positive, flat[pos].astype(np.float64))
+    out = out.reshape(n_arr.shape)
+    return out[()] if out.ndim == 0 else out
