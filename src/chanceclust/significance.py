@@ -317,7 +317,6 @@ def _make_evaluator(
             return np.where((t.k_true == t.k_pred) & (t.k_pred <= 1), 1.0, value)
 
         return nmi
-    identical_of = lambda t: (t.n_cells == t.k_true) & (t.n_cells == t.k_pred)  # noqa: E731
     if name == "ari":
         pairs = table.n * (table.n - 1) // 2
         if model == "perm":
@@ -360,11 +359,14 @@ def _make_evaluator(
         gap = bound - expected_mi
 
         def ami(t: _Batch) -> NDArray[np.float64]:
-            if gap <= _DEGENERATE * bound:
-                value = np.where(identical_of(t), 1.0, 0.0)
-            else:
-                value = np.minimum((_batch_mi(t) - expected_mi) / gap, 1.0)
-            return np.where((t.k_true == t.k_pred) & (t.k_pred <= 1), 1.0, value)
+            # The conventions of chanceclust.adjusted.adjust, vectorized.
+            mi = _batch_mi(t)
+            if gap > _DEGENERATE * bound:
+                return np.minimum((mi - expected_mi) / gap, 1.0)
+            k_max = np.maximum(t.k_true, t.k_pred)
+            k_min = np.minimum(t.k_true, t.k_pred)
+            value = np.where(mi >= bound * (1.0 - _DEGENERATE), 1.0, 0.0)
+            return np.where(k_max <= 1, 1.0, np.where(k_min == 1, 0.0, value))
 
         return ami
     raise AssertionError(name)  # pragma: no cover - names are validated before
