@@ -3,8 +3,11 @@
 Every expected mutual information reduces to sums of pmf(x) * bd0(x, mean)
 over the support of a binomial or hypergeometric variable. Far from the mean
 the pmf is negligible; the windows below drop only a mass delta = 1e-30,
-bounded by Bernstein's inequality (which holds for the hypergeometric as for
-the binomial with the same p: Hoeffding 1963, Theorem 4).
+bounded by Bennett's inequality P(|X - mu| >= t) <= 2 exp(-var h(t/var)),
+h(x) = (1 + x) log(1 + x) - x, for sums of independent indicators; it holds
+for the hypergeometric as for the binomial with the same p, because every
+Chernoff-type bound does (Hoeffding 1963, Theorem 4). For small means it is
+much narrower than Bernstein's (12 points instead of 47 at mu = 0.006).
 """
 
 from __future__ import annotations
@@ -14,15 +17,31 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
-# Bernstein: P(|X - mu| >= t) <= 2 exp(-t^2 / (2 (var + t/3))) = delta at t below.
 _LOG_TWO_OVER_DELTA = np.log(2.0 / 1e-30)
 _CHUNK = 1 << 20  # elements per vectorized block: bounds memory at ~100 MB
 
 
-def bernstein_halfwidth(var: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Half-width t outside which a sum of bounded variables has mass below 1e-30."""
+def tail_halfwidth(var: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Half-width t outside which a sum of indicators has mass below 1e-30 (Bennett).
+
+    Solves var h(t/var) = log(2/delta) by Newton's method on x = t/var,
+    started from Bernstein's (larger) t: h is convex and increasing, so the
+    iterates decrease monotonically to the root and stay valid bounds; a
+    final +1 absorbs the stopping error. var = 0 gives 0 (a constant).
+    """
+    var = np.asarray(var, dtype=np.float64)
     ell = _LOG_TWO_OVER_DELTA
-    return ell / 3.0 + np.sqrt(ell * ell / 9.0 + 2.0 * ell * var)
+    bernstein = ell / 3.0 + np.sqrt(ell * ell / 9.0 + 2.0 * ell * var)
+    positive = var > 0
+    v = var[positive]
+    x = bernstein[positive] / v
+    target = ell / v
+    for _ in range(12):
+        step = ((1.0 + x) * np.log1p(x) - x - target) / np.log1p(x)
+        x = x - np.maximum(step, 0.0)
+    out = np.zeros_like(var)
+    out[positive] = v * x + 1.0
+    return out
 
 
 def window_sums(

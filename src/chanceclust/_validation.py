@@ -96,11 +96,18 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray:
     if isinstance(labels, np.ndarray):
         array = labels
     else:
-        array = np.asarray(labels)
-        # numpy turns [1, "1"] into two equal strings: keep the user's values distinct.
-        if array.dtype.kind in "US" and not all(isinstance(v, (str, bytes)) for v in labels):
-            array = np.empty(len(labels), dtype=object)
-            array[:] = list(labels)
+        values = list(labels)
+        try:
+            array = np.asarray(values)
+        except ValueError:  # ragged, e.g. [1, (2, 3)]: numpy cannot build an array
+            array = None
+        if array is None or (
+            array.ndim > 1 and all(isinstance(v, tuple) for v in values)
+        ):  # tuples are hashable labels, not rows
+            array = np.fromiter(values, dtype=object, count=len(values))
+        elif array.dtype.kind in "US" and not all(isinstance(v, (str, bytes)) for v in values):
+            # numpy turns [1, "1"] into two equal strings: keep the user's values distinct.
+            array = np.fromiter(values, dtype=object, count=len(values))
     if array.ndim != 1:
         raise ValueError(
             f"`{name}` must be 1-D (one label per element); got an array of shape {array.shape}."

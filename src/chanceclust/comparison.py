@@ -5,16 +5,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from chanceclust._expected_mi import expected_mi_of_laws
 from chanceclust._validation import AVERAGE_METHODS, check_average_method
-from chanceclust.adjusted import (
-    adjust,
-    mutual_information_bound,
-    table_adjusted_rand,
-    table_laws,
-)
+from chanceclust.adjusted import adjust, mutual_information_bound, table_adjusted_rand
 from chanceclust.contingency import summarize, table_pair_counts
-from chanceclust.expectations import rand_expectation
+from chanceclust.expectations import rand_expectation, table_expected_mi, table_laws
 from chanceclust.measures import (
     counts_fowlkes_mallows,
     counts_jaccard,
@@ -183,7 +177,7 @@ def compare(
         laws = table_laws(table, model, one_sided)
         ari = table_adjusted_rand(table, model, one_sided)
         rows.append(ComparisonRow("ARI", model, one_sided, None, ari, rand_expectation(*laws)))
-        expected = expected_mi_of_laws(*laws)
+        expected = table_expected_mi(table, model, one_sided)
         for method in AVERAGE_METHODS:
             bound = mutual_information_bound(table, model, one_sided, method)
             value = adjust(mi, expected, bound, table=table)

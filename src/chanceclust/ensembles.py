@@ -20,6 +20,7 @@ mutual information depends on that side only through one of two laws:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -50,6 +51,11 @@ class SizeLaw:
     weights: NDArray[np.float64]
     exact: bool
 
+    def __post_init__(self) -> None:
+        # Laws are cached and shared: make their arrays read-only.
+        self.sizes.setflags(write=False)
+        self.weights.setflags(write=False)
+
 
 @dataclass(frozen=True)
 class SlotMixture:
@@ -58,6 +64,10 @@ class SlotMixture:
     n: int
     slots: NDArray[np.int64]
     coefs: NDArray[np.float64]
+
+    def __post_init__(self) -> None:
+        self.slots.setflags(write=False)
+        self.coefs.setflags(write=False)
 
 
 Law = SizeLaw | SlotMixture
@@ -106,6 +116,10 @@ def _surjection_mixture(n: int, k: int) -> SlotMixture | None:
     keep = log_abs > _NEGLIGIBLE_LOG
     if not keep[1:].any():
         return SlotMixture(n, np.array([k], dtype=np.int64), np.ones(1))
+    # T(n, k) <= 1, so sum |c| <= _MAX_CONDITION * T needs sum |c| <= _MAX_CONDITION:
+    # decide in log space before exponentiating (the terms overflow when k is near n).
+    if logsumexp(log_abs[keep]) > np.log(_MAX_CONDITION):
+        return None
     j, log_abs = j[keep], log_abs[keep]
     signs = np.where(j % 2 == 0, 1.0, -1.0)
     terms = signs * np.exp(log_abs)
@@ -131,6 +145,7 @@ def _surjection_size_law(n: int, k: int) -> SizeLaw:
     return SizeLaw(n, a[keep], np.exp(log_w[keep]), False)
 
 
+@lru_cache(maxsize=128)
 def num_law(n: int, k: int) -> Law:
     """The law of a uniform clustering of n elements into exactly k clusters."""
     if k == 1:
@@ -141,6 +156,7 @@ def num_law(n: int, k: int) -> Law:
     return mixture if mixture is not None else _surjection_size_law(n, k)
 
 
+@lru_cache(maxsize=32)
 def all_law(n: int) -> Law:
     """The law of a uniform clustering of n elements (Bell ensemble)."""
     if n <= 1:

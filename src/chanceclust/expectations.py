@@ -7,6 +7,7 @@ and only ``labels_pred`` is random. Under ``perm`` both are the same.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,7 @@ from numpy.typing import NDArray
 
 from chanceclust._expected_mi import expected_mi_of_laws
 from chanceclust._validation import check_count, check_model, check_one_sided, check_sizes
-from chanceclust.contingency import summarize
+from chanceclust.contingency import Table, summarize
 from chanceclust.ensembles import Law, SizeLaw, falling_moment, fixed_law, law
 
 __all__ = [
@@ -72,12 +73,8 @@ def rand_expectation(law_true: Law, law_pred: Law) -> float:
     return p_true * p_pred + q_true * q_pred
 
 
-def _laws_from_table(
-    labels_true: Any, labels_pred: Any, contingency: Any, model: Any, one_sided: Any
-) -> tuple[Law, Law]:
-    model = check_model(model)
-    one_sided = check_one_sided(one_sided)
-    table = summarize(labels_true, labels_pred, contingency)
+def table_laws(table: Table, model: str, one_sided: bool) -> tuple[Law, Law]:
+    """The laws of the two sides of a table's clusterings under a model."""
     return side_laws(
         table.n,
         model,
@@ -87,6 +84,45 @@ def _laws_from_table(
         len(table.row_sums),
         len(table.col_sums),
     )
+
+
+@lru_cache(maxsize=256)
+def _two_sided_mi(n: int, model: str, k_true: int | None, k_pred: int | None) -> float:
+    """E[MI] when both sides are random: depends on (N, K_A, K_B) for num, on N for all."""
+    return expected_mi_of_laws(
+        law(n, model, n_clusters=k_true), law(n, model, n_clusters=k_pred)
+    )
+
+
+def mi_expectation(
+    n: int, model: str, one_sided: bool, laws: tuple[Law, Law], k_true: int, k_pred: int
+) -> float:
+    """E[MI] for given laws, cached when both sides are random (it needs no sizes then)."""
+    if model == "perm" or one_sided:
+        return expected_mi_of_laws(*laws)
+    if model == "all":
+        return _two_sided_mi(n, model, None, None)
+    return _two_sided_mi(n, model, k_true, k_pred)
+
+
+def table_expected_mi(table: Table, model: str, one_sided: bool) -> float:
+    """E[MI] of a table's clusterings under a model (arguments already validated)."""
+    return mi_expectation(
+        table.n,
+        model,
+        one_sided,
+        table_laws(table, model, one_sided),
+        len(table.row_sums),
+        len(table.col_sums),
+    )
+
+
+def _validated_table(
+    labels_true: Any, labels_pred: Any, contingency: Any, model: Any, one_sided: Any
+) -> tuple[Table, str, bool]:
+    model = check_model(model)
+    one_sided = check_one_sided(one_sided)
+    return summarize(labels_true, labels_pred, contingency), model, one_sided
 
 
 def expected_rand_index(
@@ -148,9 +184,10 @@ def expected_rand_index(
     >>> expected_rand_index(a, b, model="all")
     0.6184...
     """
-    return rand_expectation(
-        *_laws_from_table(labels_true, labels_pred, contingency, model, one_sided)
+    table, model, one_sided = _validated_table(
+        labels_true, labels_pred, contingency, model, one_sided
     )
+    return rand_expectation(*table_laws(table, model, one_sided))
 
 
 def expected_mutual_information(
@@ -216,8 +253,8 @@ def expected_mutual_information(
     >>> round(expected_mutual_information(a, b, model="num", one_sided=True), 6)
     0.4018...
     """
-    return expected_mi_of_laws(
-        *_laws_from_table(labels_true, labels_pred, contingency, model, one_sided)
+    return table_expected_mi(
+        *_validated_table(labels_true, labels_pred, contingency, model, one_sided)
     )
 
 
@@ -229,8 +266,8 @@ def _baseline_laws(
     sizes_pred: Any,
     n_clusters_true: Any,
     n_clusters_pred: Any,
-) -> tuple[Law, Law]:
-    """Validate summary arguments and return the two laws."""
+) -> tuple[int, str, bool, tuple[Law, Law], int | None, int | None]:
+    """Validate summary arguments; return (n, model, one_sided, laws, K_A, K_B)."""
     n = check_count(n, "n")
     model = check_model(model)
     one_sided = check_one_sided(one_sided)
@@ -265,15 +302,11 @@ def _baseline_laws(
         if given.get(name) is None and counts.get(name) is None:
             side = "the reference" if one_sided and name.endswith("true") else "this model"
             raise ValueError(f"`{name}` is required for model={model!r} ({side}); got None.")
-    return side_laws(
-        n,
-        model,
-        one_sided,
-        given["sizes_true"],
-        given["sizes_pred"],
-        counts["n_clusters_true"],
-        counts["n_clusters_pred"],
+    k_true, k_pred = counts["n_clusters_true"], counts["n_clusters_pred"]
+    laws = side_laws(
+        n, model, one_sided, given["sizes_true"], given["sizes_pred"], k_true, k_pred
     )
+    return n, model, one_sided, laws, k_true, k_pred
 
 
 def expected_rand_index_baseline(
@@ -322,11 +355,10 @@ def expected_rand_index_baseline(
     >>> expected_rand_index_baseline(20, model="all")
     0.7...
     """
-    return rand_expectation(
-        *_baseline_laws(
-            n, model, one_sided, sizes_true, sizes_pred, n_clusters_true, n_clusters_pred
-        )
+    _, _, _, laws, _, _ = _baseline_laws(
+        n, model, one_sided, sizes_true, sizes_pred, n_clusters_true, n_clusters_pred
     )
+    return rand_expectation(*laws)
 
 
 def expected_mutual_information_baseline(
@@ -352,7 +384,7 @@ def expected_mutual_information_baseline(
     ...     100, model="num", n_clusters_true=5, n_clusters_pred=5), 6)
     0.0...
     """
-    return expected_mi_of_laws(
+    return mi_expectation(
         *_baseline_laws(
             n, model, one_sided, sizes_true, sizes_pred, n_clusters_true, n_clusters_pred
         )
