@@ -223,9 +223,7 @@ def test_values_are_finite_python_floats_in_range(pair):
             return f"returned {type(value).__name__}"
         if not math.isfinite(value):
             return f"returned {value}"
-        # FMI may exceed 1 by an ulp (bug, see test_fowlkes_mallows_at_most_one).
-        upper = 1.0 + 2.3e-16 if case.name == "fowlkes_mallows_index" else 1.0
-        if case.bounded and not 0.0 <= value <= upper:
+        if case.bounded and not 0.0 <= value <= 1.0:
             return f"{value} outside [0, 1]"
         if case.nonnegative and value < 0.0:
             return f"{value} < 0"
@@ -315,9 +313,9 @@ def test_identical_partitions(pair):
     """Identical partitions (relabelled) give the value MATH.md fixes: 1 for RI, NMI,
     Jaccard, ARI (every model) and AMI where s_max is reached; 0 for VI.
 
-    RI, Jaccard, VI and ARI come from exact pair counts or exact zeros and must
-    be exact; NMI and AMI divide two differently computed entropies, so they
-    are checked to 1e-14 here and for exactness in the test below.
+    Exact equality for every case, NMI and AMI included: perfect agreement is
+    exactly 1.0 as in scikit-learn (users test ``== 1``; regression guard for
+    the 1 - ulp values found in the first version).
     """
     a, _ = pair
     renamed = (a * 7 + 3) % 1009  # an injective renaming, not order preserving
@@ -325,11 +323,7 @@ def test_identical_partitions(pair):
     def check(case):
         x, y = case.clip(a, renamed)
         value = case(x, y)
-        if case.name in ("normalized_mutual_information", "adjusted_mutual_information"):
-            ok = math.isclose(value, case.identical, rel_tol=0.0, abs_tol=1e-14)
-        else:
-            ok = value == case.identical
-        return None if ok else f"{value} != {case.identical}"
+        return None if value == case.identical else f"{value} != {case.identical}"
 
     assert failures(IDENTICAL, check) == []
 
@@ -372,11 +366,10 @@ def test_fowlkes_mallows_at_most_one():
 @LOOP_SETTINGS
 @given(label_pairs(max_n=MAX_N))
 def test_fowlkes_mallows_identical(pair):
-    """FMI of identical partitions: 1 (to rounding) if a pair is together, else 0 (sklearn)."""
+    """FMI of identical partitions: exactly 1 if a pair is together, else 0 (sklearn)."""
     a, _ = pair
     has_pair = len(set(a.tolist())) < len(a)
-    value = fowlkes_mallows_index(a, a)
-    assert math.isclose(value, 1.0, rel_tol=4e-16) if has_pair else value == 0.0
+    assert fowlkes_mallows_index(a, a) == (1.0 if has_pair else 0.0)
 
 
 # --------------------------------------------------------------------------- inputs
@@ -595,10 +588,7 @@ def test_tiny_inputs_give_finite_floats(case, labels):
 
 @pytest.mark.parametrize(
     "case",
-    [
-        pytest.param(c, id=c.id)
-        for c in CASES
-    ],
+    [pytest.param(c, id=c.id) for c in CASES],
 )
 def test_empty_input_gives_finite_float(case):
     """N = 0 is valid (scikit-learn's conventions): a finite Python float, never an exception."""
