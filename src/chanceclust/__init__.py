@@ -25,16 +25,29 @@ from chanceclust.measures import (
     rand_index,
     variation_of_information,
 )
+from chanceclust.samplers import random_clustering, random_clusterings
+from chanceclust.significance import (
+    MonteCarloAdjustedResult,
+    SignificanceResult,
+    monte_carlo_adjusted,
+    null_distribution,
+    significance,
+)
+from chanceclust.special import bell, log_bell, log_stirling2, stirling2
+from chanceclust.variance import rand_index_variance, standardized_rand_index
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
     "ComparisonResult",
     "ComparisonRow",
+    "MonteCarloAdjustedResult",
     "PairCounts",
+    "SignificanceResult",
     "__version__",
     "adjusted_mutual_information",
     "adjusted_rand_index",
+    "bell",
     "compare",
     "contingency_table",
     "entropy",
@@ -44,9 +57,19 @@ __all__ = [
     "expected_rand_index_baseline",
     "fowlkes_mallows_index",
     "jaccard_index",
+    "log_bell",
+    "log_stirling2",
+    "monte_carlo_adjusted",
     "mutual_information",
     "normalized_mutual_information",
+    "null_distribution",
     "pair_counts",
     "rand_index",
+    "rand_index_variance",
+    "random_clustering",
+    "random_clusterings",
+    "significance",
+    "standardized_rand_index",
+    "stirling2",
     "variation_of_information",
 ]

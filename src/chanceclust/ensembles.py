@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.signal import fftconvolve
+from scipy import fft
 from scipy.special import gammaln, logsumexp
 
 from chanceclust._validation import check_count, check_model, check_sizes
@@ -150,7 +150,10 @@ def _convolve_trimmed(
     FFT rounding leaves ~1e-16 of the maximum everywhere: entries below
     1e-16 of the maximum are dropped (a change of ~1e-16 relative in the bulk).
     """
-    values = np.clip(fftconvolve(first[1], second[1]), 0.0, None)
+    length = len(first[1]) + len(second[1]) - 1
+    size = fft.next_fast_len(length, real=True)
+    product = fft.rfft(first[1], size) * fft.rfft(second[1], size)
+    values = np.clip(fft.irfft(product, size)[:length], 0.0, None)
     values /= values.max()
     kept = np.flatnonzero(values > 1e-16)
     return first[0] + second[0] + int(kept[0]), values[kept[0] : kept[-1] + 1]
