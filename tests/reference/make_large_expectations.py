@@ -78,7 +78,7 @@ import sys
 import time
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import mpmath
@@ -114,14 +114,15 @@ def stirling2_range(m_lo: int, m_hi: int, k: int) -> dict[int, int]:
     kfact = math.factorial(k)
     out = {}
     for m in range(m_lo, m_hi + 1):
-        total = sum(c * p for c, p in zip(coef, powers))
+        total = sum(c * p for c, p in zip(coef, powers, strict=True))
         if m == 0:
             total += (-1) ** k  # the j = k term, 0^0 = 1
         q, r = divmod(total, kfact)
-        assert r == 0 and q >= 0, (m, k)
+        assert r == 0, (m, k)
+        assert q >= 0, (m, k)
         out[m] = q
         if m < m_hi:
-            powers = [p * x for p, x in zip(powers, base)]
+            powers = [p * x for p, x in zip(powers, base, strict=True)]
     return out
 
 
@@ -157,7 +158,7 @@ def _check_special_numbers() -> None:
 # ----------------------------------------------------------------------------
 # Fixed-point helpers
 # ----------------------------------------------------------------------------
-@lru_cache(maxsize=None)
+@cache
 def flog(x: int) -> int:
     """round(2^FRAC log x), from mpmath at LOG_DPS digits."""
     with mp.workdps(LOG_DPS):
@@ -212,16 +213,23 @@ class Side:
 
             def log_bound(a: int):
                 return (
-                    mp.log(k) + mp.loggamma(n + 1) - mp.loggamma(a + 1) - mp.loggamma(n - a + 1)
-                    - a * mp.log(k) + (n - a) * mp.log1p(-mpf(1) / k) - log_t
+                    mp.log(k)
+                    + mp.loggamma(n + 1)
+                    - mp.loggamma(a + 1)
+                    - mp.loggamma(n - a + 1)
+                    - a * mp.log(k)
+                    + (n - a) * mp.log1p(-mpf(1) / k)
+                    - log_t
                 )
 
             bounds = [log_bound(a) for a in range(1, a_max + 1)]
-            keep = [a for a, lb in zip(range(1, a_max + 1), bounds) if lb >= log_cut]
+            keep = [a for a, lb in zip(range(1, a_max + 1), bounds, strict=True) if lb >= log_cut]
             lo, hi = min(keep), max(keep)
             assert keep == list(range(lo, hi + 1))  # unimodal bound: an interval
             self.dropped = mp.fsum(
-                mp.exp(lb) for a, lb in zip(range(1, a_max + 1), bounds) if not lo <= a <= hi
+                mp.exp(lb)
+                for a, lb in zip(range(1, a_max + 1), bounds, strict=True)
+                if not lo <= a <= hi
             )
         s_small = stirling2_range(n - hi, n - lo, k - 1)
         den = s_nk[n]
@@ -357,7 +365,9 @@ def zipf_sizes(n: int, k: int) -> list[int]:
     for i in order[:left]:
         base[i] += 1
     sizes = sorted((1 + x for x in base), reverse=True)
-    assert sum(sizes) == n and len(sizes) == k and min(sizes) >= 1
+    assert sum(sizes) == n, (n, k)
+    assert len(sizes) == k, (n, k)
+    assert min(sizes) >= 1, (n, k)
     return sizes
 
 
@@ -384,9 +394,11 @@ NUM_TRIPLES = [
     (1000, 999, 2),
     (500, 250, 250),
     # around the switch between the inclusion-exclusion mixture and the
-    # size law in chanceclust (at K = 164 for N = 1000, 663 for N = 5000)
+    # size law in chanceclust (at K = 164 for N = 1000, 663 for N = 5000,
+    # 1225 for N = 10^4)
     (1000, 163, 164),
     (5000, 662, 663),
+    (10_000, 1224, 1225),
     # K = 1 and K = N: the random clustering is unique
     (1000, 1, 7),
     (1000, 1000, 10),
@@ -404,26 +416,66 @@ def case_list() -> list[dict]:
     cases = []
     for n, ka, kb in NUM_TRIPLES:
         cases.append(
-            dict(id=f"num2_N{n}_K{ka}_K{kb}", model="num", one_sided=False, n=n,
-                 n_clusters_true=ka, n_clusters_pred=kb,
-                 spec_a=("num", ka), spec_b=("num", kb))
+            {
+                "id": f"num2_N{n}_K{ka}_K{kb}",
+                "model": "num",
+                "one_sided": False,
+                "n": n,
+                "n_clusters_true": ka,
+                "n_clusters_pred": kb,
+                "spec_a": ("num", ka),
+                "spec_b": ("num", kb),
+            }
         )
         ref = zipf_sizes(n, ka)
         cases.append(
-            dict(id=f"num1_N{n}_zipf{ka}_K{kb}", model="num", one_sided=True, n=n,
-                 sizes_true=ref, n_clusters_pred=kb,
-                 spec_a=("fixed", ref), spec_b=("num", kb))
+            {
+                "id": f"num1_N{n}_zipf{ka}_K{kb}",
+                "model": "num",
+                "one_sided": True,
+                "n": n,
+                "sizes_true": ref,
+                "n_clusters_pred": kb,
+                "spec_a": ("fixed", ref),
+                "spec_b": ("num", kb),
+            }
         )
     for n in ALL_NS:
-        cases.append(dict(id=f"all2_N{n}", model="all", one_sided=False, n=n,
-                          spec_a=("all",), spec_b=("all",)))
+        cases.append(
+            {
+                "id": f"all2_N{n}",
+                "model": "all",
+                "one_sided": False,
+                "n": n,
+                "spec_a": ("all",),
+                "spec_b": ("all",),
+            }
+        )
         ref = zipf_sizes(n, max(3, n // 20))
-        cases.append(dict(id=f"all1_N{n}_zipf{len(ref)}", model="all", one_sided=True, n=n,
-                          sizes_true=ref, spec_a=("fixed", ref), spec_b=("all",)))
+        cases.append(
+            {
+                "id": f"all1_N{n}_zipf{len(ref)}",
+                "model": "all",
+                "one_sided": True,
+                "n": n,
+                "sizes_true": ref,
+                "spec_a": ("fixed", ref),
+                "spec_b": ("all",),
+            }
+        )
     for i, (n, st, sp) in enumerate(PERM_PAIRS):
-        cases.append(dict(id=f"perm_N{n}_{i}", model="perm", one_sided=False, n=n,
-                          sizes_true=st, sizes_pred=sp,
-                          spec_a=("fixed", st), spec_b=("fixed", sp)))
+        cases.append(
+            {
+                "id": f"perm_N{n}_{i}",
+                "model": "perm",
+                "one_sided": False,
+                "n": n,
+                "sizes_true": st,
+                "sizes_pred": sp,
+                "spec_a": ("fixed", st),
+                "spec_b": ("fixed", sp),
+            }
+        )
     return cases
 
 
@@ -453,8 +505,14 @@ def compute(case: dict) -> dict:
     e_mi, skipped = expected_mi(n, sa, sb)
     seconds = time.perf_counter() - t0
     weights_bound = (sa.dropped + sb.dropped) * n * mp.log(n)
-    return {"rand": e_ri, "mi": e_mi, "seconds": seconds, "skipped": skipped,
-            "weights_bound": weights_bound, "pairs": len(sa.w) * len(sb.w)}
+    return {
+        "rand": e_ri,
+        "mi": e_mi,
+        "seconds": seconds,
+        "skipped": skipped,
+        "weights_bound": weights_bound,
+        "pairs": len(sa.w) * len(sb.w),
+    }
 
 
 # ----------------------------------------------------------------------------
@@ -502,8 +560,12 @@ def main() -> None:
         r = compute(case)
         bound = r["skipped"] + r["weights_bound"]
         assert bound < mpf("1e-45") * r["mi"] or r["mi"] == 0, (case["id"], bound, r["mi"])
-        rec = {"id": case["id"], "model": case["model"], "one_sided": case["one_sided"],
-               "n": case["n"]}
+        rec = {
+            "id": case["id"],
+            "model": case["model"],
+            "one_sided": case["one_sided"],
+            "n": case["n"],
+        }
         for key in ("n_clusters_true", "n_clusters_pred"):
             if key in case:
                 rec[key] = case[key]
@@ -518,9 +580,11 @@ def main() -> None:
             seconds=round(r["seconds"], 2),
         )
         out_cases.append(rec)
-        print(f"{case['id']:32s} {r['seconds']:8.2f}s  pairs={r['pairs']:7d}  "
-              f"E[RI]={rec['rand'][:22]}  E[MI]={rec['mi'][:22]}  bound={rec['truncation_bound_mi']}",
-              flush=True)
+        print(
+            f"{case['id']:32s} {r['seconds']:8.2f}s  pairs={r['pairs']:7d}  "
+            f"E[RI]={rec['rand'][:22]}  E[MI]={rec['mi'][:22]}  bound={rec['truncation_bound_mi']}",
+            flush=True,
+        )
     total = time.perf_counter() - t_start
     header = {
         "description": "Reference E[RI] and E[MI] (nats) at large N under perm/num/all, "
