@@ -34,13 +34,9 @@ from chanceclust._validation import (
     check_model,
     check_one_sided,
 )
-from chanceclust.adjusted import (
-    _DEGENERATE,
-    mutual_information_bound,
-    table_laws,
-)
+from chanceclust.adjusted import _DEGENERATE, mutual_information_bound
 from chanceclust.contingency import Table, _table_from_codes
-from chanceclust.expectations import pair_probabilities
+from chanceclust.expectations import pair_probabilities, table_laws
 from chanceclust.samplers import check_rng, row_sampler
 
 __all__ = [

@@ -36,7 +36,7 @@ import numpy as np
 from chanceclust._validation import check_model, check_one_sided
 from chanceclust.contingency import Table, summarize, table_pair_counts
 from chanceclust.ensembles import Law, SizeLaw, SlotMixture, falling_moment
-from chanceclust.expectations import side_laws
+from chanceclust.expectations import table_laws
 
 __all__ = ["rand_index_variance", "standardized_rand_index"]
 
@@ -110,7 +110,8 @@ def _table_variance(table: Table, model: str, one_sided: bool) -> Number:
     n = table.n
     if n < 2:
         return Fraction(0)
-    law_true, law_pred = _laws(table, model, one_sided)
+    # One-sided, the reference acts as a perm side with its own sizes (module notes).
+    law_true, law_pred = table_laws(table, model, one_sided)
     side_true, side_pred = _side_moments(law_true), _side_moments(law_pred)
     exact = all(isinstance(v, Fraction) for v in (*side_true, *side_pred))
     if not exact:
@@ -125,19 +126,6 @@ def _table_variance(table: Table, model: str, one_sided: bool) -> Number:
     if total <= _ZERO_VARIANCE * scale:
         return 0.0
     return float(total) / pairs / pairs
-
-
-def _laws(table: Table, model: str, one_sided: bool) -> tuple[Law, Law]:
-    # One-sided, the reference acts as a perm side with its own sizes (module notes).
-    return side_laws(
-        table.n,
-        model,
-        one_sided,
-        table.row_sums,
-        table.col_sums,
-        len(table.row_sums),
-        len(table.col_sums),
-    )
 
 
 def rand_index_variance(
@@ -221,7 +209,7 @@ def _table_centered(table: Table, model: str, one_sided: bool) -> Number:
     """RI - E[RI] = 2 (N11/P - a1 b1) + (a1 - Q(A)/P) + (b1 - Q(B)/P)."""
     counts = table_pair_counts(table)
     pairs = counts.total
-    law_true, law_pred = _laws(table, model, one_sided)
+    law_true, law_pred = table_laws(table, model, one_sided)
     a1 = _side_moments(law_true)[0]
     b1 = _side_moments(law_pred)[0]
     q_true = Fraction(counts.n11 + counts.n10, pairs)
