@@ -1,0 +1,102 @@
+"""Report helpers: progress bar, CSV files, claim tables and the assembled REPORT.md."""
+
+from __future__ import annotations
+
+import csv
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+#: Order of the sections in REPORT.md.
+ORDER = ("ranking", "digits", "preferential", "genes")
+
+
+class Progress:
+    """``label [#####-----] i/total`` on stderr; silent when stderr is not a terminal.
+
+    Parameters
+    ----------
+    label : str
+        Name shown before the bar.
+    total : int
+        Number of steps.
+    enabled : bool or None, default=None
+        None means "only if stderr is a TTY".
+    """
+
+    def __init__(self, label: str, total: int, enabled: bool | None = None) -> None:
+        self.label, self.total, self.done = label, max(int(total), 1), 0
+        self.enabled = sys.stderr.isatty() if enabled is None else bool(enabled)
+        self.start = time.perf_counter()
+        self._shown = -1
+
+    def update(self, n: int = 1) -> None:
+        self.done = min(self.done + n, self.total)
+        width = 30
+        filled = width * self.done // self.total
+        if self.enabled and filled != self._shown:
+            self._shown = filled
+            elapsed = time.perf_counter() - self.start
+            sys.stderr.write(f"\r{self.label:>12} [{'#' * filled}{'-' * (width - filled)}] "
+                             f"{self.done}/{self.total} {elapsed:5.0f}s")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def write_csv(path: Path, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> Path:
+    """Write ``rows`` under the header ``columns`` (floats with full precision)."""
+    with open(path, "w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow([repr(v) if isinstance(v, float) else v for v in row])
+    return path
+
+
+def verdict(held: bool | str) -> str:
+    """'holds' / 'does not hold', or a given string such as 'partly'."""
+    if isinstance(held, str):
+        return held
+    return "**holds**" if held else "**does not hold**"
+
+
+def claims_table(claims: Sequence[tuple[str, str, str, bool | str]]) -> str:
+    """Markdown table: claim, what the paper says, what we measured, verdict."""
+    lines = ["| # | claim (paper) | ours | verdict |", "|---|---|---|---|"]
+    for i, (claim, paper, ours, held) in enumerate(claims, 1):
+        lines.append(f"| {i} | {claim} {paper} | {ours} | {verdict(held)} |")
+    return "\n".join(lines)
+
+
+def fmt(x: float, digits: int = 3) -> str:
+    return f"{x:.{digits}f}"
+
+
+def write_section(out_dir: Path, name: str, text: str) -> Path:
+    """Save one experiment's section; REPORT.md is rebuilt from every saved section."""
+    path = Path(out_dir) / name / "section.md"
+    path.write_text(text.rstrip() + "\n")
+    return assemble(out_dir)
+
+
+def assemble(out_dir: Path) -> Path:
+    """(Re)build ``out_dir/REPORT.md`` from the sections present, in the paper's order."""
+    out_dir = Path(out_dir)
+    parts = [
+        "# Gates & Ahn (2017), Section 5, reproduced with chanceclust\n",
+        "Each section states the paper's claims next to our numbers and a plain verdict. "
+        "Files (figures as PNG and PDF, the CSV behind each) are in the experiment's folder.\n",
+    ]
+    for name in ORDER:
+        path = out_dir / name / "section.md"
+        if path.exists():
+            parts.append(path.read_text())
+    report = out_dir / "REPORT.md"
+    report.write_text("\n".join(parts))
+    return report
