@@ -23,7 +23,11 @@ from numpy.typing import NDArray
 
 from chanceclust._kernels import binom_pmf, deviance, hypergeom_pmf
 from chanceclust._sums import tail_halfwidth, window_sums
+from chanceclust._smooth import fitted_joint_sum, fitted_mixture_sums
 from chanceclust.ensembles import Law, SizeLaw, SlotMixture
+
+# Above this many (size, slot) pairs the mixture sums go through fits in log u.
+_DIRECT_PAIRS = 10_000
 
 
 def pair_information(
@@ -100,13 +104,31 @@ def _sizes_sizes(law_a: SizeLaw, law_b: SizeLaw) -> float:
 
 def _sizes_mixture(law_a: SizeLaw, law_b: SlotMixture) -> float:
     n = law_a.n
-    a, u = np.meshgrid(law_a.sizes, law_b.slots, indexing="ij")
-    within = slot_deviance(a.ravel(), u.ravel()).reshape(a.shape)
-    per_slot = law_a.weights @ within - slot_deviance(np.full(len(law_b.slots), n), law_b.slots)
-    return float(law_b.coefs @ per_slot) / n
+    whole = law_b.coefs @ slot_deviance(np.full(len(law_b.slots), n), law_b.slots)
+    within = None
+    if len(law_a.sizes) * len(law_b.slots) > _DIRECT_PAIRS:
+        within = fitted_mixture_sums(law_a.sizes, law_b, slot_deviance)
+    if within is None:
+        a, u = np.meshgrid(law_a.sizes, law_b.slots, indexing="ij")
+        within = slot_deviance(a.ravel(), u.ravel()).reshape(a.shape) @ law_b.coefs
+    return float(law_a.weights @ within - whole) / n
 
 
 def _mixture_mixture(law_a: SlotMixture, law_b: SlotMixture) -> float:
+    n = law_a.n
+    side_a = law_a.coefs @ slot_deviance(np.full(len(law_a.slots), n), law_a.slots)
+    side_b = law_b.coefs @ slot_deviance(np.full(len(law_b.slots), n), law_b.slots)
+    joint = None
+    if len(law_a.slots) * len(law_b.slots) > _DIRECT_PAIRS:
+        joint = fitted_joint_sum(n, law_a, law_b, slot_deviance)
+    if joint is None:
+        joint = _joint_direct(law_a, law_b)
+    # The coefficients of each side sum to 1, so the side terms need no pairing.
+    return float(joint - side_a - side_b) / n
+
+
+def _joint_direct(law_a: SlotMixture, law_b: SlotMixture) -> float:
+    """sum c_A c_B D(N, u_A u_B) term by term."""
     n = law_a.n
     weights = np.outer(law_a.coefs, law_b.coefs)
     # Pairs whose weight is below 1e-22 of the largest change E[MI] by < 1e-17 relative:
@@ -114,11 +136,7 @@ def _mixture_mixture(law_a: SlotMixture, law_b: SlotMixture) -> float:
     keep = np.abs(weights) > 1e-22 * np.abs(weights).max()
     ua, ub = np.meshgrid(law_a.slots, law_b.slots, indexing="ij")
     products = (ua * ub)[keep]
-    joint = weights[keep] @ slot_deviance(np.full(products.size, n), products)
-    side_a = law_a.coefs @ slot_deviance(np.full(len(law_a.slots), n), law_a.slots)
-    side_b = law_b.coefs @ slot_deviance(np.full(len(law_b.slots), n), law_b.slots)
-    # The coefficients of each side sum to 1, so the side terms need no pairing.
-    return float(joint - side_a - side_b) / n
+    return float(weights[keep] @ slot_deviance(np.full(products.size, n), products))
 
 
 def expected_mi_of_laws(law_a: Law, law_b: Law) -> float:

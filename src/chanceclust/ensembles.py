@@ -143,20 +143,28 @@ def _truncated_poisson_rate(mean: float) -> float:
 
 
 def _convolve_trimmed(
-    first: tuple[int, NDArray[np.float64]], second: tuple[int, NDArray[np.float64]]
-) -> tuple[int, NDArray[np.float64]]:
-    """Convolution of two scaled pmfs (offset, values), rescaled to max 1 and trimmed.
+    first: tuple[int, int, NDArray[np.float64]],
+    second: tuple[int, int, NDArray[np.float64]],
+    mean: float,
+    sd: float,
+) -> tuple[int, int, NDArray[np.float64]]:
+    """Convolution of two scaled pmfs of sums (summands, offset, values), rescaled to max 1.
 
-    FFT rounding leaves ~1e-16 of the maximum everywhere: entries below
-    1e-16 of the maximum are dropped (a change of ~1e-16 relative in the bulk).
+    The sum of m summands is kept on m mean +- (12 sqrt(m) sd + 40): the
+    mass outside is below ~1e-30 (sub-Poisson tails), and FFT rounding leaves
+    ~1e-16 of the maximum there anyway, which must not widen the arrays.
     """
-    length = len(first[1]) + len(second[1]) - 1
+    count = first[0] + second[0]
+    length = len(first[2]) + len(second[2]) - 1
     size = fft.next_fast_len(length, real=True)
-    product = fft.rfft(first[1], size) * fft.rfft(second[1], size)
+    product = fft.rfft(first[2], size) * fft.rfft(second[2], size)
     values = np.clip(fft.irfft(product, size)[:length], 0.0, None)
-    values /= values.max()
-    kept = np.flatnonzero(values > 1e-16)
-    return first[0] + second[0] + int(kept[0]), values[kept[0] : kept[-1] + 1]
+    offset = first[1] + second[1]
+    half = 12.0 * np.sqrt(count) * sd + 40.0
+    lo = max(int(np.floor(count * mean - half)) - offset, 0)
+    hi = min(int(np.ceil(count * mean + half)) - offset + 1, length)
+    values = values[lo:hi]
+    return count, offset + lo, values / values.max()
 
 
 def _surjection_size_law(n: int, k: int) -> SizeLaw:
@@ -174,27 +182,29 @@ def _surjection_size_law(n: int, k: int) -> SizeLaw:
     clusters), so the size support stays short.
     """
     rho = _truncated_poisson_rate(n / k)
-    top = n - k + 1
+    mean = n / k
+    sd = np.sqrt(max(mean * (1.0 + rho - mean), 0.0))  # variance of the truncated Poisson
+    top = min(n - k + 1, int(rho + 40.0 * np.sqrt(rho) + 200))  # beyond: p(x)/p(mode) < 1e-40
     x = np.arange(1, top + 1, dtype=np.float64)
     log_p = x * np.log(rho) - gammaln(x + 1.0)
     log_p -= log_p.max()
     support = np.flatnonzero(log_p > _NEGLIGIBLE_LOG - 10)
     size_count = int(support[-1]) + 1
-    base = (1, np.exp(log_p[:size_count]))
-    total: tuple[int, NDArray[np.float64]] | None = None
+    base = (1, 1, np.exp(log_p[:size_count]))
+    total: tuple[int, int, NDArray[np.float64]] | None = None
     power, remaining = base, k - 1
     while remaining:
         if remaining & 1:
-            total = power if total is None else _convolve_trimmed(total, power)
+            total = power if total is None else _convolve_trimmed(total, power, mean, sd)
         remaining >>= 1
         if remaining:
-            power = _convolve_trimmed(power, power)
+            power = _convolve_trimmed(power, power, mean, sd)
     assert total is not None
     a = np.arange(1, size_count + 1, dtype=np.int64)
-    index = n - a - total[0]
-    inside = (index >= 0) & (index < len(total[1]))
+    index = n - a - total[1]
+    inside = (index >= 0) & (index < len(total[2]))
     weights = np.zeros(size_count)
-    weights[inside] = base[1][inside] * total[1][index[inside]]
+    weights[inside] = base[2][inside] * total[2][index[inside]]
     keep = weights > weights.max() * 1e-30
     return SizeLaw(n, a[keep], weights[keep] * (k / weights.sum()), False)
 
