@@ -62,7 +62,7 @@ def write_csv(path: Path, columns: Sequence[str], rows: Iterable[Sequence[Any]])
 def verdict(held: bool | str) -> str:
     """'holds' / 'does not hold', or a given string such as 'partly'."""
     if isinstance(held, str):
-        return held
+        return f"**{held}**"
     return "**holds**" if held else "**does not hold**"
 
 

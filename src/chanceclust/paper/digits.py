@@ -1,0 +1,202 @@
+"""Section 5.2 (Figure 4): 400 K-means runs on scikit-learn's digits, ARI perm vs num1.
+
+Every run is K-means with K = 10, one random initialization (``init="random"``, ``n_init=1``)
+and its own recorded seed. Each run is compared with the true digits by the usual ARI (perm)
+and by the one-sided ARI against random clusterings with ten clusters (num1).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from scipy import stats
+
+import chanceclust as cc
+from chanceclust.paper.plotting import CYCLE, OKABE_ITO, pyplot, require, save
+from chanceclust.paper.report import Progress, claims_table, fmt, write_csv
+
+K = 10
+DIGIT_COLOURS = [*CYCLE, "#882255"]  # Okabe-Ito plus Tol's wine for the tenth digit
+
+
+def kmeans_runs(data: np.ndarray, seeds: np.ndarray, progress: Progress) -> np.ndarray:
+    """Labels of one K-means run per seed (rows)."""
+    cluster = require("sklearn.cluster")
+    out = np.empty((len(seeds), len(data)), dtype=np.int64)
+    for i, seed in enumerate(seeds):
+        km = cluster.KMeans(n_clusters=K, init="random", n_init=1, random_state=int(seed))
+        out[i] = km.fit_predict(data)
+        progress.update()
+    return out
+
+
+def _ranks(values: np.ndarray) -> np.ndarray:
+    """Rank 1 = highest value (ties broken by run index)."""
+    order = np.lexsort((np.arange(len(values)), -values))
+    r = np.empty(len(values), dtype=np.int64)
+    r[order] = np.arange(1, len(values) + 1)
+    return r
+
+
+def run(out_dir: Path, *, quick: bool = False, seed: int = 0, data_dir: Path | None = None,
+        progress: bool | None = None) -> str:
+    """Run the experiment, write its figure and CSVs into ``out_dir``; return the section."""
+    datasets = require("sklearn.datasets")
+    digits = datasets.load_digits()
+    data, truth = digits.data, digits.target
+    n_runs = 20 if quick else 400
+    rng = np.random.default_rng(seed)
+    seeds = rng.integers(0, 2**31 - 1, size=n_runs)
+    bar = Progress("digits", n_runs + 2, progress)
+    labels = kmeans_runs(data, seeds, bar)
+    ari_perm = np.array([cc.adjusted_rand_index(truth, lab) for lab in labels])
+    ari_num1 = np.array([cc.adjusted_rand_index(truth, lab, model="num", one_sided=True)
+                         for lab in labels])
+    bar.update()
+    sizes = np.sort([np.bincount(lab, minlength=K) for lab in labels], axis=1)[:, ::-1]
+    true_sizes = np.sort(np.bincount(truth))[::-1]
+    rank_perm, rank_num1 = _ranks(ari_perm), _ranks(ari_num1)
+
+    # 2-D view: t-SNE with PCA initialization (the paper); --quick uses PCA only.
+    manifold, decomposition = require("sklearn.manifold"), require("sklearn.decomposition")
+    if quick:
+        embedding = decomposition.PCA(n_components=2, random_state=seed).fit_transform(data)
+        view = "PCA (quick run; the full run uses t-SNE)"
+    else:
+        embedding = manifold.TSNE(n_components=2, init="pca", random_state=seed,
+                                  perplexity=30.0).fit_transform(data)
+        view = "t-SNE, PCA initialization"
+    bar.update()
+    bar.close()
+
+    write_csv(out_dir / "digits.csv",
+              ("run", "seed", "ari_perm", "ari_num1", "rank_perm", "rank_num1", "sizes"),
+              [(i, int(seeds[i]), float(ari_perm[i]), float(ari_num1[i]), int(rank_perm[i]),
+                int(rank_num1[i]), " ".join(map(str, sizes[i]))) for i in range(n_runs)])
+    write_csv(out_dir / "digits_embedding.csv", ("point", "x", "y", "digit", "kmeans_run0"),
+              [(i, float(embedding[i, 0]), float(embedding[i, 1]), int(truth[i]),
+                int(labels[0, i])) for i in range(len(truth))])
+    _plot(out_dir, embedding, truth, labels[0], sizes, true_sizes, ari_perm, ari_num1,
+          rank_perm, rank_num1, view)
+
+    # --- claims
+    distinct = len({tuple(s) for s in sizes})
+    pearson = stats.pearsonr(ari_num1, ari_perm).statistic
+    spearman = stats.spearmanr(ari_perm, ari_num1).statistic
+    kendall = stats.kendalltau(ari_perm, ari_num1).statistic
+    above = np.mean(ari_perm > ari_num1)
+    top = min(10, n_runs)
+    top_perm = np.argsort(rank_perm)[:top]
+    top_num1 = np.argsort(rank_num1)[:top]
+    moved = int(np.sum(rank_perm[top_perm] != rank_num1[top_perm]))
+    overlap = len(set(top_perm) & set(top_num1))
+    changed_all = np.mean(rank_perm != rank_num1)
+    claims = [
+        ("Almost all K-means runs have a different cluster size sequence.", "(text)",
+         f"{distinct} distinct sorted size sequences in {n_runs} runs", distinct >= 0.9 * n_runs),
+        ("The cluster sizes vary over a wide range.", "(text)",
+         f"largest cluster {sizes[:, 0].min()}-{sizes[:, 0].max()}, smallest "
+         f"{sizes[:, -1].min()}-{sizes[:, -1].max()} (true sizes {true_sizes[-1]}-"
+         f"{true_sizes[0]})", bool(sizes[:, 0].max() > 1.5 * true_sizes[0])),
+        ("ARI perm and ARI num1 are strongly correlated.", "(Fig. 4c)",
+         f"Pearson r = {fmt(pearson)}, Spearman rho = {fmt(spearman)}, Kendall tau = "
+         f"{fmt(kendall)}", bool(pearson > 0.8)),
+        ("ARI perm is consistently biased towards higher similarity.", "(Fig. 4c)",
+         f"ARI perm > ARI num1 in {above:.0%} of runs; mean difference "
+         f"{fmt(np.mean(ari_perm - ari_num1))}", bool(above > 0.95)),
+        ("The bulk of the clusterings change rank; the top 10 differ.", "(Fig. 4d)",
+         f"{moved} of the top {top} runs under perm change rank under num1; {overlap} of the "
+         f"top {top} are shared; {changed_all:.0%} of all runs change rank",
+         True if moved > top / 2 and changed_all > 0.5 else "partly" if moved else False),
+    ]
+    return f"""## 2. K-means on the digits (Section 5.2, Figure 4)
+
+![Digits](digits/digits.png)
+
+{n_runs} runs of K-means (K = 10, `init="random"`, `n_init=1`, seeds from seed {seed}, listed
+in `digits.csv`) on scikit-learn's digits (1,797 points, 64 features). Each run is compared
+with the true digits by ARI under perm and one-sided ARI under num (num1). The 2-D view is
+{view}.
+
+{claims_table(claims)}
+
+Best run under perm: run {top_perm[0]} (ARI perm {fmt(ari_perm[top_perm[0]])}); under num1:
+run {top_num1[0]} (ARI num1 {fmt(ari_num1[top_num1[0]])}).
+
+Files: `digits.csv` (seed, both ARIs, both ranks and the sorted sizes of every run),
+`digits_embedding.csv` (the 2-D view, true digit and the example run).
+"""
+
+
+def _plot(out_dir, embedding, truth, example, sizes, true_sizes, ari_perm, ari_num1,
+          rank_perm, rank_num1, view) -> None:
+    plt = pyplot()
+    fig, axes = plt.subplots(2, 3, figsize=(15, 9.5))
+    blue, orange = OKABE_ITO["blue"], OKABE_ITO["orange"]
+    for ax, lab, title in ((axes[0, 0], truth, "a  True digits"),
+                           (axes[0, 1], example, "a  K-means run 0")):
+        for k in range(K):
+            m = lab == k
+            ax.scatter(embedding[m, 0], embedding[m, 1], s=4, color=DIGIT_COLOURS[k],
+                       label=str(k))
+        ax.set_title(f"{title} ({view.split(',')[0].split(' (')[0]})")
+        ax.set_xlabel("component 1")
+        ax.set_ylabel("component 2")
+        ax.legend(title="digit" if lab is truth else "cluster", markerscale=3, fontsize=7,
+                  ncol=2, loc="best")
+    ax = axes[0, 2]
+    x = np.arange(1, K + 1)
+    for s in sizes:
+        ax.plot(x, s, color=OKABE_ITO["grey"], alpha=0.25, linewidth=0.7)
+    ax.plot([], [], color=OKABE_ITO["grey"], label=f"{len(sizes)} K-means runs")
+    ax.plot(x, true_sizes, color="black", linewidth=2.5, label="true digits")
+    ax.plot(x, sizes[np.argmin(rank_perm)], color=blue, linewidth=2, label="best by ARI perm")
+    ax.plot(x, sizes[np.argmin(rank_num1)], color=orange, linewidth=2, linestyle="--",
+            label="best by ARI num1")
+    ax.set_xlabel("cluster (largest to smallest)")
+    ax.set_ylabel("cluster size")
+    ax.set_title("b  Cluster size sequences")
+    ax.legend(fontsize=8)
+    ax = axes[1, 0]
+    ax.scatter(ari_num1, ari_perm, s=10, color=blue, alpha=0.6, label="K-means run")
+    lo = min(ari_num1.min(), ari_perm.min()) - 0.02
+    hi = max(ari_num1.max(), ari_perm.max()) + 0.02
+    ax.plot([lo, hi], [lo, hi], color="black", linewidth=1, label="equal (y = x)")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(lo, hi)
+    ax.set_xlabel("ARI, num1 (one-sided, K = 10 fixed)")
+    ax.set_ylabel("ARI, perm (usual)")
+    ax.set_title("c  Similarity to the true digits")
+    ax.legend(fontsize=8)
+    ax = axes[1, 1]
+    top = min(10, len(rank_perm))
+    runs = sorted(set(np.argsort(rank_perm)[:top]) | set(np.argsort(rank_num1)[:top]))
+    for r in runs:
+        left, right = rank_perm[r], rank_num1[r]
+        changed = left != right
+        ax.plot([0, 1], [left, right], color=orange if changed else blue, marker="o",
+                linewidth=1.5 if changed else 1)
+        if left <= top:
+            ax.text(-0.04, left, f"run {r}", ha="right", va="center", fontsize=7)
+        if right <= top:
+            ax.text(1.04, right, f"run {r}", ha="left", va="center", fontsize=7)
+    ax.plot([], [], color=orange, marker="o", label="rank changes")
+    ax.plot([], [], color=blue, marker="o", label="same rank")
+    ax.set_ylim(top + 0.5, 0.5)
+    ax.set_xlim(-0.35, 1.35)
+    ax.set_xticks([0, 1], ["ARI perm", "ARI num1"])
+    ax.set_ylabel("rank (1 = most similar)")
+    ax.set_title(f"d  Top {top} runs under each model")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.07), ncol=2)
+    ax = axes[1, 2]
+    ax.hist(ari_perm - ari_num1, bins=30, color=blue, alpha=0.8, label="runs")
+    ax.axvline(0, color="black", linewidth=1, label="no difference")
+    ax.set_xlabel("ARI perm - ARI num1")
+    ax.set_ylabel("number of runs")
+    ax.set_title("Bias of ARI perm over ARI num1")
+    ax.legend(fontsize=8)
+    fig.suptitle("K-means on the digits: the random model changes the ranking "
+                 "(Gates & Ahn 2017, Fig. 4)")
+    fig.tight_layout()
+    save(fig, out_dir, "digits")
