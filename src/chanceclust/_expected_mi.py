@@ -23,10 +23,11 @@ from numpy.typing import NDArray
 
 from chanceclust._kernels import binom_pmf, deviance, hypergeom_pmf
 from chanceclust._sums import tail_halfwidth, window_sums
-from chanceclust._smooth import fitted_joint_sum, fitted_mixture_sums
+from chanceclust._smooth import FIT_NODES, fitted_joint_sum, fitted_mixture_sums
 from chanceclust.ensembles import Law, SizeLaw, SlotMixture
 
-# Above this many (size, slot) pairs the mixture sums go through fits in log u.
+# Above this many slot pairs the joint mixture sum goes through a fit in log u,
+# and mixtures with more than 2 * FIT_NODES slots go through fits in log u.
 _DIRECT_PAIRS = 10_000
 
 
@@ -161,22 +162,27 @@ def _sizes_sizes(law_a: SizeLaw, law_b: SizeLaw) -> float:
     return float(np.sum(weights.ravel() * pair_information(a.ravel(), b.ravel(), n)))
 
 
+def mixture_sums(sizes: NDArray[np.int64], mixture: SlotMixture) -> NDArray[np.float64]:
+    """sum_u c_u D(a, u) for each a in ``sizes``: by fits in log u when there are many slots."""
+    within = None
+    if len(mixture.slots) > 2 * FIT_NODES:
+        within = fitted_mixture_sums(sizes, mixture, slot_deviance)
+    if within is None:
+        a, u = np.meshgrid(sizes, mixture.slots, indexing="ij")
+        within = slot_deviance(a.ravel(), u.ravel()).reshape(a.shape) @ mixture.coefs
+    return within
+
+
 def _sizes_mixture(law_a: SizeLaw, law_b: SlotMixture) -> float:
     n = law_a.n
-    whole = law_b.coefs @ slot_deviance(np.full(len(law_b.slots), n), law_b.slots)
-    within = None
-    if len(law_a.sizes) * len(law_b.slots) > _DIRECT_PAIRS:
-        within = fitted_mixture_sums(law_a.sizes, law_b, slot_deviance)
-    if within is None:
-        a, u = np.meshgrid(law_a.sizes, law_b.slots, indexing="ij")
-        within = slot_deviance(a.ravel(), u.ravel()).reshape(a.shape) @ law_b.coefs
-    return float(law_a.weights @ within - whole) / n
+    within = mixture_sums(np.append(law_a.sizes, n), law_b)
+    return float(law_a.weights @ within[:-1] - within[-1]) / n
 
 
 def _mixture_mixture(law_a: SlotMixture, law_b: SlotMixture) -> float:
     n = law_a.n
-    side_a = law_a.coefs @ slot_deviance(np.full(len(law_a.slots), n), law_a.slots)
-    side_b = law_b.coefs @ slot_deviance(np.full(len(law_b.slots), n), law_b.slots)
+    side_a = mixture_sums(np.array([n]), law_a)[0]
+    side_b = mixture_sums(np.array([n]), law_b)[0]
     joint = None
     if len(law_a.slots) * len(law_b.slots) > _DIRECT_PAIRS:
         joint = fitted_joint_sum(n, law_a, law_b, slot_deviance)

@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 from chanceclust.ensembles import SlotMixture
 
 _DEGREE = 16
-_NODES = 40
+FIT_NODES = 40
 _RESIDUAL = 1e-13
 # Chebyshev coefficients -> power coefficients, column j is T_j in the power basis.
 _CHEB_TO_POWER = np.zeros((_DEGREE + 1, _DEGREE + 1))
@@ -40,9 +40,9 @@ for _j in range(_DEGREE + 1):
 
 def _nodes(lo: int, hi: int) -> NDArray[np.int64] | None:
     """Distinct integers near Chebyshev points of [log lo, log hi], or None if too few."""
-    if hi - lo < 4 * _NODES:
+    if hi - lo < 4 * FIT_NODES:
         return None
-    x = np.cos(np.pi * (np.arange(_NODES) + 0.5) / _NODES)
+    x = np.cos(np.pi * (np.arange(FIT_NODES) + 0.5) / FIT_NODES)
     center, half = 0.5 * (np.log(hi) + np.log(lo)), 0.5 * (np.log(hi) - np.log(lo))
     nodes = np.unique(np.clip(np.rint(np.exp(center + half * x)), lo, hi).astype(np.int64))
     return nodes if len(nodes) > _DEGREE + 8 else None
