@@ -114,14 +114,18 @@ def add_reproduce_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run_reproduce(args: argparse.Namespace) -> int:
-    """Run the ``reproduce`` subcommand; return the exit status (0 ok, 1 missing extra)."""
+    """Run the ``reproduce`` subcommand; print the report's path and return the exit status.
+
+    0 on success, 1 when the ``paper`` extra (matplotlib, scikit-learn) is missing, 2 when an
+    input is unusable (e.g. no gene expression files in ``--data``).
+    """
     try:
         report = reproduce(args.experiment, args.out, quick=args.quick, seed=args.seed,
                            data_dir=args.data, progress=False if args.quiet else None)
-    except ImportError as exc:
+    except (ImportError, FileNotFoundError, ValueError) as exc:
         if getattr(args, "debug", False):
             raise
-        print(f"chanceclust: error: {exc}", file=sys.stderr)
-        return 1
+        print(f"chanceclust: error: reproduce: {exc}", file=sys.stderr)
+        return 1 if isinstance(exc, ImportError) else 2
     print(report)
     return 0

@@ -56,6 +56,13 @@ def cluster(data: np.ndarray, k: int) -> np.ndarray:
 
 
 def quadrant(perm: float, other: float) -> str:
+    """Quadrant of (ARI perm, ARI other); positive means above chance.
+
+    Examples
+    --------
+    >>> quadrant(0.45, -0.1), quadrant(-0.01, 0.3)
+    ('IV', 'II')
+    """
     if perm > 0:
         return "I" if other > 0 else "IV"
     return "II" if other > 0 else "III"

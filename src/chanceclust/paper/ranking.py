@@ -131,7 +131,13 @@ def scores(clusterings: dict[str, np.ndarray]) -> dict[tuple[str, str | None, st
 
 
 def ranks(values: dict[str, float]) -> dict[str, int]:
-    """Rank 1 = most similar; ties (equal to 1e-12) share the better rank."""
+    """Rank 1 = most similar; ties (equal to 1e-12) share the better rank.
+
+    Examples
+    --------
+    >>> ranks({"WX": 0.9, "WY": 0.5, "XY": 0.5, "YZ": 0.7})
+    {'WX': 1, 'YZ': 2, 'WY': 3, 'XY': 3}
+    """
     pairs = sorted(values, key=lambda p: -values[p])
     return {p: 1 + sum(values[q] > values[p] + 1e-12 for q in pairs) for p in pairs}
 
@@ -230,7 +236,7 @@ def run(out_dir: Path, *, quick: bool = False, seed: int = 0, data_dir: Path | N
               ("pair", "measure", "model", "normalization", "value", "rank", "rank_changed"),
               rows)
     write_csv(out_dir / "ranking_clusterings.csv", ("element", *NAMES),
-              [(i + 1, *(int(clusterings[n][i]) for n in NAMES)) for i in range(N)])
+              [(i + 1, *(int(clusterings[n][i]) + 1 for n in NAMES)) for i in range(N)])
     claim_ids = list(CLAIMS)
     write_csv(out_dir / "ranking_z_candidates.csv",
               ("candidate", "z_labels", "sizes", "ri_wz", "ri_xz", "ri_yz", *claim_ids),

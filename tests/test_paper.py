@@ -1,0 +1,225 @@
+"""Smoke and consistency tests of the paper reproductions (``chanceclust reproduce --quick``).
+
+They run the four experiments in quick mode into a temporary folder (about a minute on two
+cores, hence the ``slow`` mark; CI still runs them), check the files, the CSV columns and the
+report, and check a few numbers against oracles that do not go through chanceclust: brute-force
+pair counting and exact Bell numbers for the ranking example, scikit-learn's ARI for a re-run
+K-means seed, the data README's table for the gene expression reader.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+from fractions import Fraction
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("matplotlib", reason="the paper extra (matplotlib) is not installed")
+pytest.importorskip("sklearn", reason="the paper extra (scikit-learn) is not installed")
+
+from chanceclust import paper  # noqa: E402
+from chanceclust.paper import genes, preferential  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+#: CI clones the repository next to a copy of shared/.
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "gene-expression"
+NEEDS_DATA = pytest.mark.skipif(
+    not DATA.is_dir(), reason=f"gene expression data not found at {DATA} (../shared next to "
+    "the repository)")
+
+FILES = {
+    "ranking": ["ranking_rand.png", "ranking_rand.pdf", "ranking_mi.png", "ranking_mi.pdf",
+                "ranking.csv", "ranking_clusterings.csv", "ranking_z_candidates.csv"],
+    "digits": ["digits.png", "digits.pdf", "digits.csv", "digits_embedding.csv"],
+    "preferential": ["preferential.png", "preferential.pdf", "preferential.csv"],
+    "genes": ["genes.png", "genes.pdf", "genes.csv", "genes_quadrants.csv"],
+}
+COLUMNS = {
+    "ranking.csv": ["pair", "measure", "model", "normalization", "value", "rank",
+                    "rank_changed"],
+    "ranking_clusterings.csv": ["element", "W", "X", "Y", "Z"],
+    "digits.csv": ["run", "seed", "ari_perm", "ari_num1", "rank_perm", "rank_num1", "sizes"],
+    "digits_embedding.csv": ["point", "x", "y", "digit", "kmeans_run0"],
+    "preferential.csv": ["step", "entropy_bits", "ari_perm", "ari_num", "ami_perm", "ami_num",
+                         "largest"],
+    "genes.csv": ["study", "n_samples", "n_genes", "n_classes", "n_clusters", "ari_perm",
+                  "ari_num1", "ari_num", "ari_all", "ari_all1", "quadrant_num1"],
+    "genes_quadrants.csv": ["model", "I", "II", "III", "IV"],
+}
+SECTIONS = {
+    "ranking": "## 1. Ranking of clustering pairs",
+    "digits": "## 2. K-means on the digits",
+    "preferential": "## 3. Preferential attachment",
+    "genes": "## 4. Gene expression studies",
+}
+
+
+def read_csv(path: Path) -> tuple[list[str], list[dict[str, str]]]:
+    with open(path, newline="") as fh:
+        reader = csv.DictReader(fh)
+        return list(reader.fieldnames or []), list(reader)
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Quick runs of every experiment into one folder (genes only if the data is there)."""
+    path = tmp_path_factory.mktemp("reproduce")
+    for name in ("ranking", "digits", "preferential"):
+        paper.reproduce(name, path, quick=True, seed=7, progress=False)
+    if DATA.is_dir():
+        paper.reproduce("genes", path, quick=True, data_dir=DATA, progress=False)
+    return path
+
+
+@pytest.mark.parametrize("name", ["ranking", "digits", "preferential",
+                                  pytest.param("genes", marks=NEEDS_DATA)])
+def test_files_columns_and_section(out: Path, name: str) -> None:
+    """Every figure (PNG and PDF) and CSV exists; CSVs have the documented columns."""
+    for file in FILES[name]:
+        path = out / name / file
+        assert path.is_file() and path.stat().st_size > 0, path
+        if file in COLUMNS:
+            columns, rows = read_csv(path)
+            assert columns == COLUMNS[file]
+            assert rows
+    report = (out / "REPORT.md").read_text()
+    assert SECTIONS[name] in report
+    section = report.split(SECTIONS[name])[1].split("\n## ")[0]
+    assert "| claim (paper) | ours | verdict |" in section
+    assert "holds" in section  # each claim row ends in holds / does not hold / partly
+
+
+@NEEDS_DATA
+def test_report_has_four_sections_in_order(out: Path) -> None:
+    report = (out / "REPORT.md").read_text()
+    positions = [report.index(SECTIONS[n]) for n in ("ranking", "digits", "preferential",
+                                                     "genes")]
+    assert positions == sorted(positions)
+
+
+def _bell(n: int) -> int:
+    row = [1]  # Bell triangle
+    for _ in range(n):
+        new = [row[-1]]
+        for x in row:
+            new.append(new[-1] + x)
+        row = new
+    return row[0]
+
+
+def test_ranking_z_meets_the_text(out: Path) -> None:
+    """The reported Z: ten clusters, RI about 0.76 with W, X, Y, and ARI under M_all < 0.
+
+    Oracle: pair counting by brute force and E[RI] under M_all from exact Bell numbers,
+    p = B_19 / B_20, E = p^2 + (1 - p)^2.
+    """
+    _, rows = read_csv(out / "ranking" / "ranking_clusterings.csv")
+    lab = {k: [int(r[k]) for r in rows] for k in "WXYZ"}
+    assert len(set(lab["Z"])) == 10 and len(set(lab["Y"])) == 10
+    assert sorted(np.bincount(lab["W"])[1:]) == [5, 5, 5, 5]
+    assert sum(a != b for a, b in zip(lab["W"], lab["X"])) == 1
+    p = Fraction(_bell(19), _bell(20))
+    expected_all = p * p + (1 - p) * (1 - p)
+    for other in "WXY":
+        agree = sum((lab["Z"][i] == lab["Z"][j]) == (lab[other][i] == lab[other][j])
+                    for i, j in combinations(range(20), 2))
+        ri = Fraction(agree, 190)
+        assert round(float(ri), 2) == 0.76
+        assert ri < expected_all  # ARI under M_all is negative
+    _, scores = read_csv(out / "ranking" / "ranking.csv")
+    for row in scores:
+        if row["measure"] == "ARI" and row["model"] == "all" and "Z" in row["pair"]:
+            assert float(row["value"]) < 0
+
+
+def test_ranking_rand_values_against_brute_force(out: Path) -> None:
+    """RI of all six pairs in ranking.csv equals brute-force pair counting."""
+    _, rows = read_csv(out / "ranking" / "ranking_clusterings.csv")
+    lab = {k: [int(r[k]) for r in rows] for k in "WXYZ"}
+    _, scores = read_csv(out / "ranking" / "ranking.csv")
+    ri = {r["pair"]: float(r["value"]) for r in scores if r["measure"] == "RI"}
+    assert len(ri) == 6
+    for a, b in combinations("WXYZ", 2):
+        agree = sum((lab[a][i] == lab[a][j]) == (lab[b][i] == lab[b][j])
+                    for i, j in combinations(range(20), 2))
+        assert ri[f"{a}-{b}"] == pytest.approx(agree / 190, rel=1e-14)
+
+
+def test_digits_seed_reproduces_run(out: Path) -> None:
+    """Re-running K-means with a recorded seed gives the recorded ARI (scikit-learn's ARI)."""
+    from sklearn.cluster import KMeans
+    from sklearn.datasets import load_digits
+    from sklearn.metrics import adjusted_rand_score
+
+    _, rows = read_csv(out / "digits" / "digits.csv")
+    digits = load_digits()
+    row = rows[3]
+    labels = KMeans(n_clusters=10, init="random", n_init=1,
+                    random_state=int(row["seed"])).fit_predict(digits.data)
+    assert float(row["ari_perm"]) == pytest.approx(adjusted_rand_score(digits.target, labels),
+                                                   abs=1e-12)
+    assert len({r["seed"] for r in rows}) == len(rows)
+    assert sorted(int(r["rank_perm"]) for r in rows) == list(range(1, len(rows) + 1))
+
+
+def test_preferential_keeps_fifty_clusters() -> None:
+    """Rejected moves never empty a cluster; the first checkpoint is A itself."""
+    seen = []
+    preferential.simulate(20_000, np.array([0, 1, 5000, 20_000]), np.random.default_rng(1),
+                          lambda step, b: seen.append((step, np.bincount(b, minlength=60))))
+    assert [s for s, _ in seen] == [0, 1, 5000, 20_000]
+    assert np.all(seen[0][1][:50] == 20)
+    for _, sizes in seen:
+        assert sizes.sum() == 1000 and np.count_nonzero(sizes) == 50
+    assert seen[-1][1].max() > 20  # sizes drifted apart
+
+
+def test_preferential_csv(out: Path) -> None:
+    _, rows = read_csv(out / "preferential" / "preferential.csv")
+    assert float(rows[0]["entropy_bits"]) == pytest.approx(math.log2(50), rel=1e-12)
+    assert float(rows[0]["ari_perm"]) == pytest.approx(1.0)
+    assert int(rows[-1]["step"]) == 100_000
+
+
+@NEEDS_DATA
+@pytest.mark.parametrize(("stem", "shape", "sizes"), [
+    ("lapointe-2004-v1", (69, 1625), [11, 39, 19]),          # no gene-ID column
+    ("khan-2001", (83, 1069), [29, 11, 18, 25]),            # repeated gene IDs
+    ("laiho-2007", (37, 2202), [8, 29]),                     # labels with spaces
+    ("golub-1999-v1", (72, 1868), [47, 25]),                 # quoted labels
+])
+def test_gene_reader_matches_data_readme(stem: str, shape: tuple[int, int],
+                                         sizes: list[int]) -> None:
+    """Shapes and class sizes as in the data README's table (label counts in file order)."""
+    data, labels = genes.read_study(DATA / f"{stem}_database.txt")
+    assert data.shape == shape
+    _, first, counts = np.unique(labels, return_index=True, return_counts=True)
+    assert counts[np.argsort(first)].tolist() == sizes
+    assert np.isfinite(data).all()
+
+
+def test_quadrant() -> None:
+    assert [genes.quadrant(*p) for p in [(0.3, 0.1), (-0.1, 0.2), (-0.1, -0.2), (0.4, -0.1),
+                                         (0.0, 0.0)]] == ["I", "II", "III", "IV", "III"]
+
+
+def test_cli_parser_and_errors(tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser(prog="chanceclust")
+    paper.add_reproduce_parser(parser.add_subparsers())
+    args = parser.parse_args(["reproduce", "genes", "--out", str(tmp_path), "--quick",
+                              "--seed", "3", "--data", str(tmp_path / "nothing")])
+    assert (args.experiment, args.quick, args.seed, args.command) == ("genes", True, 3,
+                                                                      "reproduce")
+    assert args.func is paper.run_reproduce
+    with pytest.raises(SystemExit):
+        parser.parse_args(["reproduce", "bogus", "--out", str(tmp_path)])
+    # A data folder without the files is an input error (status 2), not a crash.
+    assert paper.run_reproduce(args) == 2
+    with pytest.raises(ValueError, match="`name` must be one of"):
+        paper.reproduce("bogus", tmp_path)
