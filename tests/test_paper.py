@@ -22,8 +22,8 @@ import pytest
 pytest.importorskip("matplotlib", reason="the paper extra (matplotlib) is not installed")
 pytest.importorskip("sklearn", reason="the paper extra (scikit-learn) is not installed")
 
-from chanceclust import paper  # noqa: E402
-from chanceclust.paper import genes, preferential  # noqa: E402
+from chanceclust import paper
+from chanceclust.paper import genes, preferential
 
 pytestmark = pytest.mark.slow
 
@@ -83,7 +83,8 @@ def test_files_columns_and_section(out: Path, name: str) -> None:
     """Every figure (PNG and PDF) and CSV exists; CSVs have the documented columns."""
     for file in FILES[name]:
         path = out / name / file
-        assert path.is_file() and path.stat().st_size > 0, path
+        assert path.is_file(), path
+        assert path.stat().st_size > 0, path
         if file in COLUMNS:
             columns, rows = read_csv(path)
             assert columns == COLUMNS[file]
@@ -121,9 +122,10 @@ def test_ranking_z_meets_the_text(out: Path) -> None:
     """
     _, rows = read_csv(out / "ranking" / "ranking_clusterings.csv")
     lab = {k: [int(r[k]) for r in rows] for k in "WXYZ"}
-    assert len(set(lab["Z"])) == 10 and len(set(lab["Y"])) == 10
+    assert len(set(lab["Z"])) == 10
+    assert len(set(lab["Y"])) == 10
     assert sorted(np.bincount(lab["W"])[1:]) == [5, 5, 5, 5]
-    assert sum(a != b for a, b in zip(lab["W"], lab["X"])) == 1
+    assert sum(a != b for a, b in zip(lab["W"], lab["X"], strict=False)) == 1
     p = Fraction(_bell(19), _bell(20))
     expected_all = p * p + (1 - p) * (1 - p)
     for other in "WXY":
@@ -176,7 +178,8 @@ def test_preferential_keeps_fifty_clusters() -> None:
     assert [s for s, _ in seen] == [0, 1, 5000, 20_000]
     assert np.all(seen[0][1][:50] == 20)
     for _, sizes in seen:
-        assert sizes.sum() == 1000 and np.count_nonzero(sizes) == 50
+        assert sizes.sum() == 1000
+        assert np.count_nonzero(sizes) == 50
     assert seen[-1][1].max() > 20  # sizes drifted apart
 
 

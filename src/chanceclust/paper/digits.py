@@ -96,18 +96,18 @@ def run(out_dir: Path, *, quick: bool = False, seed: int = 0, data_dir: Path | N
         ("Almost all K-means runs have a different cluster size sequence.", "(text)",
          f"{distinct} distinct sorted size sequences in {n_runs} runs", distinct >= 0.9 * n_runs),
         ("The cluster sizes vary over a wide range.", "(text)",
-         f"largest cluster {sizes[:, 0].min()}-{sizes[:, 0].max()}, smallest "
+         (f"largest cluster {sizes[:, 0].min()}-{sizes[:, 0].max()}, smallest "
          f"{sizes[:, -1].min()}-{sizes[:, -1].max()} (true sizes {true_sizes[-1]}-"
-         f"{true_sizes[0]})", bool(sizes[:, 0].max() > 1.5 * true_sizes[0])),
+         f"{true_sizes[0]})"), bool(sizes[:, 0].max() > 1.5 * true_sizes[0])),
         ("ARI perm and ARI num1 are strongly correlated.", "(Fig. 4c)",
-         f"Pearson r = {fmt(pearson)}, Spearman rho = {fmt(spearman)}, Kendall tau = "
-         f"{fmt(kendall)}", bool(pearson > 0.8)),
+         (f"Pearson r = {fmt(pearson)}, Spearman rho = {fmt(spearman)}, Kendall tau = "
+         f"{fmt(kendall)}"), bool(pearson > 0.8)),
         ("ARI perm is consistently biased towards higher similarity.", "(Fig. 4c)",
-         f"ARI perm > ARI num1 in {above:.0%} of runs; mean difference "
-         f"{fmt(np.mean(ari_perm - ari_num1))}", bool(above > 0.95)),
+         (f"ARI perm > ARI num1 in {above:.0%} of runs; mean difference "
+         f"{fmt(np.mean(ari_perm - ari_num1))}"), bool(above > 0.95)),
         ("The bulk of the clusterings change rank; the top 10 differ.", "(Fig. 4d)",
-         f"{moved} of the top {top} runs under perm change rank under num1; {overlap} of the "
-         f"top {top} are shared; {changed_all:.0%} of all runs change rank",
+         (f"{moved} of the top {top} runs under perm change rank under num1; {overlap} of the "
+         f"top {top} are shared; {changed_all:.0%} of all runs change rank"),
          True if moved > top / 2 and changed_all > 0.5 else "partly" if moved else False),
     ]
     return f"""## 2. K-means on the digits (Section 5.2, Figure 4)

@@ -102,7 +102,7 @@ def run(out_dir: Path, *, quick: bool = False, seed: int = 0, data_dir: Path | N
     write_csv(out_dir / "genes.csv", columns, rows)
     col = {c: np.array([r[i] for r in rows]) for i, c in enumerate(columns)}
     counts = {m[0]: {q: int(sum(quadrant(p, o) == q for p, o in zip(col["ari_perm"],
-                                                                    col[f"ari_{m[0]}"])))
+                                                                    col[f"ari_{m[0]}"], strict=False)))
                      for q in QUADRANTS} for m in MODELS}
     write_csv(out_dir / "genes_quadrants.csv", ("model", *QUADRANTS),
               [(m, *(counts[m][q] for q in QUADRANTS)) for m in counts])
@@ -119,8 +119,8 @@ def run(out_dir: Path, *, quick: bool = False, seed: int = 0, data_dir: Path | N
          "(Fig. 6a)", f"{num1['IV']} studies: {', '.join(col['study'][iv]) or 'none'}",
          num1["IV"] == 7 or ("partly" if num1["IV"] else False)),
         ("This happens even with ARI perm > 0.4.", "(text)",
-         f"{len(iv_high)} quadrant-IV studies with ARI perm > 0.4 (largest ARI perm in IV: "
-         f"{fmt(max_iv)})", bool(len(iv_high))),
+         (f"{len(iv_high)} quadrant-IV studies with ARI perm > 0.4 (largest ARI perm in IV: "
+         f"{fmt(max_iv)})"), bool(len(iv_high))),
         ("3 studies are below chance under perm but above under num1 (quadrant II).",
          "(Fig. 6a)", f"{num1['II']} studies: {', '.join(col['study'][ii]) or 'none'}",
          num1["II"] == 3 or ("partly" if num1["II"] else False)),

@@ -106,19 +106,19 @@ def run(out_dir: Path, *, quick: bool = False, seed: int = 0, data_dir: Path | N
     perm_flat = all(max(abs(v) for v in spread[m]) < 0.05 for m in ("ari_perm", "ami_perm"))
     num_up = all(rho[m] > 0.5 for m in ("ari_num", "ami_num"))
     claims = [
-        ("Size-sequence entropy starts at log2 50 = 5.64 bits and falls as sizes become "
-         "unequal.", "(text)", f"from {fmt(col['entropy_bits'][0], 2)} to "
-         f"{fmt(h.min(), 2)} bits (largest cluster up to {int(col['largest'].max())} elements)",
+        (("Size-sequence entropy starts at log2 50 = 5.64 bits and falls as sizes become "
+         "unequal."), "(text)", (f"from {fmt(col['entropy_bits'][0], 2)} to "
+         f"{fmt(h.min(), 2)} bits (largest cluster up to {int(col['largest'].max())} elements)"),
          bool(h.min() < 5.0)),
         ("Under perm, ARI and AMI are relatively constant near 0, whatever the entropy.",
-         "(Fig. 5)", f"ARI perm in {rng_txt('ari_perm')}, AMI perm in {rng_txt('ami_perm')}; "
+         "(Fig. 5)", (f"ARI perm in {rng_txt('ari_perm')}, AMI perm in {rng_txt('ami_perm')}; "
          f"Spearman with entropy {fmt(rho['ari_perm'], 2)} and {fmt(rho['ami_perm'], 2)} "
-         "(criterion: all within +-0.05)",
+         "(criterion: all within +-0.05)"),
          perm_flat),
         ("Under num, ARI and AMI increase with the entropy (reflect the size sequence).",
-         "(Fig. 5)", f"ARI num in {rng_txt('ari_num')}, AMI num in {rng_txt('ami_num')}; "
+         "(Fig. 5)", (f"ARI num in {rng_txt('ari_num')}, AMI num in {rng_txt('ami_num')}; "
          f"Spearman with entropy {fmt(rho['ari_num'], 2)} and {fmt(rho['ami_num'], 2)} "
-         "(criterion: both > 0.5)",
+         "(criterion: both > 0.5)"),
          num_up),
     ]
     return f"""## 3. Preferential attachment (Section 5.3, Figure 5)

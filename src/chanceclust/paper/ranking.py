@@ -176,18 +176,18 @@ CLAIMS = {
     "ri_z": ("The Rand index of Z with W, X and Y is about 0.76.", "stated"),
     "ari_all_z_negative": ("Z's ARI under M_all is negative against W, X and Y.", "stated"),
     "wx_first_rand": ("RI and ARI under perm, num, all all rank W-X first.", "Fig. 2"),
-    "rand_ranking_changes": ("The ranking of the other pairs changes with the random model "
-                             "(perm or num differ from RI).", "Fig. 2"),
+    "rand_ranking_changes": (("The ranking of the other pairs changes with the random model "
+                             "(perm or num differ from RI)."), "Fig. 2"),
     "perm_favours_wz_xz": ("Under perm, Z-W and Z-X score higher than Z-Y.", "text"),
     "all_keeps_ri_ranking": ("ARI under M_all keeps the RI ranking.", "text"),
     "ami_all_norm_free": ("AMI under M_all does not depend on the normalization.", "text"),
-    "norm_changes_ranking": ("For NMI, AMI perm and AMI num the normalization changes the "
-                             "ranking.", "Fig. 3"),
+    "norm_changes_ranking": (("For NMI, AMI perm and AMI num the normalization changes the "
+                             "ranking."), "Fig. 3"),
     "yz_above_wx_mi_all": ("Raw MI and AMI under M_all rank Y-Z above W-X.", "text"),
     "nmi_wx_first_except_min": ("NMI Sqrt, Sum and Max rank W-X first.", "text"),
     "nmi_min_xy_first": ("NMI Min ranks X-Y first.", "text"),
-    "perm_num_wx_above_yz": ("AMI perm and num control for the number of clusters: W-X above "
-                             "Y-Z for every normalization (our reading).", "text"),
+    "perm_num_wx_above_yz": (("AMI perm and num control for the number of clusters: W-X above "
+                             "Y-Z for every normalization (our reading)."), "text"),
 }
 
 
@@ -326,7 +326,7 @@ def _box(x: float, y: float, colour: str, changed: bool):
 
 def _pair_colours() -> dict[str, str]:
     keys = ("blue", "orange", "green", "vermillion", "purple", "skyblue")
-    return {a + b: OKABE_ITO[k] for (a, b), k in zip(PAIRS, keys)}
+    return {a + b: OKABE_ITO[k] for (a, b), k in zip(PAIRS, keys, strict=False)}
 
 
 def _legend(ax, colours: dict[str, str]) -> None:

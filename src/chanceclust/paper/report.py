@@ -90,8 +90,8 @@ def assemble(out_dir: Path) -> Path:
     out_dir = Path(out_dir)
     parts = [
         "# Gates & Ahn (2017), Section 5, reproduced with chanceclust\n",
-        "Each section states the paper's claims next to our numbers and a plain verdict. "
-        "Files (figures as PNG and PDF, the CSV behind each) are in the experiment's folder.\n",
+        ("Each section states the paper's claims next to our numbers and a plain verdict. "
+        "Files (figures as PNG and PDF, the CSV behind each) are in the experiment's folder.\n"),
     ]
     for name in ORDER:
         path = out_dir / name / "section.md"
