@@ -731,6 +731,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     ca, cb = _aligned_codes(args, a, b)
     significance = _load("chanceclust.significance", "significance")
     alternative = args.alternative or ("less" if args.measure in DISTANCES else "greater")
+    progress = _Progress("test", args.samples, args)
     result = significance(
         args.measure,
         ca,
@@ -740,7 +741,9 @@ def cmd_test(args: argparse.Namespace) -> int:
         n_samples=args.samples,
         alternative=alternative,
         rng=args.seed,
+        progress=lambda done, _total: progress.update(done),
     )
+    progress.close()
     fields = {k: v for k, v in _asdict(result).items() if isinstance(v, (int, float, str))}
     rows = [{"quantity": k, "value": v} for k, v in fields.items()]
     meta = _summary(a, b, ca, cb)

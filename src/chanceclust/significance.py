@@ -446,7 +446,13 @@ def _samplers(s: _Setup) -> tuple[Callable[[np.random.Generator], Any] | None, C
     return (None if fixed_true else side(s.table.row_sums)), draw_pred
 
 
-def _null(s: _Setup, n_samples: int, gen: np.random.Generator, batch: int | None) -> NDArray:
+def _null(
+    s: _Setup,
+    n_samples: int,
+    gen: np.random.Generator,
+    batch: int | None,
+    progress: Callable[[int, int], None] | None = None,
+) -> NDArray:
     n = s.codes_true.shape[0]
     draw_true, draw_pred = _samplers(s)
     if batch is None:
@@ -468,6 +474,8 @@ def _null(s: _Setup, n_samples: int, gen: np.random.Generator, batch: int | None
             assert callable(s.measure)
             for i in range(m):
                 out[start + i] = float(s.measure(trues[i if draw_true else 0], preds[i]))
+        if progress is not None:
+            progress(start + m, n_samples)
     return out
 
 
@@ -481,6 +489,7 @@ def null_distribution(
     n_samples: int = 9999,
     rng: Any = None,
     batch: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> NDArray[np.float64]:
     """Sample the null distribution of a similarity measure under a random model.
 
@@ -506,6 +515,8 @@ def null_distribution(
         Source of randomness.
     batch : int, optional
         Samples evaluated together (memory only: the values do not depend on it).
+    progress : callable, optional
+        Called as ``progress(done, n_samples)`` after each batch (e.g. a progress bar).
 
     Returns
     -------
@@ -533,7 +544,7 @@ def null_distribution(
     n_samples = check_count(n_samples, "n_samples", minimum=1)
     if batch is not None:
         batch = check_count(batch, "batch", minimum=1)
-    return _null(s, n_samples, check_rng(rng), batch)
+    return _null(s, n_samples, check_rng(rng), batch, progress)
 
 
 def _pvalue(statistic: float, null: NDArray[np.float64], alternative: str) -> float:
@@ -563,6 +574,7 @@ def significance(
     rng: Any = None,
     return_samples: bool = False,
     batch: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SignificanceResult:
     """Monte Carlo test of the agreement of two clusterings against a random model.
 
@@ -589,6 +601,8 @@ def significance(
         Keep the null samples in the result.
     batch : int, optional
         Samples evaluated together (memory only).
+    progress : callable, optional
+        Called as ``progress(done, n_samples)`` after each batch.
 
     Returns
     -------
@@ -622,7 +636,7 @@ def significance(
     n_samples = check_count(n_samples, "n_samples", minimum=1)
     if batch is not None:
         batch = check_count(batch, "batch", minimum=1)
-    null = _null(s, n_samples, check_rng(rng), batch)
+    null = _null(s, n_samples, check_rng(rng), batch, progress)
     mean = float(np.mean(null))
     std = float(np.std(null, ddof=1)) if n_samples > 1 else 0.0
     diff = s.statistic - mean
