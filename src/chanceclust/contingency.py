@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import scipy.sparse as sp
 from numpy.typing import NDArray
 
 from chanceclust._validation import _describe, check_clusterings
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 __all__ = ["PairCounts", "Table", "contingency_table", "pair_counts"]
 
@@ -103,6 +105,8 @@ def contingency_table(
     if sparse is None:
         sparse = k_true * k_pred > _DENSE_CELL_LIMIT
     if sparse:
+        import scipy.sparse as sp  # imported on use: it costs ~0.3 s at start-up
+
         ones = np.ones(codes_true.shape[0], dtype=np.int64)
         table = sp.coo_array((ones, (codes_true, codes_pred)), shape=(k_true, k_pred))
         result = table.tocsr()
@@ -130,9 +134,19 @@ def _table_from_codes(
     return Table(counts, rows.astype(np.intp), cols.astype(np.intp), row_sums, col_sums, n)
 
 
+def _is_sparse(value: Any) -> bool:
+    """scipy.sparse.issparse without importing scipy.sparse when it was never loaded."""
+    import sys
+
+    module = sys.modules.get("scipy.sparse")
+    return module is not None and module.issparse(value)
+
+
 def _check_table(contingency: Any) -> Table:
     """Validate a user's contingency table (dense or sparse) and summarize it."""
-    if sp.issparse(contingency):
+    if _is_sparse(contingency):
+        import scipy.sparse as sp
+
         coo = sp.coo_array(contingency)
         if coo.ndim != 2:
             raise ValueError(f"`contingency` must be 2-D; got shape {coo.shape}.")

@@ -25,7 +25,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import fft
 from scipy.special import gammaln, logsumexp
 
 from chanceclust._validation import check_count, check_model, check_sizes
@@ -154,6 +153,8 @@ def _convolve_trimmed(
     mass outside is below ~1e-30 (sub-Poisson tails), and FFT rounding leaves
     ~1e-16 of the maximum there anyway, which must not widen the arrays.
     """
+    from scipy import fft  # imported on use: only small-cluster num laws need it
+
     count = first[0] + second[0]
     length = len(first[2]) + len(second[2]) - 1
     size = fft.next_fast_len(length, real=True)
