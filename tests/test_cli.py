@@ -598,3 +598,35 @@ def test_subprocess_expect_and_console_script():
     pa = Fraction(stirling2(19, 2), stirling2(20, 2))
     pb = Fraction(stirling2(19, 5), stirling2(20, 5))
     assert value == pytest.approx(float(pa * pb + (1 - pa) * (1 - pb)), rel=1e-12)
+
+
+def test_help_examples_without_files_run(capsys):
+    """Every example in the help texts that needs no input file exits 0 (examples must not rot)."""
+    import shlex
+
+    from chanceclust.cli import get_parser, main
+
+    parser = get_parser()
+    texts = [parser.format_help()]
+    for name in ("expect", "sample"):
+        texts.append(_subcommand_help(parser, name))
+    lines = {
+        line.strip()
+        for text in texts
+        for line in text.splitlines()
+        if line.strip().startswith(("chanceclust expect", "chanceclust sample"))
+    }
+    assert len(lines) >= 4
+    for line in sorted(lines):
+        command = line.split(" >")[0].split(" |")[0]  # drop shell redirections
+        assert main(shlex.split(command)[1:]) == 0, line
+    capsys.readouterr()
+
+
+def _subcommand_help(parser, name):
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices[name].format_help()
+    return ""

@@ -119,9 +119,10 @@ examples:
   {PROG} compare truth.txt pred.txt --model num --measure ari,ami
   {PROG} table truth.txt pred.txt
   {PROG} rank run1.txt run2.txt run3.txt --measure ami --model all
-  {PROG} expect --n 1000 --k-true 5 --k-pred 8 --all-models
+  {PROG} expect --n 1000 --k-true 5 --k-pred 8 --model num --model all
   {PROG} sample --n 10 --model num --k 3 --count 5 --seed 1
   {PROG} test truth.txt pred.txt --model num --samples 999 --seed 1
+  {PROG} reproduce all --out results/        (needs chanceclust[paper])
 
 input formats (--input-format, detected when not given):
   labels    one label per line, matched by position
@@ -342,7 +343,7 @@ def get_parser() -> argparse.ArgumentParser:
         sub,
         "expect",
         "expected Rand index and mutual information under a random model, without data",
-        f"  {PROG} expect --n 1000 --k-true 5 --k-pred 8 --all-models\n"
+        f"  {PROG} expect --n 1000 --k-true 5 --k-pred 8 --model num --model all\n"
         f"  {PROG} expect --n 10 --sizes-true 5,3,2 --sizes-pred 4,3,3 --model perm\n"
         f"  {PROG} expect --n 10 --sizes-true 5,3,2 --k-pred 4 --model num --one-sided\n",
     )
@@ -421,6 +422,10 @@ def get_parser() -> argparse.ArgumentParser:
     _add_output(p)
     _add_common(p)
     p.set_defaults(func=cmd_test)
+
+    from chanceclust.paper import add_reproduce_parser  # light: matplotlib loads on use
+
+    add_reproduce_parser(sub)
     return parser
 
 
@@ -794,7 +799,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits on --help, --version and usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     if getattr(args, "command", None) is None:
-        _error("choose a command: compare, table, rank, expect, sample or test "
+        _error("choose a command: compare, table, rank, expect, sample, test or reproduce "
                f"(see '{PROG} --help')")
         return 2
     try:

@@ -373,9 +373,26 @@ def expected_mutual_information_baseline(
 ) -> float:
     """Expected mutual information (nats) from summaries alone, without labels.
 
-    Arguments as :func:`expected_rand_index_baseline`; the value is that of
-    :func:`expected_mutual_information` for any clusterings with these
-    summaries.
+    What each model needs is as for :func:`expected_rand_index_baseline`; the
+    value is that of :func:`expected_mutual_information` for any clusterings
+    with these summaries.
+
+    Parameters
+    ----------
+    n : int
+        Number of elements N.
+    model : {"perm", "num", "all"}, default="perm"
+    one_sided : bool, default=False
+        If True, the clustering with ``sizes_true`` is a fixed reference.
+    sizes_true, sizes_pred : array-like of int, optional
+        Cluster sizes (positive, summing to ``n``).
+    n_clusters_true, n_clusters_pred : int, optional
+        Numbers of clusters K_A, K_B (1 <= K <= n).
+
+    Returns
+    -------
+    float
+        E[MI] in nats; two-sided num and all values are cached by (N, K_A, K_B).
 
     Examples
     --------

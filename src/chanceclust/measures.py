@@ -234,6 +234,13 @@ def fowlkes_mallows_index(
 ) -> float:
     """Fowlkes-Mallows index N11 / sqrt((N11 + N10)(N11 + N01)).
 
+    Parameters
+    ----------
+    labels_true, labels_pred : array-like of shape (n_samples,), optional
+        The two clusterings. Give these or ``contingency``.
+    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
+        A precomputed contingency table.
+
     Returns
     -------
     float
@@ -264,6 +271,13 @@ def jaccard_index(
 ) -> float:
     """Jaccard index of co-clustered pairs, N11 / (N11 + N10 + N01).
 
+    Parameters
+    ----------
+    labels_true, labels_pred : array-like of shape (n_samples,), optional
+        The two clusterings. Give these or ``contingency``.
+    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
+        A precomputed contingency table.
+
     Returns
     -------
     float
@@ -292,6 +306,13 @@ def variation_of_information(
 
     VI = sum_ij (n_ij/N) (log(a_i/n_ij) + log(b_j/n_ij)), every term >= 0, so
     no cancellation as in H(A) + H(B) - 2 MI.
+
+    Parameters
+    ----------
+    labels_true, labels_pred : array-like of shape (n_samples,), optional
+        The two clusterings. Give these or ``contingency``.
+    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
+        A precomputed contingency table.
 
     Returns
     -------
