@@ -22,8 +22,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._kernels import binom_pmf, deviance, hypergeom_pmf
-from chanceclust._sums import tail_halfwidth, window_sums
 from chanceclust._smooth import FIT_NODES, fitted_joint_sum, fitted_mixture_sums
+from chanceclust._sums import mode_recurrence_sums, tail_halfwidth
 from chanceclust.ensembles import Law, SizeLaw, SlotMixture
 
 # Above this many slot pairs the joint mixture sum goes through a fit in log u,
@@ -49,56 +49,23 @@ def pair_information(
     lo = np.maximum(np.maximum(a + b - n, 0), np.floor(mean - half).astype(np.int64))
     hi = np.minimum(np.minimum(a, b), np.ceil(mean + half).astype(np.int64))
     mode = np.clip((a + 1) * (b + 1) // (n + 2), lo, hi)
-    up, down = hi - mode, mode - lo
-    width = np.maximum(up, down)
-    out = np.empty(len(a), dtype=np.float64)
-    bucket = np.ceil(np.log2(width + 1.0)).astype(np.int64)
-    for level in np.unique(bucket):
-        members = np.flatnonzero(bucket == level)
-        span = int(width[members].max())
-        rows = max(1, _BLOCK // (2 * span + 1))
-        for start in range(0, len(members), rows):
-            idx = members[start : start + rows]
-            out[idx] = _window_information(a[idx], b[idx], n, mode[idx], up[idx], down[idx], span)
-    return out / n
-
-
-_BLOCK = 1 << 21  # elements per padded block
-
-
-def _window_information(
-    a: NDArray[np.int64],
-    b: NDArray[np.int64],
-    n: int,
-    mode: NDArray[np.int64],
-    up: NDArray[np.int64],
-    down: NDArray[np.int64],
-    span: int,
-) -> NDArray[np.float64]:
-    """sum over the window of h(x) bd0(x, ab/N) for pairs with windows of at most ``span``."""
-    af, bf, mf = (v.astype(np.float64)[:, None] for v in (a, b, mode))
+    af, bf = a.astype(np.float64), b.astype(np.float64)
     rest = float(n) - af - bf  # N - a - b
-    h_mode = hypergeom_pmf(mode, n, a, b)
-    total = h_mode * _cell_deviance(mode[:, None], a[:, None], b[:, None], n)[:, 0]
-    if span == 0:
-        return total
-    steps = np.arange(span, dtype=np.float64)[None, :]
-    # Upwards, h(x+1)/h(x) = (a-x)(b-x) / ((x+1)(N-a-b+x+1)) at x = mode .. mode+span-1.
-    x = mf + steps
-    ratio = (af - x) * (bf - x) / ((x + 1.0) * (rest + x + 1.0))
-    ratio[steps >= up[:, None]] = 0.0
-    pmf = h_mode[:, None] * np.cumprod(ratio, axis=1)
-    cells = mode[:, None] + 1 + np.arange(span)[None, :]
-    total += np.sum(pmf * _cell_deviance(cells, a[:, None], b[:, None], n), axis=1)
-    # Downwards, h(x-1)/h(x) = x (N-a-b+x) / ((a-x+1)(b-x+1)) at x = mode .. mode-span+1.
-    x = mf - steps
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ratio = x * (rest + x) / ((af - x + 1.0) * (bf - x + 1.0))
-    ratio[steps >= down[:, None]] = 0.0
-    pmf = h_mode[:, None] * np.cumprod(ratio, axis=1)
-    cells = np.maximum(mode[:, None] - 1 - np.arange(span)[None, :], 0)
-    total += np.sum(pmf * _cell_deviance(cells, a[:, None], b[:, None], n), axis=1)
-    return total
+
+    def ratio_up(i: NDArray[np.intp], x: NDArray[np.float64]) -> NDArray[np.float64]:
+        # h(x+1)/h(x) = (a-x)(b-x) / ((x+1)(N-a-b+x+1))
+        ai, bi = af[i, None], bf[i, None]
+        return (ai - x) * (bi - x) / ((x + 1.0) * (rest[i, None] + x + 1.0))
+
+    def ratio_down(i: NDArray[np.intp], x: NDArray[np.float64]) -> NDArray[np.float64]:
+        # h(x-1)/h(x) = x (N-a-b+x) / ((a-x+1)(b-x+1))
+        return x * (rest[i, None] + x) / ((af[i, None] - x + 1.0) * (bf[i, None] - x + 1.0))
+
+    def term(i: NDArray[np.intp], x: NDArray[np.int64]) -> NDArray[np.float64]:
+        return _cell_deviance(x, a[i, None], b[i, None], n)
+
+    at_mode = hypergeom_pmf(mode, n, a, b)
+    return mode_recurrence_sums(mode, hi - mode, mode - lo, at_mode, ratio_up, ratio_down, term) / n
 
 
 def _cell_deviance(
@@ -127,13 +94,23 @@ def slot_deviance(a: NDArray[np.int64], u: NDArray[np.int64]) -> NDArray[np.floa
     long_ = live & ~short
     out[short] = _short_slot_deviance(a[short], u[short], int(hi[short].max(initial=0)))
     a, u, lo, hi = a[long_], u[long_], lo[long_], hi[long_]
+    af, uf = a.astype(np.float64), u.astype(np.float64)
+    mode = np.clip((a + 1) // u, lo, hi)
 
-    def term(s: NDArray[np.intp], x: NDArray[np.int64]) -> NDArray[np.float64]:
-        aa, uu = a[s], u[s]
-        d = (x * uu - aa) / uu.astype(np.float64)
-        return binom_pmf(x, aa, uu) * deviance(x, aa / uu, d)
+    def ratio_up(i: NDArray[np.intp], x: NDArray[np.float64]) -> NDArray[np.float64]:
+        return (af[i, None] - x) / ((x + 1.0) * (uf[i, None] - 1.0))  # P(x+1)/P(x)
 
-    out[long_] = u * window_sums(lo, hi, term)
+    def ratio_down(i: NDArray[np.intp], x: NDArray[np.float64]) -> NDArray[np.float64]:
+        return x * (uf[i, None] - 1.0) / (af[i, None] - x + 1.0)  # P(x-1)/P(x)
+
+    def term(i: NDArray[np.intp], x: NDArray[np.int64]) -> NDArray[np.float64]:
+        ai, ui = a[i, None], u[i, None]
+        return deviance(x, ai / ui, (x * ui - ai) / ui.astype(np.float64))
+
+    at_mode = binom_pmf(mode, a, u)
+    out[long_] = u * mode_recurrence_sums(
+        mode, hi - mode, mode - lo, at_mode, ratio_up, ratio_down, term
+    )
     return out
 
 

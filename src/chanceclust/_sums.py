@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 _LOG_TWO_OVER_DELTA = np.log(2.0 / 1e-20)
-_CHUNK = 1 << 20  # elements per vectorized block: bounds memory at ~100 MB
+_CHUNK = 1 << 21  # elements per padded block: bounds memory at ~200 MB
 
 
 def tail_halfwidth(var: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -45,33 +45,50 @@ def tail_halfwidth(var: NDArray[np.float64]) -> NDArray[np.float64]:
     return out
 
 
-def window_sums(
-    lo: NDArray[np.int64],
-    hi: NDArray[np.int64],
+def mode_recurrence_sums(
+    mode: NDArray[np.int64],
+    up: NDArray[np.int64],
+    down: NDArray[np.int64],
+    at_mode: NDArray[np.float64],
+    ratio_up: Callable[[NDArray[np.intp], NDArray[np.float64]], NDArray[np.float64]],
+    ratio_down: Callable[[NDArray[np.intp], NDArray[np.float64]], NDArray[np.float64]],
     term: Callable[[NDArray[np.intp], NDArray[np.int64]], NDArray[np.float64]],
 ) -> NDArray[np.float64]:
-    """For each segment s, sum term(s, x) over the integers x = lo[s] .. hi[s].
+    """For each row r, sum pmf(x) term(x) over x = mode - down .. mode + up.
 
-    ``term`` receives the segment index and x of every point of a block of
-    segments, so it can be fully vectorized; blocks bound the memory used.
+    The pmf is given at the mode (``at_mode``, computed accurately by the
+    caller) and carried outwards by its exact ratios: ``ratio_up(rows, x)``
+    is pmf(x+1)/pmf(x) and ``ratio_down(rows, x)`` is pmf(x-1)/pmf(x), on
+    2-D arrays of x = mode +- step. Each step adds one rounding, so the pmf
+    keeps ~sqrt(steps) eps relative (< 1e-14 for the widest windows, ~1e4
+    steps at N = 1e7), for a few flops per point instead of a full pmf
+    evaluation. Rows are grouped by window width into padded blocks.
     """
-    lengths = np.maximum(hi - lo + 1, 0)
-    out = np.zeros(len(lo), dtype=np.float64)
-    ends = np.cumsum(lengths)
-    start_segment = 0
-    while start_segment < len(lo):
-        offset = ends[start_segment - 1] if start_segment else 0
-        stop = int(np.searchsorted(ends, offset + _CHUNK, side="right"))
-        stop = max(stop, start_segment + 1)
-        block = np.arange(start_segment, stop)
-        block_lengths = lengths[block]
-        total = int(block_lengths.sum())
-        if total:
-            segment = np.repeat(block, block_lengths)
-            first = np.repeat(np.cumsum(block_lengths) - block_lengths, block_lengths)
-            x = lo[segment] + (np.arange(total) - first)
-            out[block] = np.bincount(
-                segment - start_segment, weights=term(segment, x), minlength=len(block)
-            )
-        start_segment = stop
+    width = np.maximum(up, down)
+    out = np.empty(len(mode), dtype=np.float64)
+    bucket = np.ceil(np.log2(width + 1.0)).astype(np.int64)
+    for level in np.unique(bucket):
+        members = np.flatnonzero(bucket == level)
+        span = int(width[members].max())
+        rows = max(1, _CHUNK // (2 * span + 1))
+        for start in range(0, len(members), rows):
+            idx = members[start : start + rows]
+            out[idx] = _block_sums(idx, mode[idx], up[idx], down[idx], at_mode[idx], span,
+                                   ratio_up, ratio_down, term)
     return out
+
+
+def _block_sums(idx, mode, up, down, at_mode, span, ratio_up, ratio_down, term):  # noqa: ANN001, ANN202, PLR0913
+    total = at_mode * term(idx, mode[:, None])[:, 0]
+    if span == 0:
+        return total
+    steps = np.arange(span)[None, :]
+    centre = mode[:, None].astype(np.float64)
+    for sign, count, ratio in ((1, up, ratio_up), (-1, down, ratio_down)):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ratios = ratio(idx, centre + sign * steps)
+        ratios[steps >= count[:, None]] = 0.0  # beyond the window: the pmf is cut to 0
+        pmf = at_mode[:, None] * np.cumprod(ratios, axis=1)
+        cells = np.maximum(mode[:, None] + sign * (steps + 1), 0)
+        total = total + np.sum(pmf * term(idx, cells), axis=1)
+    return total

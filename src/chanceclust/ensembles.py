@@ -37,6 +37,8 @@ _NEGLIGIBLE_LOG = np.log(1e-30)
 # The inclusion-exclusion mixture is accepted when sum |c| <= this * |sum c|,
 # which bounds the loss of relative accuracy by the same factor.
 _MAX_CONDITION = 2.0
+# Inclusion-exclusion terms evaluated before deciding (they are log-concave in j).
+_MIXTURE_TERMS = 256
 
 
 @dataclass(frozen=True)
@@ -108,16 +110,25 @@ def _stam_mixture(n: int) -> SlotMixture:
 
 
 def _surjection_mixture(n: int, k: int) -> SlotMixture | None:
-    """Inclusion-exclusion mixture for num, or None when it is ill-conditioned."""
-    j = np.arange(0, k, dtype=np.int64)
+    """Inclusion-exclusion mixture for num, or None when it is ill-conditioned.
+
+    The terms c_j = (-1)^j C(k,j) (1 - j/k)^n are log-concave in j, so their
+    size is decided by the first few: the first _MIXTURE_TERMS are evaluated,
+    and the mixture is refused when they are not negligible by then or when
+    sum |c| exceeds _MAX_CONDITION (T(n, k) <= 1).
+    """
+    j = np.arange(0, min(k, _MIXTURE_TERMS), dtype=np.int64)
     log_abs = (
         gammaln(k + 1.0) - gammaln(j + 1.0) - gammaln(k - j + 1.0) + n * np.log1p(-j / k)
     )
+    if log_abs.max() > np.log(_MAX_CONDITION) or (
+        len(j) < k and log_abs[-1] > _NEGLIGIBLE_LOG
+    ):
+        return None  # a term near 1 or beyond, or a tail that is not negligible yet
     keep = log_abs > _NEGLIGIBLE_LOG
     if not keep[1:].any():
         return SlotMixture(n, np.array([k], dtype=np.int64), np.ones(1))
-    # T(n, k) <= 1, so sum |c| <= _MAX_CONDITION * T needs sum |c| <= _MAX_CONDITION:
-    # decide in log space before exponentiating (the terms overflow when k is near n).
+    # T(n, k) <= 1, so sum |c| <= _MAX_CONDITION * T needs sum |c| <= _MAX_CONDITION.
     if logsumexp(log_abs[keep]) > np.log(_MAX_CONDITION):
         return None
     j, log_abs = j[keep], log_abs[keep]
