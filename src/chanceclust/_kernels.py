@@ -51,24 +51,30 @@ def deviance(x: ArrayLike, m: ArrayLike, d: ArrayLike) -> NDArray[np.float64]:
     v^2 < 0.01 makes the remainder < 1e-24 relative).
     """
     x, m, d = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (x, m, d)))
-    total = x + m
     with np.errstate(divide="ignore", invalid="ignore"):
-        v = d / total
-        close = np.abs(v) < 0.1
-        far = np.where(x > 0, x * np.log(x / m), 0.0) + m - x
-    # Series on every element (cheaper than gathering the close ones); the
-    # far ones are discarded by the final where. Terms fall by v^2 each: stop
-    # when v^(2j) < 1e-18 for the largest close |v| (12 terms at the 0.1 bound).
+        v = d / (x + m)
+    close = np.abs(v) < 0.1
+    # Series on every element (cheaper than gathering the close ones), by Horner
+    # in w = v^2 with constant coefficients: 2 x v w sum_j w^(j-1)/(2j+1) + d v.
+    # Terms fall by w each: stop at w^j < 1e-18 for the largest close w.
     v = np.where(close, v, 0.0)
-    v2 = v * v
-    largest = float(v2.max(initial=0.0))
+    w = v * v
+    largest = float(w.max(initial=0.0))
     terms = 12 if largest >= 1e-2 else int(np.ceil(-18.0 / np.log10(max(largest, 1e-300))))
-    s = d * v
-    ej = 2.0 * x * v
-    for j in range(1, min(terms, 12) + 1):
-        ej *= v2
-        s += ej / (2 * j + 1)
-    return np.where(close, s, far)
+    poly = np.full(w.shape, _SERIES[min(terms, 12) - 1])
+    for coefficient in _SERIES[min(terms, 12) - 2 :: -1]:
+        poly *= w
+        poly += coefficient
+    series = d * v + 2.0 * x * v * w * poly
+    if close.all():
+        return series
+    with np.errstate(divide="ignore", invalid="ignore"):
+        far = np.where(x > 0, x * np.log(x / m), 0.0) + m - x
+    return np.where(close, series, far)
+
+
+# 1/(2j+1) for j = 1..12: the coefficients of the deviance series.
+_SERIES = tuple(1.0 / (2 * j + 1) for j in range(1, 13))
 
 
 def stirlerr(n: ArrayLike) -> NDArray[np.float64]:

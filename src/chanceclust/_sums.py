@@ -66,7 +66,8 @@ def mode_recurrence_sums(
     """
     width = np.maximum(up, down)
     out = np.empty(len(mode), dtype=np.float64)
-    bucket = np.ceil(np.log2(width + 1.0)).astype(np.int64)
+    # Widths within 20% share a block: padding wastes < 20% of the work.
+    bucket = np.ceil(np.log(width + 1.0) / np.log(1.2)).astype(np.int64)
     for level in np.unique(bucket):
         members = np.flatnonzero(bucket == level)
         span = int(width[members].max())
