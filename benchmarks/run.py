@@ -81,6 +81,19 @@ def pkg_versions(py: str, names: list[str]) -> dict:
         return {}
 
 
+def git_state() -> str:
+    """Commit of the working tree and whether src/ has uncommitted changes."""
+    root = os.path.dirname(HERE)
+    try:
+        head = subprocess.run(["git", "-C", root, "log", "-1", "--format=%h %cI"],
+                              capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--", "src"],
+                               capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "?"
+    return head + (" (src/ has uncommitted changes)" if dirty else " (src/ clean)")
+
+
 def machine_info() -> dict:
     cpu = "?"
     try:
@@ -109,6 +122,7 @@ def machine_info() -> dict:
     except Exception as exc:  # threadpoolctl is optional
         blas = f"threadpoolctl unavailable ({type(exc).__name__})"
     return {
+        "git": git_state(),
         "cpu": cpu, "cores": os.cpu_count(), "memory": mem,
         "python": platform.python_version(), "platform": platform.platform(),
         "ours": pkg_versions(sys.executable, ["chanceclust", "numpy", "scipy"]),
@@ -204,7 +218,10 @@ def write_report(path: str, info: dict, setup: dict, results: list, refs: dict, 
           "`benchmarks/references/make_references.py`, independent of chanceclust).", "",
           "## Machine", ""]
     ours = info["ours"]
-    md += [f"- CPU: {info['cpu']}, {info['cores']} cores, memory {info['memory']}",
+    md += [f"- chanceclust source: {info.get('git', '?')} at the start, "
+           f"{info.get('git_end') or '?'} at the end (the package is an editable install: if "
+           "these differ, the library changed during the run and rows are from mixed versions)",
+           f"- CPU: {info['cpu']}, {info['cores']} cores, memory {info['memory']}",
            f"- Python {info['python']} ({info['platform']})",
            f"- ours: chanceclust {ours.get('chanceclust')}, numpy {ours.get('numpy')}, "
            f"scipy {ours.get('scipy')}",
@@ -410,6 +427,7 @@ def main() -> None:
     for name, (ok, note) in setup.items():
         print(f"[setup] {name}: {'ok' if ok else 'UNAVAILABLE'} ({note})", flush=True)
     info = machine_info()
+    info["git_end"] = None
     info["peers"] = {name: pkg_versions(venv_python(name), {
         "sklearn": ["scikit-learn", "numpy", "scipy"],
         "clusim": ["clusim", "numpy", "scipy", "mpmath"]}[name]) for name, (ok, _) in setup.items() if ok}
@@ -436,6 +454,7 @@ def main() -> None:
             json.dump({"info": info, "results": results, "setup": setup, "quick": args.quick,
                        "started": started, "elapsed": time.perf_counter() - t_start}, f, indent=1)
     refs = json.load(open(REFS)) if os.path.exists(REFS) else {}
+    info["git_end"] = git_state()
     write_report(args.output, info, setup, results, refs, args.quick, started,
                  time.perf_counter() - t_start)
     print(f"wrote {args.output}", flush=True)
