@@ -115,7 +115,7 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray:
     return array
 
 
-def check_labels(labels: Any, name: str = "labels") -> tuple[NDArray[np.intp], int]:
+def check_labels(labels: Any, name: str = "labels") -> tuple[NDArray[np.integer], int]:
     """Validate a labeling and return (codes 0..K-1, K).
 
     Codes number the distinct labels in sorted order when the labels are
@@ -132,7 +132,7 @@ def check_labels(labels: Any, name: str = "labels") -> tuple[NDArray[np.intp], i
                 f"got one at position {position}."
             )
         _, inverse = np.unique(codes, return_inverse=True)
-        return inverse.astype(np.intp).ravel(), int(inverse.max(initial=-1)) + 1
+        return inverse.astype(_code_dtype(inverse.size)).ravel(), int(inverse.max(initial=-1)) + 1
     array = _as_label_array(labels, name)
     if array.dtype.kind == "f" or array.dtype.kind == "c":
         bad = np.isnan(array)
@@ -158,22 +158,28 @@ def check_labels(labels: Any, name: str = "labels") -> tuple[NDArray[np.intp], i
     return _factorize(array)
 
 
-def _factorize(array: np.ndarray) -> tuple[NDArray[np.intp], int]:
+def _code_dtype(n: int) -> type:
+    """int32 codes while they fit: half the memory of the label arrays' int64."""
+    return np.int32 if n < 2**31 else np.int64
+
+
+def _factorize(array: np.ndarray) -> tuple[NDArray[np.integer], int]:
+    dtype = _code_dtype(array.size)
     if array.dtype.kind in "iu" and array.size:
         low, high = int(array.min()), int(array.max())
         if high - low <= 4 * array.size + 1024:  # dense integer labels: O(N), no sort
-            shifted = (array - low).astype(np.intp, copy=False)
+            shifted = array - low if low else array
             present = np.zeros(high - low + 1, dtype=bool)
             present[shifted] = True
-            rank = np.cumsum(present, dtype=np.intp) - 1
+            rank = np.cumsum(present, dtype=dtype) - 1
             return rank[shifted], int(present.sum())
     try:
         uniques, inverse = np.unique(array, return_inverse=True)
-        return inverse.astype(np.intp).ravel(), len(uniques)
+        return inverse.astype(dtype).ravel(), len(uniques)
     except TypeError:  # unsortable mixture such as [1, "a"]: first-appearance order
         index: dict[Any, int] = {}
         codes = np.fromiter(
-            (index.setdefault(v, len(index)) for v in array), dtype=np.intp, count=len(array)
+            (index.setdefault(v, len(index)) for v in array), dtype=dtype, count=len(array)
         )
         return codes, len(index)
 
