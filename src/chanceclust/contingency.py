@@ -104,60 +104,75 @@ def contingency_table(
     codes_true, k_true, codes_pred, k_pred = check_clusterings(labels_true, labels_pred)
     if sparse is None:
         sparse = k_true * k_pred > _DENSE_CELL_LIMIT
-    if sparse:
-        import scipy.sparse as sp  # imported on use: it costs ~0.3 s at start-up
+    keys = _cell_keys(codes_true, codes_pred, k_pred)
+    del codes_true, codes_pred  # free as we go: the peak stays near the labels' size
+    if not sparse:
+        return np.bincount(keys, minlength=k_true * k_pred).reshape(k_true, k_pred)
+    import scipy.sparse as sp  # imported on use: it costs ~0.3 s at start-up
 
-        # Distinct cells by one in-place sort of the cell keys row * K_B + col, which
-        # leaves them in CSR order; every temporary is freed as soon as it is used,
-        # so the peak stays below the two label arrays' size plus the output.
-        keys = codes_true.astype(np.int64)
-        del codes_true
-        keys *= k_pred
-        keys += codes_pred
-        del codes_pred
-        keys.sort()
-        boundaries = np.flatnonzero(keys[1:] != keys[:-1])  # last index of each run but one
-        boundaries += 1
-        nnz = boundaries.size + 1 if keys.size else 0
-        cells = np.empty(nnz, dtype=np.int64)
-        cells[:1] = keys[:1]
-        cells[1:] = keys[boundaries]
-        size = keys.size
-        del keys
-        counts = np.empty(nnz, dtype=np.int64)
-        counts[:-1] = boundaries
-        counts[-1:] = size
-        counts[1:] -= boundaries
-        del boundaries
-        rows = np.empty_like(cells)
-        np.divmod(cells, k_pred, out=(rows, cells))  # cells now hold the columns
-        index_type = np.int32 if max(k_pred, cells.size) < 2**31 else np.int64
-        indices = cells.astype(index_type)
-        del cells
-        indptr = np.zeros(k_true + 1, dtype=index_type)
-        np.cumsum(np.bincount(rows, minlength=k_true), out=indptr[1:])
-        del rows
-        return sp.csr_array((counts, indices, indptr), shape=(k_true, k_pred))
-    flat = codes_true.astype(np.int64) * k_pred + codes_pred
-    counts = np.bincount(flat, minlength=k_true * k_pred)
-    return counts.reshape(k_true, k_pred).astype(np.int64, copy=False)
+    cells, counts = _sorted_cells(keys)  # in CSR order: row-major keys
+    del keys
+    rows = np.empty_like(cells)
+    np.divmod(cells, k_pred, out=(rows, cells))  # cells now hold the columns
+    index_type = np.int32 if max(k_pred, cells.size) < 2**31 else np.int64
+    indices = cells.astype(index_type)
+    del cells
+    indptr = np.zeros(k_true + 1, dtype=index_type)
+    np.cumsum(np.bincount(rows, minlength=k_true), out=indptr[1:])
+    del rows
+    return sp.csr_array((counts, indices, indptr), shape=(k_true, k_pred))
+
+
+def _cell_keys(
+    codes_true: NDArray[np.integer], codes_pred: NDArray[np.integer], k_pred: int
+) -> NDArray[np.int64]:
+    """row * K_B + col for every element, built in place (one int64 array)."""
+    keys = codes_true.astype(np.int64)
+    keys *= k_pred
+    keys += codes_pred
+    return keys
+
+
+def _sorted_cells(keys: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Distinct keys (ascending) and their counts, by one in-place sort of ``keys``."""
+    keys.sort()
+    boundaries = np.flatnonzero(keys[1:] != keys[:-1])  # last index of each run but one
+    boundaries += 1
+    nnz = boundaries.size + 1 if keys.size else 0
+    cells = np.empty(nnz, dtype=np.int64)
+    cells[:1] = keys[:1]
+    cells[1:] = keys[boundaries]
+    counts = np.empty(nnz, dtype=np.int64)
+    counts[:-1] = boundaries
+    counts[-1:] = keys.size
+    counts[1:] -= boundaries
+    return cells, counts
 
 
 def _table_from_codes(
-    codes_true: NDArray[np.intp], k_true: int, codes_pred: NDArray[np.intp], k_pred: int
+    codes_true: NDArray[np.integer], k_true: int, codes_pred: NDArray[np.integer], k_pred: int
 ) -> Table:
     n = codes_true.shape[0]
-    row_sums = np.bincount(codes_true, minlength=k_true).astype(np.int64)
-    col_sums = np.bincount(codes_pred, minlength=k_pred).astype(np.int64)
-    if k_true * k_pred <= max(4 * n, 1024):
-        flat = np.bincount(codes_true.astype(np.int64) * k_pred + codes_pred)
-        cells = np.flatnonzero(flat)
-        counts = flat[cells].astype(np.int64)
+    if k_true * k_pred <= max(4 * n, 1024):  # dense counts; margins from the table itself
+        counts2d = np.bincount(
+            _cell_keys(codes_true, codes_pred, k_pred), minlength=k_true * k_pred
+        ).reshape(k_true, k_pred)
+        row_sums, col_sums = counts2d.sum(axis=1), counts2d.sum(axis=0)
+        cells = np.flatnonzero(counts2d)
+        counts = counts2d.ravel()[cells]
     else:
-        keys = np.unique(codes_true.astype(np.int64) * k_pred + codes_pred, return_counts=True)
-        cells, counts = keys[0], keys[1].astype(np.int64)
+        row_sums = np.bincount(codes_true, minlength=k_true)
+        col_sums = np.bincount(codes_pred, minlength=k_pred)
+        cells, counts = _sorted_cells(_cell_keys(codes_true, codes_pred, k_pred))
     rows, cols = np.divmod(cells, k_pred)
-    return Table(counts, rows.astype(np.intp), cols.astype(np.intp), row_sums, col_sums, n)
+    return Table(
+        counts.astype(np.int64, copy=False),
+        rows.astype(np.intp),
+        cols.astype(np.intp),
+        row_sums.astype(np.int64, copy=False),
+        col_sums.astype(np.int64, copy=False),
+        n,
+    )
 
 
 def _is_sparse(value: Any) -> bool:

@@ -77,7 +77,13 @@ Law = SizeLaw | SlotMixture
 
 def fixed_law(sizes: NDArray[np.int64]) -> SizeLaw:
     """The law of a clustering with the given cluster sizes (perm, or a fixed reference)."""
-    values, counts = np.unique(np.asarray(sizes, dtype=np.int64), return_counts=True)
+    sizes = np.asarray(sizes, dtype=np.int64)
+    if sizes.size > 4096 and int(sizes.max()) <= 4 * sizes.size:  # many small sizes: O(K)
+        tally = np.bincount(sizes)
+        values = np.flatnonzero(tally)
+        counts = tally[values]
+    else:
+        values, counts = np.unique(sizes, return_counts=True)
     return SizeLaw(int(np.sum(sizes)), values, counts.astype(np.float64), True)
 
 
@@ -164,13 +170,11 @@ def _convolve_trimmed(
     mass outside is below ~1e-30 (sub-Poisson tails), and FFT rounding leaves
     ~1e-16 of the maximum there anyway, which must not widen the arrays.
     """
-    from scipy import fft  # imported on use: only small-cluster num laws need it
-
     count = first[0] + second[0]
     length = len(first[2]) + len(second[2]) - 1
-    size = fft.next_fast_len(length, real=True)
-    product = fft.rfft(first[2], size) * fft.rfft(second[2], size)
-    values = np.clip(fft.irfft(product, size)[:length], 0.0, None)
+    size = 1 << (length - 1).bit_length()  # numpy's FFT: no scipy.fft import at first use
+    product = np.fft.rfft(first[2], size) * np.fft.rfft(second[2], size)
+    values = np.clip(np.fft.irfft(product, size)[:length], 0.0, None)
     offset = first[1] + second[1]
     half = 12.0 * np.sqrt(count) * sd + 40.0
     lo = max(int(np.floor(count * mean - half)) - offset, 0)
