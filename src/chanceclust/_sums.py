@@ -37,7 +37,7 @@ def tail_halfwidth(var: NDArray[np.float64]) -> NDArray[np.float64]:
     v = var[positive]
     x = bernstein[positive] / v
     target = ell / v
-    for _ in range(12):
+    for _ in range(6):  # every iterate is >= the root, so stopping early only widens
         step = ((1.0 + x) * np.log1p(x) - x - target) / np.log1p(x)
         x = x - np.maximum(step, 0.0)
     out = np.zeros_like(var)
@@ -74,18 +74,20 @@ def mode_recurrence_sums(
         rows = max(1, _CHUNK // (2 * span + 1))
         for start in range(0, len(members), rows):
             idx = members[start : start + rows]
-            out[idx] = _block_sums(idx, mode[idx], up[idx], down[idx], at_mode[idx], span,
-                                   ratio_up, ratio_down, term)
+            out[idx] = _block_sums(
+                idx, mode[idx], up[idx], down[idx], at_mode[idx], ratio_up, ratio_down, term
+            )
     return out
 
 
-def _block_sums(idx, mode, up, down, at_mode, span, ratio_up, ratio_down, term):  # noqa: ANN001, ANN202, PLR0913
+def _block_sums(idx, mode, up, down, at_mode, ratio_up, ratio_down, term):  # noqa: ANN001, ANN202, PLR0913
     total = at_mode * term(idx, mode[:, None])[:, 0]
-    if span == 0:
-        return total
-    steps = np.arange(span)[None, :]
     centre = mode[:, None].astype(np.float64)
     for sign, count, ratio in ((1, up, ratio_up), (-1, down, ratio_down)):
+        reach = int(count.max(initial=0))  # each direction only as far as it goes
+        if reach == 0:
+            continue  # e.g. windows that start at their mode 0
+        steps = np.arange(reach)[None, :]
         with np.errstate(invalid="ignore", divide="ignore"):
             ratios = ratio(idx, centre + sign * steps)
         ratios[steps >= count[:, None]] = 0.0  # beyond the window: the pmf is cut to 0
