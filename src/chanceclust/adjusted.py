@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from chanceclust._validation import check_average_method, check_model, check_one_sided
 from chanceclust.contingency import Table, summarize, table_pair_counts
 from chanceclust.expectations import pair_probabilities, table_expected_mi, table_laws
@@ -193,19 +195,29 @@ def adjusted_mutual_information(
     mi = table_mutual_information(table)
     expected = table_expected_mi(table, model, one_sided)
     bound = mutual_information_bound(table, model, one_sided, method)
-    return adjust(mi, expected, bound, table=table)
+    return adjust(
+        mi, expected, bound, k_true=len(table.row_sums), k_pred=len(table.col_sums)
+    )
 
 
-def adjust(value: float, expected: float, bound: float, *, table: Table) -> float:
-    """(s - E[s]) / (s_max - E[s]), with the degenerate-ensemble conventions of this module."""
+def adjust(value: Any, expected: float, bound: float, *, k_true: Any, k_pred: Any) -> Any:
+    """(s - E[s]) / (s_max - E[s]), with the degenerate-ensemble conventions of this module.
+
+    ``value``, ``k_true`` and ``k_pred`` (numbers of clusters) may be arrays of
+    the same shape (a batch of null samples); scalars give a Python float.
+    """
+    value = np.asarray(value, dtype=np.float64)
+    k_max, k_min = np.maximum(k_true, k_pred), np.minimum(k_true, k_pred)
     gap = bound - expected
     if gap > _DEGENERATE * bound:
-        if value >= bound * (1.0 - 1e-13):
-            return 1.0  # s at its maximum (e.g. identical partitions under perm): exactly 1
-        return (value - expected) / gap
-    k_true, k_pred = len(table.row_sums), len(table.col_sums)
-    if max(k_true, k_pred) <= 1:
-        return 1.0  # no split on either side (or N = 0): perfect match (scikit-learn)
-    if min(k_true, k_pred) == 1:
-        return 0.0  # one clustering has a single cluster (scikit-learn)
-    return 1.0 if value >= bound * (1.0 - _DEGENERATE) else 0.0
+        # s at its maximum (e.g. identical partitions under perm) is exactly 1.
+        out = np.where(value >= bound * (1.0 - 1e-13), 1.0, (value - expected) / gap)
+    else:
+        out = np.where(
+            k_max <= 1,  # no split on either side (or N = 0): perfect match (scikit-learn)
+            1.0,
+            np.where(  # one clustering has a single cluster: 0 (scikit-learn)
+                k_min == 1, 0.0, np.where(value >= bound * (1.0 - _DEGENERATE), 1.0, 0.0)
+            ),
+        )
+    return float(out) if out.ndim == 0 else out

@@ -180,6 +180,9 @@ def compare(
         expected = table_expected_mi(table, model, one_sided)
         for method in AVERAGE_METHODS:
             bound = mutual_information_bound(table, model, one_sided, method)
-            value = adjust(mi, expected, bound, table=table)
+            value = adjust(
+                mi, expected, bound,
+                k_true=len(table.row_sums), k_pred=len(table.col_sums),
+            )
             rows.append(ComparisonRow("AMI", model, one_sided, method, value, expected))
     return ComparisonResult(table.n, len(table.row_sums), len(table.col_sums), tuple(rows))

@@ -34,7 +34,7 @@ from chanceclust._validation import (
     check_model,
     check_one_sided,
 )
-from chanceclust.adjusted import _DEGENERATE, mutual_information_bound
+from chanceclust.adjusted import adjust, mutual_information_bound
 from chanceclust.contingency import Table, _table_from_codes
 from chanceclust.expectations import pair_probabilities, table_laws
 from chanceclust.samplers import check_rng, row_sampler
@@ -352,17 +352,9 @@ def _make_evaluator(
     if name == "ami":
         expected_mi = expected_mi_of_laws(*table_laws(table, model, one_sided))
         bound = mutual_information_bound(table, model, one_sided, "arithmetic")
-        gap = bound - expected_mi
 
         def ami(t: _Batch) -> NDArray[np.float64]:
-            # The conventions of chanceclust.adjusted.adjust, vectorized.
-            mi = _batch_mi(t)
-            if gap > _DEGENERATE * bound:
-                return np.minimum((mi - expected_mi) / gap, 1.0)
-            k_max = np.maximum(t.k_true, t.k_pred)
-            k_min = np.minimum(t.k_true, t.k_pred)
-            value = np.where(mi >= bound * (1.0 - _DEGENERATE), 1.0, 0.0)
-            return np.where(k_max <= 1, 1.0, np.where(k_min == 1, 0.0, value))
+            return adjust(_batch_mi(t), expected_mi, bound, k_true=t.k_true, k_pred=t.k_pred)
 
         return ami
     raise AssertionError(name)  # pragma: no cover - names are validated before
