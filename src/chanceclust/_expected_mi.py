@@ -21,7 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._kernels import binom_pmf, deviance, hypergeom_pmf
+from chanceclust._kernels import binom_pmf, deviance
+from chanceclust._pair_information import pair_information
 from chanceclust._smooth import FIT_NODES, fitted_joint_sum, fitted_mixture_sums
 from chanceclust._sums import mode_recurrence_sums, tail_halfwidth
 from chanceclust.ensembles import Law, SizeLaw, SlotMixture
@@ -29,51 +30,6 @@ from chanceclust.ensembles import Law, SizeLaw, SlotMixture
 # Above this many slot pairs the joint mixture sum goes through a fit in log u,
 # and mixtures with more than 2 * FIT_NODES slots go through fits in log u.
 _DIRECT_PAIRS = 10_000
-
-
-def pair_information(
-    a: NDArray[np.int64], b: NDArray[np.int64], n: int
-) -> NDArray[np.float64]:
-    """I(a, b) = E[bd0(X, ab/N)] / N for X hypergeometric(N, a, b), for each pair (a, b).
-
-    The pmf is evaluated accurately (Loader) at the mode only and carried to
-    the rest of the Bennett window by its exact ratio recurrence, outwards in
-    both directions; pairs are grouped by window width into padded 2-D blocks.
-    Each step adds one rounding, so the pmf keeps ~sqrt(steps) * eps relative
-    (< 1e-14 for the widest windows, ~1e4 steps at N = 1e7).
-    """
-    a = a.astype(np.int64)
-    b = b.astype(np.int64)
-    mean = a * (b / n)
-    half = tail_halfwidth(mean * (1.0 - b / n))
-    lo = np.maximum(np.maximum(a + b - n, 0), np.floor(mean - half).astype(np.int64))
-    hi = np.minimum(np.minimum(a, b), np.ceil(mean + half).astype(np.int64))
-    mode = np.clip((a + 1) * (b + 1) // (n + 2), lo, hi)
-    af, bf = a.astype(np.float64), b.astype(np.float64)
-    rest = float(n) - af - bf  # N - a - b
-
-    def ratio_up(i: NDArray[np.intp], x: NDArray[np.float64]) -> NDArray[np.float64]:
-        # h(x+1)/h(x) = (a-x)(b-x) / ((x+1)(N-a-b+x+1))
-        ai, bi = af[i, None], bf[i, None]
-        return (ai - x) * (bi - x) / ((x + 1.0) * (rest[i, None] + x + 1.0))
-
-    def ratio_down(i: NDArray[np.intp], x: NDArray[np.float64]) -> NDArray[np.float64]:
-        # h(x-1)/h(x) = x (N-a-b+x) / ((a-x+1)(b-x+1))
-        return x * (rest[i, None] + x) / ((af[i, None] - x + 1.0) * (bf[i, None] - x + 1.0))
-
-    def term(i: NDArray[np.intp], x: NDArray[np.int64]) -> NDArray[np.float64]:
-        return _cell_deviance(x, a[i, None], b[i, None], n)
-
-    at_mode = hypergeom_pmf(mode, n, a, b)
-    return mode_recurrence_sums(mode, hi - mode, mode - lo, at_mode, ratio_up, ratio_down, term) / n
-
-
-def _cell_deviance(
-    x: NDArray[np.int64], a: NDArray[np.int64], b: NDArray[np.int64], n: int
-) -> NDArray[np.float64]:
-    """bd0(x, ab/N) with the exact difference x - ab/N = (xN - ab)/N."""
-    d = (x * n - a * b) / float(n)
-    return deviance(x, a * (b / n), d)
 
 
 # Windows starting at 0 and at most this long use the pmf recurrence below.
