@@ -38,7 +38,6 @@ from chanceclust._kernels import deviance, hypergeom_pmf
 from chanceclust._sums import mode_recurrence_sums, tail_halfwidth
 
 _CHUNK = 1 << 17  # elements per block of pmf rows: stays in cache
-_GRID_STEPS = 16  # variance grid points per doubling for the window lookup
 _MANY_PAIRS = 512  # from this many pairs in a block, step over x with vector operations
 
 
@@ -67,44 +66,69 @@ def _grouped_information(s: NDArray[np.float64], l: NDArray[np.float64], n: int)
     """N I(s, l) for s <= l, s + l <= N/2, by groups of nearby means; NaN where a pmf overflowed."""
     if len(s) == 0:
         return np.empty(0)
-    fraction = l / n
-    mean = s * fraction
-    # var(X) <= mean (1 - l/N) for s >= 1, and the window only grows with the variance.
-    half = _window_halfwidth(mean - mean * fraction)
-    top = np.minimum(np.ceil(mean + half), s)
-    bottom = np.maximum(np.floor(mean - half), 0.0)
-    # Pairs with mean <= 1 are grouped by their window's end (no padding), the others by
-    # their mean, in groups of width ~sqrt(mean) (2 sqrt(mean) grows by 1 per group).
-    tiny = mean <= 1.0
-    key = np.where(tiny, top, np.floor(2.0 * np.sqrt(mean)) + (top.max(initial=0.0) + 2.0))
-    order = np.argsort(key.astype(np.int32), kind="stable")
-    key, s, l, mean, bottom, top = (v[order] for v in (key, s, l, mean, bottom, top))
-    bounds = np.flatnonzero(np.diff(key)) + 1
-    starts, stops = np.minimum.reduceat(bottom, np.r_[0, bounds]), np.maximum.reduceat(top, np.r_[0, bounds])
+    mean = s * (l / n)
+    # Pairs with mean <= 1 are grouped by their window's end (or the support's, if sooner),
+    # so none is padded; the others by 2 sqrt(mean), which grows by 1 per sqrt(mean).
+    tops = _tiny_window_tops()
+    first_key = len(tops)
+    key = np.where(
+        mean <= 1.0, np.minimum(_tiny_window_top(mean, tops), s), first_key + np.floor(2.0 * np.sqrt(mean))
+    )
+    order = np.argsort(key.astype(np.int16 if key.max() < 2**15 else np.int64), kind="stable")
+    key, s, l = key[order], s[order], l[order]
+    mean = s * (l / n)
+    bounds = np.r_[0, np.flatnonzero(np.diff(key)) + 1, len(s)]
+    n_tiny = int(np.searchsorted(key, first_key))  # the tiny pairs come first
     sums = np.empty((len(s), 3))
-    centre = np.zeros(len(s))
-    for first, last, x0, x1 in zip(np.r_[0, bounds], np.r_[bounds, len(s)], starts, stops):
-        rows = slice(first, last)
-        x = np.arange(x0, x1 + 1.0)
-        if mean[first] <= 1.0:  # sum P(x) x log x, then minus mean log mean: both >= 0
-            with np.errstate(divide="ignore", invalid="ignore"):
-                columns = np.stack([np.ones_like(x), np.where(x > 0, x * np.log(x), 0.0)])
-        else:  # bd0 about an integer near the group's means: all terms O(1)
-            centre[rows] = middle = max(np.rint(0.5 * (mean[first] + mean[last - 1])), 1.0)
-            columns = np.stack([np.ones_like(x), x - middle, deviance(x, middle, x - middle)])
-        sums[rows, : len(columns)] = _normalized_sums(s[rows], l[rows], n, x0, columns)
+    centres = np.zeros(len(s))
+    for first, last, start, columns, centre in _group_columns(key, mean, bounds, n_tiny):
+        sums[first:last, : len(columns)] = _normalized_sums(s[first:last], l[first:last], n, start, columns)
+        centres[first:last] = centre
     out = np.empty(len(s))
-    tiny = mean <= 1.0
     with np.errstate(invalid="ignore"):
-        out[tiny] = sums[tiny, 1] - mean[tiny] * np.log(mean[tiny])
-        rest, mean, centre = ~tiny, mean[~tiny], centre[~tiny]
+        tiny_mean = mean[:n_tiny]
+        out[:n_tiny] = sums[:n_tiny, 1] - tiny_mean * np.log(tiny_mean)  # both terms >= 0
+        mean, centre, sums = mean[n_tiny:], centres[n_tiny:], sums[n_tiny:]
         delta = mean - centre
-        out[rest] = (
-            sums[rest, 2] - deviance(mean, centre, delta) + np.log(centre / mean) * (sums[rest, 1] - delta)
-        )
+        out[n_tiny:] = sums[:, 2] - deviance(mean, centre, delta) + np.log(centre / mean) * (sums[:, 1] - delta)
     unsorted = np.empty_like(out)
     unsorted[order] = out
     return unsorted
+
+
+def _group_columns(key, mean, bounds, n_tiny):  # noqa: ANN001, ANN202
+    """(first row, last row, start x, columns, centre) for each group of sorted pairs.
+
+    Tiny groups: x = 0..key, columns 1 and x log x. The others: var(X) <= mean for
+    s >= 1 and the Bennett half-width t grows with the variance, so the range
+    [min mean - t(max mean), max mean + t(max mean)] holds each pair's window;
+    columns 1, x - c and bd0(x, c) for an integer c near the group's means.
+    """
+    firsts, lasts = bounds[:-1], bounds[1:]
+    tiny = firsts < n_tiny
+    top = int(key[n_tiny - 1]) if n_tiny else 0
+    x = np.arange(top + 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x_log_x = np.where(x > 0, x * np.log(x), 0.0)
+    for first, last in zip(firsts[tiny], lasts[tiny]):
+        length = int(key[first]) + 1
+        yield first, last, 0.0, np.stack([np.ones(length), x_log_x[:length]]), 0.0
+    firsts, lasts = firsts[~tiny], lasts[~tiny]
+    if len(firsts) == 0:
+        return
+    low, high = np.minimum.reduceat(mean[n_tiny:], firsts - n_tiny), np.maximum.reduceat(mean[n_tiny:], firsts - n_tiny)
+    half = tail_halfwidth(high)
+    starts = np.maximum(np.floor(low - half), 0.0)
+    lengths = (np.ceil(high + half) - starts + 1).astype(np.int64)
+    centres = np.maximum(np.rint(0.5 * (low + high)), 1.0)
+    # Every group's x and bd0(x, c) in one call: offsets from each start, then cut.
+    ends = np.cumsum(lengths)
+    step = np.arange(ends[-1]) - np.repeat(ends - lengths, lengths)
+    x = np.repeat(starts, lengths) + step
+    offset = x - np.repeat(centres, lengths)
+    table = np.stack([np.ones_like(x), offset, deviance(x, x - offset, offset)])
+    for i, (first, last) in enumerate(zip(firsts, lasts)):
+        yield first, last, starts[i], table[:, ends[i] - lengths[i] : ends[i]], centres[i]
 
 
 def _normalized_sums(s, l, n, start, columns):  # noqa: ANN001, ANN202, E741
@@ -152,19 +176,20 @@ def _pmf_ratios(s, l, n, start, length):  # noqa: ANN001, ANN202, E741
 
 
 @lru_cache(maxsize=1)
-def _halfwidth_grid() -> tuple[float, NDArray[np.float64]]:
-    """tail_halfwidth on the variances 2^(k / _GRID_STEPS), k from -70 to 90 doublings."""
-    exponents = np.arange(-70 * _GRID_STEPS, 90 * _GRID_STEPS + 1)
-    return float(exponents[0]), tail_halfwidth(np.exp2(exponents / _GRID_STEPS))
+def _tiny_window_tops() -> NDArray[np.float64]:
+    """Window ends ceil(m + t(m)) at the means m = 2^e (1 + (j+1)/4), e = -64..-1, j = 0..3:
+    the upper ends of the quarter-octave cells of the means 2^-64 <= m < 1 (means are >= 1/N;
+    t: ``tail_halfwidth`` with the variance bound var <= mean, valid and wider)."""
+    cell = np.arange(4 * 64)  # cell 4 (e + 64) + j
+    upper = np.exp2(cell // 4 - 64.0) * (1.0 + (cell % 4 + 1) / 4.0)
+    return np.ceil(upper + tail_halfwidth(upper))
 
 
-def _window_halfwidth(var: NDArray[np.float64]) -> NDArray[np.float64]:
-    """tail_halfwidth(v) at the grid variance just above each var: a valid (wider) window,
-    as the half-width grows with the variance, for ~1/10 of the Newton solve's cost."""
-    first, grid = _halfwidth_grid()
-    with np.errstate(divide="ignore"):
-        k = np.ceil(np.log2(var) * _GRID_STEPS) - first
-    return grid[np.clip(k, 0, len(grid) - 1).astype(np.intp)]
+def _tiny_window_top(mean: NDArray[np.float64], tops: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The window end of each mean <= 1 from its quarter-octave cell (exponent and the first two
+    mantissa bits of the float64, read off its bits: no logarithm); other means give junk."""
+    cell = (mean.view(np.int64) >> 50) - 4 * (1023 - 64)
+    return tops[np.clip(cell, 0, len(tops) - 1)]
 
 
 # ---------------------------------------------------------------- general route
