@@ -448,3 +448,22 @@ def test_unsortable_labels_are_accepted():
 def test_tuple_labels_are_hashable_labels(labels):
     """Any hashable value is a label (documented), tuples included."""
     assert rand_index(labels, [0, 0, 1]) == 1.0
+
+
+@pytest.mark.parametrize("func", BASELINES, ids=ids(BASELINES))
+def test_baseline_sizes_beyond_int64(func):
+    """uint64 sizes that do not fit int64 are refused by name, not wrapped to negatives."""
+    sizes = np.array([2**63, 1], dtype=np.uint64)
+    with raises("`sizes_true`", "too large for int64"):
+        func(4, model="perm", sizes_true=sizes, sizes_pred=[2, 2])
+
+
+@pytest.mark.parametrize("func", BASELINES, ids=ids(BASELINES))
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint64, np.float64])
+def test_baseline_sizes_are_not_altered(func, dtype):
+    """Size arrays are read in place (int64 is not copied) but never written."""
+    sizes = np.array([5, 1, 3, 1], dtype=dtype)
+    sizes.flags.writeable = False
+    value = func(10, model="perm", sizes_true=sizes, sizes_pred=sizes)
+    assert np.isfinite(value)
+    np.testing.assert_array_equal(sizes, np.array([5, 1, 3, 1], dtype=dtype))

@@ -211,7 +211,9 @@ def check_sizes(sizes: Any, name: str) -> NDArray[np.int64]:
             raise ValueError(f"`{name}` must hold positive integers; got {_describe(sizes)}.")
     elif array.dtype.kind not in "iu":
         raise ValueError(f"`{name}` must hold positive integers; got {_describe(sizes)}.")
-    array = array.astype(np.int64)
-    if np.any(array <= 0):
+    if array.dtype.kind == "u" and array.dtype.itemsize == 8 and array.max() >= 2**63:
+        raise ValueError(f"`{name}` holds sizes too large for int64; got {_describe(sizes)}.")
+    array = array.astype(np.int64, copy=False)  # no copy for int64 input: it is only read
+    if array.min() <= 0:
         raise ValueError(f"`{name}` must hold positive integers; got {_describe(sizes)}.")
     return array

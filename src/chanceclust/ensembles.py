@@ -84,7 +84,9 @@ def fixed_law(sizes: NDArray[np.int64]) -> SizeLaw:
         counts = tally[values]
     else:
         values, counts = np.unique(sizes, return_counts=True)
-    return SizeLaw(int(np.sum(sizes)), values, counts.astype(np.float64), True)
+    # The total from the distinct sizes (exact Python ints): no second pass over all K sizes.
+    n = sum(int(v) * int(c) for v, c in zip(values, counts)) if len(values) < 1024 else int(values @ counts)
+    return SizeLaw(n, values, counts.astype(np.float64), True)
 
 
 def _stam_mixture(n: int) -> SlotMixture:
