@@ -112,15 +112,16 @@ def contingency_table(
 
     cells, counts = _sorted_cells(keys)  # in CSR order: row-major keys
     del keys
-    rows = np.empty_like(cells)
-    np.divmod(cells, k_pred, out=(rows, cells))  # cells now hold the columns
     index_type = np.int32 if max(k_pred, cells.size) < 2**31 else np.int64
+    # Row r's cells are the keys in [r K_B, (r + 1) K_B): their bounds are the row pointers.
+    indptr = np.searchsorted(cells, np.arange(k_true + 1, dtype=np.int64) * k_pred).astype(index_type)
+    cells %= k_pred  # now the column indices
     indices = cells.astype(index_type)
     del cells
-    indptr = np.zeros(k_true + 1, dtype=index_type)
-    np.cumsum(np.bincount(rows, minlength=k_true), out=indptr[1:])
-    del rows
     return sp.csr_array((counts, indices, indptr), shape=(k_true, k_pred))
+
+
+_COMPACT_CHUNK = 1 << 16  # elements moved at a time when compacting in place
 
 
 def _cell_keys(
@@ -134,19 +135,29 @@ def _cell_keys(
 
 
 def _sorted_cells(keys: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """Distinct keys (ascending) and their counts, by one in-place sort of ``keys``."""
+    """Distinct keys (ascending) and their counts, by one in-place sort of ``keys``.
+
+    ``keys`` itself becomes the distinct keys (compacted and shrunk in place, so
+    it must own its data and have no views): the peak is ``keys`` plus two arrays
+    of one int64 per distinct key.
+    """
     keys.sort()
-    boundaries = np.flatnonzero(keys[1:] != keys[:-1])  # last index of each run but one
-    boundaries += 1
-    nnz = boundaries.size + 1 if keys.size else 0
-    cells = np.empty(nnz, dtype=np.int64)
-    cells[:1] = keys[:1]
-    cells[1:] = keys[boundaries]
-    counts = np.empty(nnz, dtype=np.int64)
-    counts[:-1] = boundaries
-    counts[-1:] = keys.size
-    counts[1:] -= boundaries
-    return cells, counts
+    starts = np.flatnonzero(keys[1:] != keys[:-1])  # where each run but the first starts, minus 1
+    starts += 1
+    nnz = starts.size + 1 if keys.size else 0
+    # keys[k] = keys[starts[k - 1]] for k >= 1, in chunks: a chunk's sources lie at or after
+    # its targets and before no earlier target, so nothing is read after being overwritten.
+    for first in range(0, starts.size, _COMPACT_CHUNK):
+        last = min(first + _COMPACT_CHUNK, starts.size)
+        keys[first + 1 : last + 1] = keys[starts[first:last]]
+    counts = np.empty(nnz, dtype=np.int64)  # run lengths: differences of the run starts
+    counts[:1] = starts[:1] if starts.size else keys.size
+    np.subtract(starts[1:], starts[:-1], out=counts[1:-1])
+    if nnz > 1:
+        counts[-1] = keys.size - starts[-1]
+    del starts
+    keys.resize(nnz, refcheck=False)  # shrinks in place (realloc): ``keys`` owns its data
+    return keys, counts
 
 
 def _table_from_codes(
