@@ -20,6 +20,7 @@ from chanceclust import (
     pair_counts,
     rand_index,
 )
+from chanceclust.contingency import _sorted_cells
 
 
 def brute_force_pair_counts(a, b) -> tuple[int, int, int, int]:
@@ -220,3 +221,24 @@ def test_rand_and_perm_ari_correctly_rounded_for_a_billion_elements():
     )
     assert rand_index(contingency=np.array(BIG)) == float(ri)
     assert adjusted_rand_index(contingency=np.array(BIG)) == float(ari)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 70_000, 200_000])
+@pytest.mark.parametrize("spread", [1, 2, 40, 10**12])
+def test_sorted_cells_equal_unique(n, spread):
+    """The in-place run-length step behind sparse tables equals np.unique with counts,
+    across the chunk size of its in-place compaction (2**16) and for all-equal keys."""
+    keys = np.random.default_rng(n + spread).integers(0, spread, n).astype(np.int64)
+    want_cells, want_counts = np.unique(keys, return_counts=True)
+    cells, counts = _sorted_cells(keys.copy())
+    np.testing.assert_array_equal(cells, want_cells)
+    np.testing.assert_array_equal(counts, want_counts)
+
+
+def test_sparse_table_with_many_distinct_cells():
+    """A 1000 x 1000 table with ~2e5 distinct cells of 3e5 elements: sparse equals dense."""
+    rng = np.random.default_rng(7)
+    a, b = rng.integers(0, 1000, 300_000), rng.integers(0, 1000, 300_000)
+    sparse = contingency_table(a, b, sparse=True)
+    np.testing.assert_array_equal(sparse.toarray(), contingency_table(a, b, sparse=False))
+    assert sparse.has_canonical_format
