@@ -1,30 +1,28 @@
 """I(a, b) = E[bd0(X, ab/N)] / N for X ~ hypergeometric(N, a, b), for many size pairs at once.
 
 This is the whole cost of the perm expected MI (one value per pair of distinct
-cluster sizes: ~4e5 pairs for Zipf-like sizes with K = 1000 at N = 10^6), so
+cluster sizes: ~3.6e5 pairs for Zipf-like sizes with K = 1000 at N = 10^6), so
 it is computed in two ways:
 
-* **Grouped (most pairs).** Pairs with s + l <= N/2 (s <= l the two sizes)
-  are grouped by the mode of X. Within a group the pmf of every pair is
-  carried over one shared range of x by its ratio recurrence (one cumulative
-  product per row) and every sum is a single matrix product of those rows
-  with three fixed columns 1, x - m and bd0(x, m), m an integer near the
-  group's modes. Then
-      E[bd0(X, mu)] = S_bd0 - S_0 bd0(mu, m) + log(m/mu) (S_1 - (mu - m) S_0),
-  an identity (bd0(x, mu) = bd0(x, m) + x log(m/mu) + mu - m) whose terms are
-  all O(1) because |mu - m| ~ sqrt(m): nothing cancels (factor <~ 1.3), and it
-  is homogeneous in the pmf, so a common relative error of the pmf (from its
-  anchor value) stays a relative error of the result. Pairs with mu <= 1 use
-  E[bd0(X, mu)] = E[X log X] - mu log mu instead, whose two terms are >= 0.
-  The anchor is P(X = 0) from a short convergent series when the window
-  starts at 0 (below), else Loader's pmf at the mode.
-* **General (the rest: a + b > N/2, N < 1000, or anything the grouped route
-  cannot anchor).** Loader's pmf at each pair's own mode, carried outwards
-  through each pair's own window (``_sums.mode_recurrence_sums``).
+* **Grouped (nearly all pairs: s + l <= N/2, s <= l the two sizes).** Pairs
+  are sorted into groups of nearby means. Within a group the pmf of every
+  pair is carried over one shared range of x (holding each pair's window) by
+  its exact ratio recurrence from the range's start, and every sum is one
+  matrix product of those rows with fixed columns, then divided by the row's
+  total: the pmf needs no anchor value, since it sums to 1 up to the < 1e-20
+  left outside the window. With m an integer near the group's means,
+      E[bd0(X, mu)] = S_bd0 - bd0(mu, m) + log(m/mu) (S_1 - (mu - m)),
+  S_bd0 = E[bd0(X, m)], S_1 = E[X - m]: an identity (bd0(x, mu) = bd0(x, m)
+  + x log(m/mu) + mu - m) whose terms are all O(1), since |mu - m| <~ sqrt(m),
+  so nothing cancels. Pairs with mu <= 1 use E[bd0(X, mu)] = E[X log X] -
+  mu log mu instead, whose two terms are >= 0.
+* **General (the rest, and any row whose pmf over the group range would
+  overflow: never seen, but checked).** Loader's pmf at each pair's own mode,
+  carried outwards through each pair's own window (``_sums.mode_recurrence_sums``).
 
-Both use the Bennett window of ``_sums.tail_halfwidth`` (mass < 1e-20 left
-out). Accuracy: ~1e-15 relative per pair in tests against 50-digit mpmath
-(tests/test_pair_information.py); each recurrence step adds one rounding.
+Windows are Bennett's (``_sums.tail_halfwidth``, mass < 1e-20 left out).
+Accuracy: <= 2e-15 relative on every case of tests/test_pair_information.py
+(50-digit mpmath, N = 10 to 10^8); each recurrence step adds one rounding.
 """
 
 from __future__ import annotations
