@@ -15,8 +15,11 @@ Methods (mpmath at 40-1300 digits, exact Python integers where they are cheap):
   second-order Eulerian numbers, S(n, n-d) = sum_k <<d, k>> C(n + d - 1 - k, 2d).
 - all model: Dobinski, B_{N-a}/B_N = E[k^-a] with P(k) proportional to k^N / k!,
   summed over a window of k around the mode holding all but e^-110 of the mass.
-- perm: sizes and the mutual information from the same labels (exact integer counts).
-Self-checks against exact Stirling/Bell integers at small sizes run first.
+- perm: sizes and the mutual information from the same labels (exact integer counts);
+  when both size multisets are equal (Zipf cases: same sizes, different permutations)
+  the size-pair double sum runs over unordered pairs only (symmetric=True).
+Self-checks against exact Stirling/Bell integers at small sizes, and of the perm sums
+against exact full-support hypergeometric sums and brute-force enumeration, run first.
 """
 
 from __future__ import annotations
@@ -327,10 +330,12 @@ def ref_ami(case: dict) -> dict:
     def plogp(cnt):
         return mp.fsum(c * (s / Nf) * mp.log(s / Nf) for s, c in cnt.items())
 
-    ha, hb = -plogp(counts(sa)), -plogp(counts(sb))
+    ca, cb = counts(sa), counts(sb)
+    ha, hb = -plogp(ca), -plogp(cb)
     hab = -plogp(counts(cell))
     mi = ha + hb - hab
-    emi = expected_mi(N, counts(sa), counts(sb))
+    # equal size multisets (e.g. both Zipf): sum over unordered size pairs only
+    emi = expected_mi(N, ca, cb, symmetric=(ca == cb))
     ami = (mi - emi) / ((ha + hb) / 2 - emi)
     return {"emi": emi, "ami": ami, "mi": mi}
 
@@ -364,12 +369,58 @@ def reference_jobs() -> list[tuple[str, callable]]:
                     and c["n"] == cases.E7 and c["k"] == 10**4):
                 continue  # ~250 distinct reference sizes x ~100 sizes: over 7 minutes in mpmath
             jobs.append((cid, lambda c=c: {"value": ref_baseline(c)}))
-        elif c["kind"] == "ami" and c["n"] <= 10**6 and c.get("sizes") != "zipf":
-            # Zipf sizes are all distinct (10^6 size pairs, each a long sum): too slow here
+        elif c["kind"] == "ami" and c["n"] <= 10**6:
+            # Zipf N = 1e6, K = 1000: 598 distinct sizes, 179k unordered size pairs,
+            # most with tiny a b / N (a few terms each): ~5 minutes single-core
             jobs.append((cid, lambda c=c: ref_ami(c)))
         elif c["kind"] == "clusim_emi":
             jobs.append((cid, lambda c=c: {"value": ref_clusim(c)}))
     return jobs
+
+
+def joint_term_exact(N: int, a: int, b: int):
+    """joint_term over the whole support, probabilities from exact binomials."""
+    den = math.comb(N, a)
+    Nf = mp.mpf(N)
+    return mp.fsum(mp.mpf(math.comb(b, n) * math.comb(N - b, a - n)) / den
+                   * (n / Nf) * mp.log(n / Nf)
+                   for n in range(max(1, a + b - N), min(a, b) + 1))
+
+
+def mi_exact(x, y):
+    """Mutual information (nats) of two label sequences, in mpmath."""
+    n = mp.mpf(len(x))
+    cx, cy, cxy = Counter(x), Counter(y), Counter(zip(x, y))
+    return mp.fsum(c / n * mp.log(c * n / (cx[i] * cy[j])) for (i, j), c in cxy.items())
+
+
+def perm_self_check() -> None:
+    import itertools
+    import random
+    rnd = random.Random(12345)
+    # truncated, mode-started joint_term vs the exact full sum (N = 1e4, and edge cases)
+    N = 10**4
+    pairs = [(rnd.randint(1, N), rnd.randint(1, N)) for _ in range(6)]
+    pairs += [(rnd.randint(1, 300), rnd.randint(1, 300)) for _ in range(6)]
+    pairs += [(1, 1), (N, 7), (N - 1, N - 2), (6000, 7000)]
+    for a, b in pairs:
+        d = abs(joint_term(N, a, b) - joint_term_exact(N, a, b))
+        assert d < mp.mpf(10) ** -40, (N, a, b, d)
+    # symmetric (unordered size pairs) vs full ordered double sum, equal multisets
+    sizes = [rnd.randint(1, 400) for _ in range(30)]
+    sizes.append(N - sum(sizes))
+    w = counts(sizes)
+    d = abs(expected_mi(N, w, w, symmetric=True) - expected_mi(N, w, w))
+    assert d < mp.mpf(10) ** -35, d
+    # expected_mi vs brute force over all relabelings of one side (N = 7)
+    for sa, sb in [([3, 2, 2], [3, 2, 2]), ([4, 2, 1], [3, 3, 1]), ([5, 1, 1], [2, 2, 2, 1])]:
+        x = [i for i, s in enumerate(sa) for _ in range(s)]
+        y0 = [i for i, s in enumerate(sb) for _ in range(s)]
+        perms = list(itertools.permutations(y0))
+        brute = mp.fsum(mi_exact(x, y) for y in perms) / len(perms)
+        ca, cb = counts(sa), counts(sb)
+        d = abs(expected_mi(len(x), ca, cb, symmetric=(ca == cb)) - brute)
+        assert d < mp.mpf(10) ** -40, (sa, sb, d)
 
 
 def self_check() -> None:
@@ -386,8 +437,7 @@ def self_check() -> None:
         ks, ps = dobinski(60)
         p = mp.fsum(pp / k for k, pp in zip(ks, ps))
         assert abs(p - mp.mpf(bell_exact(59)) / bell_exact(60)) < mp.mpf(10) ** -45
-    # E[MI] by enumeration-free exact form vs hypergeometric sums at tiny N (perm, sizes fixed)
-    from fractions import Fraction  # noqa: F401
+    perm_self_check()
     print("self-checks passed", flush=True)
 
 
