@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._elementary import gammaln, logsumexp
 from chanceclust._validation import check_count, check_model, check_sizes
 
 __all__ = ["SizeLaw", "SlotMixture", "law", "same_cluster_probability"]
@@ -90,7 +91,6 @@ def fixed_law(sizes: NDArray[np.int64]) -> SizeLaw:
 
 def _stam_mixture(n: int) -> SlotMixture:
     """Stam's mixture for a uniform clustering of n elements: P(u) = u^n / (e u! B_n)."""
-    from scipy.special import logsumexp  # on use: importing scipy.special takes ~0.3 s
     # The log-weights f(u) = n log u - log u! are concave; mode where n log(1+1/u) = log(u+1).
     lo, hi = 1, max(2, n)
     while lo < hi:
@@ -125,7 +125,6 @@ def _surjection_mixture(n: int, k: int) -> SlotMixture | None:
     and the mixture is refused when they are not negligible by then or when
     sum |c| exceeds _MAX_CONDITION (T(n, k) <= 1).
     """
-    from scipy.special import gammaln, logsumexp  # on use: importing scipy.special takes ~0.3 s
     j = np.arange(0, min(k, _MIXTURE_TERMS), dtype=np.int64)
     log_abs = (
         gammaln(k + 1.0) - gammaln(j + 1.0) - gammaln(k - j + 1.0) + n * np.log1p(-j / k)
@@ -200,7 +199,6 @@ def _surjection_size_law(n: int, k: int) -> SizeLaw:
     Used where the inclusion-exclusion mixture is ill-conditioned (small
     clusters), so the size support stays short.
     """
-    from scipy.special import gammaln  # on use: importing scipy.special takes ~0.3 s
     rho = _truncated_poisson_rate(n / k)
     mean = n / k
     sd = np.sqrt(max(mean * (1.0 + rho - mean), 0.0))  # variance of the truncated Poisson

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._elementary import lambertw
 from chanceclust._validation import _describe, check_count, check_model, check_sizes
 
 __all__ = ["check_rng", "random_clustering", "random_clusterings", "row_sampler"]
@@ -266,7 +267,6 @@ def row_sampler(
 
 def _truncated_poisson_rate(n: int, k: int) -> float:
     """rho with rho / (1 - exp(-rho)) = n / k: the mean of a zero-truncated Poisson is n/k."""
-    from scipy.special import lambertw  # on use: importing scipy.special takes ~0.3 s
     c = n / k
     rho = float(c + lambertw(-c * math.exp(-c)).real) if c < 700 else c
     if not math.isfinite(rho) or rho <= 0:  # only the efficiency depends on rho
