@@ -115,17 +115,23 @@ def table_mutual_information(table: Table) -> float:
     n = table.n
     if n == 0:
         return 0.0
-    a = table.row_sums[table.rows]
-    b = table.col_sums[table.cols]
-    x = table.counts
-    if n < 3_000_000_000:  # a * b and x * n fit in int64
-        d = (x * n - a * b) / float(n)
-        empty = n * n - int(np.sum(a * b))
-    else:
+    if n >= 3_000_000_000:  # a * b and x * n would overflow int64: exact Python integers
+        a, b = table.row_sums[table.rows], table.col_sums[table.cols]
+        x = table.counts
         d = np.array([(int(xi) * n - int(ai) * int(bi)) / n for xi, ai, bi in zip(x, a, b)])
         empty = n * n - sum(int(ai) * int(bi) for ai, bi in zip(a, b, strict=True))
-    mean = a * (b / n)
-    return float(np.sum(deviance(x, mean, d)) / n + empty / (n * n))
+        return float(np.sum(deviance(x, a * (b / n), d)) / n + empty / (n * n))
+    total, covered = 0.0, 0
+    for start in range(0, len(table.counts), _CELL_CHUNK):  # blocks stay in cache
+        cells = slice(start, start + _CELL_CHUNK)
+        product = table.row_sums[table.rows[cells]] * table.col_sums[table.cols[cells]]
+        x = table.counts[cells]
+        covered += int(product.sum())
+        total += float(np.sum(deviance(x, product / n, (x * n - product) / n)))
+    return total / n + (n * n - covered) / (n * n)
+
+
+_CELL_CHUNK = 1 << 16
 
 
 def mutual_information(
