@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import scipy.special as sc
 
-from chanceclust._elementary import gammaln, lambertw, logsumexp
+from chanceclust._elementary import gammaln, lambertw, logsumexp, unique
 
 mp.mp.dps = 30
 
@@ -73,3 +73,8 @@ def test_lambertw_rejects_points_off_the_real_branch():
         lambertw(-0.5)
     with pytest.raises(ValueError, match="-1/e"):
         lambertw(np.nan)
+
+
+@pytest.mark.parametrize("values", [[], [3, 1, 3, 2], [5], [2.5, -1.0, 2.5], list(range(50, 0, -3)) * 2])
+def test_unique_equals_numpy(values):
+    np.testing.assert_array_equal(unique(values), np.unique(values))

@@ -1,4 +1,4 @@
-"""log-gamma, log-sum-exp and the principal Lambert W on numpy arrays, without scipy.special.
+"""log-gamma, log-sum-exp, the principal Lambert W and unique, without slow first imports.
 
 Importing scipy.special costs ~0.3 s (it pulls in numpy.testing and f2py
 through its array-API layer): more than a whole num/all expectation at
@@ -13,6 +13,7 @@ arrays, so they are written here:
   iteration from a branch-point series, log1p or log - log log start;
   as accurate as scipy.special.lambertw against mpmath (tests/test_elementary.py);
   near the branch point both are limited by the conditioning, ~eps / sqrt(e x + 1).
+* ``unique``: np.unique(x) without its first-call import of numpy.ma (~27 ms).
 """
 
 from __future__ import annotations
@@ -67,3 +68,15 @@ def lambertw(x: ArrayLike) -> NDArray[np.float64] | float:
             w = np.where((f == 0.0) | (w1 == 0.0), w, w - step)
     w = np.where(p < 1e-8, -1.0 + p, w)  # at the branch point Halley's step is 0 / 0
     return float(w[0]) if scalar else w
+
+
+def unique(values: ArrayLike) -> NDArray:
+    """Sorted distinct values of a 1-D array: np.unique without its first-call import of
+    numpy.ma (~27 ms, for a masked-array check), which a cold call would otherwise pay."""
+    ordered = np.sort(np.asarray(values).ravel())
+    if ordered.size == 0:
+        return ordered
+    keep = np.empty(ordered.size, dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]

@@ -26,6 +26,7 @@ import numpy as np
 from numpy.polynomial import chebyshev
 from numpy.typing import NDArray
 
+from chanceclust._elementary import unique
 from chanceclust.ensembles import SlotMixture
 
 _DEGREE = 16
@@ -44,7 +45,7 @@ def _nodes(lo: int, hi: int) -> NDArray[np.int64] | None:
         return None
     x = np.cos(np.pi * (np.arange(FIT_NODES) + 0.5) / FIT_NODES)
     center, half = 0.5 * (np.log(hi) + np.log(lo)), 0.5 * (np.log(hi) - np.log(lo))
-    nodes = np.unique(np.clip(np.rint(np.exp(center + half * x)), lo, hi).astype(np.int64))
+    nodes = unique(np.clip(np.rint(np.exp(center + half * x)), lo, hi).astype(np.int64))
     return nodes if len(nodes) > _DEGREE + 8 else None
 
 

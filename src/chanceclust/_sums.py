@@ -18,6 +18,8 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._elementary import unique
+
 _LOG_TWO_OVER_DELTA = np.log(2.0 / 1e-20)
 _CHUNK = 1 << 18  # elements per padded block: small enough to stay in cache
 
@@ -68,7 +70,7 @@ def mode_recurrence_sums(
     out = np.empty(len(mode), dtype=np.float64)
     # Widths within 20% share a block: padding wastes < 20% of the work.
     bucket = np.ceil(np.log(width + 1.0) / np.log(1.2)).astype(np.int64)
-    for level in np.unique(bucket):
+    for level in unique(bucket):
         members = np.flatnonzero(bucket == level)
         span = int(width[members].max())
         rows = max(1, _CHUNK // (2 * span + 1))

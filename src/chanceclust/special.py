@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from chanceclust._elementary import gammaln, lambertw
+from chanceclust._elementary import gammaln, lambertw, unique
 
 __all__ = ["bell", "log_bell", "log_stirling2", "stirling2"]
 
@@ -374,7 +374,7 @@ def _lattice_probability(log_cf: Any, v: NDArray[np.float64]) -> NDArray[np.floa
         more = []
         widths = n_half[pending] - start[pending]
         buckets = np.ceil(widths / 4.0) * 4.0  # few distinct shapes, little padding
-        for width in np.unique(buckets):
+        for width in unique(buckets):
             sel = buckets == width
             rows, stop = pending[sel], n_half[pending[sel]]
             ell = start[rows, None] + np.arange(1.0, width + 1.0)
