@@ -75,18 +75,23 @@ class SlotMixture:
 Law = SizeLaw | SlotMixture
 
 
-def fixed_law(sizes: NDArray[np.int64]) -> SizeLaw:
-    """The law of a clustering with the given cluster sizes (perm, or a fixed reference)."""
+def fixed_law(sizes: NDArray[np.int64], total: int | None = None) -> SizeLaw:
+    """The law of a clustering with the given cluster sizes (perm, or a fixed reference).
+
+    ``total``, if given, must be the sum of ``sizes`` (the callers have checked it):
+    it bounds the largest size, which saves a pass over K ~ 1e7 sizes.
+    """
     sizes = np.asarray(sizes, dtype=np.int64)
-    if sizes.size > 4096 and int(sizes.max()) <= 4 * sizes.size:  # many small sizes: O(K)
+    largest = total if total is not None else (int(sizes.max()) if sizes.size > 4096 else None)
+    if sizes.size > 4096 and largest <= 4 * sizes.size:  # many small sizes: O(K)
         tally = np.bincount(sizes)
         values = np.flatnonzero(tally)
         counts = tally[values]
     else:
         values, counts = np.unique(sizes, return_counts=True)
-    # The total from the distinct sizes (exact Python ints): no second pass over all K sizes.
-    n = sum(int(v) * int(c) for v, c in zip(values, counts)) if len(values) < 1024 else int(values @ counts)
-    return SizeLaw(n, values, counts.astype(np.float64), True)
+    if total is None:  # from the distinct sizes (exact Python ints): no pass over all K sizes
+        total = sum(int(v) * int(c) for v, c in zip(values, counts)) if len(values) < 1024 else int(values @ counts)
+    return SizeLaw(total, values, counts.astype(np.float64), True)
 
 
 def _stam_mixture(n: int) -> SlotMixture:
@@ -233,7 +238,7 @@ def num_law(n: int, k: int) -> Law:
     if k == 1:
         return fixed_law(np.array([n]))
     if k == n:
-        return fixed_law(np.ones(n, dtype=np.int64))
+        return fixed_law(np.ones(n, dtype=np.int64), total=n)
     mixture = _surjection_mixture(n, k)
     return mixture if mixture is not None else _surjection_size_law(n, k)
 
@@ -252,7 +257,7 @@ def law(
     """The size law of one random side under ``model`` (perm needs ``sizes``, num ``n_clusters``)."""
     if model == "perm":
         assert sizes is not None
-        return fixed_law(sizes)
+        return fixed_law(sizes, total=n)
     if model == "num":
         assert n_clusters is not None
         return num_law(n, n_clusters)

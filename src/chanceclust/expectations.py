@@ -38,7 +38,7 @@ def side_laws(
     """The laws of the two sides: the reference is fixed when one-sided."""
     if model == "perm" or one_sided:
         assert sizes_true is not None
-        law_true: Law = fixed_law(sizes_true)
+        law_true: Law = fixed_law(sizes_true, total=n)
     else:
         law_true = law(n, model, n_clusters=k_true)
     law_pred = law(n, model, sizes=sizes_pred, n_clusters=k_pred)
