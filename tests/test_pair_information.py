@@ -68,3 +68,10 @@ def test_grouped_route_agrees_with_general_route(n):
     slow = kernel._general_information(a, b, n)
     assert np.all(np.isfinite(fast))
     np.testing.assert_allclose(fast, slow, rtol=2e-14)
+
+
+def test_empty_clusters_carry_no_information():
+    """A size of 0 (an empty cluster) gives I = 0, quietly (warnings are errors in the tests)."""
+    got = kernel.pair_information(np.array([0, 1, 5, 0]), np.array([3, 0, 5, 0]), 10)
+    np.testing.assert_array_equal(got[[0, 1, 3]], 0.0)
+    assert got[2] > 0

@@ -83,7 +83,7 @@ def _grouped_information(s: NDArray[np.float64], l: NDArray[np.float64], n: int)
         sums[first:last, : len(columns)] = _normalized_sums(s[first:last], l[first:last], n, start, columns)
         centres[first:last] = centre
     out = np.empty(len(s))
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore"):  # a size 0 gives NaN: general route
         tiny_mean = mean[:n_tiny]
         out[:n_tiny] = sums[:n_tiny, 1] - tiny_mean * np.log(tiny_mean)  # both terms >= 0
         mean, centre, sums = mean[n_tiny:], centres[n_tiny:], sums[n_tiny:]
