@@ -178,8 +178,8 @@ def _table_from_codes(
     rows, cols = np.divmod(cells, k_pred)
     return Table(
         counts.astype(np.int64, copy=False),
-        rows.astype(np.intp),
-        cols.astype(np.intp),
+        rows.astype(np.intp, copy=False),
+        cols.astype(np.intp, copy=False),
         row_sums.astype(np.int64, copy=False),
         col_sums.astype(np.int64, copy=False),
         n,
