@@ -60,7 +60,9 @@ def pair_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDAr
 # ---------------------------------------------------------------- grouped route
 
 
-def _grouped_information(s: NDArray[np.float64], l: NDArray[np.float64], n: int) -> NDArray[np.float64]:  # noqa: E741
+def _grouped_information(
+    s: NDArray[np.float64], l: NDArray[np.float64], n: int
+) -> NDArray[np.float64]:
     """N I(s, l) for s <= l, s + l <= N/2, by groups of nearby means; NaN where a pmf overflowed."""
     if len(s) == 0:
         return np.empty(0)
@@ -70,7 +72,9 @@ def _grouped_information(s: NDArray[np.float64], l: NDArray[np.float64], n: int)
     tops = _tiny_window_tops()
     first_key = len(tops)
     key = np.where(
-        mean <= 1.0, np.minimum(_tiny_window_top(mean, tops), s), first_key + np.floor(2.0 * np.sqrt(mean))
+        mean <= 1.0,
+        np.minimum(_tiny_window_top(mean, tops), s),
+        first_key + np.floor(2.0 * np.sqrt(mean)),
     )
     order = np.argsort(key.astype(np.int16 if key.max() < 2**15 else np.int64), kind="stable")
     key, s, l = key[order], s[order], l[order]
@@ -80,7 +84,9 @@ def _grouped_information(s: NDArray[np.float64], l: NDArray[np.float64], n: int)
     sums = np.empty((len(s), 3))
     centres = np.zeros(len(s))
     for first, last, start, columns, centre in _group_columns(key, mean, bounds, n_tiny):
-        sums[first:last, : len(columns)] = _normalized_sums(s[first:last], l[first:last], n, start, columns)
+        sums[first:last, : len(columns)] = _normalized_sums(
+            s[first:last], l[first:last], n, start, columns
+        )
         centres[first:last] = centre
     out = np.empty(len(s))
     with np.errstate(invalid="ignore", divide="ignore"):  # a size 0 gives NaN: general route
@@ -88,13 +94,17 @@ def _grouped_information(s: NDArray[np.float64], l: NDArray[np.float64], n: int)
         out[:n_tiny] = sums[:n_tiny, 1] - tiny_mean * np.log(tiny_mean)  # both terms >= 0
         mean, centre, sums = mean[n_tiny:], centres[n_tiny:], sums[n_tiny:]
         delta = mean - centre
-        out[n_tiny:] = sums[:, 2] - deviance(mean, centre, delta) + np.log(centre / mean) * (sums[:, 1] - delta)
+        out[n_tiny:] = (
+            sums[:, 2]
+            - deviance(mean, centre, delta)
+            + np.log(centre / mean) * (sums[:, 1] - delta)
+        )
     unsorted = np.empty_like(out)
     unsorted[order] = out
     return unsorted
 
 
-def _group_columns(key, mean, bounds, n_tiny):  # noqa: ANN001, ANN202
+def _group_columns(key, mean, bounds, n_tiny):
     """(first row, last row, start x, columns, centre) for each group of sorted pairs.
 
     Tiny groups: x = 0..key, columns 1 and x log x. The others: var(X) <= mean for
@@ -108,13 +118,16 @@ def _group_columns(key, mean, bounds, n_tiny):  # noqa: ANN001, ANN202
     x = np.arange(top + 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         x_log_x = np.where(x > 0, x * np.log(x), 0.0)
-    for first, last in zip(firsts[tiny], lasts[tiny]):
+    for first, last in zip(firsts[tiny], lasts[tiny], strict=True):
         length = int(key[first]) + 1
         yield first, last, 0.0, np.stack([np.ones(length), x_log_x[:length]]), 0.0
     firsts, lasts = firsts[~tiny], lasts[~tiny]
     if len(firsts) == 0:
         return
-    low, high = np.minimum.reduceat(mean[n_tiny:], firsts - n_tiny), np.maximum.reduceat(mean[n_tiny:], firsts - n_tiny)
+    low, high = (
+        np.minimum.reduceat(mean[n_tiny:], firsts - n_tiny),
+        np.maximum.reduceat(mean[n_tiny:], firsts - n_tiny),
+    )
     half = tail_halfwidth(high)
     starts = np.maximum(np.floor(low - half), 0.0)
     lengths = (np.ceil(high + half) - starts + 1).astype(np.int64)
@@ -125,11 +138,11 @@ def _group_columns(key, mean, bounds, n_tiny):  # noqa: ANN001, ANN202
     x = np.repeat(starts, lengths) + step
     offset = x - np.repeat(centres, lengths)
     table = np.stack([np.ones_like(x), offset, deviance(x, x - offset, offset)])
-    for i, (first, last) in enumerate(zip(firsts, lasts)):
+    for i, (first, last) in enumerate(zip(firsts, lasts, strict=True)):
         yield first, last, starts[i], table[:, ends[i] - lengths[i] : ends[i]], centres[i]
 
 
-def _normalized_sums(s, l, n, start, columns):  # noqa: ANN001, ANN202, E741
+def _normalized_sums(s, l, n, start, columns):
     """sum_x P(x) columns[:, x - start] for each pair: the pmf rows over the range of
     ``columns`` (each pair's window inside it) normalized by their sums, the mass
     outside a window being < 1e-20. inf or NaN where a row overflowed."""
@@ -145,7 +158,7 @@ def _normalized_sums(s, l, n, start, columns):  # noqa: ANN001, ANN202, E741
     return out
 
 
-def _pmf_ratios(s, l, n, start, length):  # noqa: ANN001, ANN202, E741
+def _pmf_ratios(s, l, n, start, length):
     """pmf(start + j) / pmf(start) for j < length (rows) and each pair (columns): products of
     h(y+1)/h(y) = (s - y)(l - y) / ((y + 1)(N - s - l + y + 1)). Past y = s the
     factor s - y makes them 0 (the support ends); N - s - l >= N/2 keeps every

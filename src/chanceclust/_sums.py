@@ -82,7 +82,7 @@ def mode_recurrence_sums(
     return out
 
 
-def _block_sums(idx, mode, up, down, at_mode, ratio_up, ratio_down, term):  # noqa: ANN001, ANN202, PLR0913
+def _block_sums(idx, mode, up, down, at_mode, ratio_up, ratio_down, term):
     total = at_mode * term(idx, mode[:, None])[:, 0]
     centre = mode[:, None].astype(np.float64)
     for sign, count, ratio in ((1, up, ratio_up), (-1, down, ratio_down)):

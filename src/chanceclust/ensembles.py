@@ -90,7 +90,7 @@ def fixed_law(sizes: NDArray[np.int64], total: int | None = None) -> SizeLaw:
     else:
         values, counts = np.unique(sizes, return_counts=True)
     if total is None:  # from the distinct sizes (exact Python ints): no pass over all K sizes
-        total = sum(int(v) * int(c) for v, c in zip(values, counts)) if len(values) < 1024 else int(values @ counts)
+        total = sum(int(v) * int(c) for v, c in zip(values, counts, strict=True)) if len(values) < 1024 else int(values @ counts)
     return SizeLaw(total, values, counts.astype(np.float64), True)
 
 

@@ -118,7 +118,7 @@ def table_mutual_information(table: Table) -> float:
     if n >= 3_000_000_000:  # a * b and x * n would overflow int64: exact Python integers
         a, b = table.row_sums[table.rows], table.col_sums[table.cols]
         x = table.counts
-        d = np.array([(int(xi) * n - int(ai) * int(bi)) / n for xi, ai, bi in zip(x, a, b)])
+        d = np.array([(int(xi) * n - int(ai) * int(bi)) / n for xi, ai, bi in zip(x, a, b, strict=True)])
         empty = n * n - sum(int(ai) * int(bi) for ai, bi in zip(a, b, strict=True))
         return float(np.sum(deviance(x, a * (b / n), d)) / n + empty / (n * n))
     total, covered = 0.0, 0
