@@ -455,6 +455,9 @@ def main() -> None:
                        "started": started, "elapsed": time.perf_counter() - t_start}, f, indent=1)
     refs = json.load(open(REFS)) if os.path.exists(REFS) else {}
     info["git_end"] = git_state()
+    with open(os.path.join(HERE, ".last-run.json"), "w") as f:  # --report-only needs git_end
+        json.dump({"info": info, "results": results, "setup": setup, "quick": args.quick,
+                   "started": started, "elapsed": time.perf_counter() - t_start}, f, indent=1)
     write_report(args.output, info, setup, results, refs, args.quick, started,
                  time.perf_counter() - t_start)
     print(f"wrote {args.output}", flush=True)
