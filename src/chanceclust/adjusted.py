@@ -22,7 +22,12 @@ import numpy as np
 
 from chanceclust._validation import check_average_method, check_model, check_one_sided
 from chanceclust.contingency import Table, summarize, table_pair_counts
-from chanceclust.expectations import pair_probabilities, table_expected_mi, table_laws
+from chanceclust.expectations import (
+    pair_probabilities,
+    table_expected_mi,
+    table_laws,
+    validated_table,
+)
 from chanceclust.measures import generalized_mean, size_entropy, table_mutual_information
 
 __all__ = ["adjusted_mutual_information", "adjusted_rand_index", "mutual_information_bound"]
@@ -84,9 +89,9 @@ def adjusted_rand_index(
     >>> round(adjusted_rand_index(a, b, model="num", one_sided=True), 4)
     0.3202
     """
-    model = check_model(model)
-    one_sided = check_one_sided(one_sided)
-    return table_adjusted_rand(summarize(labels_true, labels_pred, contingency), model, one_sided)
+    return table_adjusted_rand(
+        *validated_table(labels_true, labels_pred, contingency, model, one_sided)
+    )
 
 
 def table_adjusted_rand(table: Table, model: str, one_sided: bool) -> float:

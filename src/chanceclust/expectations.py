@@ -117,9 +117,10 @@ def table_expected_mi(table: Table, model: str, one_sided: bool) -> float:
     )
 
 
-def _validated_table(
+def validated_table(
     labels_true: Any, labels_pred: Any, contingency: Any, model: Any, one_sided: Any
 ) -> tuple[Table, str, bool]:
+    """Check ``model`` and ``one_sided``, then summarize the labels or table (in that order)."""
     model = check_model(model)
     one_sided = check_one_sided(one_sided)
     return summarize(labels_true, labels_pred, contingency), model, one_sided
@@ -184,7 +185,7 @@ def expected_rand_index(
     >>> round(expected_rand_index(a, b, model="all"), 6)  # p = B_5/B_6 = 52/203; p^2 + (1-p)^2
     0.618918
     """
-    table, model, one_sided = _validated_table(
+    table, model, one_sided = validated_table(
         labels_true, labels_pred, contingency, model, one_sided
     )
     return rand_expectation(*table_laws(table, model, one_sided))
@@ -254,7 +255,7 @@ def expected_mutual_information(
     0.261039
     """
     return table_expected_mi(
-        *_validated_table(labels_true, labels_pred, contingency, model, one_sided)
+        *validated_table(labels_true, labels_pred, contingency, model, one_sided)
     )
 
 

@@ -33,10 +33,9 @@ from typing import Any
 
 import numpy as np
 
-from chanceclust._validation import check_model, check_one_sided
-from chanceclust.contingency import Table, summarize, table_pair_counts
+from chanceclust.contingency import Table, table_pair_counts
 from chanceclust.ensembles import Law, SizeLaw, SlotMixture, falling_moment
-from chanceclust.expectations import table_laws
+from chanceclust.expectations import table_laws, validated_table
 
 __all__ = ["rand_index_variance", "standardized_rand_index"]
 
@@ -199,10 +198,9 @@ def rand_index_variance(
     >>> rand_index_variance([0, 0, 0], [0, 1, 2])
     0.0
     """
-    model = check_model(model)
-    one_sided = check_one_sided(one_sided)
-    table = summarize(labels_true, labels_pred, contingency)
-    return float(_table_variance(table, model, one_sided))
+    return float(
+        _table_variance(*validated_table(labels_true, labels_pred, contingency, model, one_sided))
+    )
 
 
 def _table_centered(table: Table, model: str, one_sided: bool) -> Number:
@@ -267,9 +265,9 @@ def standardized_rand_index(
     >>> round(standardized_rand_index(a, b), 6)  # (2/3 - 14/25) / sqrt(32/1875)
     0.816497
     """
-    model = check_model(model)
-    one_sided = check_one_sided(one_sided)
-    table = summarize(labels_true, labels_pred, contingency)
+    table, model, one_sided = validated_table(
+        labels_true, labels_pred, contingency, model, one_sided
+    )
     variance = _table_variance(table, model, one_sided)
     if variance == 0:
         return 0.0
