@@ -136,8 +136,8 @@ def _group_columns(key, mean, bounds, n_tiny):
     ends = np.cumsum(lengths)
     step = np.arange(ends[-1]) - np.repeat(ends - lengths, lengths)
     x = np.repeat(starts, lengths) + step
-    offset = x - np.repeat(centres, lengths)
-    table = np.stack([np.ones_like(x), offset, deviance(x, x - offset, offset)])
+    centre = np.repeat(centres, lengths)
+    table = np.stack([np.ones_like(x), x - centre, deviance(x, centre, x - centre)])
     for i, (first, last) in enumerate(zip(firsts, lasts, strict=True)):
         yield first, last, starts[i], table[:, ends[i] - lengths[i] : ends[i]], centres[i]
 

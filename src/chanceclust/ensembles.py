@@ -82,8 +82,8 @@ def fixed_law(sizes: NDArray[np.int64], total: int | None = None) -> SizeLaw:
     it bounds the largest size, which saves a pass over K ~ 1e7 sizes.
     """
     sizes = np.asarray(sizes, dtype=np.int64)
-    largest = total if total is not None else (int(sizes.max()) if sizes.size > 4096 else None)
-    if sizes.size > 4096 and largest <= 4 * sizes.size:  # many small sizes: O(K)
+    many = sizes.size > 4096
+    if many and (total if total is not None else int(sizes.max())) <= 4 * sizes.size:  # O(K)
         tally = np.bincount(sizes)
         values = np.flatnonzero(tally)
         counts = tally[values]
