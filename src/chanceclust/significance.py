@@ -433,7 +433,7 @@ def _samplers(s: _Setup) -> tuple[Callable[[np.random.Generator], Any] | None, C
 
     draw_pred = side(s.table.col_sums)
     # Named measures depend on the table only, whose law under perm is the same
-    # with labels_true fixed (MATH.md): skip drawing it. Callables get both.
+    # with labels_true fixed (docs/math.md#math-models): skip drawing it. Callables get both.
     fixed_true = s.one_sided or (model == "perm" and s.evaluate is not None)
     return (None if fixed_true else side(s.table.row_sums)), draw_pred
 
@@ -692,7 +692,7 @@ def monte_carlo_adjusted(
         The measure's best value s_max. Default: 1.0 for the bounded
         similarities ("ri", "ari", "nmi", "ami", "fmi", "jaccard") and for
         callables; 0.0 for "vi", a distance, which makes the result
-        1 - VI / E_mc[VI]; for "mi", the MI bound of MATH.md under the model
+        1 - VI / E_mc[VI]; for "mi", the MI bound (docs/math.md#math-s-max) under the model
         (arithmetic mean), so that the result estimates the AMI.
     batch : int, optional
         Samples evaluated together (memory only).
