@@ -181,6 +181,7 @@ def adjusted_mutual_information(
     random model, which holds the reference fixed). Accuracy: E[MI] to
     ~1e-13 relative (see :func:`chanceclust.expected_mutual_information`), so
     the AMI to ~1e-13 absolute.
+    Cost: that of the expectation plus O(non-zero cells) after the table.
 
     References
     ----------

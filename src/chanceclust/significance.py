@@ -608,6 +608,8 @@ def significance(
     (Phipson and Smyth 2010): valid (P(p <= alpha) <= alpha under the null)
     and never 0, so the smallest p-value is 1 / (n_samples + 1). Null values
     within 1e-12 (relative) of the statistic count as ties.
+    Cost: O(N) per null sample (:func:`null_distribution`); the smallest
+    attainable p-value, 1 / (n_samples + 1), sets how many are needed.
 
     References
     ----------
@@ -710,6 +712,7 @@ def monte_carlo_adjusted(
     times the standard error of E_mc, sd / sqrt(n_samples). When
     best = E_mc[s] (every sample equals the best value: a single-valued
     ensemble), the value is 1.0 if s equals it and 0.0 otherwise, with error 0.
+    Cost: O(N) per null sample (:func:`null_distribution`).
 
     Examples
     --------

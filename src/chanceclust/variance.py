@@ -257,6 +257,8 @@ def standardized_rand_index(
     The numerator is computed as 2 (N11/P - a1 b1) + (a1 - Q(A)/P) +
     (b1 - Q(B)/P), exactly under perm. The z-score is not a p-value: the
     null law of RI is not Gaussian for small N or very unequal clusters.
+    Accuracy and cost as :func:`rand_index_variance` (exact rationals under
+    perm, ~1e-13 relative otherwise).
 
     Examples
     --------
