@@ -53,7 +53,7 @@ def test_version_is_documented():
 def _pycon(page: Path) -> str:
     """The ``pycon`` blocks of a page, in order, as one doctest text (state carries over)."""
     text = page.read_text(encoding="utf-8")
-    return "\n\n".join(re.findall(r"^```pycon\n(.*?)^```", text, flags=re.S | re.M))
+    return "\n\n".join(re.findall(r"^```pycon\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE))
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if _pycon(p)],
@@ -72,7 +72,7 @@ def _console_sessions():
     sessions = []
     for page in PAGES:
         text = page.read_text(encoding="utf-8")
-        for block in re.findall(r"^```console\n(.*?)^```", text, flags=re.S | re.M):
+        for block in re.findall(r"^```console\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE):
             lines = block.splitlines()
             for i, line in enumerate(lines):
                 if line.startswith("$ chanceclust"):
