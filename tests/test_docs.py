@@ -12,11 +12,10 @@ Building the site itself (``sphinx-build -W``) is done by CI (``.ci/run``), not 
 import doctest
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from sessions import block_sessions, run_session
 
 import chanceclust
 
@@ -73,15 +72,8 @@ def _console_sessions():
     for page in PAGES:
         text = page.read_text(encoding="utf-8")
         for block in re.findall(r"^```console\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE):
-            lines = block.splitlines()
-            for i, line in enumerate(lines):
-                if line.startswith("$ chanceclust"):
-                    output = []
-                    for follow in lines[i + 1 :]:
-                        if follow.startswith("$ "):
-                            break
-                        output.append(follow)
-                    sessions.append((page.relative_to(DOCS), line[2:], "\n".join(output)))
+            sessions += [(page.relative_to(DOCS), command, output)
+                         for command, output in block_sessions(block.splitlines())]
     return sessions
 
 
@@ -96,8 +88,6 @@ def test_docs_have_console_sessions():
 @pytest.mark.parametrize(("page", "command", "expected"), SESSIONS,
                          ids=[f"{p}:{c[:50]}" for p, c, _ in SESSIONS])
 def test_console_session_output(page, command, expected):
-    script = command.replace("chanceclust ", f"{sys.executable} -m chanceclust ", 1)
-    done = subprocess.run(["bash", "-c", script], cwd=ROOT, capture_output=True, text=True,
-                          check=False)
+    done = run_session(command, ROOT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip("\n") == expected.strip("\n")
