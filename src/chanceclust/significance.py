@@ -82,6 +82,13 @@ class SignificanceResult:
         Number of null samples.
     samples : ndarray or None
         The null samples, if requested.
+
+    Examples
+    --------
+    >>> from chanceclust import significance
+    >>> r = significance("ri", [0, 0, 1, 1], [0, 0, 1, 1], model="perm", n_samples=99, rng=0)
+    >>> r.statistic, r.alternative, r.n_samples, r.samples is None
+    (1.0, 'greater', 99, True)
     """
 
     statistic: float
@@ -112,6 +119,14 @@ class MonteCarloAdjustedResult:
         The measure's best value s_max (1.0, 0.0 for VI, the MI bound for MI).
     n_samples : int
         Number of null samples.
+
+    Examples
+    --------
+    >>> from chanceclust import monte_carlo_adjusted
+    >>> r = monte_carlo_adjusted("jaccard", [0, 0, 1, 1], [0, 0, 1, 1], model="perm",
+    ...                          n_samples=99, rng=0)
+    >>> r.value, r.statistic, r.best
+    (1.0, 1.0, 1.0)
     """
 
     value: float
