@@ -7,11 +7,10 @@ the block). The Python examples are doctested separately (``--doctest-glob``).
 """
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from sessions import block_sessions, run_session
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
@@ -35,14 +34,7 @@ def _sessions():
         if lines and lines[0].startswith("pip install . && chanceclust"):
             command = lines[0].split("&&", 1)[1].strip()
             pairs.append((command, blocks[i + 1].strip("\n")))
-        for j, line in enumerate(lines):
-            if line.startswith("$ chanceclust"):
-                output = []
-                for follow in lines[j + 1 :]:
-                    if follow.startswith("$ "):
-                        break
-                    output.append(follow)
-                pairs.append((line[2:], "\n".join(output)))
+        pairs += block_sessions(lines)
     return pairs
 
 
@@ -56,9 +48,6 @@ def test_readme_has_sessions():
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash for brace expansion")
 @pytest.mark.parametrize(("command", "expected"), SESSIONS, ids=[c[:60] for c, _ in SESSIONS])
 def test_readme_session_output(command, expected):
-    script = command.replace("chanceclust ", f"{sys.executable} -m chanceclust ", 1)
-    done = subprocess.run(
-        ["bash", "-c", script], cwd=ROOT, capture_output=True, text=True, check=False
-    )
+    done = run_session(command, ROOT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip("\n") == expected.strip("\n")

@@ -37,6 +37,13 @@ class ComparisonRow:
 
     ``expected`` is E[s] of the underlying similarity (RI or MI) for adjusted
     measures, None otherwise.
+
+    Examples
+    --------
+    >>> from chanceclust import compare
+    >>> row = compare([0, 0, 1, 1], [0, 0, 1, 2]).rows[-1]
+    >>> row.key, row.measure, row.model, row.one_sided, row.average_method
+    ('AMI[all1,max]', 'AMI', 'all', True, 'max')
     """
 
     measure: str
@@ -64,6 +71,15 @@ class ComparisonResult:
     rows : tuple of ComparisonRow
         Raw measures (RI, FMI, Jaccard, MI, VI, NMI per normalization), then
         ARI and AMI (per normalization) under perm, num, num1, all, all1.
+
+    Examples
+    --------
+    >>> from chanceclust import compare
+    >>> result = compare([0, 0, 1, 1], [0, 0, 1, 2])
+    >>> result.n, result.n_clusters_true, result.n_clusters_pred
+    (4, 2, 3)
+    >>> result.get("RI"), result.to_dict()["RI"]
+    (0.8333333333333334, 0.8333333333333334)
     """
 
     n: int

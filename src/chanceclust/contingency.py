@@ -55,6 +55,13 @@ class PairCounts:
 
     ``n11``: together in both; ``n10``: together in ``labels_true`` only;
     ``n01``: together in ``labels_pred`` only; ``n00``: apart in both.
+
+    Examples
+    --------
+    >>> from chanceclust import pair_counts
+    >>> counts = pair_counts([0, 0, 1, 1], [0, 0, 0, 1])
+    >>> counts.n11 + counts.n00, counts.total  # the Rand index is 3/6
+    (3, 6)
     """
 
     n11: int

@@ -6,7 +6,7 @@ where only the sizes matter). Every expectation of the Rand index or of the
 mutual information depends on that side only through one of two laws:
 
 * :class:`SizeLaw` - the expected number of clusters of each size a,
-  w(a) (MATH.md): the actual size counts for ``perm`` or a fixed reference,
+  w(a) (docs/math.md#math-laws): the actual size counts for ``perm`` or a fixed reference,
   C(N,a) S(N-a,K-1)/S(N,K) for ``num`` when its sizes are small;
 * :class:`SlotMixture` - a mixture over u of i.i.d. uniform labelings of the
   N elements with u labels (empty labels are not clusters), with weights
@@ -323,9 +323,9 @@ def same_cluster_probability(
     -------
     float
         perm: sum_i (a_i)_m / (N)_m; num: S(N-m+1, K)/S(N, K); all: B_{N-m+1}/B_N.
-        For m = 2 this is p_same of MATH.md; for m = 3 it is also the probability
-        that two given pairs are both co-clustered under num and all, whether
-        or not the pairs share an element.
+        For m = 2 this is p_X of docs/math.md#math-expected-rand; for m = 3
+        it is also the probability that two given pairs are both co-clustered
+        under num and all, whether or not the pairs share an element.
 
     Notes
     -----
@@ -338,8 +338,8 @@ def same_cluster_probability(
     Examples
     --------
     >>> from chanceclust.ensembles import same_cluster_probability
-    >>> same_cluster_probability(4, model="all")  # B_3 / B_4 = 5 / 15
-    0.3333333333333333
+    >>> round(same_cluster_probability(4, model="all"), 12)  # B_3 / B_4 = 5 / 15
+    0.333333333333
     """
     n = check_count(n, "n")
     model = check_model(model)

@@ -65,7 +65,7 @@ def pair_probabilities(side: Law) -> tuple[float, float]:
 
 
 def rand_expectation(law_true: Law, law_pred: Law) -> float:
-    """E[RI] = p_A p_B + (1 - p_A)(1 - p_B) (MATH.md)."""
+    """E[RI] = p_A p_B + (1 - p_A)(1 - p_B) (docs/math.md#math-expected-rand)."""
     if law_true.n < 2:
         return 1.0
     p_true, q_true = pair_probabilities(law_true)
@@ -202,7 +202,7 @@ def expected_mutual_information(
     """Expected mutual information (nats) of two clusterings under a random model.
 
     E[MI] = sum_a sum_b w_A(a) w_B(b) sum_n h(n; N, a, b) (n/N) log(N n / (a b)),
-    with w_X(a) the expected number of clusters of size a in X (MATH.md) and
+    with w_X(a) the expected number of clusters of size a in X (docs/math.md#math-expected-mi) and
     h the hypergeometric pmf. Under perm this is the EMI of Vinh, Epps and
     Bailey (2010) used by scikit-learn's ``adjusted_mutual_info_score``.
 
@@ -236,8 +236,8 @@ def expected_mutual_information(
     Under num with K clusters and all, the sums over the random side's
     cluster sizes collapse to binomial sums (i.i.d. labelings: inclusion-
     exclusion for num, Stam's mixture for all). Terms of the hypergeometric
-    and binomial sums outside a Bernstein window of probability 1e-30 are
-    dropped. Cost: O(sum over size pairs of sqrt(min(a, b))) under perm.
+    and binomial sums outside a Bennett window of probability 1e-20 are
+    dropped (docs/math.md#math-windows). Cost: O(sum over size pairs of sqrt(min(a, b))) under perm.
 
     References
     ----------
@@ -344,6 +344,11 @@ def expected_rand_index_baseline(
     float
         E[RI], as :func:`expected_rand_index`.
 
+    Notes
+    -----
+    Accuracy and cost as :func:`expected_rand_index`, without building a
+    table: exact rationals under perm, ~1e-15 relative under num and all.
+
     Examples
     --------
     Expected ARI baselines do not exist under perm without sizes; under num
@@ -394,6 +399,12 @@ def expected_mutual_information_baseline(
     -------
     float
         E[MI] in nats; two-sided num and all values are cached by (N, K_A, K_B).
+
+    Notes
+    -----
+    Accuracy and cost as :func:`expected_mutual_information` (~1e-13
+    relative at any N); two-sided num and all take milliseconds at
+    N = 10^7 (docs/math.md#math-collapsed-sums).
 
     Examples
     --------

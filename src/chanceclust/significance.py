@@ -82,6 +82,13 @@ class SignificanceResult:
         Number of null samples.
     samples : ndarray or None
         The null samples, if requested.
+
+    Examples
+    --------
+    >>> from chanceclust import significance
+    >>> r = significance("ri", [0, 0, 1, 1], [0, 0, 1, 1], model="perm", n_samples=99, rng=0)
+    >>> r.statistic, r.alternative, r.n_samples, r.samples is None
+    (1.0, 'greater', 99, True)
     """
 
     statistic: float
@@ -112,6 +119,14 @@ class MonteCarloAdjustedResult:
         The measure's best value s_max (1.0, 0.0 for VI, the MI bound for MI).
     n_samples : int
         Number of null samples.
+
+    Examples
+    --------
+    >>> from chanceclust import monte_carlo_adjusted
+    >>> r = monte_carlo_adjusted("jaccard", [0, 0, 1, 1], [0, 0, 1, 1], model="perm",
+    ...                          n_samples=99, rng=0)
+    >>> r.value, r.statistic, r.best
+    (1.0, 1.0, 1.0)
     """
 
     value: float
@@ -433,7 +448,7 @@ def _samplers(s: _Setup) -> tuple[Callable[[np.random.Generator], Any] | None, C
 
     draw_pred = side(s.table.col_sums)
     # Named measures depend on the table only, whose law under perm is the same
-    # with labels_true fixed (MATH.md): skip drawing it. Callables get both.
+    # with labels_true fixed (docs/math.md#math-models): skip drawing it. Callables get both.
     fixed_true = s.one_sided or (model == "perm" and s.evaluate is not None)
     return (None if fixed_true else side(s.table.row_sums)), draw_pred
 
@@ -608,6 +623,8 @@ def significance(
     (Phipson and Smyth 2010): valid (P(p <= alpha) <= alpha under the null)
     and never 0, so the smallest p-value is 1 / (n_samples + 1). Null values
     within 1e-12 (relative) of the statistic count as ties.
+    Cost: O(N) per null sample (:func:`null_distribution`); the smallest
+    attainable p-value, 1 / (n_samples + 1), sets how many are needed.
 
     References
     ----------
@@ -692,7 +709,7 @@ def monte_carlo_adjusted(
         The measure's best value s_max. Default: 1.0 for the bounded
         similarities ("ri", "ari", "nmi", "ami", "fmi", "jaccard") and for
         callables; 0.0 for "vi", a distance, which makes the result
-        1 - VI / E_mc[VI]; for "mi", the MI bound of MATH.md under the model
+        1 - VI / E_mc[VI]; for "mi", the MI bound (docs/math.md#math-s-max) under the model
         (arithmetic mean), so that the result estimates the AMI.
     batch : int, optional
         Samples evaluated together (memory only).
@@ -710,6 +727,7 @@ def monte_carlo_adjusted(
     times the standard error of E_mc, sd / sqrt(n_samples). When
     best = E_mc[s] (every sample equals the best value: a single-valued
     ensemble), the value is 1.0 if s equals it and 0.0 otherwise, with error 0.
+    Cost: O(N) per null sample (:func:`null_distribution`).
 
     Examples
     --------

@@ -1,0 +1,153 @@
+"""Sphinx configuration of the chanceclust documentation.
+
+Build (from the repository root, after ``pip install ".[docs]"``)::
+
+    sphinx-build -W --keep-going -b html docs docs/_build/html
+
+Set ``CHANCECLUST_DOCS_QUICK=1`` to run the gallery's slow examples in their
+quick form (the default already uses the paper reproductions' ``--quick`` mode).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+ROOT = Path(__file__).resolve().parents[1]
+# Document the checkout being built, also when it is not installed (pip install -e is not needed).
+sys.path.insert(0, str(ROOT / "src"))
+
+import chanceclust
+
+project = "chanceclust"
+author = "the chanceclust developers"
+copyright = "2026, the chanceclust developers"
+release = chanceclust.__version__
+version = ".".join(release.split(".")[:2])
+
+extensions = [
+    "myst_parser",
+    "numpydoc",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+    "sphinx.ext.viewcode",
+    "sphinx_gallery.gen_gallery",
+]
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "examples/README.txt"]
+templates_path = ["_templates"]
+
+# Every cross-reference must resolve: a broken link to a page, a section or a
+# chanceclust object is a warning, and -W makes it an error. Names outside the
+# project (numpy, scipy, pandas types in docstrings) are not linked (no network
+# at build time: no intersphinx).
+nitpicky = True
+nitpick_ignore_regex = [
+    (r"py:.*", r"(numpy|np|scipy|pandas|sklearn|matplotlib|collections|typing|pathlib)\..*"),
+]
+
+# --- MyST: Markdown pages with math and anchors for every section
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist", "attrs_block"]
+myst_heading_anchors = 3
+myst_dmath_double_inline = True
+
+# --- autosummary + numpydoc: one page per public name, from its docstring
+autosummary_generate = True
+autosummary_imported_members = True
+autodoc_default_options = {"members": False}
+autodoc_typehints = "none"
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+numpydoc_attributes_as_param_list = True
+numpydoc_xref_param_type = False
+
+# --- sphinx-gallery: every example runs at build time
+_QUICK = os.environ.get("CHANCECLUST_DOCS_QUICK", "") not in ("", "0")
+sphinx_gallery_conf = {
+    "examples_dirs": ["examples"],
+    "gallery_dirs": ["auto_examples"],
+    "filename_pattern": r"/plot_",
+    "ignore_pattern": r"__init__\.py",
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "within_subsection_order": "FileNameSortKey",
+    "matplotlib_animations": False,
+    "image_scrapers": ("matplotlib",),
+    "show_memory": False,
+    "min_reported_time": 1,
+}
+
+# --- HTML: the pydata theme (as NumPy, SciPy, pandas)
+html_theme = "pydata_sphinx_theme"
+html_title = f"chanceclust {release}"
+html_static_path = ["_static"]
+html_css_files = ["chanceclust.css"]
+html_theme_options = {
+    "navbar_align": "left",
+    "show_toc_level": 2,
+    "navigation_with_keys": False,
+    "secondary_sidebar_items": ["page-toc", "sourcelink"],
+    "footer_start": ["copyright"],
+    "footer_end": ["sphinx-version", "theme-version"],
+}
+html_sidebars = {"index": [], "changelog": [], "citing": [], "license": []}
+html_show_sourcelink = True
+
+
+def _check_api_listing(app):
+    """Fail the build (a warning, an error under -W) if a public name has no API page."""
+    from sphinx.util import logging
+
+    listing = (Path(app.srcdir) / "api.rst").read_text(encoding="utf-8")
+    listed = {line.strip() for line in listing.splitlines() if line.startswith("   ")}
+    missing = [n for n in chanceclust.__all__ if n != "__version__" and n not in listed]
+    if missing:
+        logging.getLogger(__name__).warning(
+            "public names without an API page (add them to docs/api.rst): %s", ", ".join(missing)
+        )
+
+
+_BARS = re.compile(r"(?<![`\\|])\|([^|`\s][^|`]*?)\|(?![|_])")
+
+
+def _escape_bars(app, what, name, obj, options, lines):
+    """Docstrings write |A ∩ B| for a size, which reST reads as a substitution: escape it."""
+    for i, line in enumerate(lines):
+        if "|" in line and not line.lstrip().startswith(("|", "+")) and "``" not in line:
+            lines[i] = _BARS.sub(r"\\|\1\\|", line)
+
+
+def _public_name(app, env, node, contnode):
+    """Resolve ``chanceclust.<module>.<name>`` to the documented ``chanceclust.<name>``.
+
+    Docstrings may cite a public function by its defining module; its page lives at the
+    package level. Names of internal modules (``chanceclust.ensembles.*``, ``_private``)
+    have no page and are left as plain text.
+    """
+    target = node.get("reftarget", "")
+    if node.get("refdomain") != "py" or not target.startswith("chanceclust."):
+        return None
+    short = target.rsplit(".", 1)[-1]
+    if short in chanceclust.__all__ and target != f"chanceclust.{short}":
+        node["reftarget"] = f"chanceclust.{short}"
+        return app.env.domains["py"].resolve_xref(
+            env, node["refdoc"], app.builder, node["reftype"], node["reftarget"], node, contnode
+        )
+    if target.startswith(("chanceclust.ensembles.", "chanceclust._")):
+        return contnode
+    return None
+
+
+def setup(app):
+    app.connect("builder-inited", _check_api_listing)
+    app.connect("autodoc-process-docstring", _escape_bars)
+    app.connect("missing-reference", _public_name)

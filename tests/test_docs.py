@@ -1,0 +1,96 @@
+"""The documentation site (docs/) cannot drift from the code.
+
+* every name in ``chanceclust.__all__`` is listed in the API reference (``docs/api.rst``),
+  whose autosummary gives each one a page (the build also fails without it, see docs/conf.py);
+* the Python examples (``>>>``) of every Markdown page of docs/ run as doctests;
+* every ``$ chanceclust ...`` line of a ``console`` block of docs/ is run from the
+  repository root and its stdout must equal the lines that follow it.
+
+Building the site itself (``sphinx-build -W``) is done by CI (``.ci/run``), not here.
+"""
+
+import doctest
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from sessions import block_sessions, run_session
+
+import chanceclust
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts)
+
+
+def _api_listing() -> set[str]:
+    """Names listed in the autosummary directives of docs/api.rst."""
+    names, inside = set(), False
+    for line in (DOCS / "api.rst").read_text(encoding="utf-8").splitlines():
+        if line.startswith(".. autosummary::"):
+            inside = True
+        elif inside and line.startswith("   ") and not line.strip().startswith(":"):
+            names.add(line.strip())
+        elif inside and line and not line.startswith(" "):
+            inside = False
+    return names
+
+
+def test_every_public_name_has_an_api_page():
+    listed = _api_listing()
+    missing = sorted(set(chanceclust.__all__) - listed - {"__version__"})
+    assert not missing, f"add to docs/api.rst: {missing}"
+    unknown = sorted(listed - set(chanceclust.__all__))
+    assert not unknown, f"docs/api.rst lists names that are not public: {unknown}"
+
+
+def test_version_is_documented():
+    assert "__version__" in (DOCS / "api.rst").read_text(encoding="utf-8")
+
+
+def _pycon(page: Path) -> str:
+    """The ``pycon`` blocks of a page, in order, as one doctest text (state carries over)."""
+    text = page.read_text(encoding="utf-8")
+    return "\n\n".join(re.findall(r"^```pycon\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE))
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if _pycon(p)],
+                         ids=lambda p: str(p.relative_to(DOCS)))
+def test_page_examples(page):
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(_pycon(page), {}, str(page.relative_to(DOCS)), str(page), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed"
+
+
+def _console_sessions():
+    """(page, command, expected stdout) for each ``$ chanceclust`` line of a console block."""
+    sessions = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for block in re.findall(r"^```console\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE):
+            sessions += [(page.relative_to(DOCS), command, output)
+                         for command, output in block_sessions(block.splitlines())]
+    return sessions
+
+
+SESSIONS = _console_sessions()
+
+
+def test_every_subcommand_has_a_tested_session():
+    """The command-line page shows every subcommand (``reproduce`` writes files, not a table:
+    tests/test_paper.py runs it)."""
+    shown = {command.split()[1] for _, command, _ in SESSIONS}
+    assert shown >= {"compare", "table", "rank", "expect", "sample", "test"}, shown
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash for brace expansion")
+@pytest.mark.parametrize(("page", "command", "expected"), SESSIONS,
+                         ids=[f"{p}:{c[:50]}" for p, c, _ in SESSIONS])
+def test_console_session_output(page, command, expected):
+    done = run_session(command, ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip("\n") == expected.strip("\n")
