@@ -7,7 +7,7 @@ mutual information E[MI] (nats) under the random models ``perm``, ``num`` and
 and chance-adjusted values (ARI, AMI) of concrete contingency tables.  It does
 NOT import chanceclust: it only uses the Python standard library (exact
 integers and ``fractions``) and mpmath.  Definitions and conventions follow
-``/work/shared/MATH.md`` (mirrored in ``docs`` of the project).
+the project's ``MATH.md`` (now ``docs/math.md``) (mirrored in ``docs`` of the project).
 
 Two independent methods are used.
 

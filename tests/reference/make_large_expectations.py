@@ -6,7 +6,7 @@ mutual information (nats) under the random models ``perm``, ``num`` and
 ``all`` (Gates & Ahn, JMLR 2017), two-sided and one-sided, at N from 200 to
 10^5, well beyond ``make_expectations.py`` (which stops at N = 100).  It does
 NOT import chanceclust and uses only the Python standard library and mpmath.
-The values come straight from the definitions of ``/work/shared/MATH.md``:
+The values come straight from the definitions of the project's ``MATH.md`` (now ``docs/math.md``):
 
 * E[RI] = p_A p_B + (1 - p_A)(1 - p_B), with p = S(N-1,K)/S(N,K) (num),
   B_{N-1}/B_N (all) or Q(G)/C(N,2) (fixed sizes), as exact fractions of
