@@ -45,6 +45,8 @@ def adjusted_rand_index(
     model: str = "perm",
     one_sided: bool = False,
     contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Rand index adjusted for chance under a random model: (RI - E[RI]) / (1 - E[RI]).
 
@@ -61,6 +63,14 @@ def adjusted_rand_index(
         If True, ``labels_true`` is a fixed reference; only ``labels_pred`` is random.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
+        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean: an error (naming the count, the
+        argument and the first position); left out of both clusterings (N
+        shrinks, and the random model applies to the elements kept); each its
+        own cluster; or one cluster per clustering (scikit-learn's -1).
 
     Returns
     -------
@@ -90,7 +100,10 @@ def adjusted_rand_index(
     0.3202
     """
     return table_adjusted_rand(
-        *validated_table(labels_true, labels_pred, contingency, model, one_sided)
+        *validated_table(
+            labels_true, labels_pred, contingency, model, one_sided,
+            unassigned_label=unassigned_label, unassigned=unassigned,
+        )
     )
 
 
@@ -143,6 +156,8 @@ def adjusted_mutual_information(
     one_sided: bool = False,
     average_method: str = "arithmetic",
     contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Mutual information adjusted for chance: (MI - E[MI]) / (s_max - E[MI]).
 
@@ -162,6 +177,14 @@ def adjusted_mutual_information(
         are aliases of "geometric" and "arithmetic".
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
+        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean: an error (naming the count, the
+        argument and the first position); left out of both clusterings (N
+        shrinks, and the random model applies to the elements kept); each its
+        own cluster; or one cluster per clustering (scikit-learn's -1).
 
     Returns
     -------
@@ -196,7 +219,7 @@ def adjusted_mutual_information(
     model = check_model(model)
     one_sided = check_one_sided(one_sided)
     method = check_average_method(average_method)
-    table = summarize(labels_true, labels_pred, contingency)
+    table = summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned)
     mi = table_mutual_information(table)
     expected = table_expected_mi(table, model, one_sided)
     bound = mutual_information_bound(table, model, one_sided, method)

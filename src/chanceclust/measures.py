@@ -40,7 +40,12 @@ def size_entropy(sizes: NDArray[np.int64], n: int) -> float:
     return float(max(-np.sum(frac * logs), 0.0)) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
-def entropy(labels: Any) -> float:
+def entropy(
+    labels: Any,
+    *,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
+) -> float:
     """Shannon entropy (nats) of the cluster sizes of one clustering.
 
     H(A) = -sum_i (a_i/N) log(a_i/N).
@@ -49,6 +54,14 @@ def entropy(labels: Any) -> float:
     ----------
     labels : array-like of shape (n_samples,)
         Cluster labels (any hashable values).
+    unassigned_label : label or collection of labels, optional
+        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
+        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean: an error (naming the count, the
+        argument and the first position); left out of both clusterings (N
+        shrinks, and the random model applies to the elements kept); each its
+        own cluster; or one cluster per clustering (scikit-learn's -1).
 
     Returns
     -------
@@ -62,12 +75,17 @@ def entropy(labels: Any) -> float:
     >>> entropy([0, 0, 1, 1])  # log 2
     0.6931471805599453
     """
-    codes, k = check_labels(labels, "labels")
+    codes, k = check_labels(labels, "labels", unassigned_label=unassigned_label, unassigned=unassigned)
     return size_entropy(np.bincount(codes, minlength=k), codes.shape[0])
 
 
 def rand_index(
-    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Rand index: the fraction of element pairs on which two clusterings agree.
 
@@ -79,6 +97,14 @@ def rand_index(
         The two clusterings. Give these or ``contingency``.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
+        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean: an error (naming the count, the
+        argument and the first position); left out of both clusterings (N
+        shrinks, and the random model applies to the elements kept); each its
+        own cluster; or one cluster per clustering (scikit-learn's -1).
 
     Returns
     -------
@@ -95,7 +121,9 @@ def rand_index(
     >>> rand_index([0, 0, 1, 1], [0, 0, 1, 2])
     0.8333333333333334
     """
-    return counts_rand(pair_counts(labels_true, labels_pred, contingency=contingency))
+    return counts_rand(pair_counts(
+            labels_true, labels_pred, contingency=contingency, unassigned_label=unassigned_label, unassigned=unassigned
+        ))
 
 
 def counts_rand(counts: PairCounts) -> float:
@@ -135,7 +163,12 @@ _CELL_CHUNK = 1 << 16
 
 
 def mutual_information(
-    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Mutual information (nats) between two clusterings.
 
@@ -147,6 +180,14 @@ def mutual_information(
         The two clusterings. Give these or ``contingency``.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
+        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean: an error (naming the count, the
+        argument and the first position); left out of both clusterings (N
+        shrinks, and the random model applies to the elements kept); each its
+        own cluster; or one cluster per clustering (scikit-learn's -1).
 
     Returns
     -------
@@ -169,7 +210,7 @@ def mutual_information(
     >>> round(mutual_information([0, 0, 1, 1], [0, 0, 1, 1]), 15)  # log 2
     0.693147180559945
     """
-    return table_mutual_information(summarize(labels_true, labels_pred, contingency))
+    return table_mutual_information(summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned))
 
 
 def generalized_mean(u: float, v: float, average_method: str) -> float:
@@ -189,6 +230,8 @@ def normalized_mutual_information(
     *,
     average_method: str = "arithmetic",
     contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Normalized mutual information MI / f(H(A), H(B)).
 
@@ -201,6 +244,14 @@ def normalized_mutual_information(
         aliases of "geometric" and "arithmetic".
     contingency : array-like or sparse matrix, optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
+        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean: an error (naming the count, the
+        argument and the first position); left out of both clusterings (N
+        shrinks, and the random model applies to the elements kept); each its
+        own cluster; or one cluster per clustering (scikit-learn's -1).
 
     Returns
     -------
@@ -216,7 +267,7 @@ def normalized_mutual_information(
     """
     method = check_average_method(average_method)
     return table_normalized_mutual_information(
-        summarize(labels_true, labels_pred, contingency), method
+        summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned), method
     )
 
 
@@ -236,7 +287,12 @@ def table_normalized_mutual_information(table: Table, method: str) -> float:
 
 
 def fowlkes_mallows_index(
-    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Fowlkes-Mallows index N11 / sqrt((N11 + N10)(N11 + N01)).
 
@@ -246,6 +302,14 @@ def fowlkes_mallows_index(
         The two clusterings. Give these or ``contingency``.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
+        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean: an error (naming the count, the
+        argument and the first position); left out of both clusterings (N
+        shrinks, and the random model applies to the elements kept); each its
+        own cluster; or one cluster per clustering (scikit-learn's -1).
 
     Returns
     -------
@@ -260,7 +324,9 @@ def fowlkes_mallows_index(
     >>> round(fowlkes_mallows_index([0, 0, 1, 1], [0, 0, 1, 2]), 12)  # 1 / sqrt(2)
     0.707106781187
     """
-    return counts_fowlkes_mallows(pair_counts(labels_true, labels_pred, contingency=contingency))
+    return counts_fowlkes_mallows(pair_counts(
+            labels_true, labels_pred, contingency=contingency, unassigned_label=unassigned_label, unassigned=unassigned
+        ))
 
 
 def counts_fowlkes_mallows(c: PairCounts) -> float:
@@ -273,7 +339,12 @@ def counts_fowlkes_mallows(c: PairCounts) -> float:
 
 
 def jaccard_index(
-    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Jaccard index of co-clustered pairs, N11 / (N11 + N10 + N01).
 
@@ -283,6 +354,14 @@ def jaccard_index(
         The two clusterings. Give these or ``contingency``.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
+        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean: an error (naming the count, the
+        argument and the first position); left out of both clusterings (N
+        shrinks, and the random model applies to the elements kept); each its
+        own cluster; or one cluster per clustering (scikit-learn's -1).
 
     Returns
     -------
@@ -296,7 +375,9 @@ def jaccard_index(
     >>> jaccard_index([0, 0, 1, 1], [0, 0, 1, 2])
     0.5
     """
-    return counts_jaccard(pair_counts(labels_true, labels_pred, contingency=contingency))
+    return counts_jaccard(pair_counts(
+            labels_true, labels_pred, contingency=contingency, unassigned_label=unassigned_label, unassigned=unassigned
+        ))
 
 
 def counts_jaccard(c: PairCounts) -> float:
@@ -306,7 +387,12 @@ def counts_jaccard(c: PairCounts) -> float:
 
 
 def variation_of_information(
-    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Variation of information H(A|B) + H(B|A) (nats), a distance (Meila 2007).
 
@@ -319,6 +405,14 @@ def variation_of_information(
         The two clusterings. Give these or ``contingency``.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
+        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean: an error (naming the count, the
+        argument and the first position); left out of both clusterings (N
+        shrinks, and the random model applies to the elements kept); each its
+        own cluster; or one cluster per clustering (scikit-learn's -1).
 
     Returns
     -------
@@ -331,7 +425,7 @@ def variation_of_information(
     >>> round(variation_of_information([0, 0, 1, 1], [0, 0, 1, 2]), 6)  # log(2)/2
     0.346574
     """
-    return table_variation_of_information(summarize(labels_true, labels_pred, contingency))
+    return table_variation_of_information(summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned))
 
 
 def table_variation_of_information(table: Table) -> float:

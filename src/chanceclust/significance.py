@@ -29,10 +29,10 @@ from chanceclust._expected_mi import expected_mi_of_laws
 from chanceclust._kernels import deviance
 from chanceclust._validation import (
     _describe,
-    check_clusterings,
     check_count,
     check_model,
     check_one_sided,
+    validate_clusterings,
 )
 from chanceclust.adjusted import adjust, mutual_information_bound
 from chanceclust.contingency import Table, _table_from_codes
@@ -397,11 +397,23 @@ class _Setup:
     evaluate: Callable[[_Batch], NDArray[np.float64]] | None
 
 
-def _setup(measure: Any, labels_true: Any, labels_pred: Any, model: Any, one_sided: Any) -> _Setup:
+def _setup(
+    measure: Any,
+    labels_true: Any,
+    labels_pred: Any,
+    model: Any,
+    one_sided: Any,
+    unassigned_label: Any = None,
+    unassigned: Any = "raise",
+) -> _Setup:
     measure = _check_measure(measure)
     model = check_model(model)
     one_sided = check_one_sided(one_sided)
-    codes_true, k_true, codes_pred, k_pred = check_clusterings(labels_true, labels_pred)
+    clusterings = validate_clusterings(
+        labels_true, labels_pred, unassigned_label=unassigned_label, unassigned=unassigned
+    )
+    codes_true, k_true = clusterings.codes_true, clusterings.k_true
+    codes_pred, k_pred = clusterings.codes_pred, clusterings.k_pred
     if codes_true.shape[0] == 0:
         raise ValueError("`labels_true` and `labels_pred` must label at least one element; got 0.")
     table = _table_from_codes(codes_true, k_true, codes_pred, k_pred)
@@ -415,7 +427,9 @@ def _setup(measure: Any, labels_true: Any, labels_pred: Any, model: Any, one_sid
         statistic = float(evaluate(_batch_tables(codes_true[None], codes_pred[None]))[0])
     else:
         evaluate = None
-        statistic = float(measure(labels_true, labels_pred))
+        # The callable sees what the null samples are: integer codes of the elements
+        # kept, aligned (mappings, communities) and with the unassigned policy applied.
+        statistic = float(measure(codes_true, codes_pred))
     return _Setup(measure, codes_true, codes_pred, table, model, one_sided, statistic, evaluate)
 
 
@@ -482,6 +496,8 @@ def null_distribution(
     rng: Any = None,
     batch: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> NDArray[np.float64]:
     """Sample the null distribution of a similarity measure under a random model.
 
@@ -509,6 +525,14 @@ def null_distribution(
         Samples evaluated together (memory only: the values do not depend on it).
     progress : callable, optional
         Called as ``progress(done, n_samples)`` after each batch (e.g. a progress bar).
+    unassigned_label : label or collection of labels, optional
+        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
+        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean: an error (naming the count, the
+        argument and the first position); left out of both clusterings (N
+        shrinks, and the random model applies to the elements kept); each its
+        own cluster; or one cluster per clustering (scikit-learn's -1).
 
     Returns
     -------
@@ -532,7 +556,9 @@ def null_distribution(
     >>> null.shape, round(float(null.mean()), 1)  # E[RI] = 0.56
     ((1000,), 0.6)
     """
-    s = _setup(measure, labels_true, labels_pred, model, one_sided)
+    s = _setup(
+        measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
+    )
     n_samples = check_count(n_samples, "n_samples", minimum=1)
     if batch is not None:
         batch = check_count(batch, "batch", minimum=1)
@@ -567,6 +593,8 @@ def significance(
     return_samples: bool = False,
     batch: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> SignificanceResult:
     """Monte Carlo test of the agreement of two clusterings against a random model.
 
@@ -595,6 +623,14 @@ def significance(
         Samples evaluated together (memory only).
     progress : callable, optional
         Called as ``progress(done, n_samples)`` after each batch.
+    unassigned_label : label or collection of labels, optional
+        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
+        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean: an error (naming the count, the
+        argument and the first position); left out of both clusterings (N
+        shrinks, and the random model applies to the elements kept); each its
+        own cluster; or one cluster per clustering (scikit-learn's -1).
 
     Returns
     -------
@@ -624,7 +660,9 @@ def significance(
     0.001
     """
     alternative = _check_alternative(alternative)
-    s = _setup(measure, labels_true, labels_pred, model, one_sided)
+    s = _setup(
+        measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
+    )
     n_samples = check_count(n_samples, "n_samples", minimum=1)
     if batch is not None:
         batch = check_count(batch, "batch", minimum=1)
@@ -667,6 +705,8 @@ def monte_carlo_adjusted(
     rng: Any = None,
     best: float | None = None,
     batch: int | None = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> MonteCarloAdjustedResult:
     """Adjust any measure for chance by Monte Carlo: (s - E_mc[s]) / (best - E_mc[s]).
 
@@ -696,6 +736,14 @@ def monte_carlo_adjusted(
         (arithmetic mean), so that the result estimates the AMI.
     batch : int, optional
         Samples evaluated together (memory only).
+    unassigned_label : label or collection of labels, optional
+        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
+        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean: an error (naming the count, the
+        argument and the first position); left out of both clusterings (N
+        shrinks, and the random model applies to the elements kept); each its
+        own cluster; or one cluster per clustering (scikit-learn's -1).
 
     Returns
     -------
@@ -720,7 +768,9 @@ def monte_carlo_adjusted(
     >>> 0.8 < r.value < 0.9, r.value_stderr < 0.01
     (True, True)
     """
-    s = _setup(measure, labels_true, labels_pred, model, one_sided)
+    s = _setup(
+        measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
+    )
     n_samples = check_count(n_samples, "n_samples", minimum=1)
     if batch is not None:
         batch = check_count(batch, "batch", minimum=1)

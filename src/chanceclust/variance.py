@@ -134,6 +134,8 @@ def rand_index_variance(
     model: str = "perm",
     one_sided: bool = False,
     contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Exact variance of the Rand index of two random clusterings under a random model.
 
@@ -152,6 +154,14 @@ def rand_index_variance(
         Under perm this changes nothing.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
+        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean: an error (naming the count, the
+        argument and the first position); left out of both clusterings (N
+        shrinks, and the random model applies to the elements kept); each its
+        own cluster; or one cluster per clustering (scikit-learn's -1).
 
     Returns
     -------
@@ -199,7 +209,12 @@ def rand_index_variance(
     0.0
     """
     return float(
-        _table_variance(*validated_table(labels_true, labels_pred, contingency, model, one_sided))
+        _table_variance(
+            *validated_table(
+                labels_true, labels_pred, contingency, model, one_sided,
+                unassigned_label=unassigned_label, unassigned=unassigned,
+            )
+        )
     )
 
 
@@ -226,6 +241,8 @@ def standardized_rand_index(
     model: str = "perm",
     one_sided: bool = False,
     contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Standardized Rand index (RI - E[RI]) / sd[RI] under a random model, without sampling.
 
@@ -239,6 +256,14 @@ def standardized_rand_index(
         If True, ``labels_true`` is a fixed reference.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
+        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean: an error (naming the count, the
+        argument and the first position); left out of both clusterings (N
+        shrinks, and the random model applies to the elements kept); each its
+        own cluster; or one cluster per clustering (scikit-learn's -1).
 
     Returns
     -------
@@ -266,7 +291,8 @@ def standardized_rand_index(
     0.816497
     """
     table, model, one_sided = validated_table(
-        labels_true, labels_pred, contingency, model, one_sided
+        labels_true, labels_pred, contingency, model, one_sided,
+        unassigned_label=unassigned_label, unassigned=unassigned,
     )
     variance = _table_variance(table, model, one_sided)
     if variance == 0:
