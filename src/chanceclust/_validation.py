@@ -122,11 +122,11 @@ class UnassignedReport:
     n_dropped: int = 0
     n_reassigned: int = 0
 
-    def describe(self) -> str:
+    def describe(self, first: str = "labels_true", second: str = "labels_pred") -> str:
         """One line for humans: what happened to the unassigned elements ('' if none)."""
         if self.n_unassigned_true == self.n_unassigned_pred == 0:
             return ""
-        where = f"{self.n_unassigned_true} in the first, {self.n_unassigned_pred} in the second"
+        where = f"{self.n_unassigned_true} in {first}, {self.n_unassigned_pred} in {second}"
         if self.policy == "drop":
             return f"{self.n_dropped} unassigned element(s) dropped ({where})"
         kind = "each its own cluster" if self.policy == "singletons" else "one cluster per side"
@@ -254,10 +254,8 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray:
                 array = None
             if array is not None and (array.ndim != 1 or array.dtype.kind not in "biuf"):
                 array = None  # mixed types: keep the objects themselves
-        if array is None:
-            array = np.empty(len(values), dtype=object)
-            for i, value in enumerate(values):  # not array[:] = values: tuples would broadcast
-                array[i] = value
+        if array is None:  # fromiter keeps tuples whole (np.array would make rows of them)
+            array = np.fromiter(values, dtype=object, count=len(values))
     if array.ndim != 1:
         raise ValueError(
             f"`{name}` must be 1-D (one label per element); got an array of shape {array.shape}."
