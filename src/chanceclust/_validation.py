@@ -10,7 +10,7 @@ import math
 import numbers
 import sys
 import warnings
-from collections.abc import Collection, Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -465,6 +465,8 @@ def _read_side(labels: Any, name: str, marks: frozenset[Any]) -> _Side:
         labels = list(labels.membership)
     elif hasattr(labels, "communities") and not isinstance(labels, Collection):  # cdlib
         labels = labels.communities
+    if isinstance(labels, Iterator):  # e.g. networkx's asyn_lpa_communities: read it once
+        labels = list(labels)
     if isinstance(labels, (set, frozenset)):
         if not labels or not all(isinstance(g, frozenset) for g in labels):
             raise TypeError(
