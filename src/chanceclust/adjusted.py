@@ -172,9 +172,11 @@ def adjusted_mutual_information(
         The random model (see :func:`chanceclust.expected_mutual_information`).
     one_sided : bool, default=False
         If True, ``labels_true`` is a fixed reference; only ``labels_pred`` is random.
-    average_method : {"min", "geometric", "arithmetic", "max"}, default="arithmetic"
+    average_method : {"min", "geometric", "arithmetic", "max", "true", "pred"}, \
+default="arithmetic"
         The normalization f of s_max; "sqrt" and "sum" (the paper's names)
-        are aliases of "geometric" and "arithmetic".
+        are aliases of "geometric" and "arithmetic". "true" and "pred" take
+        the bound of one side only (u or v of the Notes).
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
     unassigned_label : label or collection of labels, optional
@@ -195,7 +197,8 @@ def adjusted_mutual_information(
     Notes
     -----
     s_max = f(u, v) with, per side, the largest entropy in its ensemble
-    (MATH.md): perm H(A), H(B); num log K_A, log K_B; all log N. One-sided,
+    (MATH.md): perm H(A), H(B); num log K_A, log K_B; all log N; f(u, v) = u
+    for "true" and v for "pred". One-sided,
     the reference keeps its own entropy H(G) (clusim uses log K_G or log N
     there; we follow the paper's rule, the maximum over the clusterings in the
     random model, which holds the reference fixed). Accuracy: E[MI] to

@@ -33,7 +33,7 @@ from chanceclust.io import (
 
 PROG = "chanceclust"
 MODELS = ("perm", "num", "all")
-AVERAGE_METHODS = ("min", "geometric", "arithmetic", "max", "sqrt", "sum")
+AVERAGE_METHODS = ("min", "geometric", "arithmetic", "max", "sqrt", "sum", "true", "pred")
 #: Measures of --measure: name -> (module, function, kind). kind: "raw", "nmi" or "adjusted".
 MEASURES: dict[str, tuple[str, str, str]] = {
     "ri": ("chanceclust.measures", "rand_index", "raw"),
@@ -255,8 +255,8 @@ def _add_average(p: argparse.ArgumentParser) -> None:
         "--average-method",
         choices=AVERAGE_METHODS,
         default="arithmetic",
-        help="normalization of nmi/ami (sqrt = geometric, sum = arithmetic; default: "
-        "%(default)s)",
+        help="normalization of nmi/ami (sqrt = geometric, sum = arithmetic; true or pred: "
+        "the first or the second clustering's entropy bound alone; default: %(default)s)",
     )
 
 

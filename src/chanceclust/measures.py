@@ -214,7 +214,14 @@ def mutual_information(
 
 
 def generalized_mean(u: float, v: float, average_method: str) -> float:
-    """The normalization f(u, v) of NMI/AMI: min, geometric, arithmetic or max mean."""
+    """The normalization f(u, v) of NMI/AMI: min, geometric, arithmetic or max mean, or one side.
+
+    ``"true"`` is u (the side of ``labels_true``), ``"pred"`` is v.
+    """
+    if average_method == "true":
+        return u
+    if average_method == "pred":
+        return v
     if average_method == "min":
         return min(u, v)
     if average_method == "geometric":
@@ -239,9 +246,11 @@ def normalized_mutual_information(
     ----------
     labels_true, labels_pred : array-like of shape (n_samples,), optional
         The two clusterings. Give these or ``contingency``.
-    average_method : {"min", "geometric", "arithmetic", "max"}, default="arithmetic"
+    average_method : {"min", "geometric", "arithmetic", "max", "true", "pred"}, \
+default="arithmetic"
         The normalization f; the paper's "sqrt" and "sum" are accepted as
-        aliases of "geometric" and "arithmetic".
+        aliases of "geometric" and "arithmetic". "true" and "pred" divide by
+        the entropy of one side only, H(A) or H(B) (scikit-learn#12484).
     contingency : array-like or sparse matrix, optional
         A precomputed contingency table.
     unassigned_label : label or collection of labels, optional

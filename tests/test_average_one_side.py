@@ -1,0 +1,125 @@
+"""``average_method="true"`` / ``"pred"`` (#11): NMI and AMI normalized by one side only.
+
+s_max is the largest value of that side's entropy in the random model (perm H, num log K,
+all log N; a one-sided reference keeps H(G)). Checked against brute force: E[MI] by
+enumerating every clustering of the ensemble (N <= 7), MI and H straight from the counts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from chanceclust import adjusted_mutual_information, compare, normalized_mutual_information
+
+
+def set_partitions(n):
+    def grow(prefix, used):
+        if len(prefix) == n:
+            yield tuple(prefix)
+            return
+        for v in range(used + 1):
+            yield from grow([*prefix, v], max(used, v + 1))
+
+    yield from grow([0], 1)
+
+
+def members(labels, model, parts):
+    """The clusterings of the ensemble of ``labels`` (each equally likely)."""
+    if model == "all":
+        return parts
+    if model == "num":
+        k = len(set(labels))
+        return [p for p in parts if max(p) + 1 == k]
+    sizes = sorted(Counter(labels).values())
+    return [p for p in parts if sorted(Counter(p).values()) == sizes]
+
+
+def mi_matrix(side_a, side_b, n):
+    """MI (nats) of every pair (row of side_a, row of side_b), vectorized over pairs."""
+    a = np.eye(n)[np.asarray(side_a)]  # (m, N, K) one-hot
+    b = np.eye(n)[np.asarray(side_b)]
+    joint = np.einsum("ink,jnl->ijkl", a, b)
+    ra, rb = a.sum(axis=1), b.sum(axis=1)
+    outer = ra[:, None, :, None] * rb[None, :, None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(joint > 0, joint / n * np.log(n * joint / outer), 0.0)
+    return terms.sum(axis=(2, 3))
+
+
+def entropy(labels):
+    n = len(labels)
+    return -sum(c / n * math.log(c / n) for c in Counter(labels).values())
+
+
+def bound(labels, model, fixed):
+    """The largest entropy of a side in its ensemble (its own H when fixed)."""
+    if model == "perm" or fixed:
+        return entropy(labels)
+    return math.log(len(set(labels))) if model == "num" else math.log(len(labels))
+
+
+CASES = [
+    ([0, 0, 1, 1, 2, 2], [0, 0, 0, 1, 1, 1]),
+    ([0, 1, 1, 2, 2, 2], [0, 0, 1, 1, 1, 1]),
+    ([0, 0, 1, 1, 1], [0, 1, 0, 1, 2]),
+    ([0, 0, 0, 1, 1, 2, 2], [0, 1, 1, 1, 2, 2, 2]),  # N = 7: one-sided and perm
+    ([0, 0, 1, 1, 2, 3, 3], [0, 0, 0, 0, 1, 1, 1]),
+]
+
+
+@pytest.mark.parametrize(("labels_true", "labels_pred"), CASES)
+@pytest.mark.parametrize(("model", "one_sided"), [
+    ("perm", False), ("num", False), ("num", True), ("all", False), ("all", True)
+])
+@pytest.mark.parametrize("method", ["true", "pred"])
+def test_ami_one_side_equals_enumeration(labels_true, labels_pred, model, one_sided, method):
+    n = len(labels_true)
+    if n == 7 and model != "perm" and not one_sided:
+        pytest.skip("two-sided num/all at N = 7: 877^2 pairs, covered at N <= 6")
+    parts = list(set_partitions(n))
+    side_a = [tuple(labels_true)] if one_sided else members(labels_true, model, parts)
+    side_b = members(labels_pred, model, parts)
+    expected_mi = float(mi_matrix(side_a, side_b, n).mean())
+    mi = float(mi_matrix([labels_true], [labels_pred], n)[0, 0])
+    u = bound(labels_true, model, fixed=one_sided)
+    v = bound(labels_pred, model, fixed=False)
+    s_max = u if method == "true" else v
+    expected = (mi - expected_mi) / (s_max - expected_mi)
+    got = adjusted_mutual_information(
+        labels_true, labels_pred, model=model, one_sided=one_sided, average_method=method
+    )
+    assert got == pytest.approx(expected, rel=1e-11, abs=1e-12)
+
+
+@pytest.mark.parametrize(("labels_true", "labels_pred"), CASES)
+def test_nmi_one_side(labels_true, labels_pred):
+    """NMI: MI / H(labels_true) or MI / H(labels_pred); 'true' of (a, b) is 'pred' of (b, a)."""
+    n = len(labels_true)
+    mi = float(mi_matrix([labels_true], [labels_pred], n)[0, 0])
+    for method, h in (("true", entropy(labels_true)), ("pred", entropy(labels_pred))):
+        got = normalized_mutual_information(labels_true, labels_pred, average_method=method)
+        assert got == pytest.approx(mi / h, rel=1e-13)
+    assert normalized_mutual_information(
+        labels_true, labels_pred, average_method="true"
+    ) == normalized_mutual_information(labels_pred, labels_true, average_method="pred")
+
+
+def test_one_side_bounds_and_conventions():
+    """A refinement of the reference has NMI_true exactly 1; a single-cluster side gives 0."""
+    coarse, fine = [0, 0, 0, 1, 1, 1], [0, 0, 1, 2, 2, 3]
+    assert normalized_mutual_information(coarse, fine, average_method="true") == 1.0
+    assert normalized_mutual_information(coarse, fine, average_method="pred") < 1.0
+    assert normalized_mutual_information([0, 0, 0], [0, 1, 2], average_method="true") == 0.0
+    assert adjusted_mutual_information([0, 0], [0, 0], average_method="pred") == 1.0
+
+
+def test_compare_rows_keep_the_symmetric_normalizations():
+    """compare() lists the four symmetric normalizations; true/pred are asked for by name."""
+    result = compare([0, 0, 1, 1], [0, 0, 1, 2])
+    assert {row.average_method for row in result.rows} == {
+        None, "min", "geometric", "arithmetic", "max"
+    }
