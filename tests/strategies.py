@@ -85,3 +85,16 @@ def labels_from_table(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     rows, cols = np.nonzero(table)
     counts = table[rows, cols]
     return np.repeat(rows, counts), np.repeat(cols, counts)
+
+
+def set_partitions(n: int):
+    """Every set partition of n elements as a tuple of restricted-growth labels (0 first)."""
+
+    def grow(prefix, used):
+        if len(prefix) == n:
+            yield tuple(prefix)
+            return
+        for v in range(used + 1):
+            yield from grow([*prefix, v], max(used, v + 1))
+
+    yield from grow([0], 1)

@@ -12,19 +12,9 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from strategies import set_partitions
 
 from chanceclust import adjusted_mutual_information, compare, normalized_mutual_information
-
-
-def set_partitions(n):
-    def grow(prefix, used):
-        if len(prefix) == n:
-            yield tuple(prefix)
-            return
-        for v in range(used + 1):
-            yield from grow([*prefix, v], max(used, v + 1))
-
-    yield from grow([0], 1)
 
 
 def members(labels, model, parts):

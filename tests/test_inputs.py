@@ -305,6 +305,7 @@ KEYED = {
     "frozensets": lambda x, keys: _communities(x.tolist(), keys, frozenset),
     "lists": lambda x, keys: _communities(x.tolist(), keys, list),
     "cdlib": lambda x, keys: FakeNodeClustering(_communities(x.tolist(), keys, list)),
+    "cluster_to_members": lambda x, keys: dict(enumerate(_communities(x.tolist(), keys, list))),
     "series_shuffled": lambda x, keys: pd.Series(x, index=keys).iloc[::-1],
 }
 

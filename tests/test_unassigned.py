@@ -108,7 +108,7 @@ def test_default_raises_with_count_position_and_options(name):
     func = PAIR_FUNCTIONS[name]
     with pytest.raises(ValueError, match=re.escape("`labels_pred` has 3 unassigned element(s)")):
         func([0, 0, 1, 1, 2, 2], [0, -1, 1, -1, 2, -2], unassigned_label=[-1, -2])
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match="unassigned element") as info:
         func(TRUTH, PRED, unassigned_label=NOISE)
     message = str(info.value)
     for part in (
@@ -170,13 +170,15 @@ def test_compare_reports_what_happened():
     """compare() counts the unassigned elements and what was done with them, and says so."""
     result = cc.compare(TRUTH, PRED, unassigned_label=NOISE, unassigned="singletons")
     assert result.unassigned == cc.UnassignedReport("singletons", 1, 3, 0, 4)
-    assert result.n == 12 and result.n_clusters_pred == 3 + 3
+    assert result.n == 12
+    assert result.n_clusters_pred == 3 + 3
     assert "4 unassigned element(s) re-assigned, each its own cluster" in str(result).splitlines()[0]
     clean = cc.compare([0, 1], [0, 1])
     assert clean.unassigned == cc.UnassignedReport("raise", 0, 0, 0, 0)
     assert str(clean).splitlines()[0] == "N = 2, K_true = 2, K_pred = 2"
     cluster = cc.compare(TRUTH, PRED, unassigned_label=NOISE, unassigned="cluster")
-    assert cluster.unassigned.n_reassigned == 4 and cluster.n_clusters_true == 4
+    assert cluster.unassigned.n_reassigned == 4
+    assert cluster.n_clusters_true == 4
 
 
 @pytest.mark.parametrize(
@@ -333,16 +335,20 @@ def test_cli_aliases(capsys, tmp_path, noisy):
     assert out == same
     status, _, err = run(capsys, "compare", truth, pred, "--na", "drop", "--unassigned",
                          "cluster")
-    assert status == 2 and "contradict" in err
+    assert status == 2
+    assert "contradict" in err
     a = tmp_path / "a.txt"
     a.write_text("e1\tx\ne2\tx\ne3\ty\ne4\ty\n")
     b = tmp_path / "b.txt"
     b.write_text("e2\t1\ne3\t2\ne4\t2\ne9\t1\n")
     _, out, _ = run(capsys, "compare", a, b, "--missing", "intersect", "--format", "json")
     _, same, _ = run(capsys, "compare", a, b, "--unassigned", "drop", "--format", "json")
-    assert out == same and json.loads(out)["n"] == 3
+    assert out == same
+    assert json.loads(out)["n"] == 3
     status, out, _ = run(capsys, "compare", a, b, "--unassigned", "singletons", "--format",
                          "json")
-    assert status == 0 and json.loads(out)["n"] == 5
+    assert status == 0
+    assert json.loads(out)["n"] == 5
     status, _, err = run(capsys, "compare", a, b)
-    assert status == 2 and f"{a}:1: element 'e1' has no cluster (absent from {b})" in err
+    assert status == 2
+    assert f"{a}:1: element 'e1' has no cluster (absent from {b})" in err

@@ -7,23 +7,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from strategies import set_partitions
 
 from chanceclust.contingency import summarize
 from chanceclust.significance import null_distribution
 from chanceclust.variance import _table_variance, rand_index_variance, standardized_rand_index
 
 MODELS = ("perm", "num", "all")
-
-
-def set_partitions(n):
-    def grow(prefix, used):
-        if len(prefix) == n:
-            yield tuple(prefix)
-            return
-        for v in range(used + 1):
-            yield from grow([*prefix, v], max(used, v + 1))
-
-    yield from grow([0], 1)
 
 
 def pair_indicators(labels):

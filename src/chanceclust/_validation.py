@@ -1,7 +1,8 @@
 """Input validation: every user-facing error message of the library lives here.
 
-Each checker returns normalized arguments or raises ``ValueError`` naming the
-argument, what it must be and what it got.
+Each checker returns normalized arguments or raises ``ValueError`` (``TypeError``
+for a container that cannot hold a clustering) naming the argument, what it must
+be and what it got. Labels of every kind go through :func:`validate_clusterings`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import numbers
 import sys
 import warnings
 from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -144,7 +145,7 @@ class Clusterings:
     report: UnassignedReport
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Side:
     """One labeling read: codes (-1 = unassigned), K, and the element keys if keyed."""
 
@@ -182,10 +183,10 @@ def check_unassigned_label(unassigned_label: Any) -> frozenset[Any]:
             "`unassigned_label` must be a label or a collection of labels; "
             f"got a mapping {_describe(unassigned_label)}."
         )
+    elif isinstance(unassigned_label, np.ndarray):
+        values = unassigned_label.ravel().tolist()
     else:
-        values = list(np.asarray(unassigned_label, dtype=object).ravel()) if isinstance(
-            unassigned_label, np.ndarray
-        ) else list(unassigned_label)
+        values = list(unassigned_label)
     for value in values:
         if not isinstance(value, Hashable):
             raise ValueError(
@@ -458,9 +459,12 @@ def _read_side(labels: Any, name: str, marks: frozenset[Any]) -> _Side:
     """Read one clustering in any accepted container (see :func:`validate_clusterings`)."""
     _check_container(labels, name)
     if isinstance(labels, Mapping):
-        keys = list(labels.keys())
-        codes, k, n_bad = _encode_array(_as_label_array(list(labels.values()), name), name, marks)
-        return _Side(codes, k, n_bad, keys)
+        values = list(labels.values())
+        if values and isinstance(values[0], (set, list, np.ndarray)):  # {cluster: members}
+            labels = values  # unhashable values cannot be labels: they are the communities
+        else:
+            codes, k, n_bad = _encode_array(_as_label_array(values, name), name, marks)
+            return _Side(codes, k, n_bad, list(labels.keys()))
     if hasattr(labels, "membership") and not hasattr(labels, "__array__"):  # igraph
         labels = list(labels.membership)
     elif hasattr(labels, "communities") and not isinstance(labels, Collection):  # cdlib
@@ -581,14 +585,18 @@ def validate_clusterings(
 ) -> Clusterings:
     """The one validation path of two clusterings: codes, cluster counts and a report.
 
-    Accepted inputs, for each argument: a 1-D sequence or array of hashable
-    labels (matched by position); a pandas Series (by position, or by index
-    when both are Series with different indexes, or the other is element-keyed);
-    a Categorical; a mapping ``{element: label}`` (matched by key); a partition
-    as communities, an iterable of collections of elements (networkx, cdlib's
-    ``.communities``; an igraph ``VertexClustering`` through ``.membership``).
-    Refused: sets of labels, DataFrames, a mapping with a positional sequence
-    (TypeError), overlapping communities (ValueError).
+    Accepted inputs, for each argument: a 1-D sequence, iterator or array of
+    hashable labels (matched by position); a pandas Series (by position, or by
+    index when both are Series with different indexes, or the other is
+    element-keyed); a Categorical; a mapping ``{element: label}`` (matched by
+    key); a partition as communities, an iterable of collections of elements
+    (networkx, cdlib's ``.communities``, a mapping ``{cluster: [members]}``; an
+    igraph ``VertexClustering`` through ``.membership``). Refused: sets of
+    labels, DataFrames, a keyed input with a positional one (TypeError),
+    overlapping communities (ValueError). Elements that a keyed input lacks,
+    missing values and labels in ``unassigned_label`` are unassigned: the
+    ``unassigned`` policy raises, drops them from both clusterings, or gives
+    them clusters (one each, or one per clustering).
     """
     policy = check_unassigned(unassigned)
     marks = check_unassigned_label(unassigned_label)
@@ -614,7 +622,8 @@ def validate_clusterings(
                 "`labels_true` and `labels_pred` must label the same elements; got lengths "
                 f"{true.codes.shape[0]} and {pred.codes.shape[0]}."
             )
-        true.keys = pred.keys = None  # matched by position: name positions in messages
+        # matched by position: messages name positions
+        true, pred = replace(true, keys=None), replace(pred, keys=None)
     n_true, n_pred = true.n_unassigned, pred.n_unassigned
     if not n_true and not n_pred:
         return Clusterings(true.codes, true.k, pred.codes, pred.k, UnassignedReport(policy))
@@ -648,7 +657,8 @@ def check_labels(
     policy = check_unassigned(unassigned)
     marks = check_unassigned_label(unassigned_label)
     side = _read_side(labels, name, marks)
-    side.keys = None if side.series else side.keys
+    if side.series:
+        side = replace(side, keys=None)  # one labeling: messages name positions
     if not side.n_unassigned:
         return side.codes, side.k
     if policy == "raise":

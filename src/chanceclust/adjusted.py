@@ -64,13 +64,9 @@ def adjusted_rand_index(
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
     unassigned_label : label or collection of labels, optional
-        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
-        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean: an error (naming the count, the
-        argument and the first position); left out of both clusterings (N
-        shrinks, and the random model applies to the elements kept); each its
-        own cluster; or one cluster per clustering (scikit-learn's -1).
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -180,13 +176,9 @@ default="arithmetic"
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
     unassigned_label : label or collection of labels, optional
-        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
-        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean: an error (naming the count, the
-        argument and the first position); left out of both clusterings (N
-        shrinks, and the random model applies to the elements kept); each its
-        own cluster; or one cluster per clustering (scikit-learn's -1).
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------

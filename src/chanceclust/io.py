@@ -697,7 +697,9 @@ def check_assigned(pair: UnionPair, a: Clustering, b: Clustering) -> None:
     if not any(counts):
         return
     i = next(
-        i for i, (x, y) in enumerate(zip(pair.labels_a, pair.labels_b)) if x is None or y is None
+        i
+        for i, (x, y) in enumerate(zip(pair.labels_a, pair.labels_b, strict=True))
+        if x is None or y is None
     )
     side, index, other, other_index = (
         (a, pair.index_a, b, pair.index_b)
@@ -777,10 +779,10 @@ def align(
     lb = [pair.labels_b[i] for i in both]
     n_na = 0
     if None in la or None in lb:
-        keep = [x is not None and y is not None for x, y in zip(la, lb)]
+        keep = [x is not None and y is not None for x, y in zip(la, lb, strict=True)]
         n_na = len(keep) - sum(keep)
-        la = [x for x, k in zip(la, keep) if k]
-        lb = [y for y, k in zip(lb, keep) if k]
+        la = [x for x, k in zip(la, keep, strict=True) if k]
+        lb = [y for y, k in zip(lb, keep, strict=True) if k]
     if len(la) < min_elements:
         src = a if a.n <= b.n else b
         raise InputError(

@@ -55,13 +55,9 @@ def entropy(
     labels : array-like of shape (n_samples,)
         Cluster labels (any hashable values).
     unassigned_label : label or collection of labels, optional
-        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
-        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean: an error (naming the count, the
-        argument and the first position); left out of both clusterings (N
-        shrinks, and the random model applies to the elements kept); each its
-        own cluster; or one cluster per clustering (scikit-learn's -1).
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -98,13 +94,9 @@ def rand_index(
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
     unassigned_label : label or collection of labels, optional
-        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
-        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean: an error (naming the count, the
-        argument and the first position); left out of both clusterings (N
-        shrinks, and the random model applies to the elements kept); each its
-        own cluster; or one cluster per clustering (scikit-learn's -1).
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -181,13 +173,9 @@ def mutual_information(
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
     unassigned_label : label or collection of labels, optional
-        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
-        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean: an error (naming the count, the
-        argument and the first position); left out of both clusterings (N
-        shrinks, and the random model applies to the elements kept); each its
-        own cluster; or one cluster per clustering (scikit-learn's -1).
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -254,13 +242,9 @@ default="arithmetic"
     contingency : array-like or sparse matrix, optional
         A precomputed contingency table.
     unassigned_label : label or collection of labels, optional
-        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
-        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean: an error (naming the count, the
-        argument and the first position); left out of both clusterings (N
-        shrinks, and the random model applies to the elements kept); each its
-        own cluster; or one cluster per clustering (scikit-learn's -1).
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -312,13 +296,9 @@ def fowlkes_mallows_index(
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
     unassigned_label : label or collection of labels, optional
-        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
-        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean: an error (naming the count, the
-        argument and the first position); left out of both clusterings (N
-        shrinks, and the random model applies to the elements kept); each its
-        own cluster; or one cluster per clustering (scikit-learn's -1).
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -364,13 +344,9 @@ def jaccard_index(
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
     unassigned_label : label or collection of labels, optional
-        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
-        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean: an error (naming the count, the
-        argument and the first position); left out of both clusterings (N
-        shrinks, and the random model applies to the elements kept); each its
-        own cluster; or one cluster per clustering (scikit-learn's -1).
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -415,13 +391,9 @@ def variation_of_information(
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
     unassigned_label : label or collection of labels, optional
-        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
-        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean: an error (naming the count, the
-        argument and the first position); left out of both clusterings (N
-        shrinks, and the random model applies to the elements kept); each its
-        own cluster; or one cluster per clustering (scikit-learn's -1).
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------

@@ -526,13 +526,9 @@ def null_distribution(
     progress : callable, optional
         Called as ``progress(done, n_samples)`` after each batch (e.g. a progress bar).
     unassigned_label : label or collection of labels, optional
-        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
-        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean: an error (naming the count, the
-        argument and the first position); left out of both clusterings (N
-        shrinks, and the random model applies to the elements kept); each its
-        own cluster; or one cluster per clustering (scikit-learn's -1).
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -624,13 +620,9 @@ def significance(
     progress : callable, optional
         Called as ``progress(done, n_samples)`` after each batch.
     unassigned_label : label or collection of labels, optional
-        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
-        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean: an error (naming the count, the
-        argument and the first position); left out of both clusterings (N
-        shrinks, and the random model applies to the elements kept); each its
-        own cluster; or one cluster per clustering (scikit-learn's -1).
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -737,13 +729,9 @@ def monte_carlo_adjusted(
     batch : int, optional
         Samples evaluated together (memory only).
     unassigned_label : label or collection of labels, optional
-        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
-        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean: an error (naming the count, the
-        argument and the first position); left out of both clusterings (N
-        shrinks, and the random model applies to the elements kept); each its
-        own cluster; or one cluster per clustering (scikit-learn's -1).
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
