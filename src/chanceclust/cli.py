@@ -136,6 +136,12 @@ input formats (--input-format, detected when not given):
   line is one field; else pairs if every line is two TAB-separated fields; else
   clusters. Lines starting with # are comments in the text formats.
 
+unassigned elements: a missing label ('', NA, NaN, null, None), a label given by
+  --unassigned-label (repeatable; e.g. --unassigned-label -1 for DBSCAN/HDBSCAN noise), or an
+  element that only the other input names. By default they are an error naming the file and
+  line; --unassigned drop leaves them out of both inputs, singletons makes each its own
+  cluster, cluster puts those of an input in one cluster. The header says how many.
+
 models: perm (cluster sizes fixed: the usual ARI/AMI), num (uniform over clusterings
   with the same number of clusters), all (uniform over all clusterings). --model is
   repeatable and takes comma lists (--model perm,num); --model all means the 'all'
