@@ -146,7 +146,10 @@ def compare(
     ----------
     labels_true, labels_pred : array-like of shape (n_samples,), optional
         The two clusterings; ``labels_true`` is the reference of one-sided
-        rows. Give these or ``contingency``.
+        rows. Give these or ``contingency``. As in every function: labels by
+        position (sequences, arrays, Series, Categoricals), or by element
+        (mappings ``{element: label}``, communities such as networkx's list of
+        sets, Series with different indexes), both the same way.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
     unassigned_label : label or collection of labels, optional
@@ -161,7 +164,8 @@ def compare(
     Returns
     -------
     ComparisonResult
-        Printable as a table; ``to_dict()``, ``to_records()``, ``to_frame()``.
+        Printable as a table; ``to_dict()``, ``to_records()``, ``to_frame()``;
+        ``unassigned`` counts the elements dropped or re-assigned.
 
     Notes
     -----
