@@ -131,6 +131,22 @@ class FakeVertexClustering:
         return max(self.membership) + 1
 
 
+class ArrayLike:
+    """An array-like that is not a numpy array (a tensor, say): its items are 0-d objects."""
+
+    def __init__(self, values):
+        self.values = np.asarray(values)
+
+    def __array__(self, dtype=None, copy=None):
+        return self.values if dtype is None else self.values.astype(dtype)
+
+    def __len__(self):
+        return len(self.values)
+
+    def __iter__(self):
+        return (ArrayLike(v) for v in self.values)
+
+
 class FakeNodeClustering:
     """What cdlib's NodeClustering offers: ``.communities``, a list of lists of nodes."""
 
@@ -296,6 +312,7 @@ POSITIONAL = {
     "nullable": lambda x: pd.Series(x, dtype="Int64"),
     "igraph": lambda x: FakeVertexClustering(x),
     "iterator": lambda x: iter(x.tolist()),
+    "array_like": lambda x: ArrayLike(x),
 }
 KEYED = {
     "dict": lambda x, keys: _keyed(x.tolist(), keys),

@@ -239,6 +239,8 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray:
     """
     if hasattr(labels, "to_numpy") and not isinstance(labels, np.ndarray):  # pandas
         labels = labels.to_numpy(dtype=object) if labels.dtype == object else labels.to_numpy()
+    elif hasattr(labels, "__array__") and not isinstance(labels, np.ndarray):
+        labels = np.asarray(labels)  # array-likes (e.g. tensors): their elements would hash apart
     if isinstance(labels, np.ndarray):
         array = labels
     else:
@@ -334,8 +336,8 @@ def _encode_sorted(
             present[shifted] = True
             rank = np.cumsum(present, dtype=dtype) - 1
             codes, k = rank[shifted], int(rank[-1]) + 1
-            if marks:
-                uniques = np.flatnonzero(present) + low
+            if marks:  # the labels present, as Python ints (no overflow near 2**64)
+                uniques = np.array([int(i) + low for i in np.flatnonzero(present)], dtype=object)
     if codes is None:
         uniques, codes = np.unique(values, return_inverse=True)
         codes, k = codes.astype(dtype).ravel(), len(uniques)
