@@ -237,6 +237,15 @@ def test_numeric_arrays_with_unassigned_label(dtype):
     np.testing.assert_array_equal(table.ravel(), [2, 1])
 
 
+def test_unassigned_label_on_uint64_extremes():
+    """Marks are compared as Python ints: no overflow for uint64 labels near 2**64."""
+    top = 2**64 - 1
+    labels = np.array([top, top, top - 1, top - 2], dtype=np.uint64)
+    table = cc.contingency_table(labels, [0, 0, 1, 1], unassigned_label=top - 1,
+                                 unassigned="drop")
+    np.testing.assert_array_equal(table, [[0, 1], [2, 0]])
+
+
 def test_bad_policy_arguments():
     """Unknown policy and unhashable marks are refused by name."""
     with pytest.raises(ValueError, match=r"`unassigned` must be one of 'raise', 'drop', "
