@@ -12,20 +12,9 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from strategies import set_partitions
+from strategies import ensemble_members, set_partitions
 
 from chanceclust import adjusted_mutual_information, compare, normalized_mutual_information
-
-
-def members(labels, model, parts):
-    """The clusterings of the ensemble of ``labels`` (each equally likely)."""
-    if model == "all":
-        return parts
-    if model == "num":
-        k = len(set(labels))
-        return [p for p in parts if max(p) + 1 == k]
-    sizes = sorted(Counter(labels).values())
-    return [p for p in parts if sorted(Counter(p).values()) == sizes]
 
 
 def mi_matrix(side_a, side_b, n):
@@ -71,8 +60,8 @@ def test_ami_one_side_equals_enumeration(labels_true, labels_pred, model, one_si
     if n == 7 and model != "perm" and not one_sided:
         pytest.skip("two-sided num/all at N = 7: 877^2 pairs, covered at N <= 6")
     parts = list(set_partitions(n))
-    side_a = [tuple(labels_true)] if one_sided else members(labels_true, model, parts)
-    side_b = members(labels_pred, model, parts)
+    side_a = [tuple(labels_true)] if one_sided else ensemble_members(labels_true, model, parts)
+    side_b = ensemble_members(labels_pred, model, parts)
     expected_mi = float(mi_matrix(side_a, side_b, n).mean())
     mi = float(mi_matrix([labels_true], [labels_pred], n)[0, 0])
     u = bound(labels_true, model, fixed=one_sided)
