@@ -230,12 +230,12 @@ def _check_container(labels: Any, name: str) -> None:
         )
 
 
-def _as_label_array(labels: Any, name: str) -> np.ndarray:
-    """A 1-D numpy array of the labels, with the user's values unaltered.
+def _as_label_array(labels: Any, name: str) -> np.ndarray | list[Any]:
+    """The labels as a 1-D numpy array, or as a list of the user's very objects.
 
-    Numeric lists become numeric arrays; anything else becomes an object array
-    of the very same objects (never numpy's fixed-width strings, which merge
-    "a" with "a\\x00" and 1 with "1").
+    Numeric lists become numeric arrays; any other sequence stays a list of
+    the same objects, encoded by hashing (never numpy's fixed-width strings,
+    which merge "a" with "a\\x00" and 1 with "1").
     """
     if hasattr(labels, "to_numpy") and not isinstance(labels, np.ndarray):  # pandas
         labels = labels.to_numpy(dtype=object) if labels.dtype == object else labels.to_numpy()
@@ -257,8 +257,8 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray:
                 array = None
             if array is not None and (array.ndim != 1 or array.dtype.kind not in "biuf"):
                 array = None  # mixed types: keep the objects themselves
-        if array is None:  # fromiter keeps tuples whole (np.array would make rows of them)
-            array = np.fromiter(values, dtype=object, count=len(values))
+        if array is None:
+            return values if isinstance(values, list) else list(values)
     if array.ndim != 1:
         raise ValueError(
             f"`{name}` must be 1-D (one label per element); got an array of shape {array.shape}."
@@ -276,7 +276,7 @@ def _warn_continuous(name: str, example: float) -> None:
 
 
 def _encode_objects(
-    array: np.ndarray, name: str, marks: frozenset[Any]
+    values: list[Any], name: str, marks: frozenset[Any]
 ) -> tuple[NDArray[np.integer], int, int]:
     """Codes of arbitrary hashable labels by hashing: (codes with -1 = unassigned, K, #unassigned).
 
@@ -284,11 +284,11 @@ def _encode_objects(
     real numbers (a total order), else the order of first appearance; labels
     are never compared with ``<`` otherwise (frozensets are only partially ordered).
     """
-    dtype = _code_dtype(array.size)
+    dtype = _code_dtype(len(values))
     try:
-        index = {label: i for i, label in enumerate(dict.fromkeys(array.tolist()))}
+        index = {label: i for i, label in enumerate(dict.fromkeys(values))}
     except TypeError:
-        for position, value in enumerate(array):
+        for position, value in enumerate(values):
             if not isinstance(value, Hashable):
                 raise ValueError(
                     f"`{name}` must hold hashable labels; got {type(value).__name__} "
@@ -313,7 +313,7 @@ def _encode_objects(
     rank[order] = np.arange(len(kept))
     lookup = np.full(len(uniques), -1, dtype=dtype)
     lookup[~np.asarray(bad, dtype=bool)] = rank
-    raw = np.fromiter(map(index.__getitem__, array.tolist()), dtype=np.int64, count=array.size)
+    raw = np.fromiter(map(index.__getitem__, values), dtype=np.int64, count=len(values))
     codes = lookup[raw]
     n_bad = int(np.count_nonzero(codes < 0)) if any(bad) else 0
     return codes, len(kept), n_bad
@@ -356,12 +356,14 @@ def _encode_sorted(
 
 
 def _encode_array(
-    array: np.ndarray, name: str, marks: frozenset[Any]
+    array: np.ndarray | list[Any], name: str, marks: frozenset[Any]
 ) -> tuple[NDArray[np.integer], int, int]:
-    """(codes with -1 for unassigned elements, K, number of unassigned) of a 1-D array."""
+    """(codes with -1 for unassigned elements, K, number of unassigned) of a 1-D array or list."""
+    if isinstance(array, list):
+        return _encode_objects(array, name, marks)
     kind = array.dtype.kind
     if kind == "O":
-        return _encode_objects(array, name, marks)
+        return _encode_objects(array.tolist(), name, marks)
     if kind not in "biufcUSMm":
         raise ValueError(f"`{name}` must hold hashable labels; got dtype {array.dtype}.")
     missing = None

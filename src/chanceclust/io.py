@@ -612,8 +612,8 @@ class UnionPair:
 
     labels_a: list[str | None]
     labels_b: list[str | None]
-    index_a: list[int]
-    index_b: list[int]
+    index_a: Sequence[int]
+    index_b: Sequence[int]
     elements: list[str] | None
 
 
@@ -663,8 +663,8 @@ def union(
                 f"{longer.source} has {longer.n} labels but {shorter.source} has {shorter.n}; "
                 "labels are matched by position, so both need one label per element",
             )
-        la, lb = list(a.labels), list(b.labels)
-        index_a = index_b = list(range(a.n))
+        la, lb = a.labels, b.labels  # read, never written: no copies of a million labels
+        index_a = index_b = range(a.n)
         elements = None
     else:
         position = {e: i for i, e in enumerate(ea)}
@@ -693,7 +693,7 @@ def check_assigned(pair: UnionPair, a: Clustering, b: Clustering) -> None:
     ...
     chanceclust.io.InputError: a:2: element 2 has no cluster (missing label); ...
     """
-    counts = [sum(x is None for x in pair.labels_a), sum(x is None for x in pair.labels_b)]
+    counts = [pair.labels_a.count(None), pair.labels_b.count(None)]  # C loops: fast
     if not any(counts):
         return
     i = next(
