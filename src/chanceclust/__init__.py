@@ -9,6 +9,7 @@ clusterings), two-sided or against a fixed reference (``one_sided=True``).
 
 from chanceclust.adjusted import adjusted_mutual_information, adjusted_rand_index
 from chanceclust.comparison import ComparisonResult, ComparisonRow, compare
+from chanceclust._validation import UnassignedReport
 from chanceclust.contingency import PairCounts, contingency_table, pair_counts
 from chanceclust.expectations import (
     expected_mutual_information,
@@ -44,6 +45,7 @@ __all__ = [
     "MonteCarloAdjustedResult",
     "PairCounts",
     "SignificanceResult",
+    "UnassignedReport",
     "__version__",
     "adjusted_mutual_information",
     "adjusted_rand_index",
