@@ -12,6 +12,9 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+import os
+import subprocess
+import sys
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
@@ -22,7 +25,7 @@ import pytest
 pytest.importorskip("matplotlib", reason="the paper extra (matplotlib) is not installed")
 pytest.importorskip("sklearn", reason="the paper extra (scikit-learn) is not installed")
 
-from chanceclust import paper
+from chanceclust import datasets, paper
 from chanceclust.paper import genes, preferential
 
 pytestmark = pytest.mark.slow
@@ -226,3 +229,62 @@ def test_cli_parser_and_errors(tmp_path: Path) -> None:
     assert paper.run_reproduce(args) == 2
     with pytest.raises(ValueError, match="`name` must be one of"):
         paper.reproduce("bogus", tmp_path)
+
+
+def _run_cli(*argv: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(Path(paper.__file__).parents[2])}
+    return subprocess.run([sys.executable, "-m", "chanceclust", *argv], capture_output=True,
+                          text=True, env=env, check=False)
+
+
+@NEEDS_DATA
+def test_all_checks_the_data_before_any_experiment(tmp_path: Path) -> None:
+    """An empty data file stops `reproduce all` with status 2 naming it; nothing is written."""
+    data = tmp_path / "data"
+    data.mkdir()
+    for name in datasets.GENE_EXPRESSION_REGISTRY:
+        (data / name).symlink_to(DATA / name)
+    (data / "su-2001_database.txt").unlink()
+    (data / "su-2001_database.txt").write_text("")
+    out = tmp_path / "out"
+    result = _run_cli("reproduce", "all", "--out", str(out), "--data", str(data), "--quick")
+    assert result.returncode == 2, result.stderr
+    assert "su-2001_database.txt" in result.stderr
+    assert "is empty" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not out.exists()  # failed before the first experiment
+
+
+def test_out_naming_a_file_is_an_input_error(tmp_path: Path) -> None:
+    target = tmp_path / "report.txt"
+    target.write_text("keep me")
+    result = _run_cli("reproduce", "ranking", "--out", str(target), "--quick")
+    assert result.returncode == 2
+    assert str(target) in result.stderr
+    assert "is a file" in result.stderr
+    assert target.read_text() == "keep me"
+
+
+def test_offline_without_data_says_what_to_download(tmp_path: Path) -> None:
+    """No --data and no network: status 2 and where to get the files (checked first)."""
+    pytest.importorskip("pooch")
+    env_home = tmp_path / "home"
+    code = ("import sys, chanceclust.datasets as d; "
+            f"d._BASE_URL = {(tmp_path / 'no-mirror').as_uri() + '/'!r}; "
+            "from chanceclust.cli import main; sys.exit(main(sys.argv[1:]))")
+    env = {**os.environ, "PYTHONPATH": str(Path(paper.__file__).parents[2]),
+           "CHANCECLUST_DATA": str(env_home)}
+    result = subprocess.run([sys.executable, "-c", code, "reproduce", "all", "--out",
+                             str(tmp_path / "out"), "--quick"], capture_output=True, text=True,
+                            env=env, check=False)
+    assert result.returncode == 2, result.stderr
+    assert datasets.GENE_EXPRESSION_SOURCE in result.stderr
+    assert str(env_home / "gene-expression") in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_command_lines_carry_no_absolute_paths(monkeypatch: pytest.MonkeyPatch,
+                                               tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    line = paper.command("genes", tmp_path / "results", data_dir=tmp_path / "data", seed=5)
+    assert line == "chanceclust reproduce genes --out results --data data --seed 5"
