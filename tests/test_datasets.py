@@ -87,10 +87,10 @@ def test_fetch_replaces_damaged_files(local_source: Path, tmp_path: Path) -> Non
     folder = datasets.fetch_gene_expression(tmp_path, progress=False)
     damaged = folder / "chen-2002_database.txt"
     damaged.write_bytes(damaged.read_bytes().replace(b"\n", b"\r\n"))
-    with pytest.raises(ValueError, match="chen-2002_database.txt: .* differs"):
+    with pytest.raises(ValueError, match=r"chen-2002_database.txt: .* differs"):
         datasets.check_gene_expression(folder)
     (folder / "khan-2001_database.txt").unlink()
-    with pytest.raises(FileNotFoundError, match="1 of the 35 .* missing .*: khan-2001"):
+    with pytest.raises(FileNotFoundError, match=r"1 of the 35 .* missing .*: khan-2001"):
         datasets.check_gene_expression(folder)
     datasets.fetch_gene_expression(tmp_path, progress=False)
     assert datasets.check_gene_expression(folder) == folder

@@ -338,7 +338,7 @@ def _downloader(pooch: Any) -> Callable[..., Any]:
 
 def _require_pooch() -> Any:
     try:
-        import pooch  # noqa: PLC0415  (optional dependency, imported on use)
+        import pooch  # optional dependency, imported on use
     except ImportError as exc:
         raise ImportError("downloading the gene expression data needs pooch; install it with: "
                           "pip install 'chanceclust[paper]' (or pip install pooch)") from exc

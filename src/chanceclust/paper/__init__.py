@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import time
 from pathlib import Path
@@ -144,14 +145,15 @@ def command(name: str, out_dir: str | Path, *, quick: bool = False, seed: int = 
 
 
 def _shown(path: str | Path) -> str:
-    """``path`` for a report: relative to the working folder or ``~`` when it is absolute."""
+    """``path`` for a report: absolute paths relative to the working folder when they share
+    more than the root with it, else to ``~``; relative paths as given."""
     p = Path(path)
     if p.is_absolute():
-        for base, prefix in ((Path.cwd(), ""), (Path.home(), "~/")):
-            try:
-                return prefix + p.relative_to(base).as_posix()
-            except ValueError:
-                continue
+        cwd = Path.cwd()
+        if Path(os.path.commonpath([p, cwd])) != Path(p.anchor):
+            p = Path(os.path.relpath(p, cwd))
+        elif p.is_relative_to(Path.home()) and Path.home() != Path(p.anchor):
+            p = Path("~") / p.relative_to(Path.home())
     shown = p.as_posix()
     return shown if " " not in shown else repr(shown)
 

@@ -241,7 +241,7 @@ study under each preprocessing).
 
 def _plot(out_dir: Path, col: dict, counts: dict) -> None:
     plt = pyplot()
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 5), width_ratios=[1.1, 1])
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(12, 6), width_ratios=[1, 1])
     x, y = col["ari_perm"], col["ari_num1"]
     for q in QUADRANTS:
         m = col["quadrant_num1"] == q
@@ -251,12 +251,15 @@ def _plot(out_dir: Path, col: dict, counts: dict) -> None:
     ax.plot([lo, hi], [lo, hi], color=OKABE_ITO["grey"], linestyle="--", label="equal (y = x)")
     ax.axhline(0, color="black", linewidth=0.8)
     ax.axvline(0, color="black", linewidth=0.8)
+    near = int(np.sum(np.abs(x) < NEAR_ZERO))
+    ax.axvspan(-NEAR_ZERO, NEAR_ZERO, color=OKABE_ITO["grey"], alpha=0.35, linewidth=0,
+               label=f"|ARI perm| < {NEAR_ZERO}: {near} studies at chance")
     ax.set_xlim(lo, hi)
     ax.set_ylim(lo, hi)
     ax.set_xlabel("ARI, perm (usual)")
     ax.set_ylabel("ARI, num1 (one-sided, K fixed)")
     ax.set_title(f"a  Hierarchical clustering vs true classes, {len(x)} studies")
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=9)
     models = list(counts)
     width = 0.2
     for i, q in enumerate(QUADRANTS):
@@ -264,13 +267,14 @@ def _plot(out_dir: Path, col: dict, counts: dict) -> None:
         bars = bx.bar(np.arange(len(models)) + (i - 1.5) * width, heights, width,
                       color=Q_COLOURS[q], edgecolor="black", linewidth=0.4,
                       label=Q_LABELS[q].replace("num1", "model"))
-        bx.bar_label(bars, fontsize=7)
+        bx.bar_label(bars, fontsize=9)
     bx.set_xticks(np.arange(len(models)), models)
     bx.set_xlabel("random model compared with perm")
     bx.set_ylabel("number of studies")
     bx.set_title("b  Verdicts relative to chance, each model vs perm")
-    bx.legend(fontsize=8)
+    bx.set_ylim(0, 1.12 * max(max(c.values()) for c in counts.values()))
+    bx.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=9)
     fig.suptitle("Gene expression: the random model decides what counts as better than chance "
-                 "(Gates & Ahn 2017, Fig. 6)")
+                 "(Gates & Ahn 2017, Fig. 6)", fontsize=12)
     fig.tight_layout()
     save(fig, out_dir, "genes")
