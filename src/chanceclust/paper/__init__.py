@@ -163,9 +163,9 @@ def add_reproduce_parser(subparsers: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = subparsers.add_parser(
         "reproduce",
         help="reproduce the paper's experiments (figures, CSVs, REPORT.md)",
-        description="Reproduce the four experiments of Gates & Ahn (2017), Section 5: "
-        + "; ".join(f"{k}: {v}" for k, v in EXPERIMENTS.items())
-        + ". Needs the extra chanceclust[paper] (matplotlib, scikit-learn, pooch).",
+        description="Reproduce the four experiments of Gates & Ahn (2017), Section 5:\n"
+        + "".join(f"  {k:<13} {v}\n" for k, v in EXPERIMENTS.items())
+        + "Needs the extra chanceclust[paper] (matplotlib, scikit-learn, pooch).",
         epilog="examples:\n  chanceclust reproduce all --out results/\n"
         "  chanceclust reproduce genes --out results/ --data my-copy/gene-expression\n\n"
         f"runtime: {RUNTIMES}.\n"

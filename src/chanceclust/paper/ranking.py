@@ -471,13 +471,13 @@ def _legend(ax, colours: dict[str, str]) -> None:
                          label="rank changed (bold)"))
     handles.append(Patch(facecolor="white", edgecolor="white",
                          label=f"side by side: tie (< {TIE:g})"))
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8,
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=10,
               title="pair")
 
 
 def _plot_rand(out_dir: Path, clusterings: dict[str, np.ndarray], s: dict) -> None:
     plt = pyplot()
-    fig, (ax_a, ax_b) = plt.subplots(1, 2, figsize=(12, 4.2), width_ratios=[1.3, 1])
+    fig, (ax_a, ax_b) = plt.subplots(1, 2, figsize=(13, 4.6), width_ratios=[1.3, 1])
     palette = [OKABE_ITO[k] for k in ("blue", "orange", "green", "vermillion", "purple",
                                       "skyblue", "yellow", "grey", "black")] + ["#FFFFFF"]
     for row, name in enumerate(NAMES):
@@ -485,11 +485,11 @@ def _plot_rand(out_dir: Path, clusterings: dict[str, np.ndarray], s: dict) -> No
             ax_a.add_patch(plt.Rectangle((i, -row - 0.4), 0.9, 0.8,
                                          facecolor=palette[lab % 10], alpha=0.6,
                                          edgecolor="black", linewidth=0.4))
-            ax_a.text(i + 0.45, -row, str(lab + 1), ha="center", va="center", fontsize=7)
+            ax_a.text(i + 0.45, -row, str(lab + 1), ha="center", va="center", fontsize=9)
     ax_a.set_xlim(-0.2, N)
     ax_a.set_ylim(-3.6, 0.6)
     ax_a.set_yticks([0, -1, -2, -3], NAMES)
-    ax_a.set_xticks(np.arange(N) + 0.45, [str(i + 1) for i in range(N)], fontsize=7)
+    ax_a.set_xticks(np.arange(N) + 0.45, [str(i + 1) for i in range(N)], fontsize=9)
     ax_a.set_xlabel("element (box text = cluster number)")
     ax_a.set_title("a  Four clusterings of N = 20 elements")
     colours = _pair_colours()
