@@ -408,8 +408,8 @@ The paper does not give Z. An exhaustive search over every ten-cluster Z (only s
 with at least 35 within-cluster pairs can reach RI 0.76 against Y) finds exactly
 {len(candidates)} admissible Zs: RI about 0.76 (144 or 145 agreeing pairs out of 190) against
 W, X and Y. All have sizes {sizes}; {'all' if tie_144 else 'not all'} tie W-Z and Y-Z at
-144/190, and they give {len(figure_2b)} distinct Figure 2b ranking{'s' if len(figure_2b) > 1
-else ''}. Scores closer than {TIE:g} are ties: drawn side by side, ranked together and never
+144/190, and {'all give the same Figure 2b' if len(figure_2b) == 1 else
+f'they give {len(figure_2b)} different Figure 2b rankings'}. Scores closer than {TIE:g} are ties: drawn side by side, ranked together and never
 counted as a rank change. We report the Z that satisfies the most claims:
 
 - Z = `{' '.join(map(str, z + 1))}` (cluster of elements 1..20), sizes {sizes}.
