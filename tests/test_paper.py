@@ -42,7 +42,8 @@ FILES = {
                 "ranking.csv", "ranking_clusterings.csv", "ranking_z_candidates.csv"],
     "digits": ["digits.png", "digits.pdf", "digits.csv", "digits_embedding.csv"],
     "preferential": ["preferential.png", "preferential.pdf", "preferential.csv"],
-    "genes": ["genes.png", "genes.pdf", "genes.csv", "genes_quadrants.csv"],
+    "genes": ["genes.png", "genes.pdf", "genes.csv", "genes_quadrants.csv",
+              "genes_preprocessing.csv"],
 }
 COLUMNS = {
     "ranking.csv": ["pair", "measure", "model", "normalization", "value", "rank",
@@ -55,6 +56,8 @@ COLUMNS = {
     "genes.csv": ["study", "n_samples", "n_genes", "n_classes", "n_clusters", "ari_perm",
                   "ari_num1", "ari_num", "ari_all", "ari_all1", "quadrant_num1"],
     "genes_quadrants.csv": ["model", "I", "II", "III", "IV"],
+    "genes_preprocessing.csv": ["study"] + [f"{k}_{how}" for how in ("none", "log2", "z", "log2+z")
+                                           for k in ("ari_perm", "ari_num1")],
 }
 SECTIONS = {
     "ranking": "## 1. Ranking of clustering pairs",
