@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from chanceclust.paper.plotting import require
-from chanceclust.paper.report import ORDER, assemble, write_section
+from chanceclust.paper.report import ORDER, RUNTIMES, assemble, write_section
 
 __all__ = ["DEFAULT_SEED", "EXPERIMENTS", "RUNTIMES", "add_reproduce_parser", "command", "reproduce",
            "run_reproduce"]
@@ -38,13 +38,6 @@ EXPERIMENTS = {
     "preferential": "Section 5.3, Figure 5: preferential attachment and size inhomogeneity",
     "genes": "Section 5.4, Figure 6: 35 gene expression studies",
 }
-#: Measured wall times of ``reproduce all`` (full and --quick), quoted by --help and the docs.
-RUNTIMES = (
-    "full run 150 s wall (56 s CPU), --quick 47 s (19 s CPU), measured on a 2-core "
-    "machine shared with other jobs (load average 6-7)"
-)
-
-
 def reproduce(name: str, out_dir: str | Path, *, quick: bool = False, seed: int = DEFAULT_SEED,
               data_dir: str | Path | None = None, progress: bool | None = None) -> Path:
     """Run one experiment (or ``"all"``) and return the path of the updated REPORT.md.
