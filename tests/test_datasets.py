@@ -150,3 +150,20 @@ def test_check_names_an_empty_file(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"west-2001_database.txt: .*west-2001_database.txt "
                        "is empty"):
         datasets.check_gene_expression(tmp_path)
+
+
+@NEEDS_DATA
+def test_altered_download_is_rejected(local_source: Path, tmp_path: Path) -> None:
+    """A source serving other bytes (here CRLF line ends) fails the registry check."""
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    for name in REGISTRY:
+        (mirror / name).symlink_to(local_source / name)
+    (mirror / "bredel-2005_database.txt").unlink()
+    (mirror / "bredel-2005_database.txt").write_bytes(
+        (local_source / "bredel-2005_database.txt").read_bytes().replace(b"\n", b"\r\n"))
+    datasets._BASE_URL = mirror.as_uri() + "/"
+    with pytest.raises(ValueError, match=r"bredel-2005_database.txt: the downloaded file does "
+                       "not match its SHA-256"):
+        datasets.fetch_gene_expression(tmp_path / "home", progress=False)
+    assert not (tmp_path / "home" / "gene-expression" / "bredel-2005_database.txt").exists()

@@ -24,7 +24,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlparse
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 __all__ = [
     "GENE_EXPRESSION_REGISTRY",
@@ -327,7 +328,7 @@ def _downloader(pooch: Any) -> Callable[..., Any]:
         parsed = urlparse(url)
         if parsed.scheme != "file":
             return http(url, output_file, fetcher, check_only=check_only)
-        source = Path(unquote(parsed.path))
+        source = Path(url2pathname(parsed.path))
         if check_only:
             return source.is_file()
         shutil.copyfile(source, output_file)  # FileNotFoundError if the mirror lacks it
