@@ -415,3 +415,18 @@ def test_genes_fragility_and_preprocessing(out: Path) -> None:
     assert counts["none"] == 7  # the paper's count, with the values as in the files
     assert "| log2: " in section
     assert "| z: " in section
+
+
+@NEEDS_DATA
+def test_genes_without_data_fetches_into_the_data_home(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """No data_dir: the fetcher downloads (from the local copy as a file:// URL) and caches."""
+    pytest.importorskip("pooch")
+    monkeypatch.setattr(datasets, "_BASE_URL", DATA.as_uri() + "/")
+    monkeypatch.setenv("CHANCECLUST_DATA", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    report = paper.reproduce("genes", "out", quick=True, progress=False).read_text()
+    assert datasets.check_gene_expression(tmp_path / "home" / "gene-expression")
+    run = next(line for line in report.splitlines() if line.startswith("Run: "))
+    assert run.startswith("Run: `chanceclust reproduce genes --out out --quick --seed 2017` (")
+    assert "gene data fetched into the data home and checked against the SHA-256" in run
