@@ -33,6 +33,7 @@ from chanceclust.significance import (
     null_distribution,
     significance,
 )
+from chanceclust.summary import PartialTable, TableSummary, merge_tables, partial_table
 from chanceclust.special import bell, log_bell, log_stirling2, stirling2
 from chanceclust.variance import rand_index_variance, standardized_rand_index
 
@@ -43,7 +44,9 @@ __all__ = [
     "ComparisonRow",
     "MonteCarloAdjustedResult",
     "PairCounts",
+    "PartialTable",
     "SignificanceResult",
+    "TableSummary",
     "__version__",
     "adjusted_mutual_information",
     "adjusted_rand_index",
@@ -59,11 +62,13 @@ __all__ = [
     "jaccard_index",
     "log_bell",
     "log_stirling2",
+    "merge_tables",
     "monte_carlo_adjusted",
     "mutual_information",
     "normalized_mutual_information",
     "null_distribution",
     "pair_counts",
+    "partial_table",
     "rand_index",
     "rand_index_variance",
     "random_clustering",
