@@ -17,6 +17,7 @@ What must hold:
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -57,7 +58,7 @@ def chunked_pairs(draw):
     """Two labelings, a split of the elements into chunks, and a random merge tree."""
     a, b = draw(label_pairs(max_n=60))
     cuts = [0, *_split_points(draw, len(a)), len(a)]
-    chunks = [(a[i:j], b[i:j]) for i, j in zip(cuts[:-1], cuts[1:], strict=True)]
+    chunks = [(a[i:j], b[i:j]) for i, j in itertools.pairwise(cuts)]
     seed = draw(st.integers(0, 2**32 - 1))
     return a, b, chunks, seed
 
@@ -178,10 +179,12 @@ def test_identical_partitions_from_summary():
 def test_empty_and_single_element():
     """N = 0 and N = 1 give the labels' conventions."""
     empty = merge_tables([])
-    assert empty.n == 0 and empty.shape == (0, 0)
+    assert empty.n == 0
+    assert empty.shape == (0, 0)
     assert cc.adjusted_rand_index(contingency=empty) == cc.adjusted_rand_index([], [])
     s = TableSummary.from_histograms({}, {}, {})
-    assert s.n == 0 and cc.mutual_information(contingency=s) == 0.0
+    assert s.n == 0
+    assert cc.mutual_information(contingency=s) == 0.0
     assert cc.adjusted_mutual_information(contingency=s) == cc.adjusted_mutual_information([], [])
     one = partial_table([5], [7])
     assert cc.adjusted_rand_index(contingency=one.summary()) == 1.0

@@ -25,6 +25,7 @@ from chanceclust.measures import (
     rand_index,
     variation_of_information,
 )
+from chanceclust.allpairs import PairwiseResult, pairwise
 from chanceclust.samplers import random_clustering, random_clusterings
 from chanceclust.significance import (
     MonteCarloAdjustedResult,
@@ -44,6 +45,7 @@ __all__ = [
     "ComparisonRow",
     "MonteCarloAdjustedResult",
     "PairCounts",
+    "PairwiseResult",
     "PartialTable",
     "SignificanceResult",
     "TableSummary",
@@ -68,6 +70,7 @@ __all__ = [
     "normalized_mutual_information",
     "null_distribution",
     "pair_counts",
+    "pairwise",
     "partial_table",
     "rand_index",
     "rand_index_variance",
