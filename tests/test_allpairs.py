@@ -96,7 +96,8 @@ def test_process_pool_equals_serial(model):
                          executor=executor)  # fmt: skip
     np.testing.assert_array_equal(got.values, expected.values)
     np.testing.assert_array_equal(
-        cross.values, pairwise(labels[:3], labels, measure="ari", model=model, one_sided=True).values
+        cross.values,
+        pairwise(labels[:3], labels, measure="ari", model=model, one_sided=True).values,
     )
 
 
@@ -180,9 +181,12 @@ def test_dask_client_executor_equals_serial():
     """Through a LocalCluster of two worker processes: the same matrix, bit for bit."""
     distributed = pytest.importorskip("distributed")
     labels = _clusterings(n=400, seed=4)
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster, distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         executor = client.get_executor()
         for model in ("perm", "num"):
             got = pairwise(labels, measure="ami", model=model, executor=executor)

@@ -255,7 +255,9 @@ def test_from_table_forms(form):
 
 def test_from_histograms_forms_and_checks():
     """Mappings, pairs and Histograms are accepted; inconsistent histograms are refused."""
-    s = TableSummary.from_histograms({2: 3}, ([3], [2]), Histogram(np.array([1, 2]), np.array([2, 2])))
+    s = TableSummary.from_histograms(
+        {2: 3}, ([3], [2]), Histogram(np.array([1, 2]), np.array([2, 2]))
+    )
     assert (s.n, s.n_clusters_true, s.n_clusters_pred, s.n_cells) == (6, 3, 2, 4)
     assert TableSummary.from_histograms(([2, 2], [1, 2]), {3: 2}, {2: 2, 1: 2}) == s  # repeats
     assert s.to_dict() == {
@@ -340,4 +342,3 @@ def test_summary_mi_entropy_form_accuracy_at_large_n():
     assert cc.adjusted_rand_index(contingency=s) == cc.adjusted_rand_index(
         contingency=sp.csr_array(np.kron(np.eye(2, dtype=np.int64), np.full((1, 10), n // 20)))
     )
-

@@ -112,7 +112,9 @@ class PairwiseResult:
     def __repr__(self) -> str:
         setting = "" if self.model is None else f", model={self.model!r}"
         setting += ", one_sided=True" if self.one_sided else ""
-        setting += "" if self.average_method is None else f", average_method={self.average_method!r}"
+        setting += (
+            "" if self.average_method is None else f", average_method={self.average_method!r}"
+        )
         return f"PairwiseResult({self.measure!r}{setting}, shape={self.shape})"
 
     def to_frame(self) -> Any:

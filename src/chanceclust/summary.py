@@ -317,8 +317,11 @@ class PartialTable:
             data, shape = dense[rows, cols], dense.shape
         data = _check_cell_counts(data, rows, cols, "`contingency`")
         return _canonical(
-            np.arange(shape[0], dtype=np.int64), np.arange(shape[1], dtype=np.int64),
-            rows.astype(np.int64, copy=False), cols.astype(np.int64, copy=False), data,
+            np.arange(shape[0], dtype=np.int64),
+            np.arange(shape[1], dtype=np.int64),
+            rows.astype(np.int64, copy=False),
+            cols.astype(np.int64, copy=False),
+            data,
         )
 
     def to_sparse(self) -> sp.csr_array:
@@ -573,7 +576,9 @@ def _check_histogram(value: Any, name: str) -> Histogram:
     if values_array.size and values_array.min() == 0:
         i = int(np.argmin(values_array))
         if counts_array[i] > 0:
-            raise ValueError(f"`{name}` values must be positive; got 0 with count {counts_array[i]}.")
+            raise ValueError(
+                f"`{name}` values must be positive; got 0 with count {counts_array[i]}."
+            )
     keep = (counts_array > 0) & (values_array > 0)
     values_array, counts_array = values_array[keep], counts_array[keep]
     distinct, inverse = np.unique(values_array, return_inverse=True)
@@ -666,9 +671,7 @@ class TableSummary:
         )
 
     @classmethod
-    def from_histograms(
-        cls, sizes_true: Any, sizes_pred: Any, cells: Any
-    ) -> TableSummary:
+    def from_histograms(cls, sizes_true: Any, sizes_pred: Any, cells: Any) -> TableSummary:
         """Build from the three histograms, as any engine can compute them.
 
         Parameters
