@@ -226,22 +226,27 @@ def _width(coding: Any) -> int:
 
 def _chunk_cells(
     chunk: Any, codings: tuple[Any, Any], buckets: int, left: Any = None, right: Any = None
-) -> tuple[list[tuple[NDArray[np.int64], NDArray[np.int64]]], tuple[Any, ...]]:
-    """One chunk's cells (sorted int64 keys, counts) split into row-range buckets, and margins."""
+) -> Any:
+    """One chunk's cells (sorted int64 keys, counts), split into row-range buckets.
+
+    With one bucket the pair itself is returned (no list to index: fewer tasks).
+    """
     a, b = _read(chunk, left, right)
     rows, cols = _codes(a, codings[0]), _codes(b, codings[1])
     width_a, width_b = _width(codings[0]), _width(codings[1])
     keys = rows * width_b + cols
+    del rows, cols
     if width_a * width_b <= _DENSE_CELLS:
         tally = np.bincount(keys, minlength=width_a * width_b)
         cells = np.flatnonzero(tally)
-        counts = tally[cells]
+        counts = tally[cells].astype(np.int64)
     else:
         cells, counts = np.unique(keys, return_counts=True)
-    margins = (np.unique(rows, return_counts=True), np.unique(cols, return_counts=True))
+        counts = counts.astype(np.int64)
+    if buckets == 1:
+        return cells, counts
     edges = np.searchsorted(cells, _bucket_edges(width_a, width_b, buckets))
-    parts = [(cells[lo:hi], counts[lo:hi].astype(np.int64)) for lo, hi in itertools.pairwise(edges)]
-    return parts, margins
+    return [(cells[lo:hi], counts[lo:hi]) for lo, hi in itertools.pairwise(edges)]
 
 
 def _bucket_edges(width_a: int, width_b: int, buckets: int) -> NDArray[np.int64]:
@@ -265,17 +270,26 @@ def _merge_cells(*parts: tuple[NDArray[np.int64], NDArray[np.int64]]
     return keys[starts], np.add.reduceat(counts, starts)
 
 
-def _merge_margins(*parts: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple(_merge_cells(*(p[side] for p in parts)) for side in (0, 1))
+def _bucket_summary(part: tuple[NDArray[np.int64], NDArray[np.int64]], width_b: int
+                    ) -> tuple[Any, ...]:  # fmt: skip
+    """Histograms of one merged bucket: its rows are complete (buckets are row ranges), its
+    columns are not: (row-size histogram, (columns, partial sums), cell-count histogram)."""
+    keys, counts = part
+    if keys.size == 0:
+        empty = np.empty(0, dtype=np.int64)
+        return (empty, empty), (empty, empty), (empty, empty)
+    rows, cols = np.divmod(keys, width_b)
+    first = np.empty(rows.size, dtype=bool)
+    first[0] = True
+    np.not_equal(rows[1:], rows[:-1], out=first[1:])
+    row_sums = np.add.reduceat(counts, np.flatnonzero(first))
+    row_hist, cell_hist = _histogram(row_sums), _histogram(counts)
+    col_sums = _merge_cells((cols, counts))
+    return tuple(row_hist), col_sums, tuple(cell_hist)
 
 
-def _cell_histogram(part: tuple[NDArray[np.int64], NDArray[np.int64]]) -> Histogram:
-    return _histogram(part[1])
-
-
-def _merge_histograms(*parts: Histogram) -> Histogram:
-    values, counts = _merge_cells(*((h.values, h.counts) for h in parts))
-    return Histogram(values, counts)
+def _merge_summaries(*parts: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(_merge_cells(*(p[i] for p in parts)) for i in range(3))
 
 
 def _tree(delayed: Any, function: Any, items: list[Any], name: str) -> Any:
@@ -294,27 +308,28 @@ def _tree(delayed: Any, function: Any, items: list[Any], name: str) -> Any:
 
 
 def _finish_table(
-    buckets: list[tuple[NDArray[np.int64], NDArray[np.int64]]],
-    codings: tuple[Any, Any],
-    margins: tuple[Any, ...],
+    buckets: list[tuple[NDArray[np.int64], NDArray[np.int64]]], codings: tuple[Any, Any]
 ) -> PartialTable:
     """The exact table from the sorted, disjoint buckets (concatenated in order)."""
     keys = np.concatenate([b[0] for b in buckets])
     counts = np.concatenate([b[1] for b in buckets])
-    width_b = _width(codings[1])
-    rows, cols = np.divmod(keys, width_b)
-    labels = []
-    for side, coding in enumerate(codings):
-        present = margins[side][0]  # the codes that occur, ascending
-        labels.append(present + coding[0] if isinstance(coding, tuple) else coding[present])
-    rows = np.searchsorted(margins[0][0], rows)
-    cols = np.searchsorted(margins[1][0], cols)
+    rows, cols = np.divmod(keys, _width(codings[1]))
+    del keys
+    present = [np.unique(rows), np.unique(cols)]  # the codes that occur, ascending
+    labels = [
+        used + coding[0] if isinstance(coding, tuple) else coding[used]
+        for used, coding in zip(present, codings, strict=True)
+    ]
+    rows = np.searchsorted(present[0], rows)
+    cols = np.searchsorted(present[1], cols)
     return _canonical(labels[0], labels[1], rows, cols, counts)
 
 
-def _finish_summary(cells: Histogram, margins: tuple[Any, ...]) -> TableSummary:
-    sizes_true, sizes_pred = (_histogram(margins[side][1]) for side in (0, 1))
-    return TableSummary(sizes_true.total, sizes_true, sizes_pred, cells)
+def _finish_summary(merged: tuple[Any, ...]) -> TableSummary:
+    (row_values, row_counts), (_, col_sums), (cell_values, cell_counts) = merged
+    sizes_true = Histogram(row_values, row_counts)
+    return TableSummary(sizes_true.total, sizes_true, _histogram(col_sums),
+                        Histogram(cell_values, cell_counts))  # fmt: skip
 
 
 def _empty(summary: bool) -> PartialTable | TableSummary:
@@ -389,7 +404,8 @@ def contingency_table(
         Passed to fsspec (credentials, endpoints) for remote Parquet.
     buckets : int, optional
         Number of row-range buckets the cells are merged in (each bucket by a
-        tree of fan-in 8). Default: 4 per Dask worker (8 without a client).
+        tree of fan-in 8). Default: 1 (one tree) when the integer label ranges
+        span at most 2^22 cells, else 4 per Dask worker (8 without a client).
 
     Returns
     -------
@@ -446,14 +462,18 @@ def contingency_table(
             )
         chunks, lefts, rights = _collection_chunks(source)
         codings = [None, None]
-    if buckets is None:
-        buckets = 8
-        try:
-            from distributed import get_client
+    small = all(isinstance(c, tuple) for c in codings) and (
+        _width(codings[0]) * _width(codings[1]) <= _DENSE_CELLS
+    )
+    if buckets is None:  # a small table is merged by one tree; a large one in buckets
+        buckets = 1 if small else 8
+        if not small:
+            try:
+                from distributed import get_client
 
-            buckets = 4 * max(1, len(get_client().scheduler_info()["workers"]))
-        except (ImportError, ValueError):
-            pass
+                buckets = 4 * max(1, len(get_client().scheduler_info()["workers"]))
+            except (ImportError, ValueError):
+                pass
     elif isinstance(buckets, bool) or not isinstance(buckets, int) or buckets < 1:
         raise ValueError(f"`buckets` must be a positive integer; got {_describe(buckets)}.")
     if not chunks:
@@ -470,18 +490,20 @@ def contingency_table(
                 codings[side] = dictionary[side]
     coding_pair = delayed(tuple, pure=True)(codings)
     per_chunk = [
-        delayed(_chunk_cells, nout=2, pure=True)(chunk, coding_pair, buckets, left, right)
+        delayed(_chunk_cells, pure=True)(chunk, coding_pair, buckets, left, right)
         for chunk, left, right in zip(chunks, lefts, rights, strict=True)
     ]
-    margins = _tree(delayed, _merge_margins, [m for _, m in per_chunk], "chanceclust-margins")
     merged = [
-        _tree(delayed, _merge_cells, [parts[p] for parts, _ in per_chunk], f"chanceclust-cells-{p}")
+        _tree(delayed, _merge_cells, [out if buckets == 1 else out[p] for out in per_chunk],
+              f"chanceclust-cells-{p}")
         for p in range(buckets)
-    ]
+    ]  # fmt: skip
     if summary:
-        histograms = [delayed(_cell_histogram, pure=True)(part) for part in merged]
-        cells = _tree(delayed, _merge_histograms, histograms, "chanceclust-histogram")
-        result = delayed(_finish_summary, pure=True)(cells, margins)
+        width_b = delayed(_width, pure=True)(coding_pair[1])
+        parts = [delayed(_bucket_summary, pure=True)(part, width_b) for part in merged]
+        result = delayed(_finish_summary, pure=True)(
+            _tree(delayed, _merge_summaries, parts, "chanceclust-summary")
+        )
     else:
-        result = delayed(_finish_table, pure=True)(merged, coding_pair, margins)
+        result = delayed(_finish_table, pure=True)(merged, coding_pair)
     return dask.compute(result)[0] if compute else result
