@@ -32,6 +32,7 @@ import chanceclust as cc  # noqa: E402
 
 
 def make_data(folder: str, n: int, k: int, files: int = 8, groups: int = 5) -> None:
+    """N rows in `files` Parquet files of `groups` row groups (once per folder)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 

@@ -38,6 +38,7 @@ from chanceclust.summary import (
     TableSummary,
     _canonical,
     _histogram,
+    sum_by_key,
 )
 
 __all__ = ["contingency_table"]
@@ -257,17 +258,10 @@ def _bucket_edges(width_a: int, width_b: int, buckets: int) -> NDArray[np.int64]
 
 def _merge_cells(*parts: tuple[NDArray[np.int64], NDArray[np.int64]]
                  ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:  # fmt: skip
-    keys = np.concatenate([p[0] for p in parts])
-    counts = np.concatenate([p[1] for p in parts])
-    if keys.size == 0:
-        return keys.astype(np.int64), counts.astype(np.int64)
-    order = np.argsort(keys, kind="stable")
-    keys, counts = keys[order], counts[order]
-    first = np.empty(keys.size, dtype=bool)
-    first[0] = True
-    np.not_equal(keys[1:], keys[:-1], out=first[1:])
-    starts = np.flatnonzero(first)
-    return keys[starts], np.add.reduceat(counts, starts)
+    """Sum (key, count) pairs of several parts by key (sorted, distinct keys)."""
+    keys = np.concatenate([p[0] for p in parts]).astype(np.int64, copy=False)
+    counts = np.concatenate([p[1] for p in parts]).astype(np.int64, copy=False)
+    return sum_by_key(keys, counts)
 
 
 def _bucket_summary(part: tuple[NDArray[np.int64], NDArray[np.int64]], width_b: int

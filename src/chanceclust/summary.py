@@ -380,6 +380,28 @@ def _sparse_cells(
     return coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data, coo.shape
 
 
+def sum_by_key(
+    keys: NDArray[np.int64], counts: NDArray[np.int64]
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Distinct keys, ascending, with the sums of their counts: one sort (none if sorted).
+
+    The sums are exact in int64 (callers bound the total below 2**63).
+    """
+    if keys.size < 2 or bool(np.all(keys[1:] > keys[:-1])):
+        return keys, counts
+    order = np.argsort(keys)
+    keys, counts = keys[order], counts[order]
+    del order
+    first = np.empty(keys.size, dtype=bool)
+    first[0] = True
+    np.not_equal(keys[1:], keys[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    del first
+    if starts.size == keys.size:
+        return keys, counts
+    return keys[starts], np.add.reduceat(counts, starts)
+
+
 def _canonical(
     labels_true: NDArray[Any],
     labels_pred: NDArray[Any],
@@ -400,20 +422,8 @@ def _canonical(
     if not keep.all():
         rows, cols, counts = rows[keep], cols[keep], counts[keep]
     keys = rows * k_pred + cols
-    if keys.size > 1 and not bool(np.all(keys[1:] > keys[:-1])):
-        order = np.argsort(keys)
-        keys, counts = keys[order], counts[order]
-        del order
-        first = np.empty(keys.size, dtype=bool)
-        first[0] = True
-        np.not_equal(keys[1:], keys[:-1], out=first[1:])
-        starts = np.flatnonzero(first)
-        del first
-        if starts.size < keys.size:
-            if _total(counts, "counts") >= 2**63:  # pragma: no cover - guarded in _total
-                raise ValueError("`counts` must total less than 2**63.")
-            counts = np.add.reduceat(counts, starts)
-            keys = keys[starts]
+    _total(counts, "counts")  # refuses totals >= 2**63: the sums below are int64
+    keys, counts = sum_by_key(keys, counts)
     rows, cols = np.divmod(keys, k_pred) if k_pred else (keys, keys)
     used_rows = np.zeros(len(labels_true), dtype=bool)
     used_rows[rows] = True
