@@ -58,7 +58,9 @@ def pairwise_section(data: list[dict]) -> list[str]:
         note = " (extrapolated from " + str(r.get("timed_pairs")) + " pairs)" if r.get(
             "extrapolated") else ""
         same = {True: "yes", False: "no", None: "—"}[r.get("identical_to_serial")]
-        if r["method"] == "serial":
+        if r.get("env_MALLOC_TRIM_THRESHOLD_"):
+            note += f" with MALLOC_TRIM_THRESHOLD_={r['env_MALLOC_TRIM_THRESHOLD_']}"
+        elif r["method"] == "serial":
             same = "reference"
         ratio = (r["wall_s"] / serial[r["model"]]) if r["model"] in serial else None
         out.append(

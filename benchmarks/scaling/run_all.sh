@@ -15,6 +15,9 @@ for model in perm num; do
   $PY $B/bench_pairwise.py --method loop --model $model --m $M --subset 300
 done
 $PY $B/bench_pairwise.py --method sklearn --model perm --m $M --subset 100
+# the allocator setting Dask's nanny gives its workers, here in one plain process
+MALLOC_TRIM_THRESHOLD_=65536 $PY $B/bench_pairwise.py --method serial --model perm --m $M
+MALLOC_TRIM_THRESHOLD_=65536 $PY $B/bench_pairwise.py --method loop --model perm --m $M --subset 300
 $PY $B/bench_summary.py --n ${SUMMARY_N:-2e7} --k 1e6
 $PY $B/bench_parquet.py --data $DATA/k1e3 --n ${PARQUET_N:-2e7} --k 1e3
 $PY $B/bench_parquet.py --data $DATA/k1e5 --n ${PARQUET_N:-2e7} --k 1e5 --methods inmem,ccdask,ccdask_summary,ddf
