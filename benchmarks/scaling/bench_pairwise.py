@@ -25,9 +25,9 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import RESULTS, cpu_seconds, machine, process_cpu, record  # noqa: E402
+from common import RESULTS, cpu_seconds, machine, process_cpu, record
 
-import chanceclust as cc  # noqa: E402
+import chanceclust as cc
 
 
 def clusterings(m: int, n: int, seed: int = 0) -> list[np.ndarray]:

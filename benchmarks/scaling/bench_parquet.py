@@ -26,9 +26,9 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import cpu_seconds, machine, process_cpu, record  # noqa: E402
+from common import cpu_seconds, machine, process_cpu, record
 
-import chanceclust as cc  # noqa: E402
+import chanceclust as cc
 
 
 def make_data(folder: str, n: int, k: int, files: int = 8, groups: int = 5) -> None:

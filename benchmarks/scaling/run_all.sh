@@ -19,5 +19,8 @@ $PY $B/bench_pairwise.py --method sklearn --model perm --m $M --subset 100
 MALLOC_TRIM_THRESHOLD_=65536 $PY $B/bench_pairwise.py --method serial --model perm --m $M
 MALLOC_TRIM_THRESHOLD_=65536 $PY $B/bench_pairwise.py --method loop --model perm --m $M --subset 300
 $PY $B/bench_summary.py --n ${SUMMARY_N:-2e7} --k 1e6
+$PY $B/check_mi_accuracy.py --n ${SUMMARY_N:-2e7} --k 1e6
 $PY $B/bench_parquet.py --data $DATA/k1e3 --n ${PARQUET_N:-2e7} --k 1e3
-$PY $B/bench_parquet.py --data $DATA/k1e5 --n ${PARQUET_N:-2e7} --k 1e5 --methods inmem,ccdask,ccdask_summary,ddf
+$PY $B/bench_parquet.py --data $DATA/k1e5 --n ${PARQUET_N:-2e7} --k 1e5
+# the size (~6 min on the loaded 2-core machine)
+$PY $B/bench_parquet.py --data $DATA/k1e3-n1e8 --n 1e8 --k 1e3

@@ -21,12 +21,12 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_pairwise import clusterings  # noqa: E402
-from bench_parquet import _vm_hwm, make_data  # noqa: E402
-from common import cpu_seconds, machine, process_cpu, record  # noqa: E402
+from bench_pairwise import clusterings
+from bench_parquet import _vm_hwm, make_data
+from common import cpu_seconds, machine, process_cpu, record
 
-import chanceclust as cc  # noqa: E402
-from chanceclust import dask as ccd  # noqa: E402
+import chanceclust as cc
+from chanceclust import dask as ccd
 
 
 def main() -> None:
