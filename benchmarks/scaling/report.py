@@ -177,9 +177,9 @@ def parquet_section(data: list[dict]) -> list[str]:
         "threads_per_worker=1, memory_limit=3GiB)`, started fresh per row (not timed). "
         "Table = read + count + transfer; measures = ARI perm, AMI perm, AMI num from the result. "
         "The driver's peak RSS is the peak of the one process that ran all rows of a K (the "
-        "in-memory row first), so it describes the inmem row only. The issue's N = 10^8 was "
+        "in-memory row first), so it describes the inmem row only. N = 10^8 with K = 10^6 was "
         "not run on this shared machine for lack of time; the command is `python "
-        "benchmarks/scaling/bench_parquet.py --data DIR --n 1e8 --k 1e3` (and `--k 1e6`).",
+        "benchmarks/scaling/bench_parquet.py --data DIR --n 1e8 --k 1e6`.",
         "",
         "| N | K | method | table wall s | table CPU s | measures wall s | peak RSS driver / "
         "workers GiB | values vs inmem | load at start |",
