@@ -115,6 +115,17 @@ def test_parquet_table_and_measures_bit_identical(client, datasets, case):
     assert summary == table.summary()
 
 
+@pytest.mark.parametrize("buckets", [1, 2, 5])
+def test_any_number_of_buckets_gives_the_same_table(client, datasets, buckets):
+    """One tree or several row-range buckets: identical tables and summaries."""
+    folder, a, b = datasets["wide"]
+    table = ccd.contingency_table(str(folder), columns=("truth", "pred"), buckets=buckets)
+    _same_table(table, a, b)
+    summary = ccd.contingency_table(str(folder), columns=("truth", "pred"), buckets=buckets,
+                                    summary=True)  # fmt: skip
+    assert summary == table.summary()
+
+
 def test_lazy_result_and_list_of_files(client, datasets):
     folder, a, b = datasets["dense"]
     files = sorted(str(p) for p in folder.glob("part-*.parquet"))
