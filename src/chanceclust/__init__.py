@@ -26,6 +26,7 @@ from chanceclust.measures import (
     rand_index,
     variation_of_information,
 )
+from chanceclust.allpairs import PairwiseResult, pairwise
 from chanceclust.samplers import random_clustering, random_clusterings
 from chanceclust.significance import (
     MonteCarloAdjustedResult,
@@ -34,6 +35,7 @@ from chanceclust.significance import (
     null_distribution,
     significance,
 )
+from chanceclust.summary import PartialTable, TableSummary, merge_tables, partial_table
 from chanceclust.special import bell, log_bell, log_stirling2, stirling2
 from chanceclust.variance import rand_index_variance, standardized_rand_index
 
@@ -44,7 +46,10 @@ __all__ = [
     "ComparisonRow",
     "MonteCarloAdjustedResult",
     "PairCounts",
+    "PairwiseResult",
+    "PartialTable",
     "SignificanceResult",
+    "TableSummary",
     "UnassignedReport",
     "__version__",
     "adjusted_mutual_information",
@@ -61,11 +66,14 @@ __all__ = [
     "jaccard_index",
     "log_bell",
     "log_stirling2",
+    "merge_tables",
     "monte_carlo_adjusted",
     "mutual_information",
     "normalized_mutual_information",
     "null_distribution",
     "pair_counts",
+    "pairwise",
+    "partial_table",
     "rand_index",
     "rand_index_variance",
     "random_clustering",

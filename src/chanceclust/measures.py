@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from chanceclust._kernels import deviance
 from chanceclust._validation import check_average_method, check_labels
 from chanceclust.contingency import PairCounts, Table, pair_counts, summarize
+from chanceclust.summary import histogram_mutual_information, histogram_variation_of_information
 
 __all__ = [
     "entropy",
@@ -138,6 +139,8 @@ def table_mutual_information(table: Table) -> float:
     (n_ij - mu_ij) is 0 and bd0(0, mu) = mu; the second term is exact in integers.
     """
     n = table.n
+    if table.weights is not None:  # a TableSummary: entropy form (chanceclust.summary)
+        return histogram_mutual_information(table)
     if n == 0:
         return 0.0
     if n >= 3_000_000_000:  # a * b and x * n would overflow int64: exact Python integers
@@ -436,6 +439,8 @@ def variation_of_information(
 
 def table_variation_of_information(table: Table) -> float:
     """VI of a :class:`Table`, as a sum of non-negative terms."""
+    if table.weights is not None:  # a TableSummary: entropy form (chanceclust.summary)
+        return histogram_variation_of_information(table)
     if table.n == 0:
         return 0.0
     x = table.counts
