@@ -107,12 +107,13 @@ def _check_api_listing(app):
     """Fail the build (a warning, an error under -W) if a public name has no API page."""
     from sphinx.util import logging
 
+    import chanceclust.dask
     import chanceclust.datasets
 
     listing = (Path(app.srcdir) / "api.rst").read_text(encoding="utf-8")
     listed = {line.split("::")[-1].strip() for line in listing.splitlines()
               if line.startswith(("   ", ".. autodata::"))}
-    public = chanceclust.__all__ + chanceclust.datasets.__all__
+    public = chanceclust.__all__ + chanceclust.dask.__all__ + chanceclust.datasets.__all__
     missing = [n for n in public if n != "__version__" and n not in listed]
     if missing:
         logging.getLogger(__name__).warning(

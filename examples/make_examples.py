@@ -9,10 +9,13 @@ files it reads:
 - ``kmeans.txt``      one k-means cluster per line (line i is cell i)
 - ``reference.csv``   ``cell,type`` table with a header, rows in a shuffled order
 - ``communities.txt`` the k-means clusters, one per line, members as cell ids
+- ``cells.tsv``       the contingency table of ``reference.txt`` x ``kmeans.txt`` as cells
+  ``type<TAB>cluster<TAB>count`` with a header, as an engine's group-by-count writes it
 - ``dbscan.txt``      DBSCAN (eps 0.6, min_samples 4) of the same cells, one label per line,
   ``-1`` for noise (the unassigned-elements examples of the documentation)
 """
 
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -74,6 +77,10 @@ def main() -> None:
     (HERE / "communities.txt").write_text(
         "# k-means (k=4) clusters, one per line\n"
         + "".join(" ".join(members) + "\n" for members in communities)
+    )
+    cells = sorted(Counter(zip(types, labels.tolist(), strict=True)).items())
+    (HERE / "cells.tsv").write_text(
+        "type\tcluster\tcount\n" + "".join(f"{t}\t{c}\t{n}\n" for (t, c), n in cells)
     )
     (HERE / "dbscan.txt").write_text("".join(f"{c}\n" for c in dbscan(x, 0.6, 4)))
 

@@ -1,7 +1,7 @@
 """The documentation site (docs/) cannot drift from the code.
 
 * every name in ``chanceclust.__all__`` (and in the ``__all__`` of the public modules not imported
-  by the package, such as ``chanceclust.datasets``) is listed in the API reference
+  by the package: ``chanceclust.dask``, ``chanceclust.datasets``) is listed in the API reference
   (``docs/api.rst``), whose autosummary gives each one a page (the build also fails without
   it, see docs/conf.py);
 * the Python examples (``>>>``) of every Markdown page of docs/ run as doctests;
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 #: The public modules whose ``__all__`` docs/api.rst documents in full (the package itself, and
 #: the public modules that ``import chanceclust`` does not import).
-DOCUMENTED_MODULES = ("chanceclust", "chanceclust.datasets")
+DOCUMENTED_MODULES = ("chanceclust", "chanceclust.dask", "chanceclust.datasets")
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts)
 
 
