@@ -179,7 +179,7 @@ def test_dask_scheduler_address(capsys, tmp_path, inputs):
         (["compare", "{a}"], r"required: B \(or --contingency CELLS\)"),
         (["compare", "{a}", "{b}", "--engine", "dask"], "apply to Parquet input"),
         (["compare", "{dir}/x.parquet", "--column", "t"], "needs the two label columns"),
-        (["pairwise", "{a}", "{b}", "--missing", "intersect"], "--missing error"),
+        (["pairwise", "{a}", "{b}", "--missing", "intersect"], "--unassigned raise"),
         (["pairwise", "{a}", "{b}", "--scheduler", "tcp://x:1"], "--scheduler needs --engine"),
     ],
 )

@@ -99,7 +99,7 @@ def test_every_subcommand_has_a_tested_session():
     """The command-line page shows every subcommand (``reproduce`` writes files, not a table:
     tests/test_paper.py runs it)."""
     shown = {command.split()[1] for _, command, _ in SESSIONS}
-    assert shown >= {"compare", "table", "rank", "expect", "sample", "test"}, shown
+    assert shown >= {"compare", "table", "rank", "expect", "sample", "test", "pairwise"}, shown
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash for brace expansion")

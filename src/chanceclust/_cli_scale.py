@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from chanceclust import cli
-from chanceclust.io import InputError
+from chanceclust.io import InputError, check_assigned, factorize, union
 
 _PARQUET_SUFFIXES = (".parquet", ".parq", ".pq")
 
@@ -384,16 +384,20 @@ def _add_pairwise(sub: Any) -> None:
 
 def _labelings(args: argparse.Namespace, paths: list[str]) -> tuple[list[str], list[Any]]:
     """Read clusterings and put each in the element order of the first one."""
-    if args.missing != "error":
-        raise cli.UsageError("pairwise compares the same elements in every file: --missing error")
+    if args.missing == "intersect" or args.unassigned not in (None, "raise") or (
+        args.unassigned_label
+    ):
+        raise cli.UsageError(
+            "pairwise compares every element of every file: --unassigned raise (the default), "
+            "no --unassigned-label and no --missing intersect"
+        )
     clusterings = cli._read_inputs(args, paths)
     first = clusterings[0]
     labels = []
     for other in clusterings:
-        pair = cli.align(first, other, missing="error", line_ids=args.line_ids)
-        if len(pair.labels_a) != first.n:  # na="drop" removed elements: matrices need all
-            raise cli.UsageError("pairwise needs every element labelled in every file: --na keep")
-        labels.append(cli.factorize(pair.labels_b))
+        pair = union(first, other, line_ids=args.line_ids)
+        check_assigned(pair, first, other)  # names the file and line of an unlabelled element
+        labels.append(factorize(pair.labels_b))
     names = [c.source for c in clusterings]
     seen: dict[str, int] = {}
     for i, name in enumerate(names):
