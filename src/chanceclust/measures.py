@@ -37,12 +37,15 @@ def entropy_values(sizes: NDArray[np.integer], n: int) -> NDArray[np.float64]:
     The one entropy formula of the library: single clusterings pass one row,
     the null samples of :mod:`chanceclust.significance` a row per sample.
     """
-    a = np.asarray(sizes, dtype=np.float64)
+    sizes = np.asarray(sizes)
+    a = sizes.astype(np.float64)
     if n == 0:
         return np.zeros(a.shape[0])
     frac = a / n
+    # a - N exactly in integers: near N = 2**63 the floats a and N differ by rounding only.
+    deficit = (sizes - n).astype(np.float64) if sizes.dtype.kind in "iu" else a - n
     with np.errstate(divide="ignore"):
-        logs = np.where(2 * a > n, np.log1p((a - n) / n), np.log(np.where(a > 0, frac, 1.0)))
+        logs = np.where(2 * a > n, np.log1p(deficit / n), np.log(np.where(a > 0, frac, 1.0)))
     return np.maximum(-np.sum(frac * logs, axis=1), 0.0) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
