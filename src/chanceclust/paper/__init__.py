@@ -101,8 +101,8 @@ def add_reproduce_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created)")
     p.add_argument("--quick", action="store_true",
                    help="fewer runs and steps (all four in under two minutes)")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, metavar="S",
-                   help="random seed (default: %(default)s)")
+    p.add_argument("--seed", type=_seed, default=DEFAULT_SEED, metavar="S",
+                   help="random seed >= 0 (default: %(default)s)")
     p.add_argument("--data", metavar="DIR",
                    help="gene expression folder (default: ../shared/data/gene-expression "
                    "next to the repository)")
@@ -113,16 +113,39 @@ def add_reproduce_parser(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
+def _seed(text: str) -> int:
+    """Type of --seed: a non-negative integer (argparse names the option in its error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+    return value
+
+
 def run_reproduce(args: argparse.Namespace) -> int:
     """Run the ``reproduce`` subcommand; print the report's path and return the exit status.
 
     0 on success, 1 when the ``paper`` extra (matplotlib, scikit-learn) is missing, 2 when an
     input is unusable (e.g. no gene expression files in ``--data``).
     """
+    out = Path(args.out)
+    blocker = next((p for p in (out, *out.parents) if p.exists()), None)
+    if blocker is not None and not blocker.is_dir():
+        print(f"chanceclust: error: reproduce: --out {args.out}: {blocker} is a file, not a "
+              "folder", file=sys.stderr)
+        return 2
     try:
         report = reproduce(args.experiment, args.out, quick=args.quick, seed=args.seed,
                            data_dir=args.data, progress=False if args.quiet else None)
-    except (ImportError, FileNotFoundError, ValueError) as exc:
+    except OSError as exc:  # missing data, unwritable --out: name the path
+        if getattr(args, "debug", False):
+            raise
+        where = f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else exc
+        print(f"chanceclust: error: reproduce: {where}", file=sys.stderr)
+        return 2
+    except (ImportError, ValueError) as exc:
         if getattr(args, "debug", False):
             raise
         print(f"chanceclust: error: reproduce: {exc}", file=sys.stderr)
