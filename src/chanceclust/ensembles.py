@@ -339,7 +339,7 @@ def same_cluster_probability(
     --------
     >>> from chanceclust.ensembles import same_cluster_probability
     >>> same_cluster_probability(4, model="all")  # B_3 / B_4 = 5 / 15
-    0.3333333333333333
+    0.3333333333...
     """
     n = check_count(n, "n")
     model = check_model(model)

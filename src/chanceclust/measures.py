@@ -73,8 +73,8 @@ def entropy(labels: Any) -> float:
     Examples
     --------
     >>> from chanceclust import entropy
-    >>> entropy([0, 0, 1, 1])  # log 2
-    0.6931471805599453
+    >>> round(entropy([0, 0, 1, 1]), 12)  # log 2
+    0.69314718056
     """
     codes, k = check_labels(labels, "labels")
     return size_entropy(np.bincount(codes, minlength=k), codes.shape[0])
@@ -106,8 +106,8 @@ def rand_index(
     Examples
     --------
     >>> from chanceclust import rand_index
-    >>> rand_index([0, 0, 1, 1], [0, 0, 1, 2])
-    0.8333333333333334
+    >>> rand_index([0, 0, 1, 1], [0, 0, 1, 2])  # 5 of the 6 pairs
+    0.8333333333...
     """
     return counts_rand(pair_counts(labels_true, labels_pred, contingency=contingency))
 
@@ -331,8 +331,8 @@ def mutual_information(
     Examples
     --------
     >>> from chanceclust import mutual_information
-    >>> round(mutual_information([0, 0, 1, 1], [0, 0, 1, 1]), 15)  # log 2
-    0.693147180559945
+    >>> round(mutual_information([0, 0, 1, 1], [0, 0, 1, 1]), 12)  # log 2
+    0.69314718056
     """
     return table_mutual_information(summarize(labels_true, labels_pred, contingency))
 
