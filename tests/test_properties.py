@@ -30,6 +30,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn import metrics
 from strategies import label_pairs
+from test_samplers import set_partitions
 
 import chanceclust as cc
 from chanceclust.significance import MEASURES, null_distribution
@@ -75,22 +76,9 @@ def test_perm_equals_scikit_learn(pair):
 # --------------------------------------------------------------------------- enumeration
 
 
-def _set_partitions(n):
-    """Every partition of range(n), as label tuples (restricted growth strings)."""
-
-    def grow(prefix, k):
-        if len(prefix) == n:
-            yield tuple(prefix)
-            return
-        for label in range(k + 1):
-            yield from grow([*prefix, label], max(k, label + 1))
-
-    return list(grow([], 0)) if n else [()]
-
-
 @functools.cache
 def _partitions(n, k=None):
-    parts = _set_partitions(n)
+    parts = list(set_partitions(n))
     return parts if k is None else [p for p in parts if len(set(p)) == k]
 
 
