@@ -186,3 +186,16 @@ def test_reproduce_genes_bad_data_file_names_it(capsys, tmp_path, content, needl
 def test_reproduce_seed_names_the_option(capsys, tmp_path):
     status, out, err = run(capsys, "reproduce", "genes", "--out", tmp_path, "--seed", "-2")
     assert_user_error(status, out, err, "--seed", ">= 0")
+
+
+def test_reproduce_files_are_written_atomically(tmp_path):
+    from chanceclust.paper.report import atomic_path, write_csv
+
+    target = tmp_path / "table.csv"
+    with pytest.raises(RuntimeError), atomic_path(target) as temporary:
+        temporary.write_text("half a ta")
+        raise RuntimeError("interrupted")
+    assert list(tmp_path.iterdir()) == []  # neither the target nor the temporary file
+    write_csv(target, ["a", "b"], [(1, 0.5)])
+    assert target.read_text().splitlines() == ["a,b", "1,0.5"]
+    assert list(tmp_path.iterdir()) == [target]
