@@ -36,9 +36,8 @@ def _forms(table):
         "uint64": np.array(table, dtype=np.uint64),
         "csr": sp.csr_array(np.array(table, dtype=np.int64)),
     }
-    as_float = np.array(table, dtype=np.float64)
-    if all(int(f) == x for f, x in zip(as_float.ravel().tolist(), np.ravel(table), strict=True)):
-        forms["float"] = as_float
+    if all(int(float(x)) == x for row in table for x in row):  # Python ints: exact comparison
+        forms["float"] = np.array(table, dtype=np.float64)
     return forms
 
 
