@@ -6,7 +6,8 @@
   it, see docs/conf.py);
 * the Python examples (``>>>``) of every Markdown page of docs/ run as doctests;
 * every ``$ chanceclust ...`` line of a ``console`` block of docs/ is run from the
-  repository root and its stdout must equal the lines that follow it.
+  repository root and its stdout must equal the lines that follow it (or, where those lines
+  are an error message, it must exit with status 2 and print that message on stderr).
 
 Building the site itself (``sphinx-build -W``) is done by CI (``.ci/run``), not here.
 """
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from sessions import block_sessions, run_session
+from test_portable_doctests import _long_floats
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -81,6 +83,15 @@ def test_page_examples(page):
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed"
 
 
+@pytest.mark.parametrize("page", [p for p in PAGES if _pycon(p)],
+                         ids=lambda p: str(p.relative_to(DOCS)))
+def test_page_examples_show_no_full_precision_floats(page):
+    """As docstrings and README (tests/test_portable_doctests.py): no float's last bits."""
+    offenders = [example.want.strip() for example in doctest.DocTestParser().get_examples(
+        _pycon(page)) if _long_floats(example.want)]
+    assert offenders == []
+
+
 def _console_sessions():
     """(page, command, expected stdout) for each ``$ chanceclust`` line of a console block."""
     sessions = []
@@ -93,6 +104,9 @@ def _console_sessions():
 
 
 SESSIONS = _console_sessions()
+#: A session whose output is an error message (``chanceclust: error: ...`` or
+#: ``chanceclust <subcommand>: error: ...``).
+ERROR = re.compile(r"chanceclust( \w+)?: error: ")
 
 
 def test_every_subcommand_has_a_tested_session():
@@ -107,5 +121,9 @@ def test_every_subcommand_has_a_tested_session():
                          ids=[f"{p}:{c[:50]}" for p, c, _ in SESSIONS])
 def test_console_session_output(page, command, expected):
     done = run_session(command, ROOT)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip("\n") == expected.strip("\n")
+    if ERROR.match(expected):  # a session that shows an error: status 2, the message on stderr
+        assert done.returncode == 2, done.stderr
+        assert (done.stdout, done.stderr.strip("\n")) == ("", expected.strip("\n"))
+    else:
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip("\n") == expected.strip("\n")

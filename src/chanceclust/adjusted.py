@@ -19,6 +19,7 @@ import math
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from chanceclust._validation import check_average_method, check_model, check_one_sided
 from chanceclust.contingency import Table, summarize, table_pair_counts
@@ -28,7 +29,14 @@ from chanceclust.expectations import (
     table_laws,
     validated_table,
 )
-from chanceclust.measures import generalized_mean, size_entropy, table_mutual_information
+from chanceclust.measures import (
+    generalized_mean,
+    pair_count_arrays,
+    rand_values,
+    ratio,
+    size_entropy,
+    table_mutual_information,
+)
 
 __all__ = ["adjusted_mutual_information", "adjusted_rand_index", "mutual_information_bound"]
 
@@ -107,22 +115,45 @@ def table_adjusted_rand(table: Table, model: str, one_sided: bool) -> float:
     """The ARI of a :class:`Table` under a model (arguments already validated)."""
     counts = table_pair_counts(table)
     if counts.n10 == 0 and counts.n01 == 0:
-        return 1.0  # identical partitions (and N < 2): perfect agreement
-    if model == "perm":
-        numerator = 2 * (counts.n11 * counts.n00 - counts.n10 * counts.n01)
-        denominator = (counts.n11 + counts.n10) * (counts.n10 + counts.n00) + (
-            counts.n11 + counts.n01
-        ) * (counts.n01 + counts.n00)
-        return numerator / denominator
+        return 1.0  # identical partitions (and N < 2): no expectation to compute
+    law = None if model == "perm" else rand_expectation(table, model, one_sided)
+    return float(adjusted_rand_values(*pair_count_arrays(counts), law)[0])
+
+
+def rand_expectation(table: Table, model: str, one_sided: bool) -> tuple[float, float]:
+    """(E[RI], 1 - E[RI]) under num or all: the same for every table of the model's ensemble."""
     law_true, law_pred = table_laws(table, model, one_sided)
     p_true, q_true = pair_probabilities(law_true)
     p_pred, q_pred = pair_probabilities(law_pred)
-    spread = p_true * q_pred + q_true * p_pred  # 1 - E[RI], a sum of non-negative terms
+    # 1 - E[RI] as a sum of non-negative terms: no cancellation.
+    return p_true * p_pred + q_true * q_pred, p_true * q_pred + q_true * p_pred
+
+
+def adjusted_rand_values(
+    n11: NDArray[Any],
+    n10: NDArray[Any],
+    n01: NDArray[Any],
+    n00: NDArray[Any],
+    expectation: tuple[float, float] | None,
+) -> NDArray[np.float64]:
+    """ARI of a batch of pair counts (see :func:`chanceclust.measures.exact_counts`).
+
+    ``expectation`` is None under perm, where ARI = 2 (N11 N00 - N10 N01) /
+    ((N11 + N10)(N10 + N00) + (N11 + N01)(N01 + N00)) exactly in integers
+    with one rounding; else (E[RI], 1 - E[RI]) of the model (num, all),
+    constant over its ensemble. 1.0 exactly for identical partitions; a
+    degenerate ensemble (1 - E[RI] = 0) gives 0.0 otherwise.
+    """
+    identical = (n10 == 0) & (n01 == 0)
+    if expectation is None:
+        numerator = 2 * (n11 * n00 - n10 * n01)
+        denominator = (n11 + n10) * (n10 + n00) + (n11 + n01) * (n01 + n00)
+        return np.where(identical, 1.0, ratio(numerator, denominator, 1.0))
+    expected, spread = expectation
     if spread <= 0.0:
-        return 0.0  # degenerate ensemble, partitions not identical
-    rand = (counts.n11 + counts.n00) / counts.total
-    expected = p_true * p_pred + q_true * q_pred
-    return min((rand - expected) / spread, 1.0)
+        return np.where(identical, 1.0, 0.0)
+    value = np.minimum((rand_values(n11, n10, n01, n00) - expected) / spread, 1.0)
+    return np.where(identical, 1.0, value)
 
 
 def mutual_information_bound(
