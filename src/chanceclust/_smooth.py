@@ -48,7 +48,8 @@ def _nodes(lo: int, hi: int) -> NDArray | None:
     if hi - lo < 4 * FIT_NODES:
         return None
     x = np.cos(np.pi * (np.arange(FIT_NODES) + 0.5) / FIT_NODES)
-    center, half = 0.5 * (np.log(hi) + np.log(lo)), 0.5 * (np.log(hi) - np.log(lo))
+    log_lo, log_hi = np.log(float(lo)), np.log(float(hi))  # Python ints beyond 2**63 too
+    center, half = 0.5 * (log_hi + log_lo), 0.5 * (log_hi - log_lo)
     if hi >= 2**62:
         return np.sort(np.exp(center + half * x))
     nodes = unique(np.clip(np.rint(np.exp(center + half * x)), lo, hi).astype(np.int64))

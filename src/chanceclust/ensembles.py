@@ -15,6 +15,11 @@ mutual information depends on that side only through one of two laws:
   mixture c_{K-j} = (-1)^j C(K,j) (1 - j/K)^N / T(N,K), used when it is well
   conditioned (mean cluster size N/K well above log K). Under a mixture the
   sums over cluster sizes collapse to binomial sums.
+
+From N = 10^4 Stam's mixture is represented by :class:`StamQuadrature`, a
+48-node Gauss-Hermite rule in real u whose moments agree with the sums over
+integers to ~1e-15 (Poisson summation): constant size at any N up to
+2^63 - 1, where the exact mixture holds ~24 sqrt(N / log N) slots.
 """
 
 from __future__ import annotations
@@ -28,10 +33,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._elementary import gammaln, lambertw, logsumexp
+from chanceclust._elementary import gammaln, lambertw, logsumexp, polygamma_large
 from chanceclust._validation import check_count, check_model, check_sizes
 
-__all__ = ["SizeLaw", "SlotMixture", "law", "same_cluster_probability"]
+__all__ = ["SizeLaw", "SlotMixture", "StamQuadrature", "law", "same_cluster_probability"]
 
 # Mixture terms below this fraction of the largest are dropped (their total is
 # bounded by the same factor times the number of terms).
@@ -250,14 +255,27 @@ def _surjection_size_law(n: int, k: int) -> SizeLaw:
     return SizeLaw(n, a[keep], weights[keep] * (k / weights.sum()), False)
 
 
+# num with small clusters (size law by FFT convolutions): ~1 s at K = 1e8.
+SIZE_LAW_MAX_K = 10**8
+
+
 @lru_cache(maxsize=128)
 def num_law(n: int, k: int) -> Law:
     """The law of a uniform clustering of n elements into exactly k clusters."""
     if k == 1:
         return fixed_law(np.array([n]))
     if k >= n - 1:  # a single size sequence: n singletons, or one pair and n - 2 singletons
-        return fixed_law(np.r_[np.full(n - k, 2), np.ones(2 * k - n, dtype=np.int64)], total=n)
+        counts = {1: 2 * k - n, 2: n - k}  # without an array of n sizes (n may be ~2**63)
+        sizes = np.array([a for a, c in counts.items() if c], dtype=np.int64)
+        weights = np.array([float(c) for c in counts.values() if c])
+        return SizeLaw(n, sizes, weights, True)
     mixture = _surjection_mixture(n, k)
+    if mixture is None and k > SIZE_LAW_MAX_K:
+        raise ValueError(
+            f"the num model with a mean cluster size N/K below about log K + 2 is "
+            f"supported for K <= {SIZE_LAW_MAX_K} clusters (its size law is built by "
+            f"convolutions that grow with K); got K = {k} clusters of N = {n} elements."
+        )
     return mixture if mixture is not None else _surjection_size_law(n, k)
 
 
@@ -277,7 +295,7 @@ def _stam_quadrature(n: int) -> StamQuadrature:
     13 here). With f(x) = n log x - log Gamma(x + 1), its maximizer c
     (n / c = digamma(c + 1), Newton from n / W(n)) and s = (-f''(c))^(-1/2),
     the density is exp(-t^2 / 2 + g(t)) in t = (x - c) / s, with g the Taylor
-    series sum_{k>=3} f^(k)(c) s^k t^k / k! (f^(k) from polygammas, terms
+    series sum_{k>=3} f^(k)(c) s^k t^k / k! (f^(k) from polygamma_large, terms
     below 1e-20 dropped; |g| < 1e-3 at the outer nodes). The rule carries
     exp(g) at the Hermite nodes, so moments of smooth functions of u (1/u,
     log u, the slot deviances of the expected MI) come out to ~1e-15
@@ -285,23 +303,21 @@ def _stam_quadrature(n: int) -> StamQuadrature:
     (s / c)^96. The rounding of c (~1e-15 c) shifts the law by far less
     than its width.
     """
-    from scipy.special import polygamma  # noqa: PLC0415 - only needed for huge n
-
     x = n / float(lambertw(float(n)))  # x log x = n
     for _ in range(50):
-        step = (n / x - float(polygamma(0, x + 1.0))) / (n / x**2 + float(polygamma(1, x + 1.0)))
+        step = (n / x - float(polygamma_large(0, x + 1.0))) / (n / x**2 + float(polygamma_large(1, x + 1.0)))
         x += step
         if abs(step) <= 1e-15 * x:
             break
     centre = x
-    curvature = n / centre**2 + float(polygamma(1, centre + 1.0))
+    curvature = n / centre**2 + float(polygamma_large(1, centre + 1.0))
     scale = 1.0 / np.sqrt(curvature)
     t, weights = np.polynomial.hermite_e.hermegauss(_HERMITE_NODES)
     g = np.zeros_like(t)
     ratio = scale / centre
     for k in range(3, _TAYLOR_TERMS + 1):
         # f^(k)(c) s^k / k! = (-1)^(k-1) n (s/c)^k / k - psi^(k-1)(c+1) s^k / k!
-        coef = (-1) ** (k - 1) * n * ratio**k / k - float(polygamma(k - 1, centre + 1.0)) * (
+        coef = (-1) ** (k - 1) * n * ratio**k / k - float(polygamma_large(k - 1, centre + 1.0)) * (
             scale**k / math.factorial(k)
         )
         g += coef * t**k

@@ -166,14 +166,24 @@ def rand_index_variance(
     P^2 Var[RI] = P c_0 + N(N-1)(N-2) c_1 + N(N-1)(N-2)(N-3)/4 c_2 with
     c = alpha (1 - 2 b1)^2 + beta (1 - 2 a1)^2 + 4 alpha beta.
 
-    perm (and any fixed reference): exact rational arithmetic on the sums of
-    falling factorials of the cluster sizes, then one rounding. num and all:
-    the covariance is the variance of 1/u under the mixture of i.i.d.
-    labelings that represents the model (a sum of non-negative terms for
-    all), relative error ~1e-13; a float result below 1e-10 of the size of
-    its terms is a rounding residue of 0 and returned as 0.0. Cost
-    O(distinct cluster sizes) after the table under perm, O(sqrt(N)) under
-    all, independent of N otherwise.
+    perm (two fixed size sequences): this sum in exact rational arithmetic on
+    the sums of falling factorials of the cluster sizes, then one rounding.
+    num and all: the sum is regrouped so that nothing cancels. A random side
+    enters through g = p1 - p2 and v = p2 - p1^2 (p2 = P(two pairs
+    co-clustered)), computed as E[(1/u)(1 - 1/u)] and Var(1/u) over the
+    mixture of i.i.d. labelings with u labels that represents the model, and
+    a fixed side (a one-sided reference) through its exact Var[Q] = 0:
+    Var = g / P + (1 - 2 a1)^2 v with one fixed side, and
+    (g_A + g_B - 4 g_A g_B) / P + (1 - 2 b1)^2 v_A + (1 - 2 a1)^2 v_B
+    + 4 v_A v_B with two random sides.
+
+    Accuracy and range (tests/reference/variance.json, 80-digit references
+    from first principles): <= 1e-12 relative for every model and side, N
+    from 2 to 10^15 from a table, measured ~1e-15 except num with a mean
+    cluster size below about log K (its size law gives p2 and p1^2 to
+    ~1e-15 each, so v carries an absolute error ~1e-15 p1^2: measured
+    7e-13 relative at N = 2e4, K = 5000). Cost O(distinct cluster sizes)
+    after the table, otherwise independent of N; memory constant.
 
     References
     ----------
@@ -248,8 +258,12 @@ def standardized_rand_index(
     Notes
     -----
     The numerator is computed as 2 (N11/P - a1 b1) + (a1 - Q(A)/P) +
-    (b1 - Q(B)/P), exactly under perm. The z-score is not a p-value: the
-    null law of RI is not Gaussian for small N or very unequal clusters.
+    (b1 - Q(B)/P) in exact rational arithmetic, with a random side's a1 as
+    1/u0 + E[1/u - 1/u0] (u0 its heaviest slot), so the only error is that
+    of the small correction E[1/u - 1/u0], not a cancellation (z to 1e-12
+    relative against the references of :func:`rand_index_variance`). The
+    z-score is not a p-value: the null law of RI is not Gaussian for small N
+    or very unequal clusters.
 
     Examples
     --------
