@@ -329,7 +329,8 @@ def cases() -> list[tuple[str, list[list[int]]]]:
             out.append(("5 unequal vs 1000 clusters",
                         random_like_table(split(n, [0.4, 0.3, 0.2, 0.07, 0.03]),
                                           split(n, [0.001] * 1000), 0)))
-    for n, k in ((2000, 400), (2000, 1000), (2000, 1999), (20000, 5000)):
+    for n, k in ((2000, 400), (2000, 1000), (2000, 1999), (5000, 1000), (5000, 2500),
+                 (10000, 2000), (20000, 5000)):
         # num with small clusters: K close to N
         cols = [n // k + (1 if j < n % k else 0) for j in range(k)]
         out.append((f"num small clusters K={k}", random_like_table(split(n, [0.3, 0.7]), cols, 0)))
