@@ -35,6 +35,7 @@ from numpy.typing import NDArray
 
 from chanceclust._elementary import gammaln, lambertw, logsumexp, polygamma_large
 from chanceclust._validation import check_count, check_model, check_sizes
+from chanceclust.special import stirling2_ratio_curvature
 
 __all__ = ["SizeLaw", "SlotMixture", "StamQuadrature", "law", "same_cluster_probability"]
 
@@ -355,8 +356,10 @@ def inverse_moments(law_: Law) -> tuple[float, float, float]:
     1/u)] and v = Var(1/u), computed as E[d^2] - E[d]^2 with d = 1/u - 1/u0
     = (u0 - u) / (u u0) for the slot u0 of largest weight (exact integer
     differences, or the quadrature's own offsets): relative error ~1e-15 at
-    any N. For a non-exact size law (num with small clusters) p2 and p1^2
-    are close, and v carries an absolute error ~1e-16 p1^2.
+    any N. For a size law (num with small clusters) p2 = p1^2 exp(c) with c
+    the curvature of log S(., K) from :func:`~chanceclust.special.stirling2_ratio_curvature`,
+    so v = p1^2 expm1(c) carries an absolute error ~1e-16 p1^2 / N (1 + e^rho / rho),
+    rho the saddle point of the mean cluster size, instead of ~1e-16 p1^2.
     """
     n = law_.n
     if n < 2:
@@ -368,8 +371,13 @@ def inverse_moments(law_: Law) -> tuple[float, float, float]:
         gap = float(law_.coefs @ (inverse * (1.0 - inverse)))
         return 1.0 / centre + mean_d, gap, float(law_.coefs @ (d * d)) - mean_d * mean_d
     p1 = falling_moment(law_, 2)
-    p2 = falling_moment(law_, 3)
-    return p1, p1 - p2, p2 - p1 * p1
+    k = int(round(float(law_.weights.sum())))  # a num size law: the weights sum to K
+    if not 2 <= k <= n - 2:  # not reached: K = 1, N - 1, N are fixed size sequences
+        p2 = falling_moment(law_, 3)
+        return p1, p1 - p2, p2 - p1 * p1
+    # p2 = S(N-2,K)/S(N,K) = p1^2 exp(c), c the curvature of log S(., K) (no cancellation).
+    curvature = stirling2_ratio_curvature(n, k)
+    return p1, p1 * (1.0 - p1 * math.exp(curvature)), p1 * p1 * math.expm1(curvature)
 
 
 def _inverse_offsets(mixture: SlotMixture) -> tuple[float, NDArray[np.float64]]:

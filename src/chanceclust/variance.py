@@ -179,10 +179,13 @@ def rand_index_variance(
 
     Accuracy and range (tests/reference/variance.json, 80-digit references
     from first principles): <= 1e-12 relative for every model and side, N
-    from 2 to 10^15 from a table, measured ~1e-15 except num with a mean
-    cluster size below about log K (its size law gives p2 and p1^2 to
-    ~1e-15 each, so v carries an absolute error ~1e-15 p1^2: measured
-    7e-13 relative at N = 2e4, K = 5000). Cost O(distinct cluster sizes)
+    from 2 to 10^15 from a table, measured <= 1e-15 except num with a mean
+    cluster size mu below about log K + 2 (its size law), where v = p1^2
+    expm1(c) with c the curvature of log S(., K)
+    (:func:`~chanceclust.special.stirling2_ratio_curvature`): relative error
+    ~1e-16 e^mu, measured <= 3e-14 for N <= 2e4, K up to N - 1; it can
+    reach ~1e-16 K near the switch to the mixture (e^mu ~ K), i.e. beyond
+    1e-12 only for K above ~10^4 there. Cost O(distinct cluster sizes)
     after the table, otherwise independent of N; memory constant.
 
     References
