@@ -52,7 +52,7 @@ print(json.dumps([repr(value), seconds, peak / 1024]))
 
 
 def expectations() -> list[str]:
-    import mpmath as mp  # noqa: PLC0415
+    import mpmath as mp
 
     mp.mp.dps = 50
     cases = json.loads((REFERENCE / "huge_expectations.json").read_text())["cases"]
@@ -68,13 +68,17 @@ def expectations() -> list[str]:
         for quantity in quantities:
             arg = json.dumps([case["n"], case["sizes_true"], quantity])
             out = subprocess.run(
-                [sys.executable, "-c", WORKER, arg], capture_output=True, text=True, env=env,
+                [sys.executable, "-c", WORKER, arg],
+                capture_output=True,
+                text=True,
+                env=env,
                 check=True,
             ).stdout
             value, seconds, peak = json.loads(out)
             error = (
                 f"{float(abs(mp.mpf(value) / mp.mpf(case[quantity]) - 1)):.1e}"
-                if quantity in case else "no ref."
+                if quantity in case
+                else "no ref."
             )
             lines.append(
                 f"| {case['n']:.3g} | {quantity} | {float(value):.10g} | "
@@ -84,11 +88,11 @@ def expectations() -> list[str]:
 
 
 def variances() -> list[str]:
-    import mpmath as mp  # noqa: PLC0415
-    import numpy as np  # noqa: PLC0415
+    import mpmath as mp
+    import numpy as np
 
     sys.path.insert(0, str(ROOT / "src"))
-    from chanceclust.variance import rand_index_variance, standardized_rand_index  # noqa: PLC0415
+    from chanceclust.variance import rand_index_variance, standardized_rand_index
 
     worst: dict[tuple, list[float]] = {}
     for table in json.loads((REFERENCE / "variance.json").read_text())["cases"]:
@@ -96,8 +100,7 @@ def variances() -> list[str]:
             [[v for v, c in row for _ in range(c)] for row in table["table_rle"]], dtype=np.int64
         )
         for result in table["results"]:
-            kw = {"contingency": counts, "model": result["model"],
-                  "one_sided": result["one_sided"]}
+            kw = {"contingency": counts, "model": result["model"], "one_sided": result["one_sided"]}
             errors = []
             for func, key in ((rand_index_variance, "variance"), (standardized_rand_index, "z")):
                 ref = mp.mpf(result[key])
@@ -114,20 +117,25 @@ def variances() -> list[str]:
 
 
 def main() -> None:
-    import numpy as np  # noqa: PLC0415
+    import numpy as np
 
     header = [
         "# Huge N: expectations from summaries and Var[RI] (issue #10)",
         "",
-        "Command: `python benchmarks/huge_n.py`. Machine: "
-        f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()} "
-        f"{platform.release()}, Python {platform.python_version()}, numpy {np.__version__}.",
+        (
+            "Command: `python benchmarks/huge_n.py`. Machine: "
+            f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()} "
+            f"{platform.release()}, Python {platform.python_version()}, numpy {np.__version__}."
+        ),
         "",
-        "## Expectations from summaries (fresh process per call; all: two-sided, or one-sided "
-        "with sizes_true = (N//3, N - N//3); num: K = 3 x 1000 two-sided, K_B = 7 one-sided)",
+        (
+            "## Expectations from summaries (fresh process per call; all: two-sided, or "
+            "one-sided with sizes_true = (N//3, N - N//3); num: K = 3 x 1000 two-sided, "
+            "K_B = 7 one-sided)"
+        ),
         "",
     ]
-    body = expectations() + ["", "## Var[RI] and z from tables (tests/reference/variance.json)", ""]
+    body = [*expectations(), "", "## Var[RI] and z from tables (tests/reference/variance.json)", ""]
     body += variances()
     (Path(__file__).parent / "HUGE_N.md").write_text("\n".join(header + body) + "\n")
     print("\n".join(header + body))

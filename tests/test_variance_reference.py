@@ -36,8 +36,11 @@ def _table(rle: list) -> np.ndarray:
 @pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
 def test_variance_and_z_match_reference(case):
     table, result = case
-    kwargs = {"contingency": _table(table["table_rle"]), "model": result["model"],
-              "one_sided": result["one_sided"]}
+    kwargs = {
+        "contingency": _table(table["table_rle"]),
+        "model": result["model"],
+        "one_sided": result["one_sided"],
+    }
     variance = rand_index_variance(**kwargs)
     z = standardized_rand_index(**kwargs)
     assert variance == pytest.approx(float(result["variance"]), rel=RTOL, abs=0.0)

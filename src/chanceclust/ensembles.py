@@ -371,7 +371,7 @@ def inverse_moments(law_: Law) -> tuple[float, float, float]:
         gap = float(law_.coefs @ (inverse * (1.0 - inverse)))
         return 1.0 / centre + mean_d, gap, float(law_.coefs @ (d * d)) - mean_d * mean_d
     p1 = falling_moment(law_, 2)
-    k = int(round(float(law_.weights.sum())))  # a num size law: the weights sum to K
+    k = round(float(law_.weights.sum()))  # a num size law: the weights sum to K
     if not 2 <= k <= n - 2:  # not reached: K = 1, N - 1, N are fixed size sequences
         p2 = falling_moment(law_, 3)
         return p1, p1 - p2, p2 - p1 * p1

@@ -47,7 +47,7 @@ import mpmath as mp
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from make_variance import _log_term, _stam_centre, stam_integral  # noqa: E402
+from make_variance import _log_term, _stam_centre, stam_integral
 
 mp.mp.dps = 50
 NS = (10**6, 10**9, 10**12, 10**15)
@@ -100,9 +100,7 @@ def expanded_deviance(a: int, u: int) -> mp.mpf:
     raw = [sum(STIRLING[k][r] * factorial[r] for r in range(k + 1)) for k in range(ORDER + 1)]
     total = mp.mpf(0)
     for k in range(2, ORDER + 1):
-        central = sum(
-            comb(k, j) * raw[j] * (-m) ** (k - j) for j in range(k + 1)
-        )
+        central = sum(comb(k, j) * raw[j] * (-m) ** (k - j) for j in range(k + 1))
         term = central / m**k / (k * (k - 1))
         total += (-1) ** k * mp.mpf(term.numerator) / term.denominator
     return a * total
@@ -112,7 +110,7 @@ def stam_expectation(n: int, func) -> mp.mpf:
     c, sd = _stam_centre(n)
     top = _log_term(n, c)
     points = [c + sd * t for t in (-12, -6, -3, 0, 3, 6, 12)]
-    density = lambda x: mp.exp(_log_term(n, x) - top)  # noqa: E731
+    density = lambda x: mp.exp(_log_term(n, x) - top)
     return mp.quad(lambda x: density(x) * func(x), points) / mp.quad(density, points)
 
 
@@ -127,12 +125,14 @@ def stam_joint(n: int) -> mp.mpf:
     top = _log_term(n, c)
     nodes, weights = mp.gauss_quadrature(160, "legendre")
     xs = [c + 12 * sd * t for t in nodes]
-    ws = [w * mp.exp(_log_term(n, x) - top) for w, x in zip(weights, xs)]
+    ws = [w * mp.exp(_log_term(n, x) - top) for w, x in zip(weights, xs, strict=True)]
     norm = mp.fsum(ws)
-    check = mp.fsum(w * slot_deviance(n, x) for w, x in zip(ws, xs)) / norm
+    check = mp.fsum(w * slot_deviance(n, x) for w, x in zip(ws, xs, strict=True)) / norm
     assert abs(check / stam_expectation(n, lambda u: slot_deviance(n, u)) - 1) < 1e-40
     value = mp.fsum(
-        wa * wb * slot_deviance(n, xa * xb) for wa, xa in zip(ws, xs) for wb, xb in zip(ws, xs)
+        wa * wb * slot_deviance(n, xa * xb)
+        for wa, xa in zip(ws, xs, strict=True)
+        for wb, xb in zip(ws, xs, strict=True)
     )
     return value / norm**2
 
@@ -146,7 +146,7 @@ def main() -> None:
         q_ref = sum(Fraction(s * (s - 1) // 2) for s in sizes) / pairs
         q_ref = mp.mpf(q_ref.numerator) / q_ref.denominator
         p_all = stam_integral(n)[0]
-        side = stam_expectation(n, lambda u: slot_deviance(n, u))
+        side = stam_expectation(n, lambda u, n=n: slot_deviance(n, u))
         within = sum(stam_expectation(n, lambda u, s=s: slot_deviance(s, u)) for s in sizes)
         joint = stam_joint(n)
         record = {

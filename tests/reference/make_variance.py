@@ -185,17 +185,14 @@ def variance(n: int, side_a: tuple, side_b: tuple):
 
     def cov(ea, eb):  # E[X_p X_q] = ea, E[Y_p Y_q] = eb for this kind of pair pair
         # Z = 1 - X - Y + 2 X Y; E[Z_p Z_q] from the joint moments of X and of Y.
-        ez_z = (
-            1 - 2 * a1 - 2 * b1 + ea + eb + 6 * a1 * b1
-            + 4 * ea * eb - 4 * ea * b1 - 4 * a1 * eb
-        )
+        ez_z = 1 - 2 * a1 - 2 * b1 + ea + eb + 6 * a1 * b1 + 4 * ea * eb - 4 * ea * b1 - 4 * a1 * eb
         ez = 1 - a1 - b1 + 2 * a1 * b1
         return ez_z - ez * ez
 
     weights = (pairs, n * (n - 1) * (n - 2), n * (n - 1) * (n - 2) * (n - 3) // 4)
     joint_a = (a1, side_a[1], side_a[2])
     joint_b = (b1, side_b[1], side_b[2])
-    total = sum(w * cov(ea, eb) for w, ea, eb in zip(weights, joint_a, joint_b))
+    total = sum(w * cov(ea, eb) for w, ea, eb in zip(weights, joint_a, joint_b, strict=True))
     return total / (pairs * pairs)
 
 
@@ -210,7 +207,7 @@ def side_law(sizes: list[int], model: str, random: bool) -> tuple:
 
 def margins(table: list[list[int]]) -> tuple[list[int], list[int]]:
     rows = [sum(r) for r in table if sum(r)]
-    cols = [sum(c) for c in zip(*table) if sum(c)]
+    cols = [sum(c) for c in zip(*table, strict=True) if sum(c)]
     return rows, cols
 
 
@@ -264,7 +261,7 @@ def enumerated_variance(labels_a, labels_b, model: str, one_sided: bool) -> Frac
 
     side_a = [tuple(labels_a)] if one_sided else members(labels_a)
     values = [
-        sum(x == y for x, y in zip(indicators(pa), indicators(pb)))
+        sum(x == y for x, y in zip(indicators(pa), indicators(pb), strict=True))
         for pa, pb in product(side_a, members(labels_b))
     ]
     pairs, count = n * (n - 1) // 2, len(values)
@@ -273,11 +270,20 @@ def enumerated_variance(labels_a, labels_b, model: str, one_sided: bool) -> Frac
 
 
 def self_check() -> None:
-    cases = [([0, 0, 1, 1, 2, 2], [0, 0, 0, 1, 1, 1]), ([0, 0, 0, 0, 1, 2], [0, 1, 0, 1, 0, 1]),
-             ([0, 1, 1, 1, 1], [0, 0, 1, 2, 3]), ([0, 0, 1, 1, 1, 1], [0, 1, 2, 3, 4, 4])]
+    cases = [
+        ([0, 0, 1, 1, 2, 2], [0, 0, 0, 1, 1, 1]),
+        ([0, 0, 0, 0, 1, 2], [0, 1, 0, 1, 0, 1]),
+        ([0, 1, 1, 1, 1], [0, 0, 1, 2, 3]),
+        ([0, 0, 1, 1, 1, 1], [0, 1, 2, 3, 4, 4]),
+    ]
     for labels_a, labels_b in cases:
-        table = [[sum(1 for x, y in zip(labels_a, labels_b) if (x, y) == (i, j))
-                  for j in range(max(labels_b) + 1)] for i in range(max(labels_a) + 1)]
+        table = [
+            [
+                sum(1 for x, y in zip(labels_a, labels_b, strict=True) if (x, y) == (i, j))
+                for j in range(max(labels_b) + 1)
+            ]
+            for i in range(max(labels_a) + 1)
+        ]
         for model in ("perm", "num", "all"):
             for one_sided in (False, True):
                 rows, cols = margins(table)
@@ -290,15 +296,15 @@ def self_check() -> None:
 # ---------------------------------------------------------------- the cases
 def split(n: int, fractions: list[float]) -> list[int]:
     sizes = [int(n * f) for f in fractions[:-1]]
-    return sizes + [n - sum(sizes)]
+    return [*sizes, n - sum(sizes)]
 
 
 def random_like_table(rows: list[int], cols: list[int], tilt: int) -> list[list[int]]:
     """A table with these margins near independence (each cell ~ a_i b_j / N), tilted."""
     n = sum(rows)
     table = [[r * c // n for c in cols] for r in rows]
-    row_left = [r - sum(t) for r, t in zip(rows, table)]
-    col_left = [c - sum(t) for c, t in zip(cols, zip(*table))]
+    row_left = [r - sum(t) for r, t in zip(rows, table, strict=True)]
+    col_left = [c - sum(t) for c, t in zip(cols, zip(*table, strict=True), strict=True)]
     for i in range(len(rows)):  # the remainders, north-west corner rule
         for j in range(len(cols)):
             move = min(row_left[i], col_left[j])
@@ -310,7 +316,8 @@ def random_like_table(rows: list[int], cols: list[int], tilt: int) -> list[list[
         table[-1][-1] += tilt
         table[0][-1] -= tilt
         table[-1][0] -= tilt
-    assert [sum(r) for r in table] == rows and [sum(c) for c in zip(*table)] == cols
+    assert [sum(r) for r in table] == rows
+    assert [sum(c) for c in zip(*table, strict=True)] == cols
     assert min(min(r) for r in table) >= 0
     return table
 
@@ -319,18 +326,42 @@ def cases() -> list[tuple[str, list[list[int]]]]:
     out = []
     for n in (50, 1000, 10**6, 10**7, 10**9, 10**12, 10**15):
         tilt = max(1, n // 1000)
-        out.append(("30/70 vs two clusters", random_like_table(split(n, [0.3, 0.7]),
-                                                               split(n, [0.45, 0.55]), tilt)))
-        out.append(("1/99 vs three clusters", random_like_table(split(n, [0.01, 0.99]),
-                                                                split(n, [0.2, 0.3, 0.5]), 0)))
-        out.append(("50/50 vs 10 clusters", random_like_table(split(n, [0.5, 0.5]),
-                                                              split(n, [0.1] * 10), tilt)))
+        out.append(
+            (
+                "30/70 vs two clusters",
+                random_like_table(split(n, [0.3, 0.7]), split(n, [0.45, 0.55]), tilt),
+            )
+        )
+        out.append(
+            (
+                "1/99 vs three clusters",
+                random_like_table(split(n, [0.01, 0.99]), split(n, [0.2, 0.3, 0.5]), 0),
+            )
+        )
+        out.append(
+            (
+                "50/50 vs 10 clusters",
+                random_like_table(split(n, [0.5, 0.5]), split(n, [0.1] * 10), tilt),
+            )
+        )
         if n >= 10**6:
-            out.append(("5 unequal vs 1000 clusters",
-                        random_like_table(split(n, [0.4, 0.3, 0.2, 0.07, 0.03]),
-                                          split(n, [0.001] * 1000), 0)))
-    for n, k in ((2000, 400), (2000, 1000), (2000, 1999), (5000, 1000), (5000, 2500),
-                 (10000, 2000), (20000, 5000)):
+            out.append(
+                (
+                    "5 unequal vs 1000 clusters",
+                    random_like_table(
+                        split(n, [0.4, 0.3, 0.2, 0.07, 0.03]), split(n, [0.001] * 1000), 0
+                    ),
+                )
+            )
+    for n, k in (
+        (2000, 400),
+        (2000, 1000),
+        (2000, 1999),
+        (5000, 1000),
+        (5000, 2500),
+        (10000, 2000),
+        (20000, 5000),
+    ):
         # num with small clusters: K close to N
         cols = [n // k + (1 if j < n % k else 0) for j in range(k)]
         out.append((f"num small clusters K={k}", random_like_table(split(n, [0.3, 0.7]), cols, 0)))
@@ -344,19 +375,32 @@ def main() -> None:
     for n in (10**6, 10**7):
         d, q = stam_dobinski(n), stam_integral(n)
         checks[str(n)] = mp.nstr(max(abs(d[0] / q[0] - 1), abs(d[1] / q[1] - 1)), 3)
-        assert abs(d[0] / q[0] - 1) < 1e-60 and abs(d[1] / q[1] - 1) < 1e-60, checks
+        assert abs(d[0] / q[0] - 1) < 1e-60, checks
+        assert abs(d[1] / q[1] - 1) < 1e-60, checks
     records = []
     for label, table in cases():
         rows, _ = margins(table)
         n = sum(rows)
         results = []
-        for model, one_sided in (("perm", False), ("num", False), ("num", True),
-                                 ("all", False), ("all", True)):
+        for model, one_sided in (
+            ("perm", False),
+            ("num", False),
+            ("num", True),
+            ("all", False),
+            ("all", True),
+        ):
             var, z = reference(table, model, one_sided)
-            results.append({"model": model, "one_sided": one_sided,
-                            "variance": mp.nstr(var, 40), "z": mp.nstr(z, 40)})
-        records.append({"label": label, "n": n, "table_rle": [rle(row) for row in table],
-                        "results": results})
+            results.append(
+                {
+                    "model": model,
+                    "one_sided": one_sided,
+                    "variance": mp.nstr(var, 40),
+                    "z": mp.nstr(z, 40),
+                }
+            )
+        records.append(
+            {"label": label, "n": n, "table_rle": [rle(row) for row in table], "results": results}
+        )
         print(label, n, round(time.perf_counter() - start, 1), flush=True)
     header = {
         "description": "Var[RI] and standardized RI (z) for contingency tables (rows as "
