@@ -18,7 +18,8 @@ Independent of chanceclust (stdlib + mpmath only), from first principles:
   S(N-1,K)/S(N,K) and S(N-2,K)/S(N,K) for both kinds of pair pairs, with
   S(n, K) = K^n T(n, K) / K! and T the inclusion-exclusion sum
   sum_j (-1)^j C(K, j) (1 - j/K)^n (exact integers when N <= 20000, else
-  80-digit mpmath, K <= 1000 there). all: B_{N-1}/B_N and B_{N-2}/B_N, i.e.
+  80-digit mpmath, summed until the terms, ~x^j / j! with x = K (1 - 1/K)^N
+  <= 30, fall below 1e-100). all: B_{N-1}/B_N and B_{N-2}/B_N, i.e.
   E[u^-1] and E[u^-2] under Stam's law P(u) ~ u^N / u! (Dobinski): exact
   Bell numbers for N <= 1000, the Dobinski sum over every u whose term
   exceeds 1e-90 of the largest for N <= 10^7, and beyond that the integral
@@ -88,12 +89,20 @@ def num_side(n: int, k: int) -> tuple:
     if n <= EXACT_STIRLING_MAX:
         s0, s1, s2 = (stirling_exact(n - j, k) for j in range(3))
         return Fraction(s1, s0), Fraction(s2, s0), Fraction(s2, s0)
-    assert k <= 1000
+    # Terms C(K, j) (1 - j/K)^n ~ x^j / j!, x = K (1 - 1/K)^n <= 30 here: summed until
+    # below 1e-100 (the alternating sum loses at most ~x / ln 10 of the 80 digits).
+    assert k * (1 - 1 / k) ** n <= 30
 
     def t(m: int) -> mp.mpf:
-        return mp.fsum(
-            (-1) ** j * mp.binomial(k, j) * mp.power(1 - mp.mpf(j) / k, m) for j in range(k + 1)
-        )
+        total, top, j = mp.mpf(0), mp.mpf(0), 0
+        while j <= k:
+            term = mp.binomial(k, j) * mp.power(1 - mp.mpf(j) / k, m)
+            top = max(top, term)
+            total += -term if j % 2 else term
+            if j > 0 and term < top * mp.mpf(10) ** -100:
+                break
+            j += 1
+        return total
 
     t0 = t(n)
     p1 = t(n - 1) / (k * t0)
@@ -361,6 +370,9 @@ def cases() -> list[tuple[str, list[list[int]]]]:
         (5000, 2500),
         (10000, 2000),
         (20000, 5000),
+        (70000, 10000),
+        (85000, 10000),
+        (1000000, 100000),
     ):
         # num with small clusters: K close to N
         cols = [n // k + (1 if j < n % k else 0) for j in range(k)]
