@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._expected_mi import expected_mi_of_laws
+from chanceclust._expected.laws import Law, SizeLaw, falling_moment, fixed_law, law
+from chanceclust._expected.mutual_information import expected_mi_of_laws
 from chanceclust._validation import check_count, check_model, check_one_sided, check_sizes
 from chanceclust.contingency import Table, summarize
-from chanceclust.ensembles import Law, SizeLaw, falling_moment, fixed_law, law
 
 __all__ = [
     "expected_mutual_information",

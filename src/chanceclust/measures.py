@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._kernels import deviance
+from chanceclust._expected.pmfs import deviance
 from chanceclust._validation import check_average_method, check_labels
 from chanceclust.contingency import PairCounts, Table, pair_counts, summarize
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._elementary import lambertw
+from chanceclust._expected.elementary import lambertw
 from chanceclust._validation import _describe, check_count, check_model, check_sizes
 
 __all__ = ["check_rng", "random_clustering", "random_clusterings", "row_sampler"]
@@ -165,7 +165,7 @@ def random_clusterings(
         sum_u (u)_k / (e u! B_N) = (1/B_N) (1/e) sum_j 1/j! = 1/B_N for
         every partition. The law of u is evaluated in log space on the window
         around its mode outside which the weights are below 1e-40 of the
-        largest (:func:`chanceclust.ensembles.all_law`).
+        largest (:func:`chanceclust._expected.laws.all_law`).
 
     num (uniform surjection)
         A uniform clustering with K clusters is a uniform surjective labeling
@@ -246,7 +246,7 @@ def row_sampler(
         return draw_num
     if n == 1:
         return lambda gen: np.zeros(1, dtype=np.int64)
-    from chanceclust.ensembles import all_law  # noqa: PLC0415
+    from chanceclust._expected.laws import all_law  # noqa: PLC0415
 
     mixture = all_law(n)
     slots = np.asarray(mixture.slots, dtype=np.int64)

@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._expected_mi import expected_mi_of_laws
-from chanceclust._kernels import deviance
+from chanceclust._expected.mutual_information import expected_mi_of_laws
+from chanceclust._expected.pmfs import deviance
 from chanceclust._validation import (
     _describe,
     check_clusterings,

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from chanceclust._elementary import gammaln, lambertw, unique
+from chanceclust._expected.elementary import gammaln, lambertw, unique
 
 __all__ = ["bell", "log_bell", "log_stirling2", "stirling2"]
 

@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
+from chanceclust._expected.laws import Law, SizeLaw, SlotMixture, falling_moment
 from chanceclust.contingency import Table, table_pair_counts
-from chanceclust.ensembles import Law, SizeLaw, SlotMixture, falling_moment
 from chanceclust.expectations import table_laws, validated_table
 
 __all__ = ["rand_index_variance", "standardized_rand_index"]

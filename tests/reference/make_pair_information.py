@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Generate ``pair_information.json``: E[bd0(X, ab/N)] for X ~ hypergeometric(N, a, b).
 
-The reference for ``chanceclust._pair_information.pair_information`` (which
+The reference for ``chanceclust._expected.size_pairs.pair_information`` (which
 returns this value divided by N), the whole cost of the perm expected mutual
 information. It does NOT import chanceclust; mpmath only:
 

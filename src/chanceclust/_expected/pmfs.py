@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
-# stirlerr(n) for n = 0..15, rounded from 40-digit mpmath (tests/test_kernels.py checks them);
+# stirlerr(n) for n = 0..15, rounded from 40-digit mpmath (tests/_expected/test_pmfs.py checks them);
 # below 16 the Stirling series converges too slowly and lgamma forms lose ~3e-15.
 _STIRLERR_SMALL = np.array(
     [

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import scipy.special as sc
 
-from chanceclust._elementary import gammaln, lambertw, logsumexp, unique
+from chanceclust._expected.elementary import gammaln, lambertw, logsumexp, unique
 
 mp.mp.dps = 30
 

@@ -11,7 +11,7 @@ arrays, so they are written here:
 * ``logsumexp``: shifted by the maximum, as scipy's.
 * ``lambertw``: the real principal branch W0 on [-1/e, inf) by Halley's
   iteration from a branch-point series, log1p or log - log log start;
-  as accurate as scipy.special.lambertw against mpmath (tests/test_elementary.py);
+  as accurate as scipy.special.lambertw against mpmath (tests/_expected/test_elementary.py);
   near the branch point both are limited by the conditioning, ~eps / sqrt(e x + 1).
 * ``unique``: np.unique(x) without its first-call import of numpy.ma (~27 ms).
 """

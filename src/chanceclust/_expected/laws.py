@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._elementary import gammaln, logsumexp
+from chanceclust._expected.elementary import gammaln, logsumexp
 from chanceclust._validation import check_count, check_model, check_sizes
 
 __all__ = ["SizeLaw", "SlotMixture", "law", "same_cluster_probability"]
@@ -337,7 +337,7 @@ def same_cluster_probability(
 
     Examples
     --------
-    >>> from chanceclust.ensembles import same_cluster_probability
+    >>> from chanceclust._expected.laws import same_cluster_probability
     >>> round(same_cluster_probability(4, model="all"), 12)  # B_3 / B_4 = 5 / 15
     0.333333333333
     """

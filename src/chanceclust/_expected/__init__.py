@@ -1,0 +1,48 @@
+"""How chanceclust computes expectations under the random models (private engine).
+
+The public functions (:mod:`chanceclust.expectations`, :mod:`chanceclust.adjusted`,
+:mod:`chanceclust.variance`, :mod:`chanceclust.significance`) validate their input, reduce a
+random side to its *law* and call one function of this package for the formula. This
+docstring is the map: each formula, the section of ``docs/math.md`` that derives it, and the
+function that evaluates it.
+
+========================================================  ======================  ===========================================
+formula                                                   docs/math.md            evaluated by
+========================================================  ======================  ===========================================
+a random side as a law: size law w(a) or a mixture of     #math-laws              :func:`laws.law` (``num_law``, ``all_law``,
+i.i.d. labelings with u labels, weights c_u                                       ``fixed_law``)
+``all``: Stam's mixture c_u = u^N / (e u! B_N)            #math-laws              ``laws._stam_mixture``
+``num``: inclusion-exclusion mixture over unused labels   #math-laws              ``laws._surjection_mixture``
+``num``, small clusters: conditioned zero-truncated        #math-laws              ``laws._surjection_size_law``
+Poisson sizes
+p_X = P(two elements share a cluster): sum_u c_u / u, or  #math-expected-rand     :func:`laws.falling_moment` (m = 2; m = 3, 4
+sum_a w(a) (a)_2 / (N)_2; E[RI] = p_A p_B + (1-p_A)(1-p_B)                        for the variance)
+E[MI] = sum_{a,b} w_A(a) w_B(b) I(a, b)  (sizes x sizes)  #math-collapsed-sums    :func:`mutual_information.expected_mi_of_laws`
+I(a, b) = E[bd0(X, ab/N)] / N, X ~ Hyp(N, a, b)           #math-perm-groups       :func:`size_pairs.pair_information`
+E[MI] = (1/N) sum_u c_u (sum_a w(a) D(a, u) - D(N, u))    #math-collapsed-sums    ``mutual_information._sizes_mixture``
+(sizes x mixture)
+E[MI] of two mixtures (two-sided num, all)                #math-collapsed-sums    ``mutual_information._mixture_mixture``
+slot deviance D(a, u) = u E[bd0(Y, a/u)], Y ~ Bin(a, 1/u) #math-collapsed-sums    :func:`mutual_information.slot_deviance`
+sum_u c_u D(a, u) by a Chebyshev fit in log u             #math-fits              :func:`mixture_fits.fitted_mixture_sums`,
+                                                                                  :func:`mixture_fits.fitted_joint_sum`
+windows (Bennett, mass < 1e-20 outside) and sums by the   #math-windows           :func:`windows.tail_halfwidth`,
+pmf's ratio recurrence from its mode                                              :func:`windows.mode_recurrence_sums`
+bd0, binomial and hypergeometric pmfs (Loader 2000)       #math-windows           :func:`pmfs.deviance`, :func:`pmfs.binom_pmf`,
+                                                                                  :func:`pmfs.hypergeom_pmf`
+log-gamma, logsumexp, Lambert W (numpy stand-ins for      --                      :mod:`elementary`
+scipy.special on short arrays)
+========================================================  ======================  ===========================================
+
+Numerical contract, stated once here (the accuracy of each public function is in
+``docs/math.md#math-accuracy``): windows drop probability mass below 1e-20 (Bennett's
+inequality); mixture weights below ~1e-30 of the largest are dropped (Stam's window keeps
+``log w > log(1e-30) - 10``, i.e. drops below ~4.5e-35); pmfs at their mode are accurate to
+a few units of 1e-15 relative (Loader 2000); E[MI] is within 1e-13 relative of the 50-60
+digit references in ``tests/reference/`` (measured at most ~8e-15).
+
+Modules, by role: :mod:`laws` (the random models as laws), :mod:`mutual_information`
+(E[MI] of two laws), :mod:`size_pairs` (I(a, b) for many size pairs: perm's whole cost),
+:mod:`mixture_fits` (Chebyshev fits in log u), :mod:`windows` (Bennett windows and
+ratio-recurrence sums), :mod:`pmfs` (Loader's pmfs), :mod:`elementary` (elementary
+special functions).
+"""
