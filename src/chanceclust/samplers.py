@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._expected.elementary import lambertw
+from chanceclust._expected.elementary import truncated_poisson_rate
 from chanceclust._validation import _describe, check_count, check_model, check_sizes
 
 __all__ = ["check_rng", "random_clustering", "random_clusterings", "row_sampler"]
@@ -265,15 +265,6 @@ def row_sampler(
     return draw_all
 
 
-def _truncated_poisson_rate(n: int, k: int) -> float:
-    """rho with rho / (1 - exp(-rho)) = n / k: the mean of a zero-truncated Poisson is n/k."""
-    c = n / k
-    rho = float(c + lambertw(-c * math.exp(-c)).real) if c < 700 else c
-    if not math.isfinite(rho) or rho <= 0:  # only the efficiency depends on rho
-        rho = 2.0 * (c - 1.0)
-    return rho
-
-
 def _surjection_sizes(n: int, k: int, gen: np.random.Generator) -> NDArray[np.int64]:
     """Size vector of a uniform surjection of n elements onto k labels (see Notes above)."""
     if k == 1:
@@ -281,7 +272,7 @@ def _surjection_sizes(n: int, k: int, gen: np.random.Generator) -> NDArray[np.in
     extra = n - k  # M: the elements beyond one per cluster
     if extra == 0:
         return np.ones(k, dtype=np.int64)
-    rho = _truncated_poisson_rate(n, k)
+    rho = float(truncated_poisson_rate(extra / k))  # only the efficiency depends on rho
     scale = -math.expm1(-rho)  # P(a rate-rho process has a point in [0, 1])
     while True:
         # First points t_i with density rho e^(-rho t) / scale on [0, 1]; keep 1 - t_i.

@@ -36,7 +36,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from chanceclust._expected.elementary import gammaln, lambertw, unique
+from chanceclust._expected.elementary import (
+    STIRLING_SERIES,
+    gammaln,
+    lambertw,
+    truncated_poisson_rate,
+    unique,
+)
 
 __all__ = ["bell", "log_bell", "log_stirling2", "stirling2"]
 
@@ -279,10 +285,8 @@ def _log_factorial_ratio(n: NDArray[np.float64], k: NDArray[np.float64]) -> NDAr
 def _stirling_delta(x: NDArray[np.float64]) -> NDArray[np.float64]:
     """``log Gamma(x + 1) - (x log x - x + log(2 pi x) / 2)`` for ``x >= 30`` (series)."""
     y = 1.0 / (x * x)
-    # Bernoulli-number series; the first omitted term is < 1e-24 at x = 30.
-    coef = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156)
     acc = np.zeros_like(x)
-    for c in reversed(coef):
+    for c in reversed(STIRLING_SERIES):  # the first omitted term is < 1e-24 at x = 30
         acc = acc * y + c
     return acc / x
 
@@ -389,36 +393,6 @@ def _lattice_probability(log_cf: Any, v: NDArray[np.float64]) -> NDArray[np.floa
     return np.log1p(2.0 * total) - np.log(m_nodes)
 
 
-def _saddle_rho(mu1: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Solve ``rho / (1 - exp(-rho)) = 1 + mu1`` (mean of a zero-truncated Poisson)."""
-    target = np.log1p(mu1)
-    # rho <= min(mu, 2 (mu - 1)); Newton in s = log rho from above (G convex in s).
-    rho = np.minimum(1.0 + mu1, 2.0 * mu1)
-    todo = np.arange(rho.size)
-    for _ in range(60):
-        r = rho[todo]
-        x = 0.5 * r
-        x2 = x * x
-        xs = np.maximum(x, 0.1)
-        with np.errstate(over="ignore"):
-            # log(rho / (1 - e^-rho)) = x - log(sinh(x) / x), series for small x
-            lsx = np.where(
-                x < 0.1,
-                x2 * (1 / 6 + x2 * (-1 / 180 + x2 * (1 / 2835 + x2 * (-1 / 37800)))),
-                np.log(np.sinh(xs) / xs),
-            )
-        g = x - lsx - target[todo]
-        # d/ds = rho * d/drho = rho * (1 - (coth(x) - 1/x)) / 2
-        cm = np.where(x < 0.1, x * (1 / 3 + x2 * (-1 / 45 + x2 * (2 / 945))), 1.0 / np.tanh(xs) - 1.0 / xs)
-        new = r * np.exp(-g / (r * 0.5 * (1.0 - cm)))
-        rho[todo] = new
-        # Newton converges quadratically: a relative step of 1e-9 leaves ~1e-18.
-        todo = todo[np.abs(new - r) > 1e-9 * r]
-        if todo.size == 0:
-            break
-    return rho
-
-
 def _log_stirling2_surjection(n: NDArray[np.float64], k: NDArray[np.float64]) -> NDArray[np.float64]:
     """``n log k - log k! + log T(n, k)``, ``T = sum_j (-1)^j C(k, j) (1 - j/k)^n``.
 
@@ -445,7 +419,7 @@ def _log_stirling2_saddle(n: NDArray[np.float64], k: NDArray[np.float64]) -> NDA
     """Saddle-point identity with the exact lattice probability (see log_stirling2)."""
     m = n - k
     mu1 = m / k
-    rho = _saddle_rho(mu1)
+    rho = truncated_poisson_rate(mu1)
     log_h_rho = _log_h_real(rho)
     log_em1_rho = log_h_rho + np.log(rho)
     # Var X = mu (1 + rho - mu) for ZTP(rho); used only to size the quadrature.

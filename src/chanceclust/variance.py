@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from chanceclust._expected.elementary import falling
 from chanceclust._expected.laws import Law, SizeLaw, SlotMixture, falling_moment
 from chanceclust.contingency import Table, table_pair_counts
 from chanceclust.expectations import table_laws, validated_table
@@ -46,13 +47,6 @@ __all__ = ["rand_index_variance", "standardized_rand_index"]
 _ZERO_VARIANCE = 1e-10
 
 Number = Fraction | float
-
-
-def _falling(x: int, m: int) -> int:
-    out = 1
-    for i in range(m):
-        out *= x - i
-    return out
 
 
 def _side_moments(law: Law) -> tuple[Number, Number, Number]:
@@ -73,9 +67,9 @@ def _side_moments(law: Law) -> tuple[Number, Number, Number]:
             s4 += c * f2 * (a - 2) * (a - 3)
             sq += c * f2 * f2
         a1 = Fraction(s2, n * (n - 1))
-        overlap = Fraction(s3, _falling(n, 3)) - a1 * a1 if n >= 3 else Fraction(0)
+        overlap = Fraction(s3, falling(n, 3)) - a1 * a1 if n >= 3 else Fraction(0)
         disjoint = (
-            Fraction(s4 + s2 * s2 - sq, _falling(n, 4)) - a1 * a1 if n >= 4 else Fraction(0)
+            Fraction(s4 + s2 * s2 - sq, falling(n, 4)) - a1 * a1 if n >= 4 else Fraction(0)
         )
         return a1, overlap, disjoint
     if isinstance(law, SlotMixture):

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._expected.elementary import gammaln, logsumexp
+from chanceclust._expected.elementary import falling, gammaln, logsumexp, truncated_poisson_rate
 from chanceclust._validation import check_count, check_model, check_sizes
 
 __all__ = ["SizeLaw", "SlotMixture", "law", "same_cluster_probability"]
@@ -153,18 +153,6 @@ def _surjection_mixture(n: int, k: int) -> SlotMixture | None:
     return SlotMixture(n, k - j, terms / total)
 
 
-def _truncated_poisson_rate(mean: float) -> float:
-    """rho with rho / (1 - exp(-rho)) = mean > 1: the zero-truncated Poisson of that mean."""
-    lo, hi = 0.0, mean + 1.0
-    for _ in range(200):  # bisection: any rho is exact below, this one centres the sums
-        mid = 0.5 * (lo + hi)
-        if mid / -np.expm1(-mid) < mean:
-            lo = mid
-        else:
-            hi = mid
-    return 0.5 * (lo + hi)
-
-
 def _convolve_trimmed(
     first: tuple[int, int, NDArray[np.float64]],
     second: tuple[int, int, NDArray[np.float64]],
@@ -204,7 +192,7 @@ def _surjection_size_law(n: int, k: int) -> SizeLaw:
     Used where the inclusion-exclusion mixture is ill-conditioned (small
     clusters), so the size support stays short.
     """
-    rho = _truncated_poisson_rate(n / k)
+    rho = float(truncated_poisson_rate((n - k) / k))
     mean = n / k
     sd = np.sqrt(max(mean * (1.0 + rho - mean), 0.0))  # variance of the truncated Poisson
     top = min(n - k + 1, int(rho + 40.0 * np.sqrt(rho) + 200))  # beyond: p(x)/p(mode) < 1e-40
@@ -278,20 +266,13 @@ def falling_moment(law_: Law, m: int) -> float:
         return float(np.sum(law_.coefs * np.power(law_.slots.astype(np.float64), 1 - m)))
     if law_.exact:
         numerator = sum(
-            int(c) * _falling(int(a), m) for a, c in zip(law_.sizes, law_.weights, strict=True)
+            int(c) * falling(int(a), m) for a, c in zip(law_.sizes, law_.weights, strict=True)
         )
-        return numerator / _falling(n, m)
+        return numerator / falling(n, m)
     ratio = np.ones_like(law_.weights)
     for i in range(m):  # (a)_m / (n)_m as a product of ratios, no overflow
         ratio *= (law_.sizes - i) / (n - i)
     return float(np.sum(law_.weights * np.clip(ratio, 0.0, None)))
-
-
-def _falling(x: int, m: int) -> int:
-    out = 1
-    for i in range(m):
-        out *= x - i
-    return out
 
 
 def same_cluster_probability(
