@@ -15,6 +15,7 @@ from chanceclust.expectations import (
     expected_mutual_information_baseline,
     expected_rand_index,
     expected_rand_index_baseline,
+    same_cluster_probability,
 )
 from chanceclust.measures import (
     entropy,
@@ -68,6 +69,7 @@ __all__ = [
     "rand_index_variance",
     "random_clustering",
     "random_clusterings",
+    "same_cluster_probability",
     "significance",
     "standardized_rand_index",
     "stirling2",

@@ -217,3 +217,111 @@ def check_sizes(sizes: Any, name: str) -> NDArray[np.int64]:
     if array.min() <= 0:
         raise ValueError(f"`{name}` must hold positive integers; got {_describe(sizes)}.")
     return array
+
+
+def check_rng(rng: Any) -> np.random.Generator:
+    """Return a :class:`numpy.random.Generator` from None, an int seed or a Generator."""
+    if rng is None or isinstance(rng, np.random.Generator):
+        return np.random.default_rng(rng)
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, (bool, np.bool_)):
+        if int(rng) < 0:
+            raise ValueError(f"`rng` must be None, a non-negative int or a Generator; got {rng}.")
+        return np.random.default_rng(int(rng))
+    if isinstance(rng, np.random.SeedSequence):
+        return np.random.default_rng(rng)
+    raise ValueError(
+        "`rng` must be None, a non-negative int or a numpy.random.Generator; "
+        f"got {_describe(rng)}."
+    )
+
+
+def check_side(
+    n: int,
+    sizes: Any,
+    n_clusters: Any,
+    *,
+    sizes_name: str = "sizes",
+    n_clusters_name: str = "n_clusters",
+) -> tuple[NDArray[np.int64] | None, int | None]:
+    """Validate one side's summary of N elements: cluster sizes and/or a number of clusters.
+
+    Returns ``(sizes, K)`` with ``K = len(sizes)`` when sizes are given (either may be
+    None). Sizes must be positive and sum to ``n``; ``K`` must be in 1..max(n, 1) and agree
+    with the sizes. Which of the two a model needs is :func:`check_needed`'s rule.
+    """
+    size_array = None if sizes is None else check_sizes(sizes, sizes_name)
+    if size_array is not None and int(size_array.sum()) != n:
+        raise ValueError(f"`{sizes_name}` must sum to n={n}; got {int(size_array.sum())}.")
+    k = None if n_clusters is None else check_count(n_clusters, n_clusters_name, minimum=1)
+    if k is not None and k > max(n, 1):
+        raise ValueError(f"`{n_clusters_name}` must be between 1 and n={n}; got {k}.")
+    if size_array is not None:
+        if k is not None and k != len(size_array):
+            raise ValueError(
+                f"`{n_clusters_name}`={k} contradicts the {len(size_array)} cluster sizes given."
+            )
+        k = len(size_array)
+    return size_array, k
+
+
+def check_needed(model: str, name: str, value: Any, *, role: str = "this model") -> None:
+    """The one rule of what a random side needs: sizes under perm, K under num.
+
+    ``name`` is the argument that supplies it (``sizes...`` or ``n_clusters...``) and
+    ``value`` what :func:`check_side` returned for it.
+    """
+    if value is None:
+        raise ValueError(f"`{name}` is required for model={model!r} ({role}); got None.")
+
+
+def check_model_summary(
+    n: Any, model: Any, n_clusters: Any, sizes: Any
+) -> tuple[int, str, int | None, NDArray[np.int64] | None]:
+    """Validate ``(n, model, n_clusters, sizes)`` of one random clustering (samplers, p_same).
+
+    perm needs ``sizes`` (summing to ``n``), num needs ``n_clusters`` (1..n), all needs
+    neither; an argument the model does not use is an error. Returns
+    ``(n, model, K or None, sizes or None)``.
+    """
+    n = check_count(n, "n", minimum=1)
+    model = check_model(model)
+    if model != "perm" and sizes is not None:
+        raise ValueError(f"`sizes` is only used with model='perm'; got model={model!r}.")
+    if model == "all" and n_clusters is not None:
+        raise ValueError(f"`n_clusters` is only used with model='num'; got model={model!r}.")
+    size_array, k = check_side(n, sizes, n_clusters)
+    if model == "perm":
+        check_needed(model, "sizes", size_array)
+        return n, model, None, size_array
+    if model == "num":
+        check_needed(model, "n_clusters", k)
+    return n, model, k, None
+
+
+def check_counts(value: Any, name: str) -> NDArray[np.int64]:
+    """Return ``value`` as an int64 array of integers in 0..2**53, else raise (array check_count)."""
+    try:
+        arr = np.asarray(value)
+    except Exception as exc:  # ragged input and the like
+        raise ValueError(
+            f"`{name}` must be an array of non-negative integers; got {_describe(value)}."
+        ) from exc
+    if arr.dtype == np.bool_ or arr.dtype.kind not in "iuf":
+        raise ValueError(
+            f"`{name}` must be an array of non-negative integers; got dtype {arr.dtype}."
+        )
+    if arr.dtype.kind == "f":
+        bad = ~np.isfinite(arr) | (arr != np.floor(arr)) | (np.abs(arr) > 2.0**53)
+        if np.any(bad):
+            raise ValueError(
+                f"`{name}` must hold non-negative integers; got {_describe(arr[bad].flat[0])}."
+            )
+    if arr.dtype.kind in "iu" and arr.size and int(arr.max()) > 2**53:
+        # beyond 2**53 the float64 kernels could not even represent n exactly
+        raise ValueError(f"`{name}` must be at most 2**53; got {_describe(int(arr.max()))}.")
+    out = arr.astype(np.int64)
+    if np.any(out < 0):
+        raise ValueError(
+            f"`{name}` must hold non-negative integers; got {_describe(out[out < 0].flat[0])}."
+        )
+    return out

@@ -33,11 +33,12 @@ from chanceclust._validation import (
     check_count,
     check_model,
     check_one_sided,
+    check_rng,
 )
 from chanceclust.adjusted import adjust, mutual_information_bound
 from chanceclust.contingency import Table, _table_from_codes
 from chanceclust.expectations import pair_probabilities, table_laws
-from chanceclust.samplers import check_rng, row_sampler
+from chanceclust.samplers import row_sampler
 
 __all__ = [
     "MEASURES",

@@ -30,7 +30,6 @@ Algorithms (details in the function docstrings):
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any
 
 import numpy as np
@@ -43,6 +42,7 @@ from chanceclust._expected.elementary import (
     truncated_poisson_rate,
     unique,
 )
+from chanceclust._validation import check_count, check_counts
 
 __all__ = ["bell", "log_bell", "log_stirling2", "stirling2"]
 
@@ -61,57 +61,6 @@ _TAIL_LOG = -40.0
 # correction terms then fall at least geometrically by that factor.
 _LOG_T1_MAX = math.log(0.25)
 _CHUNK = 1 << 15
-
-
-# --------------------------------------------------------------------------- validation
-def _describe(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _check_int_scalar(value: Any, name: str) -> int:
-    """Return ``value`` as a Python int >= 0 (integral floats accepted), else raise."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError(f"`{name}` must be a non-negative integer; got {_describe(value)}.")
-    if isinstance(value, numbers.Integral):
-        result = int(value)
-    else:
-        fvalue = float(value)
-        if not math.isfinite(fvalue) or not fvalue.is_integer():
-            raise ValueError(f"`{name}` must be a non-negative integer; got {_describe(value)}.")
-        result = int(fvalue)
-    if result < 0:
-        raise ValueError(f"`{name}` must be a non-negative integer; got {_describe(value)}.")
-    return result
-
-
-def _check_int_array(value: Any, name: str) -> NDArray[np.int64]:
-    """Return ``value`` as an int64 array of non-negative integers, else raise."""
-    try:
-        arr = np.asarray(value)
-    except Exception as exc:  # ragged input and the like
-        raise ValueError(
-            f"`{name}` must be an array of non-negative integers; got {_describe(value)}."
-        ) from exc
-    if arr.dtype == np.bool_ or arr.dtype.kind not in "iuf":
-        raise ValueError(
-            f"`{name}` must be an array of non-negative integers; got dtype {arr.dtype}."
-        )
-    if arr.dtype.kind == "f":
-        bad = ~np.isfinite(arr) | (arr != np.floor(arr)) | (np.abs(arr) > 2.0**53)
-        if np.any(bad):
-            raise ValueError(
-                f"`{name}` must hold non-negative integers; got {_describe(arr[bad].flat[0])}."
-            )
-    if arr.dtype.kind in "iu" and arr.size and int(arr.max()) > 2**53:
-        # beyond 2**53 the float64 kernels could not even represent n exactly
-        raise ValueError(f"`{name}` must be at most 2**53; got {_describe(int(arr.max()))}.")
-    out = arr.astype(np.int64)
-    if np.any(out < 0):
-        raise ValueError(
-            f"`{name}` must hold non-negative integers; got {_describe(out[out < 0].flat[0])}."
-        )
-    return out
 
 
 # --------------------------------------------------------------------------- exact integers
@@ -163,8 +112,8 @@ def stirling2(n: int, k: int) -> int:
     >>> stirling2(1000, 10).bit_length()  # far beyond a double (1024 bits of exponent)
     3301
     """
-    n = _check_int_scalar(n, "n")
-    k = _check_int_scalar(k, "k")
+    n = check_count(n, "n")
+    k = check_count(k, "k")
     if k > n:
         return 0
     if k == 0:
@@ -244,7 +193,7 @@ def bell(n: int) -> int:
     >>> [bell(n) for n in range(7)]
     [1, 1, 2, 5, 15, 52, 203]
     """
-    n = _check_int_scalar(n, "n")
+    n = check_count(n, "n")
     if n == 0:
         return 1
     derange = [1, 0]
@@ -556,8 +505,8 @@ def log_stirling2(n: ArrayLike, k: ArrayLike) -> Any:
     >>> log_stirling2(5, [0, 1, 2, 5, 6])  # S(5, 2) = 15
     array([     -inf, 0.       , 2.7080502, 0.       ,      -inf])
     """
-    n_arr = _check_int_array(n, "n")
-    k_arr = _check_int_array(k, "k")
+    n_arr = check_counts(n, "n")
+    k_arr = check_counts(k, "k")
     nb, kb = np.broadcast_arrays(n_arr, k_arr)
     out = _log_stirling2_flat(nb.ravel(), kb.ravel()).reshape(nb.shape)
     return out[()] if out.ndim == 0 else out
@@ -642,7 +591,7 @@ def log_bell(n: ArrayLike) -> Any:
     >>> bool(abs(log_bell(1000) - math.log(bell(1000))) < 1e-12)
     True
     """
-    n_arr = _check_int_array(n, "n")
+    n_arr = check_counts(n, "n")
     flat = n_arr.ravel()
     out = np.zeros(flat.shape)
     pos = flat >= 2

@@ -21,15 +21,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._expected.elementary import falling, gammaln, logsumexp, truncated_poisson_rate
-from chanceclust._validation import check_count, check_model, check_sizes
 
-__all__ = ["SizeLaw", "SlotMixture", "law", "same_cluster_probability"]
+__all__ = ["SizeLaw", "SlotMixture", "law"]
 
 # Mixture terms below this fraction of the largest are dropped (their total is
 # bounded by the same factor times the number of terms).
@@ -273,68 +271,3 @@ def falling_moment(law_: Law, m: int) -> float:
     for i in range(m):  # (a)_m / (n)_m as a product of ratios, no overflow
         ratio *= (law_.sizes - i) / (n - i)
     return float(np.sum(law_.weights * np.clip(ratio, 0.0, None)))
-
-
-def same_cluster_probability(
-    n: Any,
-    *,
-    model: str,
-    n_clusters: Any = None,
-    sizes: Any = None,
-    m: int = 2,
-) -> float:
-    """Probability that m given elements all share a cluster in a random clustering.
-
-    Parameters
-    ----------
-    n : int
-        Number of elements N.
-    model : {"perm", "num", "all"}
-        perm: uniform over clusterings with the cluster sizes ``sizes``;
-        num: uniform over the S(N, K) clusterings with K = ``n_clusters``;
-        all: uniform over the B_N clusterings.
-    n_clusters : int, optional
-        K, for ``num``.
-    sizes : array-like of int, optional
-        The cluster sizes, for ``perm`` (they must sum to ``n``).
-    m : int, default=2
-        Number of elements.
-
-    Returns
-    -------
-    float
-        perm: sum_i (a_i)_m / (N)_m; num: S(N-m+1, K)/S(N, K); all: B_{N-m+1}/B_N.
-        For m = 2 this is p_X of docs/math.md#math-expected-rand; for m = 3
-        it is also the probability that two given pairs are both co-clustered
-        under num and all, whether or not the pairs share an element.
-
-    Notes
-    -----
-    Exact rational arithmetic for perm; under num and all the ratios of
-    Stirling or Bell numbers are computed as moments of a mixture of i.i.d.
-    labelings (relative error ~1e-15) or from log-Stirling numbers for num with
-    small clusters. Cost independent of N for perm after the sizes, O(sqrt(N))
-    for all.
-
-    Examples
-    --------
-    >>> from chanceclust._expected.laws import same_cluster_probability
-    >>> round(same_cluster_probability(4, model="all"), 12)  # B_3 / B_4 = 5 / 15
-    0.333333333333
-    """
-    n = check_count(n, "n")
-    model = check_model(model)
-    m = check_count(m, "m", minimum=1)
-    size_array = None
-    k = None
-    if model == "perm":
-        if sizes is None:
-            raise ValueError("`sizes` is required for model='perm'; got None.")
-        size_array = check_sizes(sizes, "sizes")
-        if int(size_array.sum()) != n:
-            raise ValueError(f"`sizes` must sum to n={n}; got {int(size_array.sum())}.")
-    elif model == "num":
-        k = check_count(n_clusters, "n_clusters", minimum=1)
-        if k > n:
-            raise ValueError(f"`n_clusters` must be between 1 and n={n}; got {k}.")
-    return falling_moment(law(n, model, sizes=size_array, n_clusters=k), m)
