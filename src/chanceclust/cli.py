@@ -20,6 +20,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from chanceclust import __version__
+from chanceclust._progress import Progress
+from chanceclust._validation import _AVERAGE_ALIASES, AVERAGE_METHODS, MODELS
 from chanceclust.io import (
     FORMATS,
     Clustering,
@@ -32,8 +34,7 @@ from chanceclust.io import (
 )
 
 PROG = "chanceclust"
-MODELS = ("perm", "num", "all")
-AVERAGE_METHODS = ("min", "geometric", "arithmetic", "max", "sqrt", "sum")
+AVERAGE_METHODS = (*AVERAGE_METHODS, *_AVERAGE_ALIASES)  # the CLI also accepts the aliases
 #: Measures of --measure: name -> (module, function, kind). kind: "raw", "nmi" or "adjusted".
 MEASURES: dict[str, tuple[str, str, str]] = {
     "ri": ("chanceclust.measures", "rand_index", "raw"),
@@ -432,22 +433,9 @@ def get_parser() -> argparse.ArgumentParser:
 # --------------------------------------------------------------------------- helpers
 
 
-class _Progress:
-    """``label: i/total`` on stderr, only when stderr is a terminal and not ``--quiet``."""
-
-    def __init__(self, label: str, total: int, args: argparse.Namespace) -> None:
-        self.label, self.total = label, total
-        self.enabled = not args.quiet and sys.stderr.isatty() and total > 1
-
-    def update(self, done: int) -> None:
-        if self.enabled:
-            sys.stderr.write(f"\r{self.label}: {done}/{self.total}")
-            sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\r" + " " * (len(self.label) + 2 * len(str(self.total)) + 3) + "\r")
-            sys.stderr.flush()
+def _progress(label: str, total: int, args: argparse.Namespace) -> Progress:
+    """A progress bar on stderr, only when stderr is a terminal and not ``--quiet``."""
+    return Progress(label, total, enabled=not args.quiet and sys.stderr.isatty() and total > 1)
 
 
 def _note(args: argparse.Namespace, message: str) -> None:
@@ -623,7 +611,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
         pairs = [(ref, c) for c in others]
     else:
         pairs = list(itertools.combinations(clusterings, 2))
-    progress = _Progress("rank", len(pairs), args)
+    progress = _progress("rank", len(pairs), args)
     values = []
     for done, (x, y) in enumerate(pairs, 1):
         cx, cy = _aligned_codes(args, x, y)
@@ -632,7 +620,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
             args.average_method,
         )
         values.append(rows[0]["value"])
-        progress.update(done)
+        progress.set(done)
     progress.close()
     order = sorted(
         range(len(pairs)),
@@ -736,7 +724,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     ca, cb = _aligned_codes(args, a, b)
     significance = _load("chanceclust.significance", "significance")
     alternative = args.alternative or ("less" if args.measure in DISTANCES else "greater")
-    progress = _Progress("test", args.samples, args)
+    progress = _progress("test", args.samples, args)
     result = significance(
         args.measure,
         ca,
@@ -746,7 +734,7 @@ def cmd_test(args: argparse.Namespace) -> int:
         n_samples=args.samples,
         alternative=alternative,
         rng=args.seed,
-        progress=lambda done, _total: progress.update(done),
+        progress=lambda done, _total: progress.set(done),
     )
     progress.close()
     fields = {k: v for k, v in _asdict(result).items() if isinstance(v, (int, float, str))}
