@@ -19,7 +19,7 @@ Sources of the exact integers:
   +-60 standard deviations around its largest term (checked against the
   exact values at n = 1000 and 1500).
 
-Run from the repository root:  python tests/reference/special_values.py
+Run from the repository root:  python tests/reference/make_special_values.py
 (about 3 minutes of CPU time; most of it is the big-integer powers for
 n = 10^5, k = 1000, n = 10^6, k = 100 and n = 10^7, k = 10).
 """
@@ -166,7 +166,7 @@ def main() -> None:
     print(f"dobinski done {time.time() - t0:.1f}s", file=sys.stderr)
 
     out["meta"] = {
-        "generator": "tests/reference/special_values.py",
+        "generator": "tests/reference/make_special_values.py",
         "format": "stirling2 rows: [n, k, log S(n,k) as a decimal string, source]; "
                   "bell rows: [n, log B_n, source]",
         "mpmath_dps": 40,
