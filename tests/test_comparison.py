@@ -22,6 +22,7 @@ from chanceclust import (
     expected_rand_index,
 )
 
+
 def _compare_lookup(case: Case) -> tuple[str, str | None, bool, str | None]:
     """(measure, model, one_sided, average_method) of a case in compare()'s rows."""
     names = {

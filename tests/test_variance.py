@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from chanceclust.contingency import summarize
+from chanceclust.contingency import _summarize
 from chanceclust.significance import null_distribution
 from chanceclust.variance import _table_variance, rand_index_variance, standardized_rand_index
 
@@ -82,7 +82,7 @@ def test_variance_equals_enumeration(labels_true, labels_pred, model, one_sided)
     # One-sided perm is two-sided perm: enumerated with A random.
     _, var, ri = enumerate_rand(labels_true, labels_pred, model, one_sided and model != "perm")
     mean = enumerate_rand(labels_true, labels_pred, model, one_sided)[0]
-    table = summarize(labels_true, labels_pred, None)
+    table = _summarize(labels_true, labels_pred, None)
     exact = _table_variance(table, model, one_sided)
     if model == "perm":
         assert exact == var  # rational arithmetic: exactly equal

@@ -21,16 +21,16 @@ from typing import Any
 import numpy as np
 
 from chanceclust._validation import check_average_method, check_model, check_one_sided
-from chanceclust.contingency import Table, summarize, table_pair_counts
+from chanceclust.contingency import Table, _pair_counts, _summarize
 from chanceclust.expectations import (
-    pair_probabilities,
-    table_expected_mi,
-    table_laws,
-    validated_table,
+    _expected_mutual_information_of_table,
+    _laws_of_table,
+    _pair_probabilities,
+    _validated_table,
 )
-from chanceclust.measures import generalized_mean, size_entropy, table_mutual_information
+from chanceclust.measures import _entropy_of_sizes, _generalized_mean, _mutual_information
 
-__all__ = ["adjusted_mutual_information", "adjusted_rand_index", "mutual_information_bound"]
+__all__ = ["adjusted_mutual_information", "adjusted_rand_index"]
 
 # s_max - E[s] below this fraction of s_max is a degenerate ensemble: the
 # smallest genuine gap is of order 1/N (far above this for N < 1e11), while
@@ -89,14 +89,14 @@ def adjusted_rand_index(
     >>> round(adjusted_rand_index(a, b, model="num", one_sided=True), 4)
     0.3202
     """
-    return table_adjusted_rand(
-        *validated_table(labels_true, labels_pred, contingency, model, one_sided)
+    return _adjusted_rand_index(
+        *_validated_table(labels_true, labels_pred, contingency, model, one_sided)
     )
 
 
-def table_adjusted_rand(table: Table, model: str, one_sided: bool) -> float:
+def _adjusted_rand_index(table: Table, model: str, one_sided: bool) -> float:
     """The ARI of a :class:`Table` under a model (arguments already validated)."""
-    counts = table_pair_counts(table)
+    counts = _pair_counts(table)
     if counts.n10 == 0 and counts.n01 == 0:
         return 1.0  # identical partitions (and N < 2): perfect agreement
     if model == "perm":
@@ -105,9 +105,9 @@ def table_adjusted_rand(table: Table, model: str, one_sided: bool) -> float:
             counts.n11 + counts.n01
         ) * (counts.n01 + counts.n00)
         return numerator / denominator
-    law_true, law_pred = table_laws(table, model, one_sided)
-    p_true, q_true = pair_probabilities(law_true)
-    p_pred, q_pred = pair_probabilities(law_pred)
+    law_true, law_pred = _laws_of_table(table, model, one_sided)
+    p_true, q_true = _pair_probabilities(law_true)
+    p_pred, q_pred = _pair_probabilities(law_pred)
     spread = p_true * q_pred + q_true * p_pred  # 1 - E[RI], a sum of non-negative terms
     if spread <= 0.0:
         return 0.0  # degenerate ensemble, partitions not identical
@@ -116,7 +116,7 @@ def table_adjusted_rand(table: Table, model: str, one_sided: bool) -> float:
     return min((rand - expected) / spread, 1.0)
 
 
-def mutual_information_bound(
+def _mi_max(
     table: Table, model: str, one_sided: bool, average_method: str
 ) -> float:
     """s_max: the normalization applied to each side's largest reachable entropy.
@@ -126,16 +126,16 @@ def mutual_information_bound(
     n = table.n
     if n < 2:
         return 0.0  # no pair of elements: every entropy is 0
-    h_true = size_entropy(table.row_sums, n)
-    h_pred = size_entropy(table.col_sums, n)
+    h_true = _entropy_of_sizes(table.row_sums, n)
+    h_pred = _entropy_of_sizes(table.col_sums, n)
     if model == "perm":
-        return generalized_mean(h_true, h_pred, average_method)
+        return _generalized_mean(h_true, h_pred, average_method)
     bound_pred = math.log(len(table.col_sums)) if model == "num" else math.log(n)
     if one_sided:
         bound_true = h_true
     else:
         bound_true = math.log(len(table.row_sums)) if model == "num" else math.log(n)
-    return generalized_mean(bound_true, bound_pred, average_method)
+    return _generalized_mean(bound_true, bound_pred, average_method)
 
 
 def adjusted_mutual_information(
@@ -200,16 +200,18 @@ def adjusted_mutual_information(
     model = check_model(model)
     one_sided = check_one_sided(one_sided)
     method = check_average_method(average_method)
-    table = summarize(labels_true, labels_pred, contingency)
-    mi = table_mutual_information(table)
-    expected = table_expected_mi(table, model, one_sided)
-    bound = mutual_information_bound(table, model, one_sided, method)
-    return adjust(
+    table = _summarize(labels_true, labels_pred, contingency)
+    mi = _mutual_information(table)
+    expected = _expected_mutual_information_of_table(table, model, one_sided)
+    bound = _mi_max(table, model, one_sided, method)
+    return _adjust_for_chance(
         mi, expected, bound, k_true=len(table.row_sums), k_pred=len(table.col_sums)
     )
 
 
-def adjust(value: Any, expected: float, bound: float, *, k_true: Any, k_pred: Any) -> Any:
+def _adjust_for_chance(
+    value: Any, expected: float, bound: float, *, k_true: Any, k_pred: Any
+) -> Any:
     """(s - E[s]) / (s_max - E[s]), with the degenerate-ensemble conventions of this module.
 
     ``value``, ``k_true`` and ``k_pred`` (numbers of clusters) may be arrays of

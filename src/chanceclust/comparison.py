@@ -6,16 +6,20 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from chanceclust._validation import AVERAGE_METHODS, check_average_method
-from chanceclust.adjusted import adjust, mutual_information_bound, table_adjusted_rand
-from chanceclust.contingency import summarize, table_pair_counts
-from chanceclust.expectations import rand_expectation, table_expected_mi, table_laws
+from chanceclust.adjusted import _adjust_for_chance, _adjusted_rand_index, _mi_max
+from chanceclust.contingency import _pair_counts, _summarize
+from chanceclust.expectations import (
+    _expected_mutual_information_of_table,
+    _expected_rand_index,
+    _laws_of_table,
+)
 from chanceclust.measures import (
-    counts_fowlkes_mallows,
-    counts_jaccard,
-    counts_rand,
-    table_mutual_information,
-    table_normalized_mutual_information,
-    table_variation_of_information,
+    _fowlkes_mallows_index,
+    _jaccard_index,
+    _mutual_information,
+    _normalized_mutual_information,
+    _rand_index,
+    _variation_of_information,
 )
 
 __all__ = ["ComparisonResult", "ComparisonRow", "compare"]
@@ -175,28 +179,28 @@ def compare(
     >>> len(result.rows)
     34
     """
-    table = summarize(labels_true, labels_pred, contingency)
-    mi = table_mutual_information(table)
-    counts = table_pair_counts(table)
+    table = _summarize(labels_true, labels_pred, contingency)
+    mi = _mutual_information(table)
+    counts = _pair_counts(table)
     rows = [
-        ComparisonRow("RI", None, None, None, counts_rand(counts)),
-        ComparisonRow("FMI", None, None, None, counts_fowlkes_mallows(counts)),
-        ComparisonRow("JACCARD", None, None, None, counts_jaccard(counts)),
+        ComparisonRow("RI", None, None, None, _rand_index(counts)),
+        ComparisonRow("FMI", None, None, None, _fowlkes_mallows_index(counts)),
+        ComparisonRow("JACCARD", None, None, None, _jaccard_index(counts)),
         ComparisonRow("MI", None, None, None, mi),
-        ComparisonRow("VI", None, None, None, table_variation_of_information(table)),
+        ComparisonRow("VI", None, None, None, _variation_of_information(table)),
     ]
     rows += [
-        ComparisonRow("NMI", None, None, method, table_normalized_mutual_information(table, method))
+        ComparisonRow("NMI", None, None, method, _normalized_mutual_information(table, method))
         for method in AVERAGE_METHODS
     ]
     for model, one_sided in SETTINGS:
-        laws = table_laws(table, model, one_sided)
-        ari = table_adjusted_rand(table, model, one_sided)
-        rows.append(ComparisonRow("ARI", model, one_sided, None, ari, rand_expectation(*laws)))
-        expected = table_expected_mi(table, model, one_sided)
+        laws = _laws_of_table(table, model, one_sided)
+        ari = _adjusted_rand_index(table, model, one_sided)
+        rows.append(ComparisonRow("ARI", model, one_sided, None, ari, _expected_rand_index(*laws)))
+        expected = _expected_mutual_information_of_table(table, model, one_sided)
         for method in AVERAGE_METHODS:
-            bound = mutual_information_bound(table, model, one_sided, method)
-            value = adjust(
+            bound = _mi_max(table, model, one_sided, method)
+            value = _adjust_for_chance(
                 mi, expected, bound,
                 k_true=len(table.row_sums), k_pred=len(table.col_sums),
             )

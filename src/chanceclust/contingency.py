@@ -13,7 +13,7 @@ from chanceclust._validation import _describe, check_clusterings
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["PairCounts", "Table", "contingency_table", "pair_counts"]
+__all__ = ["PairCounts", "contingency_table", "pair_counts"]
 
 # Dense tables above this many cells are built sparse when ``sparse=None``.
 _DENSE_CELL_LIMIT = 2**22
@@ -258,7 +258,7 @@ def _check_table(contingency: Any) -> Table:
     )
 
 
-def summarize(labels_true: Any, labels_pred: Any, contingency: Any) -> Table:
+def _summarize(labels_true: Any, labels_pred: Any, contingency: Any) -> Table:
     """Return the :class:`Table` of either two labelings or a precomputed table (exactly one)."""
     if contingency is not None:
         if labels_true is not None or labels_pred is not None:
@@ -312,10 +312,10 @@ def pair_counts(
     >>> pair_counts([0, 0, 1, 1], [0, 0, 0, 1])
     PairCounts(n11=1, n10=1, n01=2, n00=2)
     """
-    return table_pair_counts(summarize(labels_true, labels_pred, contingency))
+    return _pair_counts(_summarize(labels_true, labels_pred, contingency))
 
 
-def table_pair_counts(table: Table) -> PairCounts:
+def _pair_counts(table: Table) -> PairCounts:
     """The :class:`PairCounts` of a :class:`Table`."""
     n11 = _sum_pairs(table.counts)
     q_true = _sum_pairs(table.row_sums)

@@ -23,7 +23,7 @@ from chanceclust._validation import (
     check_one_sided,
     check_side,
 )
-from chanceclust.contingency import Table, summarize
+from chanceclust.contingency import Table, _summarize
 
 __all__ = [
     "expected_mutual_information",
@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 
-def side_laws(
+def _side_laws(
     n: int,
     model: str,
     one_sided: bool,
@@ -53,7 +53,7 @@ def side_laws(
     return law_true, law_pred
 
 
-def pair_probabilities(side: Law) -> tuple[float, float]:
+def _pair_probabilities(side: Law) -> tuple[float, float]:
     """(p, 1 - p) with p the probability that two given elements share a cluster."""
     n = side.n
     if n < 2:
@@ -72,18 +72,18 @@ def pair_probabilities(side: Law) -> tuple[float, float]:
     return float(side.coefs @ inverse), float(side.coefs @ (1.0 - inverse))
 
 
-def rand_expectation(law_true: Law, law_pred: Law) -> float:
+def _expected_rand_index(law_true: Law, law_pred: Law) -> float:
     """E[RI] = p_A p_B + (1 - p_A)(1 - p_B) (docs/math.md#math-expected-rand)."""
     if law_true.n < 2:
         return 1.0
-    p_true, q_true = pair_probabilities(law_true)
-    p_pred, q_pred = pair_probabilities(law_pred)
+    p_true, q_true = _pair_probabilities(law_true)
+    p_pred, q_pred = _pair_probabilities(law_pred)
     return p_true * p_pred + q_true * q_pred
 
 
-def table_laws(table: Table, model: str, one_sided: bool) -> tuple[Law, Law]:
+def _laws_of_table(table: Table, model: str, one_sided: bool) -> tuple[Law, Law]:
     """The laws of the two sides of a table's clusterings under a model."""
-    return side_laws(
+    return _side_laws(
         table.n,
         model,
         one_sided,
@@ -95,43 +95,45 @@ def table_laws(table: Table, model: str, one_sided: bool) -> tuple[Law, Law]:
 
 
 @lru_cache(maxsize=256)
-def _two_sided_mi(n: int, model: str, k_true: int | None, k_pred: int | None) -> float:
+def _expected_mutual_information_two_sided(
+    n: int, model: str, k_true: int | None, k_pred: int | None
+) -> float:
     """E[MI] when both sides are random: depends on (N, K_A, K_B) for num, on N for all."""
     return expected_mi_of_laws(
         law(n, model, n_clusters=k_true), law(n, model, n_clusters=k_pred)
     )
 
 
-def mi_expectation(
+def _expected_mutual_information(
     n: int, model: str, one_sided: bool, laws: tuple[Law, Law], k_true: int, k_pred: int
 ) -> float:
     """E[MI] for given laws, cached when both sides are random (it needs no sizes then)."""
     if model == "perm" or one_sided:
         return expected_mi_of_laws(*laws)
     if model == "all":
-        return _two_sided_mi(n, model, None, None)
-    return _two_sided_mi(n, model, k_true, k_pred)
+        return _expected_mutual_information_two_sided(n, model, None, None)
+    return _expected_mutual_information_two_sided(n, model, k_true, k_pred)
 
 
-def table_expected_mi(table: Table, model: str, one_sided: bool) -> float:
+def _expected_mutual_information_of_table(table: Table, model: str, one_sided: bool) -> float:
     """E[MI] of a table's clusterings under a model (arguments already validated)."""
-    return mi_expectation(
+    return _expected_mutual_information(
         table.n,
         model,
         one_sided,
-        table_laws(table, model, one_sided),
+        _laws_of_table(table, model, one_sided),
         len(table.row_sums),
         len(table.col_sums),
     )
 
 
-def validated_table(
+def _validated_table(
     labels_true: Any, labels_pred: Any, contingency: Any, model: Any, one_sided: Any
 ) -> tuple[Table, str, bool]:
     """Check ``model`` and ``one_sided``, then summarize the labels or table (in that order)."""
     model = check_model(model)
     one_sided = check_one_sided(one_sided)
-    return summarize(labels_true, labels_pred, contingency), model, one_sided
+    return _summarize(labels_true, labels_pred, contingency), model, one_sided
 
 
 def expected_rand_index(
@@ -193,10 +195,10 @@ def expected_rand_index(
     >>> round(expected_rand_index(a, b, model="all"), 6)  # p = B_5/B_6 = 52/203; p^2 + (1-p)^2
     0.618918
     """
-    table, model, one_sided = validated_table(
+    table, model, one_sided = _validated_table(
         labels_true, labels_pred, contingency, model, one_sided
     )
-    return rand_expectation(*table_laws(table, model, one_sided))
+    return _expected_rand_index(*_laws_of_table(table, model, one_sided))
 
 
 def expected_mutual_information(
@@ -262,8 +264,8 @@ def expected_mutual_information(
     >>> round(expected_mutual_information(a, b, model="num", one_sided=True), 6)
     0.261039
     """
-    return table_expected_mi(
-        *validated_table(labels_true, labels_pred, contingency, model, one_sided)
+    return _expected_mutual_information_of_table(
+        *_validated_table(labels_true, labels_pred, contingency, model, one_sided)
     )
 
 
@@ -295,7 +297,7 @@ def _baseline_laws(
         if not one_sided:
             check_needed(model, "n_clusters_true", k_true)
         check_needed(model, "n_clusters_pred", k_pred)
-    laws = side_laws(n, model, one_sided, sizes_true, sizes_pred, k_true, k_pred)
+    laws = _side_laws(n, model, one_sided, sizes_true, sizes_pred, k_true, k_pred)
     return n, model, one_sided, laws, k_true, k_pred
 
 
@@ -353,7 +355,7 @@ def expected_rand_index_baseline(
     _, _, _, laws, _, _ = _baseline_laws(
         n, model, one_sided, sizes_true, sizes_pred, n_clusters_true, n_clusters_pred
     )
-    return rand_expectation(*laws)
+    return _expected_rand_index(*laws)
 
 
 def expected_mutual_information_baseline(
@@ -402,7 +404,7 @@ def expected_mutual_information_baseline(
     ...     100, model="num", n_clusters_true=5, n_clusters_pred=5), 6)
     0.0...
     """
-    return mi_expectation(
+    return _expected_mutual_information(
         *_baseline_laws(
             n, model, one_sided, sizes_true, sizes_pred, n_clusters_true, n_clusters_pred
         )

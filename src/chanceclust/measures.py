@@ -16,12 +16,11 @@ from numpy.typing import NDArray
 
 from chanceclust._expected.pmfs import deviance
 from chanceclust._validation import check_average_method, check_labels
-from chanceclust.contingency import PairCounts, Table, pair_counts, summarize
+from chanceclust.contingency import PairCounts, Table, _summarize, pair_counts
 
 __all__ = [
     "entropy",
     "fowlkes_mallows_index",
-    "generalized_mean",
     "jaccard_index",
     "mutual_information",
     "normalized_mutual_information",
@@ -30,7 +29,7 @@ __all__ = [
 ]
 
 
-def size_entropy(sizes: NDArray[np.int64], n: int) -> float:
+def _entropy_of_sizes(sizes: NDArray[np.int64], n: int) -> float:
     """H = -sum (a/N) log(a/N) of a size sequence, with log1p for sizes near N."""
     if n == 0:
         return 0.0
@@ -68,7 +67,7 @@ def entropy(labels: Any) -> float:
     0.6931471805599453
     """
     codes, k = check_labels(labels, "labels")
-    return size_entropy(np.bincount(codes, minlength=k), codes.shape[0])
+    return _entropy_of_sizes(np.bincount(codes, minlength=k), codes.shape[0])
 
 
 def rand_index(
@@ -100,17 +99,17 @@ def rand_index(
     >>> rand_index([0, 0, 1, 1], [0, 0, 1, 2])
     0.8333333333333334
     """
-    return counts_rand(pair_counts(labels_true, labels_pred, contingency=contingency))
+    return _rand_index(pair_counts(labels_true, labels_pred, contingency=contingency))
 
 
-def counts_rand(counts: PairCounts) -> float:
+def _rand_index(counts: PairCounts) -> float:
     """Rand index of pair counts (1.0 when there is no pair)."""
     if counts.total == 0:
         return 1.0
     return (counts.n11 + counts.n00) / counts.total
 
 
-def table_mutual_information(table: Table) -> float:
+def _mutual_information(table: Table) -> float:
     """MI of a table, as a sum of non-negative terms.
 
     With mu_ij = a_i b_j / N, MI = (1/N) sum_{n_ij > 0} bd0(n_ij, mu_ij)
@@ -174,10 +173,10 @@ def mutual_information(
     >>> round(mutual_information([0, 0, 1, 1], [0, 0, 1, 1]), 15)  # log 2
     0.693147180559945
     """
-    return table_mutual_information(summarize(labels_true, labels_pred, contingency))
+    return _mutual_information(_summarize(labels_true, labels_pred, contingency))
 
 
-def generalized_mean(u: float, v: float, average_method: str) -> float:
+def _generalized_mean(u: float, v: float, average_method: str) -> float:
     """The normalization f(u, v) of NMI/AMI: min, geometric, arithmetic or max mean."""
     if average_method == "min":
         return min(u, v)
@@ -227,21 +226,21 @@ def normalized_mutual_information(
     0.8
     """
     method = check_average_method(average_method)
-    return table_normalized_mutual_information(
-        summarize(labels_true, labels_pred, contingency), method
+    return _normalized_mutual_information(
+        _summarize(labels_true, labels_pred, contingency), method
     )
 
 
-def table_normalized_mutual_information(table: Table, method: str) -> float:
+def _normalized_mutual_information(table: Table, method: str) -> float:
     """NMI of a :class:`Table` with a validated normalization name."""
     if len(table.row_sums) == len(table.col_sums) <= 1:
         return 1.0  # no split on either side: perfect agreement (scikit-learn)
-    mi = table_mutual_information(table)
+    mi = _mutual_information(table)
     if mi == 0.0:
         return 0.0
-    h_true = size_entropy(table.row_sums, table.n)
-    h_pred = size_entropy(table.col_sums, table.n)
-    bound = generalized_mean(h_true, h_pred, method)
+    h_true = _entropy_of_sizes(table.row_sums, table.n)
+    h_pred = _entropy_of_sizes(table.col_sums, table.n)
+    bound = _generalized_mean(h_true, h_pred, method)
     # MI and the entropies are summed differently: an MI at its bound (identical
     # partitions, or a refinement under "min") is 1.0 exactly, not 1 - 2 ulp.
     return 1.0 if mi >= bound * (1.0 - 1e-13) else mi / bound
@@ -276,10 +275,10 @@ def fowlkes_mallows_index(
     >>> round(fowlkes_mallows_index([0, 0, 1, 1], [0, 0, 1, 2]), 12)  # 1 / sqrt(2)
     0.707106781187
     """
-    return counts_fowlkes_mallows(pair_counts(labels_true, labels_pred, contingency=contingency))
+    return _fowlkes_mallows_index(pair_counts(labels_true, labels_pred, contingency=contingency))
 
 
-def counts_fowlkes_mallows(c: PairCounts) -> float:
+def _fowlkes_mallows_index(c: PairCounts) -> float:
     """Fowlkes-Mallows index of pair counts (0.0 when N11 = 0)."""
     if c.n11 == 0:
         return 0.0
@@ -316,10 +315,10 @@ def jaccard_index(
     >>> jaccard_index([0, 0, 1, 1], [0, 0, 1, 2])
     0.5
     """
-    return counts_jaccard(pair_counts(labels_true, labels_pred, contingency=contingency))
+    return _jaccard_index(pair_counts(labels_true, labels_pred, contingency=contingency))
 
 
-def counts_jaccard(c: PairCounts) -> float:
+def _jaccard_index(c: PairCounts) -> float:
     """Jaccard index of pair counts (1.0 when no pair is together in either)."""
     together = c.n11 + c.n10 + c.n01
     return 1.0 if together == 0 else c.n11 / together
@@ -356,10 +355,10 @@ def variation_of_information(
     >>> round(variation_of_information([0, 0, 1, 1], [0, 0, 1, 2]), 6)  # log(2)/2
     0.346574
     """
-    return table_variation_of_information(summarize(labels_true, labels_pred, contingency))
+    return _variation_of_information(_summarize(labels_true, labels_pred, contingency))
 
 
-def table_variation_of_information(table: Table) -> float:
+def _variation_of_information(table: Table) -> float:
     """VI of a :class:`Table`, as a sum of non-negative terms."""
     if table.n == 0:
         return 0.0

@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from chanceclust._expected.elementary import truncated_poisson_rate
 from chanceclust._validation import check_count, check_model_summary, check_rng
 
-__all__ = ["random_clustering", "random_clusterings", "row_sampler"]
+__all__ = ["random_clustering", "random_clusterings"]
 
 
 def random_clustering(
@@ -164,14 +164,14 @@ def random_clusterings(
     m = check_count(m, "m")
     n, model, k, size_array = check_model_summary(n, model, n_clusters, sizes)
     gen = check_rng(rng)
-    draw = row_sampler(n, model, n_clusters=k, sizes=size_array)
+    draw = _row_sampler(n, model, n_clusters=k, sizes=size_array)
     out = np.empty((m, n), dtype=np.int64)
     for row in out:  # row by row: m draws consume the stream as m single draws do
         row[:] = draw(gen)
     return out
 
 
-def row_sampler(
+def _row_sampler(
     n: int, model: str, *, n_clusters: int | None = None, sizes: NDArray[np.int64] | None = None
 ) -> Callable[[np.random.Generator], NDArray[np.int64]]:
     """A function gen -> one uniform clustering (labels 0..K-1), set-up work done once.

@@ -35,13 +35,12 @@ from chanceclust._validation import (
     check_one_sided,
     check_rng,
 )
-from chanceclust.adjusted import adjust, mutual_information_bound
+from chanceclust.adjusted import _adjust_for_chance, _mi_max
 from chanceclust.contingency import Table, _table_from_codes
-from chanceclust.expectations import pair_probabilities, table_laws
-from chanceclust.samplers import row_sampler
+from chanceclust.expectations import _laws_of_table, _pair_probabilities
+from chanceclust.samplers import _row_sampler
 
 __all__ = [
-    "MEASURES",
     "MonteCarloAdjustedResult",
     "SignificanceResult",
     "monte_carlo_adjusted",
@@ -254,7 +253,7 @@ def _batch_tables(labels_true: NDArray[np.int64], labels_pred: NDArray[np.int64]
 
 
 def _row_entropies(sizes: NDArray[np.int64], n: int) -> NDArray[np.float64]:
-    """H of each row of a zero-padded size matrix (as measures.size_entropy)."""
+    """H of each row of a zero-padded size matrix (as measures._entropy_of_sizes)."""
     a = sizes.astype(np.float64)
     frac = a / n
     with np.errstate(divide="ignore"):
@@ -263,7 +262,7 @@ def _row_entropies(sizes: NDArray[np.int64], n: int) -> NDArray[np.float64]:
 
 
 def _batch_mi(t: _Batch) -> NDArray[np.float64]:
-    """MI as a sum of non-negative deviance terms (as measures.table_mutual_information)."""
+    """MI as a sum of non-negative deviance terms (as measures._mutual_information)."""
     n = t.n
     d = (t.x * n - t.a * t.b) / float(n)
     mean = t.a * (t.b / n)
@@ -351,9 +350,9 @@ def _make_evaluator(
                 return np.where((n10 == 0) & (n01 == 0), 1.0, out)
 
             return ari_perm
-        law_true, law_pred = table_laws(table, model, one_sided)
-        p_true, q_true = pair_probabilities(law_true)
-        p_pred, q_pred = pair_probabilities(law_pred)
+        law_true, law_pred = _laws_of_table(table, model, one_sided)
+        p_true, q_true = _pair_probabilities(law_true)
+        p_pred, q_pred = _pair_probabilities(law_pred)
         spread = p_true * q_pred + q_true * p_pred
         expected = p_true * p_pred + q_true * q_pred
 
@@ -366,11 +365,13 @@ def _make_evaluator(
 
         return ari
     if name == "ami":
-        expected_mi = expected_mi_of_laws(*table_laws(table, model, one_sided))
-        bound = mutual_information_bound(table, model, one_sided, "arithmetic")
+        expected_mi = expected_mi_of_laws(*_laws_of_table(table, model, one_sided))
+        bound = _mi_max(table, model, one_sided, "arithmetic")
 
         def ami(t: _Batch) -> NDArray[np.float64]:
-            return adjust(_batch_mi(t), expected_mi, bound, k_true=t.k_true, k_pred=t.k_pred)
+            return _adjust_for_chance(
+                _batch_mi(t), expected_mi, bound, k_true=t.k_true, k_pred=t.k_pred
+            )
 
         return ami
     raise AssertionError(name)  # pragma: no cover - names are validated before
@@ -440,7 +441,7 @@ def _samplers(s: _Setup) -> tuple[Callable[[np.random.Generator], Any] | None, C
     model = s.model
 
     def side(sizes: NDArray[np.int64]) -> Callable[[np.random.Generator], NDArray[np.int64]]:
-        return row_sampler(
+        return _row_sampler(
             n,
             model,
             n_clusters=len(sizes) if model == "num" else None,
@@ -670,7 +671,7 @@ def _best_value(s: _Setup) -> float:
     if s.measure == "vi":
         return 0.0
     if s.measure == "mi":
-        return mutual_information_bound(s.table, s.model, s.one_sided, "arithmetic")
+        return _mi_max(s.table, s.model, s.one_sided, "arithmetic")
     return 1.0
 
 

@@ -35,8 +35,8 @@ import numpy as np
 
 from chanceclust._expected.elementary import falling
 from chanceclust._expected.laws import Law, SizeLaw, SlotMixture, falling_moment
-from chanceclust.contingency import Table, table_pair_counts
-from chanceclust.expectations import table_laws, validated_table
+from chanceclust.contingency import Table, _pair_counts
+from chanceclust.expectations import _laws_of_table, _validated_table
 
 __all__ = ["rand_index_variance", "standardized_rand_index"]
 
@@ -104,7 +104,7 @@ def _table_variance(table: Table, model: str, one_sided: bool) -> Number:
     if n < 2:
         return Fraction(0)
     # One-sided, the reference acts as a perm side with its own sizes (module notes).
-    law_true, law_pred = table_laws(table, model, one_sided)
+    law_true, law_pred = _laws_of_table(table, model, one_sided)
     side_true, side_pred = _side_moments(law_true), _side_moments(law_pred)
     exact = all(isinstance(v, Fraction) for v in (*side_true, *side_pred))
     if not exact:
@@ -193,15 +193,15 @@ def rand_index_variance(
     0.0
     """
     return float(
-        _table_variance(*validated_table(labels_true, labels_pred, contingency, model, one_sided))
+        _table_variance(*_validated_table(labels_true, labels_pred, contingency, model, one_sided))
     )
 
 
 def _table_centered(table: Table, model: str, one_sided: bool) -> Number:
     """RI - E[RI] = 2 (N11/P - a1 b1) + (a1 - Q(A)/P) + (b1 - Q(B)/P)."""
-    counts = table_pair_counts(table)
+    counts = _pair_counts(table)
     pairs = counts.total
-    law_true, law_pred = table_laws(table, model, one_sided)
+    law_true, law_pred = _laws_of_table(table, model, one_sided)
     a1 = _side_moments(law_true)[0]
     b1 = _side_moments(law_pred)[0]
     q_true = Fraction(counts.n11 + counts.n10, pairs)
@@ -261,7 +261,7 @@ def standardized_rand_index(
     >>> round(standardized_rand_index(a, b), 6)  # (2/3 - 14/25) / sqrt(32/1875)
     0.816497
     """
-    table, model, one_sided = validated_table(
+    table, model, one_sided = _validated_table(
         labels_true, labels_pred, contingency, model, one_sided
     )
     variance = _table_variance(table, model, one_sided)
