@@ -48,6 +48,8 @@ def adjusted_rand_index(
 ) -> float:
     """Rand index adjusted for chance under a random model: (RI - E[RI]) / (1 - E[RI]).
 
+    Formula: docs/math.md#math-adjustment and #math-expected-rand (paper eqs. 1, 6).
+
     With ``model="perm"`` this is the ARI of Hubert and Arabie (1985),
     scikit-learn's ``adjusted_rand_score``.
 

@@ -39,6 +39,8 @@ def setting_name(model: str | None, one_sided: bool | None) -> str:
 class ComparisonRow:
     """One value: ``measure`` under ``model`` (None for raw measures), sidedness, normalization.
 
+    Formula: docs/math.md#math-adjustment.
+
     ``expected`` is E[s] of the underlying similarity (RI or MI) for adjusted
     measures, None otherwise.
 
@@ -67,6 +69,8 @@ class ComparisonRow:
 @dataclass(frozen=True)
 class ComparisonResult:
     """All similarity values of two clusterings (the paper's Figures 2 and 3 in one object).
+
+    Formula: docs/math.md#math-adjustment.
 
     Attributes
     ----------
@@ -150,6 +154,8 @@ def compare(
     labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
 ) -> ComparisonResult:
     """Compare two clusterings by every measure, model, sidedness and normalization.
+
+    Formula: docs/math.md#math-adjustment.
 
     Parameters
     ----------

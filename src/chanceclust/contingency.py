@@ -53,6 +53,8 @@ class Table:
 class PairCounts:
     """Counts of element pairs by agreement, as exact Python ints.
 
+    Formula: docs/math.md#math-rand (paper eq. 2).
+
     ``n11``: together in both; ``n10``: together in ``labels_true`` only;
     ``n01``: together in ``labels_pred`` only; ``n00``: apart in both.
 
@@ -79,6 +81,8 @@ def contingency_table(
     labels_true: Any, labels_pred: Any, *, sparse: bool | None = None
 ) -> NDArray[np.int64] | sp.csr_array:
     """Build the contingency table n_ij = |A_i ∩ B_j| of two clusterings.
+
+    Formula: docs/math.md#math-notation (paper Table 3).
 
     Parameters
     ----------
@@ -285,6 +289,8 @@ def pair_counts(
     labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
 ) -> PairCounts:
     """Count element pairs by whether each clustering puts them together.
+
+    Formula: docs/math.md#math-rand (paper eq. 2).
 
     Parameters
     ----------

@@ -146,6 +146,8 @@ def expected_rand_index(
 ) -> float:
     """Expected Rand index of two clusterings under a random model.
 
+    Formula: docs/math.md#math-expected-rand (paper eqs. 5, 11, 15, 18, 19).
+
     E[RI] = p_A p_B + (1 - p_A)(1 - p_B), where p_X is the probability that
     two given elements share a cluster of X: Q(X)/C(N,2) under perm or for a
     fixed reference, S(N-1,K)/S(N,K) under num, B_{N-1}/B_N under all.
@@ -312,6 +314,8 @@ def expected_rand_index_baseline(
     n_clusters_pred: int | None = None,
 ) -> float:
     """Expected Rand index from summaries alone, without labels.
+
+    Formula: docs/math.md#math-expected-rand (paper eqs. 5, 11, 15, 18, 19).
 
     What each model needs: perm, the two cluster-size sequences; num, the
     numbers of clusters K_A and K_B (or size sequences, whose lengths are

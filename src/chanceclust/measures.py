@@ -42,6 +42,8 @@ def _entropy_of_sizes(sizes: NDArray[np.int64], n: int) -> float:
 def entropy(labels: Any) -> float:
     """Shannon entropy (nats) of the cluster sizes of one clustering.
 
+    Formula: docs/math.md#math-information (paper eq. 20).
+
     H(A) = -sum_i (a_i/N) log(a_i/N).
 
     Parameters
@@ -74,6 +76,8 @@ def rand_index(
     labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
 ) -> float:
     """Rand index: the fraction of element pairs on which two clusterings agree.
+
+    Formula: docs/math.md#math-rand (paper eq. 3).
 
     RI = (N11 + N00) / C(N, 2) = (C(N,2) + 2 N11 - Q(A) - Q(B)) / C(N, 2).
 
@@ -142,6 +146,8 @@ def mutual_information(
     labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
 ) -> float:
     """Mutual information (nats) between two clusterings.
+
+    Formula: docs/math.md#math-information (paper eq. 21).
 
     MI = sum_ij (n_ij/N) log(N n_ij / (a_i b_j)) = H(A) + H(B) - H(A, B).
 
@@ -251,6 +257,8 @@ def fowlkes_mallows_index(
 ) -> float:
     """Fowlkes-Mallows index N11 / sqrt((N11 + N10)(N11 + N01)).
 
+    Formula: docs/math.md#math-rand.
+
     Parameters
     ----------
     labels_true, labels_pred : array-like of shape (n_samples,), optional
@@ -292,6 +300,8 @@ def jaccard_index(
 ) -> float:
     """Jaccard index of co-clustered pairs, N11 / (N11 + N10 + N01).
 
+    Formula: docs/math.md#math-rand.
+
     Parameters
     ----------
     labels_true, labels_pred : array-like of shape (n_samples,), optional
@@ -328,6 +338,8 @@ def variation_of_information(
     labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
 ) -> float:
     """Variation of information H(A|B) + H(B|A) (nats), a distance (Meila 2007).
+
+    Formula: docs/math.md#math-information.
 
     VI = sum_ij (n_ij/N) (log(a_i/n_ij) + log(b_j/n_ij)), every term >= 0, so
     no cancellation as in H(A) + H(B) - 2 MI.

@@ -35,6 +35,8 @@ def random_clustering(
 ) -> NDArray[np.int64]:
     """Draw one clustering of ``n`` elements uniformly from a random model.
 
+    Formula: docs/math.md#math-samplers.
+
     Parameters
     ----------
     n : int

@@ -65,6 +65,8 @@ _TIE = 1e-12
 class SignificanceResult:
     """Result of :func:`significance`.
 
+    Formula: docs/math.md#math-significance.
+
     Attributes
     ----------
     statistic : float
@@ -104,6 +106,8 @@ class SignificanceResult:
 @dataclass(frozen=True)
 class MonteCarloAdjustedResult:
     """Result of :func:`monte_carlo_adjusted`.
+
+    Formula: docs/math.md#math-significance.
 
     Attributes
     ----------
@@ -502,6 +506,8 @@ def null_distribution(
 ) -> NDArray[np.float64]:
     """Sample the null distribution of a similarity measure under a random model.
 
+    Formula: docs/math.md#math-significance.
+
     Parameters
     ----------
     measure : str or callable
@@ -586,6 +592,8 @@ def significance(
     progress: Callable[[int, int], None] | None = None,
 ) -> SignificanceResult:
     """Monte Carlo test of the agreement of two clusterings against a random model.
+
+    Formula: docs/math.md#math-significance.
 
     Parameters
     ----------

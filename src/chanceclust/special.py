@@ -67,6 +67,8 @@ _CHUNK = 1 << 15
 def stirling2(n: int, k: int) -> int:
     r"""Stirling number of the second kind :math:`S(n, k)` as an exact Python int.
 
+    Formula: docs/math.md#math-special.
+
     :math:`S(n, k)` is the number of partitions of an ``n``-element set into
     ``k`` non-empty blocks, i.e. the number of clusterings of ``n`` elements
     with exactly ``k`` clusters.
@@ -152,6 +154,8 @@ def _eulerian2_row(m: int) -> list[int]:
 
 def bell(n: int) -> int:
     r"""Bell number :math:`B_n` as an exact Python int.
+
+    Formula: docs/math.md#math-special.
 
     :math:`B_n = \sum_k S(n, k)` is the number of partitions of an ``n``-element
     set, i.e. the number of clusterings of ``n`` elements.
@@ -421,6 +425,8 @@ def _log_stirling2_flat(n: NDArray[np.int64], k: NDArray[np.int64]) -> NDArray[n
 def log_stirling2(n: ArrayLike, k: ArrayLike) -> Any:
     r"""Natural log of the Stirling number of the second kind, :math:`\log S(n, k)`.
 
+    Formula: docs/math.md#math-special.
+
     In principle ``log(stirling2(n, k))``, computed without forming the number,
     which overflows a double as soon as ``n`` is in the hundreds.
 
@@ -538,6 +544,8 @@ def _log_bell_positive(n: NDArray[np.float64]) -> NDArray[np.float64]:
 
 def log_bell(n: ArrayLike) -> Any:
     r"""Natural log of the Bell number, :math:`\log B_n`.
+
+    Formula: docs/math.md#math-special.
 
     In principle ``log(bell(n))``, computed without forming the number
     (``B_n`` overflows a double from ``n = 219``).

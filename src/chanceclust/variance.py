@@ -131,6 +131,8 @@ def rand_index_variance(
 ) -> float:
     """Exact variance of the Rand index of two random clusterings under a random model.
 
+    Formula: docs/math.md#math-rand-variance.
+
     The random clusterings have the cluster sizes (perm), the numbers of
     clusters (num) or only the number of elements (all) of ``labels_true``
     and ``labels_pred``; one-sided, ``labels_true`` is a fixed reference.
@@ -222,6 +224,8 @@ def standardized_rand_index(
     contingency: Any = None,
 ) -> float:
     """Standardized Rand index (RI - E[RI]) / sd[RI] under a random model, without sampling.
+
+    Formula: docs/math.md#math-rand-variance.
 
     Parameters
     ----------
