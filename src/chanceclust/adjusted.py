@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from chanceclust._expected.laws import Law
 from chanceclust._validation import check_average_method, check_model, check_one_sided
 from chanceclust.contingency import Table, _pair_counts, _summarize
 from chanceclust.expectations import (
@@ -96,8 +97,10 @@ def adjusted_rand_index(
     )
 
 
-def _adjusted_rand_index(table: Table, model: str, one_sided: bool) -> float:
-    """The ARI of a :class:`Table` under a model (arguments already validated)."""
+def _adjusted_rand_index(
+    table: Table, model: str, one_sided: bool, laws: tuple[Law, Law] | None = None
+) -> float:
+    """The ARI of a :class:`Table` under a model (arguments validated; ``laws`` if known)."""
     counts = _pair_counts(table)
     if counts.n10 == 0 and counts.n01 == 0:
         return 1.0  # identical partitions (and N < 2): perfect agreement
@@ -107,7 +110,7 @@ def _adjusted_rand_index(table: Table, model: str, one_sided: bool) -> float:
             counts.n11 + counts.n01
         ) * (counts.n01 + counts.n00)
         return numerator / denominator
-    law_true, law_pred = _laws_of_table(table, model, one_sided)
+    law_true, law_pred = laws if laws is not None else _laws_of_table(table, model, one_sided)
     p_true, q_true = _pair_probabilities(law_true)
     p_pred, q_pred = _pair_probabilities(law_pred)
     spread = p_true * q_pred + q_true * p_pred  # 1 - E[RI], a sum of non-negative terms

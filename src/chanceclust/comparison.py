@@ -201,9 +201,9 @@ def compare(
     ]
     for model, one_sided in SETTINGS:
         laws = _laws_of_table(table, model, one_sided)
-        ari = _adjusted_rand_index(table, model, one_sided)
+        ari = _adjusted_rand_index(table, model, one_sided, laws)
         rows.append(ComparisonRow("ARI", model, one_sided, None, ari, _expected_rand_index(*laws)))
-        expected = _expected_mutual_information_of_table(table, model, one_sided)
+        expected = _expected_mutual_information_of_table(table, model, one_sided, laws)
         for method in AVERAGE_METHODS:
             bound = _mi_max(table, model, one_sided, method)
             value = _adjust_for_chance(

@@ -115,13 +115,15 @@ def _expected_mutual_information(
     return _expected_mutual_information_two_sided(n, model, k_true, k_pred)
 
 
-def _expected_mutual_information_of_table(table: Table, model: str, one_sided: bool) -> float:
-    """E[MI] of a table's clusterings under a model (arguments already validated)."""
+def _expected_mutual_information_of_table(
+    table: Table, model: str, one_sided: bool, laws: tuple[Law, Law] | None = None
+) -> float:
+    """E[MI] of a table's clusterings under a model (arguments validated; ``laws`` if known)."""
     return _expected_mutual_information(
         table.n,
         model,
         one_sided,
-        _laws_of_table(table, model, one_sided),
+        laws if laws is not None else _laws_of_table(table, model, one_sided),
         len(table.row_sums),
         len(table.col_sums),
     )
