@@ -24,6 +24,7 @@ import json
 from pathlib import Path
 
 import mpmath as mp
+from _exact import bd0
 
 mp.mp.dps = 50
 STOP = mp.mpf(10) ** -45
@@ -44,10 +45,6 @@ CASES = [
     (10**7, 5 * 10**6, 5 * 10**6), (10**7, 1_336_000, 1_336_000),
     (10**8, 1, 10**4), (10**8, 10**4, 10**4), (10**8, 10**5, 10**5), (10**8, 10**6, 10**6),
 ]
-
-
-def bd0(x: int, m: mp.mpf) -> mp.mpf:
-    return m if x == 0 else x * mp.log(x / m) + m - x
 
 
 def expected_deviance(n: int, a: int, b: int) -> mp.mpf:
