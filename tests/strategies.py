@@ -1,4 +1,4 @@
-"""Hypothesis strategies shared by the tests: labelings, pairs of labelings, tables.
+"""Hypothesis strategies and small oracles shared by the tests: labelings, pairs, partitions.
 
 Sizes are kept small (N <= 60 by default, fewer clusters than elements most of
 the time) so that properties looped over every model stay fast; the ``all``
@@ -6,6 +6,8 @@ two-sided expectation is the slow one, callers pass a smaller ``max_n`` there.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 import numpy as np
 from hypothesis import strategies as st
@@ -85,3 +87,31 @@ def labels_from_table(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     rows, cols = np.nonzero(table)
     counts = table[rows, cols]
     return np.repeat(rows, counts), np.repeat(cols, counts)
+
+
+def set_partitions(n: int):
+    """Every set partition of n elements as a tuple of restricted-growth labels (0 first)."""
+
+    def grow(prefix, used):
+        if len(prefix) == n:
+            yield tuple(prefix)
+            return
+        for v in range(used + 1):
+            yield from grow([*prefix, v], max(used, v + 1))
+
+    yield from grow([0], 1)
+
+
+def ensemble_members(labels, model: str, parts: list) -> list:
+    """The clusterings of the ensemble of ``labels`` under a model, each equally likely.
+
+    ``parts`` is ``list(set_partitions(n))``: all of them for ``all``, those with the
+    same number of clusters for ``num``, the same multiset of cluster sizes for ``perm``.
+    """
+    if model == "all":
+        return parts
+    if model == "num":
+        k = len(set(labels))
+        return [p for p in parts if max(p) + 1 == k]
+    sizes = sorted(Counter(labels).values())
+    return [p for p in parts if sorted(Counter(p).values()) == sizes]

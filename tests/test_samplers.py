@@ -8,25 +8,13 @@ from math import comb
 import numpy as np
 import pytest
 from scipy import stats
+from strategies import set_partitions
 
 from chanceclust.samplers import random_clustering, random_clusterings
 
 # Seeded tests: a p-value below this would flag a biased sampler (a fixed seed
 # makes the outcome deterministic; a correct sampler passes with margin).
 ALPHA = 1e-4
-
-
-def set_partitions(n):
-    """All partitions of range(n) as restricted growth strings (independent oracle)."""
-
-    def grow(prefix, used):
-        if len(prefix) == n:
-            yield tuple(prefix)
-            return
-        for v in range(used + 1):
-            yield from grow([*prefix, v], max(used, v + 1))
-
-    yield from grow([0], 1)
 
 
 def canonical(labels):

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference._exact import bell_numbers, stirling2_rows
 from scipy.special import logsumexp
 
 import chanceclust.special as special
@@ -36,29 +37,8 @@ def rel_err(got, true):
     return np.abs(got - true) / np.maximum(1.0, np.abs(true))
 
 
-def stirling_triangle(nmax):
-    """Rows of exact S(n, k), 0 <= k <= n <= nmax, by S(n,k) = k S(n-1,k) + S(n-1,k-1)."""
-    rows = [[1]]
-    for n in range(1, nmax + 1):
-        prev = rows[-1]
-        rows.append([0] + [(k * prev[k] if k < n else 0) + prev[k - 1] for k in range(1, n + 1)])
-    return rows
-
-
-def bell_triangle(nmax):
-    """Exact B_0 .. B_nmax by the Bell (Aitken) triangle."""
-    out, row = [1], [1]
-    for _ in range(nmax):
-        new = [row[-1]]
-        for x in row:
-            new.append(new[-1] + x)
-        row = new
-        out.append(row[0])
-    return out
-
-
-TRIANGLE = stirling_triangle(250)
-BELLS = bell_triangle(250)
+TRIANGLE = [[1], *(row for _, row in stirling2_rows(250))]  # exact S(n, k), the triangle
+BELLS = bell_numbers(250)  # exact B_n, the Bell (Aitken) triangle
 
 
 def exact_log(x: int) -> float:

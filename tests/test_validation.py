@@ -124,19 +124,21 @@ def test_scalar_labels(func, scalar):
     ],
 )
 def test_missing_labels_report_position(func, bad):
-    """NaN and None are missing labels, not a cluster: the message gives the position."""
-    with raises("`labels_true` must not contain missing values", "position 2"):
+    """NaN and None are unassigned, not a cluster: by default an error with the count, the
+    position and the three other policies (#11)."""
+    with raises("`labels_true` has 1 unassigned element(s)", "position 2", "unassigned='drop'",
+                "'singletons'", "'cluster'"):
         func(bad, GOOD)
-    with raises("`labels_pred` must not contain missing values", "position 2"):
+    with raises("`labels_pred` has 1 unassigned element(s)", "position 2"):
         func(GOOD, bad)
 
 
 def test_entropy_validates_its_labels():
     """entropy() names its own argument, ``labels``."""
-    with raises("`labels` must not contain missing values", "position 1"):
+    with raises("`labels` has 1 unassigned element(s)", "position 1"):
         entropy([0, None])
     with raises("`labels` must be 1-D", "(1, 2)"):
-        entropy([[0, 1]])
+        entropy(np.zeros((1, 2)))
     with raises("`labels` must be a 1-D sequence", "3"):
         entropy(3)
 

@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from strategies import ensemble_members, set_partitions
 
 from chanceclust.contingency import _summarize
 from chanceclust.significance import null_distribution
 from chanceclust.variance import _table_variance, rand_index_variance, standardized_rand_index
 
 MODELS = ("perm", "num", "all")
-
-
-def set_partitions(n):
-    def grow(prefix, used):
-        if len(prefix) == n:
-            yield tuple(prefix)
-            return
-        for v in range(used + 1):
-            yield from grow([*prefix, v], max(used, v + 1))
-
-    yield from grow([0], 1)
 
 
 def pair_indicators(labels):
@@ -37,13 +26,7 @@ def enumerate_rand(labels_true, labels_pred, model, one_sided):
     parts = list(set_partitions(n))
 
     def members(labels):
-        if model == "all":
-            return parts
-        if model == "num":
-            k = len(set(labels))
-            return [p for p in parts if max(p) + 1 == k]
-        sizes = sorted(Counter(labels).values())
-        return [p for p in parts if sorted(Counter(p).values()) == sizes]
+        return ensemble_members(labels, model, parts)
 
     side_a = [tuple(labels_true)] if one_sided else members(labels_true)
     x = np.array([pair_indicators(p) for p in side_a], dtype=np.int64)

@@ -7,6 +7,7 @@ with the same number of clusters) and ``all`` (uniform over all
 clusterings), two-sided or against a fixed reference (``one_sided=True``).
 """
 
+from chanceclust._validation import UnassignedReport
 from chanceclust.adjusted import adjusted_mutual_information, adjusted_rand_index
 from chanceclust.comparison import ComparisonResult, ComparisonRow, compare
 from chanceclust.contingency import PairCounts, contingency_table, pair_counts
@@ -45,6 +46,7 @@ __all__ = [
     "MonteCarloAdjustedResult",
     "PairCounts",
     "SignificanceResult",
+    "UnassignedReport",
     "__version__",
     "adjusted_mutual_information",
     "adjusted_rand_index",

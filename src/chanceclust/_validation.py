@@ -1,14 +1,18 @@
 """Input validation: every user-facing error message of the library lives here.
 
-Each checker returns normalized arguments or raises ``ValueError`` naming the
-argument, what it must be and what it got.
+Each checker returns normalized arguments or raises ``ValueError`` (``TypeError``
+for a container that cannot hold a clustering) naming the argument, what it must
+be and what it got. Labels of every kind go through :func:`validate_clusterings`.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Hashable
+import sys
+import warnings
+from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -16,6 +20,8 @@ from numpy.typing import NDArray
 
 MODELS = ("perm", "num", "all")
 AVERAGE_METHODS = ("min", "geometric", "arithmetic", "max")
+#: Normalizations by the entropy (or its bound) of one side only: labels_true or labels_pred.
+ONE_SIDE_AVERAGE_METHODS = ("true", "pred")
 _AVERAGE_ALIASES = {"sqrt": "geometric", "sum": "arithmetic"}
 
 
@@ -41,14 +47,14 @@ def check_one_sided(one_sided: Any) -> bool:
 
 
 def check_average_method(average_method: Any) -> str:
-    """Return the canonical name of an NMI/AMI normalization (aliases sqrt, sum)."""
+    """Return the canonical name of an NMI/AMI normalization (aliases sqrt, sum; one side: true, pred)."""
     if isinstance(average_method, str):
         name = _AVERAGE_ALIASES.get(average_method, average_method)
-        if name in AVERAGE_METHODS:
+        if name in AVERAGE_METHODS or name in ONE_SIDE_AVERAGE_METHODS:
             return name
     raise ValueError(
         "`average_method` must be one of 'min', 'geometric' (alias 'sqrt'), "
-        f"'arithmetic' (alias 'sum'), 'max'; got {_describe(average_method)}."
+        f"'arithmetic' (alias 'sum'), 'max', 'true', 'pred'; got {_describe(average_method)}."
     )
 
 
@@ -67,95 +73,138 @@ def check_count(value: Any, name: str, *, minimum: int = 0) -> int:
     return result
 
 
+# ----------------------------------------------------------------------------- labels
+#
+# Every labels-taking function of the library reads its clusterings through
+# :func:`validate_clusterings` (two labelings) or :func:`check_labels` (one):
+# the container is recognised (sequence, array, pandas Series, mapping,
+# communities), its labels are encoded as integer codes by hashing (a label
+# keeps its identity: "a" and "a\x00", "a" and b"a" stay apart, and labels need
+# no order), element-keyed inputs are aligned by key, and the unassigned
+# elements are dropped or re-assigned as the `unassigned` policy says.
+
+UNASSIGNED_POLICIES = ("raise", "drop", "singletons", "cluster")
+
+# Items of a list of communities (an iterable of collections of elements).
+_COMMUNITY_TYPES = (set, frozenset, list, range)
+
+
+@dataclass(frozen=True)
+class UnassignedReport:
+    """What the unassigned-elements policy did to two clusterings.
+
+    Unassigned elements are those with a missing label (``None``, NaN,
+    ``pd.NA``, ``NaT``), a label in ``unassigned_label``, or, for
+    element-keyed inputs, no label at all in one of the two.
+
+    Attributes
+    ----------
+    policy : {"raise", "drop", "singletons", "cluster"}
+        The ``unassigned`` argument.
+    n_unassigned_true, n_unassigned_pred : int
+        Unassigned elements of ``labels_true`` and of ``labels_pred``.
+    n_dropped : int
+        Elements left out (``"drop"``: unassigned in either clustering).
+    n_reassigned : int
+        Elements given a cluster (``"singletons"`` or ``"cluster"``),
+        counted once per clustering in which they were unassigned.
+
+    Examples
+    --------
+    >>> from chanceclust import compare
+    >>> compare([0, 0, 1, 1, 2], [0, 0, 1, -1, 2], unassigned_label=-1,
+    ...         unassigned="drop").unassigned
+    UnassignedReport(policy='drop', n_unassigned_true=0, n_unassigned_pred=1, n_dropped=1, n_reassigned=0)
+    """
+
+    policy: str = "raise"
+    n_unassigned_true: int = 0
+    n_unassigned_pred: int = 0
+    n_dropped: int = 0
+    n_reassigned: int = 0
+
+    def describe(self, first: str = "labels_true", second: str = "labels_pred") -> str:
+        """One line for humans: what happened to the unassigned elements ('' if none)."""
+        if self.n_unassigned_true == self.n_unassigned_pred == 0:
+            return ""
+        where = f"{self.n_unassigned_true} in {first}, {self.n_unassigned_pred} in {second}"
+        if self.policy == "drop":
+            return f"{self.n_dropped} unassigned element(s) dropped ({where})"
+        kind = "each its own cluster" if self.policy == "singletons" else "one cluster per side"
+        return f"{self.n_reassigned} unassigned element(s) re-assigned, {kind} ({where})"
+
+
+@dataclass(frozen=True)
+class Clusterings:
+    """Two validated clusterings: integer codes 0..K-1 on the same elements, and the report."""
+
+    codes_true: NDArray[np.integer]
+    k_true: int
+    codes_pred: NDArray[np.integer]
+    k_pred: int
+    report: UnassignedReport
+
+
+@dataclass(frozen=True)
+class _Side:
+    """One labeling read: codes (-1 = unassigned), K, and the element keys if keyed."""
+
+    codes: NDArray[np.integer]
+    k: int
+    n_unassigned: int
+    keys: Any = None  # None: positional; a list (mapping, communities) or a pandas Index
+    series: bool = False  # a pandas Series: keyed only when paired with a keyed input
+
+
+def check_unassigned(unassigned: Any) -> str:
+    """Return the unassigned-elements policy if it is one of UNASSIGNED_POLICIES, else raise."""
+    if isinstance(unassigned, str) and unassigned in UNASSIGNED_POLICIES:
+        return unassigned
+    raise ValueError(
+        "`unassigned` must be one of 'raise', 'drop', 'singletons', 'cluster'; "
+        f"got {_describe(unassigned)}."
+    )
+
+
+def check_unassigned_label(unassigned_label: Any) -> frozenset[Any]:
+    """The set of labels that mark an element as unassigned (empty for None).
+
+    A str, bytes or other hashable scalar is one label; a list, tuple, set or
+    array is a collection of labels (wrap a tuple label in a list).
+    """
+    if unassigned_label is None:
+        return frozenset()
+    if isinstance(unassigned_label, (str, bytes)) or not isinstance(
+        unassigned_label, (Collection, np.ndarray)
+    ):
+        values: list[Any] = [unassigned_label]
+    elif isinstance(unassigned_label, Mapping):
+        raise ValueError(
+            "`unassigned_label` must be a label or a collection of labels; "
+            f"got a mapping {_describe(unassigned_label)}."
+        )
+    elif isinstance(unassigned_label, np.ndarray):
+        values = unassigned_label.ravel().tolist()
+    else:
+        values = list(unassigned_label)
+    for value in values:
+        if not isinstance(value, Hashable):
+            raise ValueError(
+                f"`unassigned_label` must hold hashable labels; got {_describe(value)}."
+            )
+    return frozenset(values)
+
+
 def _is_missing(value: Any) -> bool:
+    """None, NaN (float or complex), NaT (numpy or pandas) or pd.NA."""
     if value is None:
         return True
-    try:
-        return isinstance(value, (float, np.floating)) and math.isnan(value)
-    except TypeError:  # pragma: no cover - exotic numeric types
-        return False
-
-
-def _categorical_codes(labels: Any) -> NDArray[np.int64] | None:
-    """Codes of a pandas Categorical or categorical Series, else None."""
-    dtype = getattr(labels, "dtype", None)
-    if dtype is None or getattr(dtype, "name", None) != "category":
-        return None
-    codes = labels.cat.codes if hasattr(labels, "cat") else labels.codes
-    return np.asarray(codes, dtype=np.int64)
-
-
-def _as_label_array(labels: Any, name: str) -> np.ndarray:
-    """Turn any 1-D sequence of hashable labels into a numpy array without altering values."""
-    if isinstance(labels, (str, bytes)) or not hasattr(labels, "__len__"):
-        raise ValueError(
-            f"`{name}` must be a 1-D sequence of hashable labels; got {_describe(labels)}."
-        )
-    if hasattr(labels, "to_numpy"):  # pandas Series / Index / ExtensionArray
-        labels = labels.to_numpy(dtype=object) if labels.dtype == object else labels.to_numpy()
-    if isinstance(labels, np.ndarray):
-        array = labels
-    else:
-        values = list(labels)
-        try:
-            array = np.asarray(values)
-        except ValueError:  # ragged, e.g. [1, (2, 3)]: numpy cannot build an array
-            array = None
-        if array is None or (
-            array.ndim > 1 and all(isinstance(v, tuple) for v in values)
-        ):  # tuples are hashable labels, not rows
-            array = np.fromiter(values, dtype=object, count=len(values))
-        elif array.dtype.kind in "US" and not all(isinstance(v, (str, bytes)) for v in values):
-            # numpy turns [1, "1"] into two equal strings: keep the user's values distinct.
-            array = np.fromiter(values, dtype=object, count=len(values))
-    if array.ndim != 1:
-        raise ValueError(
-            f"`{name}` must be 1-D (one label per element); got an array of shape {array.shape}."
-        )
-    return array
-
-
-def check_labels(labels: Any, name: str = "labels") -> tuple[NDArray[np.integer], int]:
-    """Validate a labeling and return (codes 0..K-1, K).
-
-    Codes number the distinct labels in sorted order when the labels are
-    sortable, in order of first appearance otherwise.
-    """
-    codes = _categorical_codes(labels)
-    if codes is not None:
-        if codes.ndim != 1:
-            raise ValueError(f"`{name}` must be 1-D; got shape {codes.shape}.")
-        if codes.size and codes.min() < 0:
-            position = int(np.argmax(codes < 0))
-            raise ValueError(
-                f"`{name}` must not contain missing values (NaN/None); "
-                f"got one at position {position}."
-            )
-        _, inverse = np.unique(codes, return_inverse=True)
-        return inverse.astype(_code_dtype(inverse.size)).ravel(), int(inverse.max(initial=-1)) + 1
-    array = _as_label_array(labels, name)
-    if array.dtype.kind == "f" or array.dtype.kind == "c":
-        bad = np.isnan(array)
-        if bad.any():
-            raise ValueError(
-                f"`{name}` must not contain missing values (NaN/None); "
-                f"got one at position {int(np.argmax(bad))}."
-            )
-    elif array.dtype.kind == "O":
-        for position, value in enumerate(array):
-            if _is_missing(value):
-                raise ValueError(
-                    f"`{name}` must not contain missing values (NaN/None); "
-                    f"got one at position {position}."
-                )
-            if not isinstance(value, Hashable):
-                raise ValueError(
-                    f"`{name}` must hold hashable labels; got {type(value).__name__} "
-                    f"at position {position}."
-                )
-    elif array.dtype.kind not in "biuUSMm":
-        raise ValueError(f"`{name}` must hold hashable labels; got dtype {array.dtype}.")
-    return _factorize(array)
+    if isinstance(value, (float, complex, np.floating, np.complexfloating)):
+        return bool(value != value)  # noqa: PLR0124 - NaN is the only value unequal to itself
+    if isinstance(value, (np.datetime64, np.timedelta64)):
+        return bool(np.isnat(value))
+    pandas = sys.modules.get("pandas")  # pd.NA and pd.NaT exist only if pandas was imported
+    return pandas is not None and (value is pandas.NA or value is pandas.NaT)
 
 
 def _code_dtype(n: int) -> type:
@@ -163,39 +212,479 @@ def _code_dtype(n: int) -> type:
     return np.int32 if n < 2**31 else np.int64
 
 
-def _factorize(array: np.ndarray) -> tuple[NDArray[np.integer], int]:
+def _is_pandas(labels: Any, name: str) -> bool:
+    return type(labels).__module__.split(".")[0] == "pandas" and type(labels).__name__ == name
+
+
+def _check_container(labels: Any, name: str) -> None:
+    """Refuse containers that have no element order or more than one label per element."""
+    if isinstance(labels, (str, bytes)):
+        raise ValueError(
+            f"`{name}` must be a 1-D sequence of hashable labels; got {_describe(labels)}."
+        )
+    if _is_pandas(labels, "DataFrame"):
+        columns = ", ".join(repr(c) for c in list(labels.columns)[:5])
+        raise TypeError(
+            f"`{name}` is a pandas DataFrame (columns {columns}); pass the column that holds "
+            "the labels, e.g. df['cluster']."
+        )
+
+
+def _as_label_array(labels: Any, name: str) -> np.ndarray | list[Any]:
+    """The labels as a 1-D numpy array, or as a list of the user's very objects.
+
+    Numeric lists become numeric arrays; any other sequence stays a list of
+    the same objects, encoded by hashing (never numpy's fixed-width strings,
+    which merge "a" with "a\\x00" and 1 with "1").
+    """
+    if hasattr(labels, "to_numpy") and not isinstance(labels, np.ndarray):  # pandas
+        labels = labels.to_numpy(dtype=object) if labels.dtype == object else labels.to_numpy()
+    elif hasattr(labels, "__array__") and not isinstance(labels, np.ndarray):
+        labels = np.asarray(labels)  # array-likes (e.g. tensors): their elements would hash apart
+    if isinstance(labels, np.ndarray):
+        array = labels
+    else:
+        if not hasattr(labels, "__len__") or not hasattr(labels, "__iter__"):
+            raise ValueError(
+                f"`{name}` must be a 1-D sequence of hashable labels; got {_describe(labels)}."
+            )
+        values = labels if isinstance(labels, (list, tuple)) else list(labels)
+        array = None
+        if values and isinstance(values[0], numbers.Number) and not isinstance(values[0], complex):
+            try:
+                array = np.asarray(values)
+            except (ValueError, TypeError, OverflowError):  # ragged, e.g. [1, (2, 3)]
+                array = None
+            if array is not None and (array.ndim != 1 or array.dtype.kind not in "biuf"):
+                array = None  # mixed types: keep the objects themselves
+        if array is None:
+            return values if isinstance(values, list) else list(values)
+    if array.ndim != 1:
+        raise ValueError(
+            f"`{name}` must be 1-D (one label per element); got an array of shape {array.shape}."
+        )
+    return array
+
+
+def _warn_continuous(name: str, example: float) -> None:
+    warnings.warn(
+        f"`{name}` holds non-integral float labels (e.g. {example!r}): this looks like a "
+        "continuous variable, not cluster labels; every distinct value is taken as a cluster.",
+        UserWarning,
+        stacklevel=4,
+    )
+
+
+def _encode_objects(
+    values: list[Any], name: str, marks: frozenset[Any]
+) -> tuple[NDArray[np.integer], int, int]:
+    """Codes of arbitrary hashable labels by hashing: (codes with -1 = unassigned, K, #unassigned).
+
+    Codes follow the sorted labels when they are all strings, all bytes or all
+    real numbers (a total order), else the order of first appearance; labels
+    are never compared with ``<`` otherwise (frozensets are only partially ordered).
+    """
+    dtype = _code_dtype(len(values))
+    try:
+        index = {label: i for i, label in enumerate(dict.fromkeys(values))}
+    except TypeError:
+        for position, value in enumerate(values):
+            if not isinstance(value, Hashable):
+                raise ValueError(
+                    f"`{name}` must hold hashable labels; got {type(value).__name__} "
+                    f"at position {position}."
+                ) from None
+        raise  # pragma: no cover - an unhashable value that claims to be Hashable
+    uniques = list(index)
+    bad = [_is_missing(u) or u in marks for u in uniques]
+    kept = [u for u, b in zip(uniques, bad, strict=True) if not b]
+    order = list(range(len(kept)))
+    if kept:
+        if all(isinstance(u, str) for u in kept) or all(isinstance(u, bytes) for u in kept):
+            order = sorted(order, key=kept.__getitem__)
+        elif all(isinstance(u, numbers.Real) for u in kept):
+            order = sorted(order, key=kept.__getitem__)
+            fraction = next(
+                (u for u in kept if isinstance(u, float) and not u.is_integer()), None
+            )
+            if fraction is not None:
+                _warn_continuous(name, fraction)
+    rank = np.empty(len(kept), dtype=np.int64)
+    rank[order] = np.arange(len(kept))
+    lookup = np.full(len(uniques), -1, dtype=dtype)
+    lookup[~np.asarray(bad, dtype=bool)] = rank
+    raw = np.fromiter(map(index.__getitem__, values), dtype=np.int64, count=len(values))
+    codes = lookup[raw]
+    n_bad = int(np.count_nonzero(codes < 0)) if any(bad) else 0
+    return codes, len(kept), n_bad
+
+
+def _encode_sorted(
+    array: np.ndarray, marks: frozenset[Any], missing: NDArray[np.bool_] | None
+) -> tuple[NDArray[np.integer], int, int]:
+    """Codes of a numeric, string or datetime array (totally ordered): sorted label order."""
     dtype = _code_dtype(array.size)
-    if array.dtype.kind in "iu" and array.size:
-        low, high = int(array.min()), int(array.max())
-        if high - low <= 4 * array.size + 1024:  # dense integer labels: O(N), no sort
-            shifted = array - low if low else array
+    values = array if missing is None else array[~missing]
+    if values.dtype.kind == "b":
+        values = values.view(np.uint8)
+    uniques = codes = None
+    if values.dtype.kind in "iu" and values.size:
+        low, high = int(values.min()), int(values.max())
+        if high - low <= 4 * values.size + 1024:  # dense integer labels: O(N), no sort
+            shifted = values - low if low else values
             present = np.zeros(high - low + 1, dtype=bool)
             present[shifted] = True
             rank = np.cumsum(present, dtype=dtype) - 1
-            return rank[shifted], int(present.sum())
-    try:
-        uniques, inverse = np.unique(array, return_inverse=True)
-        return inverse.astype(dtype).ravel(), len(uniques)
-    except TypeError:  # unsortable mixture such as [1, "a"]: first-appearance order
-        index: dict[Any, int] = {}
-        codes = np.fromiter(
-            (index.setdefault(v, len(index)) for v in array), dtype=dtype, count=len(array)
+            codes, k = rank[shifted], int(rank[-1]) + 1
+            if marks:  # the labels present, as Python ints (no overflow near 2**64)
+                uniques = np.array([int(i) + low for i in np.flatnonzero(present)], dtype=object)
+    if codes is None:
+        uniques, codes = np.unique(values, return_inverse=True)
+        codes, k = codes.astype(dtype).ravel(), len(uniques)
+    if marks and k:
+        bad = np.fromiter((u in marks for u in uniques.tolist()), dtype=bool, count=k)
+        if bad.any():
+            lookup = np.cumsum(~bad, dtype=dtype) - 1
+            lookup[bad] = -1
+            codes, k = lookup[codes], int(k - bad.sum())
+    if missing is not None:
+        full = np.full(array.size, -1, dtype=dtype)
+        full[~missing] = codes
+        codes = full
+    n_bad = int(np.count_nonzero(codes < 0)) if (marks or missing is not None) else 0
+    return codes, k, n_bad
+
+
+def _encode_array(
+    array: np.ndarray | list[Any], name: str, marks: frozenset[Any]
+) -> tuple[NDArray[np.integer], int, int]:
+    """(codes with -1 for unassigned elements, K, number of unassigned) of a 1-D array or list."""
+    if isinstance(array, list):
+        return _encode_objects(array, name, marks)
+    kind = array.dtype.kind
+    if kind == "O":
+        return _encode_objects(array.tolist(), name, marks)
+    if kind not in "biufcUSMm":
+        raise ValueError(f"`{name}` must hold hashable labels; got dtype {array.dtype}.")
+    missing = None
+    if kind in "fc":
+        missing = np.isnan(array)
+        if kind == "f":
+            finite = array if not missing.any() else array[~missing]
+            fractional = finite != np.floor(finite)
+            if fractional.any():
+                _warn_continuous(name, float(finite[np.argmax(fractional)]))
+    elif kind in "Mm":
+        missing = np.isnat(array)
+    if missing is not None and not missing.any():
+        missing = None
+    return _encode_sorted(array, marks, missing)
+
+
+def _categorical_codes(
+    labels: Any, marks: frozenset[Any]
+) -> tuple[NDArray[np.integer], int, int] | None:
+    """Codes of a pandas Categorical or categorical Series (category order), else None."""
+    dtype = getattr(labels, "dtype", None)
+    if dtype is None or getattr(dtype, "name", None) != "category":
+        return None
+    codes = np.asarray(labels.cat.codes if hasattr(labels, "cat") else labels.codes)
+    categories = list(dtype.categories)
+    keep = np.array([c not in marks for c in categories], dtype=bool)
+    present = np.zeros(len(categories) + 1, dtype=bool)  # last slot: missing (code -1)
+    present[codes] = True
+    used = present[:-1] & keep  # unused categories are not clusters
+    lookup = np.full(len(categories) + 1, -1, dtype=_code_dtype(codes.size))
+    lookup[:-1][used] = np.arange(int(used.sum()))
+    out = lookup[codes]
+    n_bad = int(np.count_nonzero(out < 0)) if (present[-1] or not keep.all()) else 0
+    return out, int(used.sum()), n_bad
+
+
+def _communities(groups: Any, name: str) -> tuple[list[Any], list[int]]:
+    """Element keys and community numbers of a partition given as communities."""
+    elements: list[Any] = []
+    labels: list[int] = []
+    seen: dict[Any, int] = {}
+    for k, group in enumerate(groups):
+        if isinstance(group, np.ndarray):
+            group = group.tolist()
+        if not isinstance(group, _COMMUNITY_TYPES):
+            raise ValueError(
+                f"`{name}` mixes communities (collections of elements) with "
+                f"{type(group).__name__} item {_describe(group)} at position {k}."
+            )
+        for element in group:
+            if not isinstance(element, Hashable):
+                raise ValueError(
+                    f"`{name}` community {k} holds an unhashable element {_describe(element)}."
+                )
+            first = seen.setdefault(element, k)
+            if first == k and len(seen) == len(elements):
+                continue  # listed twice in the same community
+            if first != k:
+                raise ValueError(
+                    f"`{name}` is an overlapping clustering: element {element!r} is in "
+                    f"communities {first} and {k}; each element must be in exactly one cluster."
+                )
+            elements.append(element)
+            labels.append(k)
+    return elements, labels
+
+
+def _looks_like_communities(labels: Any) -> bool:
+    """True for an iterable of collections of elements (networkx, cdlib, igraph styles).
+
+    Decided from the first item, so long label lists cost nothing: a list whose
+    first item is a set, list or range is a list of communities. Frozensets
+    are also hashable labels: a sequence of frozensets is read as communities
+    unless one repeats (a repeated community would be an overlap, a repeated
+    label is a cluster).
+    """
+    if (
+        isinstance(labels, np.ndarray)
+        or hasattr(labels, "to_numpy")  # pandas: labels
+        or not isinstance(labels, Collection)
+        or len(labels) == 0
+    ):
+        return False
+    first = next(iter(labels))
+    if isinstance(first, np.ndarray):
+        return first.ndim == 1 and not isinstance(labels, np.ndarray)
+    if not isinstance(first, _COMMUNITY_TYPES):
+        return False
+    if isinstance(first, frozenset):
+        items = list(labels)
+        return all(isinstance(g, frozenset) for g in items) and len(set(items)) == len(items)
+    return True
+
+
+def _read_side(labels: Any, name: str, marks: frozenset[Any]) -> _Side:
+    """Read one clustering in any accepted container (see :func:`validate_clusterings`)."""
+    _check_container(labels, name)
+    if isinstance(labels, Mapping):
+        values = list(labels.values())
+        if values and isinstance(values[0], (set, list, np.ndarray)):  # {cluster: members}
+            labels = values  # unhashable values cannot be labels: they are the communities
+        else:
+            codes, k, n_bad = _encode_array(_as_label_array(values, name), name, marks)
+            return _Side(codes, k, n_bad, list(labels.keys()))
+    if hasattr(labels, "membership") and not hasattr(labels, "__array__"):  # igraph
+        labels = list(labels.membership)
+    elif hasattr(labels, "communities") and not isinstance(labels, Collection):  # cdlib
+        labels = labels.communities
+    if isinstance(labels, Iterator):  # e.g. networkx's asyn_lpa_communities: read it once
+        labels = list(labels)
+    if isinstance(labels, (set, frozenset)):
+        if not labels or not all(isinstance(g, frozenset) for g in labels):
+            raise TypeError(
+                f"`{name}` is a set, which has no element order; pass a list or array of "
+                "labels, or a list of communities."
+            )
+        labels = list(labels)
+    if _looks_like_communities(labels):
+        keys, values = _communities(labels, name)
+        codes, k, _ = _encode_array(np.asarray(values, dtype=np.int64), name, frozenset())
+        return _Side(codes, k, 0, keys)
+    encoded = _categorical_codes(labels, marks)
+    if encoded is None:
+        encoded = _encode_array(_as_label_array(labels, name), name, marks)
+    codes, k, n_bad = encoded
+    if _is_pandas(labels, "Series"):
+        return _Side(codes, k, n_bad, labels.index, series=True)
+    return _Side(codes, k, n_bad)
+
+
+def _describe_keys(keys: Sequence[Any], k: int = 3) -> str:
+    shown = ", ".join(repr(x) for x in list(keys[:k]))
+    return shown + (", ..." if len(keys) > k else "")
+
+
+def _align(true: _Side, pred: _Side) -> tuple[_Side, _Side, Any]:
+    """Put both sides on the union of their element keys (true's order, then pred's)."""
+    for side, name in ((true, "labels_true"), (pred, "labels_pred")):
+        if side.series and not side.keys.is_unique:
+            duplicated = side.keys[side.keys.duplicated()].unique()
+            raise ValueError(
+                f"`{name}` is a Series with a duplicated index ({_describe_keys(list(duplicated))})"
+                "; its labels cannot be matched to the other clustering's elements by index."
+            )
+    if true.series and pred.series:
+        union = true.keys.append(pred.keys[~pred.keys.isin(true.keys)])
+        where_true = union.get_indexer(true.keys)
+        where_pred = union.get_indexer(pred.keys)
+        size = len(union)
+    else:
+        position = {key: i for i, key in enumerate(true.keys)}
+        extra = [key for key in pred.keys if key not in position]
+        union = list(true.keys) + extra
+        where_true = np.arange(len(position), dtype=np.int64)
+        for key in extra:
+            position[key] = len(position)
+        where_pred = np.fromiter(
+            (position[key] for key in pred.keys), dtype=np.int64, count=len(pred.keys)
         )
-        return codes, len(index)
+        size = len(union)
+    sides = []
+    for side, where in ((true, where_true), (pred, where_pred)):
+        codes = np.full(size, -1, dtype=_code_dtype(size))
+        codes[where] = side.codes
+        absent = size - len(side.codes)
+        sides.append(_Side(codes, side.k, side.n_unassigned + absent, union))
+    return sides[0], sides[1], union
+
+
+def _first_unassigned(side: _Side) -> str:
+    if side.keys is None:
+        return f"the first at position {int(np.argmax(side.codes < 0))}"
+    where = np.flatnonzero(side.codes < 0)[:4]
+    return "element(s) " + _describe_keys([side.keys[i] for i in where])
+
+
+def _compact(codes: NDArray[np.integer], k: int) -> tuple[NDArray[np.integer], int]:
+    """Renumber codes 0..K'-1 after some clusters lost all their elements."""
+    present = np.bincount(codes, minlength=k) > 0
+    if present.all():
+        return codes, k
+    rank = np.cumsum(present, dtype=codes.dtype) - 1
+    return rank[codes], int(present.sum())
+
+
+def _raise_unassigned(sides: list[tuple[_Side, str]], marks: frozenset[Any]) -> None:
+    parts = [
+        f"`{name}` has {side.n_unassigned} unassigned element(s), {_first_unassigned(side)}"
+        for side, name in sides
+        if side.n_unassigned
+    ]
+    marked = f", labels in unassigned_label={sorted(marks, key=repr)!r}" if marks else ""
+    raise ValueError(
+        "; ".join(parts) + f" (missing values: None, NaN, NA, NaT{marked}"
+        + (", or elements absent from one of two keyed inputs" if sides[0][0].keys is not None
+           else "")
+        + "). Choose what they mean: unassigned='drop' leaves them out of both clusterings, "
+        "'singletons' makes each its own cluster, 'cluster' puts those of a clustering "
+        "in one cluster."
+    )
+
+
+def _apply_policy(side: _Side, policy: str) -> tuple[NDArray[np.integer], int, int]:
+    """(codes, K, re-assigned count) of one side under 'singletons' or 'cluster'."""
+    if not side.n_unassigned:
+        return side.codes, side.k, 0
+    codes = side.codes.copy()
+    mask = codes < 0
+    if policy == "singletons":
+        codes[mask] = side.k + np.arange(side.n_unassigned, dtype=codes.dtype)
+        return codes, side.k + side.n_unassigned, side.n_unassigned
+    codes[mask] = side.k
+    return codes, side.k + 1, side.n_unassigned
+
+
+def validate_clusterings(
+    labels_true: Any,
+    labels_pred: Any,
+    *,
+    unassigned_label: Any = None,
+    unassigned: Any = "raise",
+) -> Clusterings:
+    """The one validation path of two clusterings: codes, cluster counts and a report.
+
+    Accepted inputs, for each argument: a 1-D sequence, iterator or array of
+    hashable labels (matched by position); a pandas Series (by position, or by
+    index when both are Series with different indexes, or the other is
+    element-keyed); a Categorical; a mapping ``{element: label}`` (matched by
+    key); a partition as communities, an iterable of collections of elements
+    (networkx, cdlib's ``.communities``, a mapping ``{cluster: [members]}``; an
+    igraph ``VertexClustering`` through ``.membership``). Refused: sets of
+    labels, DataFrames, a keyed input with a positional one (TypeError),
+    overlapping communities (ValueError). Elements that a keyed input lacks,
+    missing values and labels in ``unassigned_label`` are unassigned: the
+    ``unassigned`` policy raises, drops them from both clusterings, or gives
+    them clusters (one each, or one per clustering).
+    """
+    policy = check_unassigned(unassigned)
+    marks = check_unassigned_label(unassigned_label)
+    true = _read_side(labels_true, "labels_true", marks)
+    pred = _read_side(labels_pred, "labels_pred", marks)
+    keyed_true = true.keys is not None and not true.series
+    keyed_pred = pred.keys is not None and not pred.series
+    if keyed_true != keyed_pred and (true.keys is None or pred.keys is None):
+        keyed, positional = ("labels_true", "labels_pred") if keyed_true else (
+            "labels_pred", "labels_true")
+        raise TypeError(
+            f"`{keyed}` names its elements (a mapping or communities) but `{positional}` "
+            "gives labels by position: give both by element (e.g. dict(zip(elements, "
+            f"{positional}))), or both by position (e.g. [{keyed}[e] for e in elements])."
+        )
+    if keyed_true or keyed_pred or (
+        true.series and pred.series and not true.keys.equals(pred.keys)
+    ):
+        true, pred, _ = _align(true, pred)
+    else:
+        if true.codes.shape[0] != pred.codes.shape[0]:
+            raise ValueError(
+                "`labels_true` and `labels_pred` must label the same elements; got lengths "
+                f"{true.codes.shape[0]} and {pred.codes.shape[0]}."
+            )
+        # matched by position: messages name positions
+        true, pred = replace(true, keys=None), replace(pred, keys=None)
+    n_true, n_pred = true.n_unassigned, pred.n_unassigned
+    if not n_true and not n_pred:
+        return Clusterings(true.codes, true.k, pred.codes, pred.k, UnassignedReport(policy))
+    if policy == "raise":
+        _raise_unassigned([(true, "labels_true"), (pred, "labels_pred")], marks)
+    if policy == "drop":
+        keep = (true.codes >= 0) & (pred.codes >= 0)
+        codes_true, k_true = _compact(true.codes[keep], true.k)
+        codes_pred, k_pred = _compact(pred.codes[keep], pred.k)
+        dropped = int(keep.size - np.count_nonzero(keep))
+        report = UnassignedReport(policy, n_true, n_pred, dropped, 0)
+        return Clusterings(codes_true, k_true, codes_pred, k_pred, report)
+    codes_true, k_true, moved_true = _apply_policy(true, policy)
+    codes_pred, k_pred, moved_pred = _apply_policy(pred, policy)
+    report = UnassignedReport(policy, n_true, n_pred, 0, moved_true + moved_pred)
+    return Clusterings(codes_true, k_true, codes_pred, k_pred, report)
+
+
+def check_labels(
+    labels: Any,
+    name: str = "labels",
+    *,
+    unassigned_label: Any = None,
+    unassigned: Any = "raise",
+) -> tuple[NDArray[np.integer], int]:
+    """Validate one labeling (any container of :func:`validate_clusterings`): (codes, K).
+
+    Codes number the distinct labels in sorted order when the labels are all
+    numbers, all strings or all bytes, in order of first appearance otherwise.
+    """
+    policy = check_unassigned(unassigned)
+    marks = check_unassigned_label(unassigned_label)
+    side = _read_side(labels, name, marks)
+    if side.series:
+        side = replace(side, keys=None)  # one labeling: messages name positions
+    if not side.n_unassigned:
+        return side.codes, side.k
+    if policy == "raise":
+        _raise_unassigned([(side, name)], marks)
+    if policy == "drop":
+        return _compact(side.codes[side.codes >= 0], side.k)
+    codes, k, _ = _apply_policy(side, policy)
+    return codes, k
 
 
 def check_clusterings(
-    labels_true: Any, labels_pred: Any
-) -> tuple[NDArray[np.intp], int, NDArray[np.intp], int]:
+    labels_true: Any,
+    labels_pred: Any,
+    *,
+    unassigned_label: Any = None,
+    unassigned: Any = "raise",
+) -> tuple[NDArray[np.integer], int, NDArray[np.integer], int]:
     """Validate two labelings of the same elements; return codes and cluster counts."""
-    codes_true, k_true = check_labels(labels_true, "labels_true")
-    codes_pred, k_pred = check_labels(labels_pred, "labels_pred")
-    if codes_true.shape[0] != codes_pred.shape[0]:
-        raise ValueError(
-            "`labels_true` and `labels_pred` must label the same elements; got lengths "
-            f"{codes_true.shape[0]} and {codes_pred.shape[0]}."
-        )
-    return codes_true, k_true, codes_pred, k_pred
+    c = validate_clusterings(
+        labels_true, labels_pred, unassigned_label=unassigned_label, unassigned=unassigned
+    )
+    return c.codes_true, c.k_true, c.codes_pred, c.k_pred
 
 
 def check_sizes(sizes: Any, name: str) -> NDArray[np.int64]:

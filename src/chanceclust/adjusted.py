@@ -46,6 +46,8 @@ def adjusted_rand_index(
     model: str = "perm",
     one_sided: bool = False,
     contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Rand index adjusted for chance under a random model: (RI - E[RI]) / (1 - E[RI]).
 
@@ -64,6 +66,10 @@ def adjusted_rand_index(
         If True, ``labels_true`` is a fixed reference; only ``labels_pred`` is random.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -93,7 +99,10 @@ def adjusted_rand_index(
     0.3202
     """
     return _adjusted_rand_index(
-        *_validated_table(labels_true, labels_pred, contingency, model, one_sided)
+        *_validated_table(
+            labels_true, labels_pred, contingency, model, one_sided,
+            unassigned_label=unassigned_label, unassigned=unassigned,
+        )
     )
 
 
@@ -151,6 +160,8 @@ def adjusted_mutual_information(
     one_sided: bool = False,
     average_method: str = "arithmetic",
     contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Mutual information adjusted for chance: (MI - E[MI]) / (s_max - E[MI]).
 
@@ -165,11 +176,17 @@ def adjusted_mutual_information(
         The random model (see :func:`chanceclust.expected_mutual_information`).
     one_sided : bool, default=False
         If True, ``labels_true`` is a fixed reference; only ``labels_pred`` is random.
-    average_method : {"min", "geometric", "arithmetic", "max"}, default="arithmetic"
+    average_method : {"min", "geometric", "arithmetic", "max", "true", "pred"}, \
+default="arithmetic"
         The normalization f of s_max; "sqrt" and "sum" (the paper's names)
-        are aliases of "geometric" and "arithmetic".
+        are aliases of "geometric" and "arithmetic". "true" and "pred" take
+        the bound of one side only (u or v of the Notes).
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -180,7 +197,8 @@ def adjusted_mutual_information(
     Notes
     -----
     s_max = f(u, v) with, per side, the largest entropy in its ensemble
-    (docs/math.md#math-s-max): perm H(A), H(B); num log K_A, log K_B; all log N. One-sided,
+    (docs/math.md#math-s-max): perm H(A), H(B); num log K_A, log K_B; all log N;
+    f(u, v) = u for "true" and v for "pred". One-sided,
     the reference keeps its own entropy H(G) (clusim uses log K_G or log N
     there; we follow the paper's rule, the maximum over the clusterings in the
     random model, which holds the reference fixed). Accuracy: E[MI] to
@@ -205,7 +223,7 @@ def adjusted_mutual_information(
     model = check_model(model)
     one_sided = check_one_sided(one_sided)
     method = check_average_method(average_method)
-    table = _summarize(labels_true, labels_pred, contingency)
+    table = _summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned)
     mi = _mutual_information(table)
     expected = _expected_mutual_information_of_table(table, model, one_sided)
     bound = _mi_max(table, model, one_sided, method)

@@ -21,20 +21,26 @@ from typing import Any
 
 from chanceclust import __version__
 from chanceclust._progress import Progress
-from chanceclust._validation import _AVERAGE_ALIASES, AVERAGE_METHODS, MODELS
+from chanceclust._validation import (
+    _AVERAGE_ALIASES,
+    AVERAGE_METHODS,
+    MODELS,
+    ONE_SIDE_AVERAGE_METHODS,
+)
 from chanceclust.io import (
     FORMATS,
     Clustering,
     InputError,
-    align,
-    factorize,
+    check_assigned,
     read_clustering,
+    union,
     write_clusterings,
     write_rows,
 )
 
 PROG = "chanceclust"
-AVERAGE_METHODS = (*AVERAGE_METHODS, *_AVERAGE_ALIASES)  # the CLI also accepts the aliases
+# --average-method also accepts the aliases and the one-side normalizations
+AVERAGE_METHODS = (*AVERAGE_METHODS, *_AVERAGE_ALIASES, *ONE_SIDE_AVERAGE_METHODS)
 #: Measures of --measure: name -> (module, function, kind). kind: "raw", "nmi" or "adjusted".
 MEASURES: dict[str, tuple[str, str, str]] = {
     "ri": ("chanceclust.measures", "rand_index", "raw"),
@@ -137,6 +143,12 @@ input formats (--input-format, detected when not given):
   line is one field; else pairs if every line is two TAB-separated fields; else
   clusters. Lines starting with # are comments in the text formats.
 
+unassigned elements: a missing label ('', NA, NaN, null, None), a label given by
+  --unassigned-label (repeatable; e.g. --unassigned-label -1 for DBSCAN/HDBSCAN noise), or an
+  element that only the other input names. By default they are an error naming the file and
+  line; --unassigned drop leaves them out of both inputs, singletons makes each its own
+  cluster, cluster puts those of an input in one cluster. The header says how many.
+
 models: perm (cluster sizes fixed: the usual ARI/AMI), num (uniform over clusterings
   with the same number of clusters), all (uniform over all clusterings). --model is
   repeatable and takes comma lists (--model perm,num); --model all means the 'all'
@@ -188,18 +200,30 @@ def _add_inputs(p: argparse.ArgumentParser) -> None:
         "--id-column", metavar="COL", help="csv/tsv column of element ids (match by id)"
     )
     g.add_argument(
+        "--unassigned",
+        choices=("raise", "drop", "singletons", "cluster"),
+        help="elements without a cluster (a missing label such as '', NA or NaN, a label given "
+        "by --unassigned-label, or an element only the other input names): fail (default), "
+        "drop them from both inputs, make each its own cluster, or put those of an input in "
+        "one cluster",
+    )
+    g.add_argument(
+        "--unassigned-label",
+        action="append",
+        metavar="VALUE",
+        help="a label that marks an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN noise; "
+        "repeatable",
+    )
+    g.add_argument(
         "--missing",
         choices=("error", "intersect"),
-        default="error",
-        help="elements present in only one input: fail, or compare the shared ones "
-        "(default: %(default)s)",
+        help="alias: 'intersect' is --unassigned drop, 'error' is --unassigned raise",
     )
     g.add_argument(
         "--na",
         choices=("error", "keep", "drop"),
-        default="error",
-        help="missing labels ('', NA, NaN, null, None, ...): fail, keep as a label, or drop "
-        "the element (default: %(default)s)",
+        help="missing labels ('', NA, NaN, null, None, ...): 'keep' reads them as an ordinary "
+        "label; 'drop' and 'error' are aliases of --unassigned drop and raise",
     )
     g.add_argument(
         "--line-ids",
@@ -244,8 +268,8 @@ def _add_average(p: argparse.ArgumentParser) -> None:
         "--average-method",
         choices=AVERAGE_METHODS,
         default="arithmetic",
-        help="normalization of nmi/ami (sqrt = geometric, sum = arithmetic; default: "
-        "%(default)s)",
+        help="normalization of nmi/ami (sqrt = geometric, sum = arithmetic; true or pred: "
+        "the first or the second clustering's entropy bound alone; default: %(default)s)",
     )
 
 
@@ -467,7 +491,7 @@ def _read_inputs(args: argparse.Namespace, paths: list[str]) -> list[Clustering]
                 column=column,
                 id_column=args.id_column,
                 encoding=args.encoding,
-                na=args.na,
+                na="keep" if args.na == "keep" else "drop",  # None: --unassigned decides
                 strict_columns=per_input and len(paths) > 1 or len(paths) == 1,
             )
         )
@@ -476,20 +500,39 @@ def _read_inputs(args: argparse.Namespace, paths: list[str]) -> list[Clustering]
     return out
 
 
+_ALIASES = {("missing", "error"): "raise", ("missing", "intersect"): "drop",
+            ("na", "error"): "raise", ("na", "drop"): "drop"}
+
+
+def _unassigned_policy(args: argparse.Namespace) -> str:
+    """--unassigned, or what its aliases --missing and --na say (they must agree)."""
+    chosen = {f"--unassigned {args.unassigned}": args.unassigned} if args.unassigned else {}
+    for option in ("missing", "na"):
+        policy = _ALIASES.get((option, getattr(args, option)))
+        if policy is not None:
+            chosen[f"--{option} {getattr(args, option)}"] = policy
+    if len(set(chosen.values())) > 1:
+        raise UsageError(f"{' and '.join(chosen)} contradict each other")
+    return next(iter(chosen.values()), "raise")
+
+
 def _aligned_codes(args: argparse.Namespace, a: Clustering, b: Clustering) -> tuple[Any, Any]:
-    pair = align(a, b, missing=args.missing, line_ids=args.line_ids)
-    if pair.n_missing:
-        _note(
-            args,
-            f"{a.source} vs {b.source}: compared the {len(pair.labels_a)} shared elements; "
-            f"{pair.n_missing} present in only one input were left out",
+    policy = _unassigned_policy(args)
+    pair = union(a, b, line_ids=args.line_ids, unassigned_labels=args.unassigned_label or ())
+    if policy == "raise":
+        check_assigned(pair, a, b)  # names the file and line of the first one
+    validate = _load("chanceclust._validation", "validate_clusterings")
+    c = validate(pair.labels_a, pair.labels_b, unassigned=policy)
+    if c.codes_true.shape[0] < 2:
+        raise InputError(
+            a.source, a.line_of(0),
+            f"only {c.codes_true.shape[0]} element(s) to compare; at least 2 are needed",
         )
-    if pair.n_na:
-        _note(
-            args,
-            f"{a.source} vs {b.source}: dropped {pair.n_na} element(s) with a missing label",
-        )
-    return factorize(pair.labels_a), factorize(pair.labels_b)
+    note = c.report.describe(a.source, b.source)
+    if note:
+        _note(args, f"{a.source} vs {b.source}: {note}")
+    args.unassigned_report = c.report
+    return c.codes_true, c.codes_pred
 
 
 def _models(args: argparse.Namespace) -> list[str]:
@@ -540,9 +583,11 @@ def _out(args: argparse.Namespace, rows: list[dict[str, Any]], columns: list[str
     write_rows(rows, columns, args.format, sys.stdout, meta=meta, digits=args.digits)
 
 
-def _summary(a: Clustering, b: Clustering, ca: Any, cb: Any) -> dict[str, Any]:
+def _summary(
+    a: Clustering, b: Clustering, ca: Any, cb: Any, report: Any = None
+) -> dict[str, Any]:
     ka, kb = int(ca.max()) + 1, int(cb.max()) + 1
-    return {
+    meta = {
         "a": a.source,
         "b": b.source,
         "n": len(ca),
@@ -551,6 +596,16 @@ def _summary(a: Clustering, b: Clustering, ca: Any, cb: Any) -> dict[str, Any]:
         "summary": f"# {a.source} ({ka} clusters) vs {b.source} ({kb} clusters): "
         f"{len(ca)} elements",
     }
+    if report is not None and report.describe(a.source, b.source):
+        meta["unassigned"] = {
+            "policy": report.policy,
+            "n_unassigned_a": report.n_unassigned_true,
+            "n_unassigned_b": report.n_unassigned_pred,
+            "n_dropped": report.n_dropped,
+            "n_reassigned": report.n_reassigned,
+        }
+        meta["summary"] += "; " + report.describe(a.source, b.source)
+    return meta
 
 
 # --------------------------------------------------------------------------- subcommands
@@ -565,7 +620,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     for name in measures:
         rows += _measure_rows(name, ca, cb, table, models, args.one_sided, args.average_method)
-    meta = _summary(a, b, ca, cb)
+    meta = _summary(a, b, ca, cb, args.unassigned_report)
     meta["average_method"] = args.average_method
     _out(args, rows, ["measure", "model", "sided", "value"], meta)
     return 0
@@ -577,7 +632,7 @@ def cmd_table(args: argparse.Namespace) -> int:
     result = _load("chanceclust.comparison", "compare")(ca, cb)
     rows = _result_rows(result)
     columns = ["measure", "model", "sided", "average_method", "value", "expected"]
-    _out(args, rows, columns, _summary(a, b, ca, cb))
+    _out(args, rows, columns, _summary(a, b, ca, cb, args.unassigned_report))
     return 0
 
 
@@ -739,7 +794,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     progress.close()
     fields = {k: v for k, v in _asdict(result).items() if isinstance(v, (int, float, str))}
     rows = [{"quantity": k, "value": v} for k, v in fields.items()]
-    meta = _summary(a, b, ca, cb)
+    meta = _summary(a, b, ca, cb, args.unassigned_report)
     meta.update(measure=args.measure, model=args.model, one_sided=args.one_sided,
                 samples=args.samples, seed=args.seed, alternative=alternative)
     meta["summary"] += (

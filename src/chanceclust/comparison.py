@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from chanceclust._validation import AVERAGE_METHODS, check_average_method
+from chanceclust._validation import AVERAGE_METHODS, UnassignedReport, check_average_method
 from chanceclust.adjusted import _adjust_for_chance, _adjusted_rand_index, _mi_max
-from chanceclust.contingency import _pair_counts, _summarize
+from chanceclust.contingency import _pair_counts, _summarize_report
 from chanceclust.expectations import (
     _expected_mutual_information_of_table,
     _expected_rand_index,
@@ -79,6 +79,9 @@ class ComparisonResult:
     rows : tuple of ComparisonRow
         Raw measures (RI, FMI, Jaccard, MI, VI, NMI per normalization), then
         ARI and AMI (per normalization) under perm, num, num1, all, all1.
+    unassigned : UnassignedReport
+        How many elements were unassigned on each side, and how many of them
+        were dropped or re-assigned by the ``unassigned`` policy.
 
     Examples
     --------
@@ -94,6 +97,7 @@ class ComparisonResult:
     n_clusters_true: int
     n_clusters_pred: int
     rows: tuple[ComparisonRow, ...]
+    unassigned: UnassignedReport = field(default_factory=UnassignedReport)
 
     def get(
         self,
@@ -137,7 +141,9 @@ class ComparisonResult:
 
     def __str__(self) -> str:
         header = (
-            f"N = {self.n}, K_true = {self.n_clusters_true}, K_pred = {self.n_clusters_pred}\n"
+            f"N = {self.n}, K_true = {self.n_clusters_true}, K_pred = {self.n_clusters_pred}"
+            + (f"; {note}" if (note := self.unassigned.describe()) else "")
+            + "\n"
             f"{'measure':<8}{'model':<7}{'normalization':<14}{'value':>12}{'E[s]':>12}"
         )
         lines = [header]
@@ -151,7 +157,12 @@ class ComparisonResult:
 
 
 def compare(
-    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> ComparisonResult:
     """Compare two clusterings by every measure, model, sidedness and normalization.
 
@@ -161,14 +172,26 @@ def compare(
     ----------
     labels_true, labels_pred : array-like of shape (n_samples,), optional
         The two clusterings; ``labels_true`` is the reference of one-sided
-        rows. Give these or ``contingency``.
+        rows. Give these or ``contingency``. As in every function: labels by
+        position (sequences, arrays, Series, Categoricals), or by element
+        (mappings ``{element: label}``, communities such as networkx's list of
+        sets, Series with different indexes), both the same way.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
+        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean: an error (naming the count, the
+        argument and the first position); left out of both clusterings (N
+        shrinks, and the random model applies to the elements kept); each its
+        own cluster; or one cluster per clustering (scikit-learn's -1).
 
     Returns
     -------
     ComparisonResult
-        Printable as a table; ``to_dict()``, ``to_records()``, ``to_frame()``.
+        Printable as a table; ``to_dict()``, ``to_records()``, ``to_frame()``;
+        ``unassigned`` counts the elements dropped or re-assigned.
 
     Notes
     -----
@@ -185,7 +208,10 @@ def compare(
     >>> len(result.rows)
     34
     """
-    table = _summarize(labels_true, labels_pred, contingency)
+    table, report = _summarize_report(
+        labels_true, labels_pred, contingency, unassigned_label=unassigned_label,
+        unassigned=unassigned,
+    )
     mi = _mutual_information(table)
     counts = _pair_counts(table)
     rows = [
@@ -211,4 +237,6 @@ def compare(
                 k_true=len(table.row_sums), k_pred=len(table.col_sums),
             )
             rows.append(ComparisonRow("AMI", model, one_sided, method, value, expected))
-    return ComparisonResult(table.n, len(table.row_sums), len(table.col_sums), tuple(rows))
+    return ComparisonResult(
+        table.n, len(table.row_sums), len(table.col_sums), tuple(rows), report
+    )

@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._validation import _describe, check_clusterings
+from chanceclust._validation import (
+    UnassignedReport,
+    _describe,
+    check_unassigned,
+    validate_clusterings,
+)
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -78,7 +83,12 @@ class PairCounts:
 
 
 def contingency_table(
-    labels_true: Any, labels_pred: Any, *, sparse: bool | None = None
+    labels_true: Any,
+    labels_pred: Any,
+    *,
+    sparse: bool | None = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> NDArray[np.int64] | sp.csr_array:
     """Build the contingency table n_ij = |A_i ∩ B_j| of two clusterings.
 
@@ -93,6 +103,10 @@ def contingency_table(
     sparse : bool or None, default=None
         Return a ``scipy.sparse.csr_array`` if True, a dense array if False.
         None chooses sparse when the table would have more than 2**22 cells.
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -112,7 +126,11 @@ def contingency_table(
     array([[1, 1],
            [0, 2]])
     """
-    codes_true, k_true, codes_pred, k_pred = check_clusterings(labels_true, labels_pred)
+    c = validate_clusterings(
+        labels_true, labels_pred, unassigned_label=unassigned_label, unassigned=unassigned
+    )
+    codes_true, k_true, codes_pred, k_pred = c.codes_true, c.k_true, c.codes_pred, c.k_pred
+    del c
     if sparse is None:
         sparse = k_true * k_pred > _DENSE_CELL_LIMIT
     keys = _cell_keys(codes_true, codes_pred, k_pred)
@@ -262,18 +280,49 @@ def _check_table(contingency: Any) -> Table:
     )
 
 
-def _summarize(labels_true: Any, labels_pred: Any, contingency: Any) -> Table:
+def _summarize(
+    labels_true: Any,
+    labels_pred: Any,
+    contingency: Any,
+    *,
+    unassigned_label: Any = None,
+    unassigned: Any = "raise",
+) -> Table:
     """Return the :class:`Table` of either two labelings or a precomputed table (exactly one)."""
+    return _summarize_report(
+        labels_true, labels_pred, contingency,
+        unassigned_label=unassigned_label, unassigned=unassigned,
+    )[0]
+
+
+def _summarize_report(
+    labels_true: Any,
+    labels_pred: Any,
+    contingency: Any,
+    *,
+    unassigned_label: Any = None,
+    unassigned: Any = "raise",
+) -> tuple[Table, UnassignedReport]:
+    """:func:`summarize`, with the report of what the unassigned policy did."""
     if contingency is not None:
         if labels_true is not None or labels_pred is not None:
             raise ValueError(
                 "Give either `labels_true` and `labels_pred`, or `contingency`; got both."
             )
-        return _check_table(contingency)
+        policy = check_unassigned(unassigned)
+        if unassigned_label is not None:
+            raise ValueError(
+                "`unassigned_label` applies to labels; a `contingency` table has no "
+                f"unassigned elements; got unassigned_label={_describe(unassigned_label)}."
+            )
+        return _check_table(contingency), UnassignedReport(policy)
     if labels_true is None or labels_pred is None:
         missing = "labels_true" if labels_true is None else "labels_pred"
         raise ValueError(f"`{missing}` is required when `contingency` is not given; got None.")
-    return _table_from_codes(*check_clusterings(labels_true, labels_pred))
+    c = validate_clusterings(
+        labels_true, labels_pred, unassigned_label=unassigned_label, unassigned=unassigned
+    )
+    return _table_from_codes(c.codes_true, c.k_true, c.codes_pred, c.k_pred), c.report
 
 
 def _sum_pairs(values: NDArray[np.int64]) -> int:
@@ -286,7 +335,12 @@ def _sum_pairs(values: NDArray[np.int64]) -> int:
 
 
 def pair_counts(
-    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> PairCounts:
     """Count element pairs by whether each clustering puts them together.
 
@@ -298,6 +352,10 @@ def pair_counts(
         The two clusterings. Give these or ``contingency``.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table of non-negative integer counts.
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -318,7 +376,9 @@ def pair_counts(
     >>> pair_counts([0, 0, 1, 1], [0, 0, 0, 1])
     PairCounts(n11=1, n10=1, n01=2, n00=2)
     """
-    return _pair_counts(_summarize(labels_true, labels_pred, contingency))
+    return _pair_counts(
+        _summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned)
+    )
 
 
 def _pair_counts(table: Table) -> PairCounts:

@@ -130,12 +130,20 @@ def _expected_mutual_information_of_table(
 
 
 def _validated_table(
-    labels_true: Any, labels_pred: Any, contingency: Any, model: Any, one_sided: Any
+    labels_true: Any,
+    labels_pred: Any,
+    contingency: Any,
+    model: Any,
+    one_sided: Any,
+    *,
+    unassigned_label: Any = None,
+    unassigned: Any = "raise",
 ) -> tuple[Table, str, bool]:
     """Check ``model`` and ``one_sided``, then summarize the labels or table (in that order)."""
     model = check_model(model)
     one_sided = check_one_sided(one_sided)
-    return _summarize(labels_true, labels_pred, contingency), model, one_sided
+    table = _summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned)
+    return table, model, one_sided
 
 
 def expected_rand_index(
@@ -145,6 +153,8 @@ def expected_rand_index(
     model: str = "perm",
     one_sided: bool = False,
     contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Expected Rand index of two clusterings under a random model.
 
@@ -167,6 +177,10 @@ def expected_rand_index(
         ``labels_pred`` is random. Under perm this changes nothing.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table instead of labels.
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -200,7 +214,8 @@ def expected_rand_index(
     0.618918
     """
     table, model, one_sided = _validated_table(
-        labels_true, labels_pred, contingency, model, one_sided
+        labels_true, labels_pred, contingency, model, one_sided,
+        unassigned_label=unassigned_label, unassigned=unassigned,
     )
     return _expected_rand_index(*_laws_of_table(table, model, one_sided))
 
@@ -212,6 +227,8 @@ def expected_mutual_information(
     model: str = "perm",
     one_sided: bool = False,
     contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Expected mutual information (nats) of two clusterings under a random model.
 
@@ -230,6 +247,10 @@ def expected_mutual_information(
         If True, ``labels_true`` is a fixed reference; only ``labels_pred`` is random.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table instead of labels.
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -269,7 +290,10 @@ def expected_mutual_information(
     0.261039
     """
     return _expected_mutual_information_of_table(
-        *_validated_table(labels_true, labels_pred, contingency, model, one_sided)
+        *_validated_table(
+            labels_true, labels_pred, contingency, model, one_sided,
+            unassigned_label=unassigned_label, unassigned=unassigned,
+        )
     )
 
 

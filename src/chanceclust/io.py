@@ -59,11 +59,14 @@ __all__ = [
     "AlignedPair",
     "Clustering",
     "InputError",
+    "UnionPair",
     "align",
+    "check_assigned",
     "detect_format",
     "factorize",
     "format_text_table",
     "read_clustering",
+    "union",
     "write_clusterings",
     "write_rows",
 ]
@@ -562,8 +565,8 @@ def read_clustering(
             lab = result.labels[i]
             what = "empty label" if lab is None or not lab.strip() else f"missing label {lab!r}"
             problem = (
-                f"{what}; every element needs a cluster "
-                "(--na keep treats it as a label, --na drop skips the element)"
+                f"{what}; every element needs a cluster (--unassigned drop leaves it out, "
+                "singletons or cluster give it one; --na keep treats it as a label)"
             )
             line = result.line_of(i)
             if line is None:
@@ -597,30 +600,45 @@ def _examples(items: Sequence[str], k: int = 3) -> str:
     return shown + (", ..." if len(items) > k else "")
 
 
-def align(
+@dataclass(frozen=True)
+class UnionPair:
+    """Labels of two clusterings on the union of their elements, in the same order.
+
+    ``labels_a[i]`` is ``None`` where element ``i`` is unassigned in ``a``: a missing label
+    (read with ``na="drop"``), a label in ``unassigned_labels``, or an element that only ``b``
+    names. ``index_a[i]`` is the element's index in ``a`` (-1 when ``a`` lacks it); likewise
+    for ``b``. ``elements`` are the element ids, or ``None`` when both inputs are positional.
+    """
+
+    labels_a: list[str | None]
+    labels_b: list[str | None]
+    index_a: Sequence[int]
+    index_b: Sequence[int]
+    elements: list[str] | None
+
+
+def union(
     a: Clustering,
     b: Clustering,
     *,
-    missing: str = "error",
     line_ids: int | None = None,
-    min_elements: int = 2,
-) -> AlignedPair:
-    """Put the labels of ``a`` and ``b`` in the same element order.
+    unassigned_labels: Iterable[str] = (),
+) -> UnionPair:
+    """Match the elements of ``a`` and ``b``: by position, or by id on the union of their ids.
 
     Both positional (labels, json list): matched by position, lengths must agree. Both with
-    element ids: matched by id; elements in only one input raise (``missing="error"``, the message
-    lists a few) or are dropped (``missing="intersect"``). One of each: an error unless
-    ``line_ids`` (0 or 1) gives the positional input the ids ``line_ids, line_ids + 1, ...``.
+    element ids: ``a``'s elements in its order, then those only ``b`` names. One of each: an
+    error unless ``line_ids`` (0 or 1) gives the positional input the ids ``line_ids,
+    line_ids + 1, ...``. Labels in ``unassigned_labels`` become ``None`` (unassigned).
 
     Examples
     --------
-    >>> a = Clustering("a", "pairs", ["x", "y", "x"], ["e1", "e2", "e3"], [1, 2, 3])
-    >>> b = Clustering("b", "pairs", ["1", "1", "2"], ["e3", "e1", "e2"], [1, 2, 3])
-    >>> align(a, b).labels_b
-    ['1', '2', '1']
+    >>> a = Clustering("a", "pairs", ["x", "-1", "x"], ["e1", "e2", "e3"], [1, 2, 3])
+    >>> b = Clustering("b", "pairs", ["1", "2"], ["e3", "e9"], [1, 2])
+    >>> pair = union(a, b, unassigned_labels=["-1"])
+    >>> pair.elements, pair.labels_a, pair.labels_b
+    (['e1', 'e2', 'e3', 'e9'], ['x', None, 'x', None], [None, None, '1', '2'])
     """
-    if missing not in ("error", "intersect"):
-        raise ValueError(f"`missing` must be 'error' or 'intersect'; got {missing!r}")
     ea, eb = a.elements, b.elements
     if (ea is None) != (eb is None):
         if line_ids is None:
@@ -636,7 +654,6 @@ def align(
             ea = [str(i + line_ids) for i in range(a.n)]
         else:
             eb = [str(i + line_ids) for i in range(b.n)]
-    n_missing = 0
     if ea is None or eb is None:
         if a.n != b.n:
             longer, shorter = (a, b) if a.n > b.n else (b, a)
@@ -646,45 +663,126 @@ def align(
                 f"{longer.source} has {longer.n} labels but {shorter.source} has {shorter.n}; "
                 "labels are matched by position, so both need one label per element",
             )
-        la, lb = list(a.labels), list(b.labels)
+        la, lb = a.labels, b.labels  # read, never written: no copies of a million labels
+        index_a = index_b = range(a.n)
+        elements = None
     else:
-        index_b = {e: i for i, e in enumerate(eb)}
-        set_a = set(ea)
-        only_a = [i for i, e in enumerate(ea) if e not in index_b]
-        only_b = [i for i, e in enumerate(eb) if e not in set_a]
-        if (only_a or only_b) and missing == "error":
-            parts = []
-            if only_a:
-                parts.append(
-                    f"{len(only_a)} element(s) only in {a.source} "
-                    f"({_examples([ea[i] for i in only_a])})"
-                )
-            if only_b:
-                parts.append(
-                    f"{len(only_b)} element(s) only in {b.source} "
-                    f"({_examples([eb[i] for i in only_b])})"
-                )
-            src, first = (a, only_a[0]) if only_a else (b, only_b[0])
-            common = a.n - len(only_a)
-            raise InputError(
-                src.source,
-                src.line_of(first),
-                "the inputs have different elements: " + "; ".join(parts)
-                + f"; --missing intersect compares the {common} shared element(s)",
+        position = {e: i for i, e in enumerate(ea)}
+        index_b_of = {e: j for j, e in enumerate(eb)}
+        extra = [e for e in eb if e not in position]
+        elements = list(ea) + extra
+        index_a = list(range(a.n)) + [-1] * len(extra)
+        index_b = [index_b_of.get(e, -1) for e in elements]
+        la = list(a.labels) + [None] * len(extra)
+        lb = [None if j < 0 else b.labels[j] for j in index_b]
+    marks = set(unassigned_labels)
+    if marks:
+        la = [None if x in marks else x for x in la]
+        lb = [None if x in marks else x for x in lb]
+    return UnionPair(la, lb, index_a, index_b, elements)
+
+
+def check_assigned(pair: UnionPair, a: Clustering, b: Clustering) -> None:
+    """Raise an :class:`InputError` at the first unassigned element, if any (``--unassigned raise``).
+
+    Examples
+    --------
+    >>> a = Clustering("a", "labels", ["x", None], None, [1, 2])
+    >>> check_assigned(union(a, a), a, a)
+    Traceback (most recent call last):
+    ...
+    chanceclust.io.InputError: a:2: element 2 has no cluster (missing label); ...
+    """
+    counts = [pair.labels_a.count(None), pair.labels_b.count(None)]  # C loops: fast
+    if not any(counts):
+        return
+    i = next(
+        i
+        for i, (x, y) in enumerate(zip(pair.labels_a, pair.labels_b, strict=True))
+        if x is None or y is None
+    )
+    side, index, other, other_index = (
+        (a, pair.index_a, b, pair.index_b)
+        if pair.labels_a[i] is None
+        else (b, pair.index_b, a, pair.index_a)
+    )
+    element = f"element {pair.elements[i]!r}" if pair.elements is not None else f"element {i + 1}"
+    if index[i] < 0:  # only the other input names it: point at its line there
+        source, where, why = other.source, other.line_of(other_index[i]), (
+            f"absent from {side.source}"
+        )
+    else:
+        label = side.labels[index[i]]
+        why = "missing label" if label is None else f"label {label!r} is an --unassigned-label"
+        source, where = side.source, side.line_of(index[i])
+    raise InputError(
+        source,
+        where,
+        f"{element} has no cluster ({why}); {counts[0]} element(s) of {a.source} and "
+        f"{counts[1]} of {b.source} are unassigned: --unassigned drop leaves them out, "
+        "singletons makes each its own cluster, cluster puts those of an input in one cluster",
+    )
+
+
+def align(
+    a: Clustering,
+    b: Clustering,
+    *,
+    missing: str = "error",
+    line_ids: int | None = None,
+    min_elements: int = 2,
+) -> AlignedPair:
+    """Put the labels of ``a`` and ``b`` in the same element order, on their common elements.
+
+    Elements are matched as :func:`union` does. Elements in only one input raise
+    (``missing="error"``, the message lists a few) or are dropped (``missing="intersect"``);
+    elements with a missing label (``None``) are dropped.
+
+    Examples
+    --------
+    >>> a = Clustering("a", "pairs", ["x", "y", "x"], ["e1", "e2", "e3"], [1, 2, 3])
+    >>> b = Clustering("b", "pairs", ["1", "1", "2"], ["e3", "e1", "e2"], [1, 2, 3])
+    >>> align(a, b).labels_b
+    ['1', '2', '1']
+    """
+    if missing not in ("error", "intersect"):
+        raise ValueError(f"`missing` must be 'error' or 'intersect'; got {missing!r}")
+    pair = union(a, b, line_ids=line_ids)
+    n = len(pair.index_a)
+    only_a = [i for i in range(n) if pair.index_b[i] < 0]
+    only_b = [i for i in range(n) if pair.index_a[i] < 0]
+    if (only_a or only_b) and missing == "error":
+        names = pair.elements or []
+        parts = []
+        if only_a:
+            parts.append(
+                f"{len(only_a)} element(s) only in {a.source} "
+                f"({_examples([names[i] for i in only_a])})"
             )
-        n_missing = len(only_a) + len(only_b)
-        la, lb = [], []
-        for i, e in enumerate(ea):
-            j = index_b.get(e)
-            if j is not None:
-                la.append(a.labels[i])
-                lb.append(b.labels[j])
+        if only_b:
+            parts.append(
+                f"{len(only_b)} element(s) only in {b.source} "
+                f"({_examples([names[i] for i in only_b])})"
+            )
+        src, first = (a, pair.index_a[only_a[0]]) if only_a else (b, pair.index_b[only_b[0]])
+        common = a.n - len(only_a)
+        raise InputError(
+            src.source,
+            src.line_of(first),
+            "the inputs have different elements: " + "; ".join(parts)
+            + f"; --unassigned drop (alias --missing intersect) compares the {common} "
+            "shared element(s)",
+        )
+    n_missing = len(only_a) + len(only_b)
+    both = [i for i in range(n) if pair.index_a[i] >= 0 and pair.index_b[i] >= 0]
+    la = [pair.labels_a[i] for i in both]
+    lb = [pair.labels_b[i] for i in both]
     n_na = 0
     if None in la or None in lb:
-        keep = [x is not None and y is not None for x, y in zip(la, lb)]
+        keep = [x is not None and y is not None for x, y in zip(la, lb, strict=True)]
         n_na = len(keep) - sum(keep)
-        la = [x for x, k in zip(la, keep) if k]
-        lb = [y for y, k in zip(lb, keep) if k]
+        la = [x for x, k in zip(la, keep, strict=True) if k]
+        lb = [y for y, k in zip(lb, keep, strict=True) if k]
     if len(la) < min_elements:
         src = a if a.n <= b.n else b
         raise InputError(

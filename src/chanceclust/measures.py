@@ -39,7 +39,12 @@ def _entropy_of_sizes(sizes: NDArray[np.int64], n: int) -> float:
     return float(max(-np.sum(frac * logs), 0.0)) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
-def entropy(labels: Any) -> float:
+def entropy(
+    labels: Any,
+    *,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
+) -> float:
     """Shannon entropy (nats) of the cluster sizes of one clustering.
 
     Formula: docs/math.md#math-information (paper eq. 20).
@@ -50,6 +55,10 @@ def entropy(labels: Any) -> float:
     ----------
     labels : array-like of shape (n_samples,)
         Cluster labels (any hashable values).
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -68,12 +77,17 @@ def entropy(labels: Any) -> float:
     >>> entropy([0, 0, 1, 1])  # log 2
     0.6931471805599453
     """
-    codes, k = check_labels(labels, "labels")
+    codes, k = check_labels(labels, "labels", unassigned_label=unassigned_label, unassigned=unassigned)
     return _entropy_of_sizes(np.bincount(codes, minlength=k), codes.shape[0])
 
 
 def rand_index(
-    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Rand index: the fraction of element pairs on which two clusterings agree.
 
@@ -87,6 +101,10 @@ def rand_index(
         The two clusterings. Give these or ``contingency``.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -103,7 +121,9 @@ def rand_index(
     >>> rand_index([0, 0, 1, 1], [0, 0, 1, 2])
     0.8333333333333334
     """
-    return _rand_index(pair_counts(labels_true, labels_pred, contingency=contingency))
+    return _rand_index(pair_counts(
+            labels_true, labels_pred, contingency=contingency, unassigned_label=unassigned_label, unassigned=unassigned
+        ))
 
 
 def _rand_index(counts: PairCounts) -> float:
@@ -143,7 +163,12 @@ _CELL_CHUNK = 1 << 16
 
 
 def mutual_information(
-    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Mutual information (nats) between two clusterings.
 
@@ -157,6 +182,10 @@ def mutual_information(
         The two clusterings. Give these or ``contingency``.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -179,11 +208,18 @@ def mutual_information(
     >>> round(mutual_information([0, 0, 1, 1], [0, 0, 1, 1]), 15)  # log 2
     0.693147180559945
     """
-    return _mutual_information(_summarize(labels_true, labels_pred, contingency))
+    return _mutual_information(_summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned))
 
 
 def _generalized_mean(u: float, v: float, average_method: str) -> float:
-    """The normalization f(u, v) of NMI/AMI: min, geometric, arithmetic or max mean."""
+    """The normalization f(u, v) of NMI/AMI: min, geometric, arithmetic or max mean, or one side.
+
+    ``"true"`` is u (the side of ``labels_true``), ``"pred"`` is v.
+    """
+    if average_method == "true":
+        return u
+    if average_method == "pred":
+        return v
     if average_method == "min":
         return min(u, v)
     if average_method == "geometric":
@@ -199,6 +235,8 @@ def normalized_mutual_information(
     *,
     average_method: str = "arithmetic",
     contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Normalized mutual information MI / f(H(A), H(B)).
 
@@ -206,11 +244,17 @@ def normalized_mutual_information(
     ----------
     labels_true, labels_pred : array-like of shape (n_samples,), optional
         The two clusterings. Give these or ``contingency``.
-    average_method : {"min", "geometric", "arithmetic", "max"}, default="arithmetic"
+    average_method : {"min", "geometric", "arithmetic", "max", "true", "pred"}, \
+default="arithmetic"
         The normalization f; the paper's "sqrt" and "sum" are accepted as
-        aliases of "geometric" and "arithmetic".
+        aliases of "geometric" and "arithmetic". "true" and "pred" divide by
+        the entropy of one side only, H(A) or H(B) (scikit-learn#12484).
     contingency : array-like or sparse matrix, optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -233,7 +277,7 @@ def normalized_mutual_information(
     """
     method = check_average_method(average_method)
     return _normalized_mutual_information(
-        _summarize(labels_true, labels_pred, contingency), method
+        _summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned), method
     )
 
 
@@ -253,7 +297,12 @@ def _normalized_mutual_information(table: Table, method: str) -> float:
 
 
 def fowlkes_mallows_index(
-    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Fowlkes-Mallows index N11 / sqrt((N11 + N10)(N11 + N01)).
 
@@ -265,6 +314,10 @@ def fowlkes_mallows_index(
         The two clusterings. Give these or ``contingency``.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -283,7 +336,9 @@ def fowlkes_mallows_index(
     >>> round(fowlkes_mallows_index([0, 0, 1, 1], [0, 0, 1, 2]), 12)  # 1 / sqrt(2)
     0.707106781187
     """
-    return _fowlkes_mallows_index(pair_counts(labels_true, labels_pred, contingency=contingency))
+    return _fowlkes_mallows_index(pair_counts(
+            labels_true, labels_pred, contingency=contingency, unassigned_label=unassigned_label, unassigned=unassigned
+        ))
 
 
 def _fowlkes_mallows_index(c: PairCounts) -> float:
@@ -296,7 +351,12 @@ def _fowlkes_mallows_index(c: PairCounts) -> float:
 
 
 def jaccard_index(
-    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Jaccard index of co-clustered pairs, N11 / (N11 + N10 + N01).
 
@@ -308,6 +368,10 @@ def jaccard_index(
         The two clusterings. Give these or ``contingency``.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -325,7 +389,9 @@ def jaccard_index(
     >>> jaccard_index([0, 0, 1, 1], [0, 0, 1, 2])
     0.5
     """
-    return _jaccard_index(pair_counts(labels_true, labels_pred, contingency=contingency))
+    return _jaccard_index(pair_counts(
+            labels_true, labels_pred, contingency=contingency, unassigned_label=unassigned_label, unassigned=unassigned
+        ))
 
 
 def _jaccard_index(c: PairCounts) -> float:
@@ -335,7 +401,12 @@ def _jaccard_index(c: PairCounts) -> float:
 
 
 def variation_of_information(
-    labels_true: Any = None, labels_pred: Any = None, *, contingency: Any = None
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Variation of information H(A|B) + H(B|A) (nats), a distance (Meila 2007).
 
@@ -350,6 +421,10 @@ def variation_of_information(
         The two clusterings. Give these or ``contingency``.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -367,7 +442,7 @@ def variation_of_information(
     >>> round(variation_of_information([0, 0, 1, 1], [0, 0, 1, 2]), 6)  # log(2)/2
     0.346574
     """
-    return _variation_of_information(_summarize(labels_true, labels_pred, contingency))
+    return _variation_of_information(_summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned))
 
 
 def _variation_of_information(table: Table) -> float:

@@ -29,11 +29,11 @@ from chanceclust._expected.mutual_information import expected_mi_of_laws
 from chanceclust._expected.pmfs import deviance
 from chanceclust._validation import (
     _describe,
-    check_clusterings,
     check_count,
     check_model,
     check_one_sided,
     check_rng,
+    validate_clusterings,
 )
 from chanceclust.adjusted import _adjust_for_chance, _mi_max
 from chanceclust.contingency import Table, _table_from_codes
@@ -418,11 +418,23 @@ class _Setup:
     evaluate: Callable[[_Batch], NDArray[np.float64]] | None
 
 
-def _setup(measure: Any, labels_true: Any, labels_pred: Any, model: Any, one_sided: Any) -> _Setup:
+def _setup(
+    measure: Any,
+    labels_true: Any,
+    labels_pred: Any,
+    model: Any,
+    one_sided: Any,
+    unassigned_label: Any = None,
+    unassigned: Any = "raise",
+) -> _Setup:
     measure = _check_measure(measure)
     model = check_model(model)
     one_sided = check_one_sided(one_sided)
-    codes_true, k_true, codes_pred, k_pred = check_clusterings(labels_true, labels_pred)
+    clusterings = validate_clusterings(
+        labels_true, labels_pred, unassigned_label=unassigned_label, unassigned=unassigned
+    )
+    codes_true, k_true = clusterings.codes_true, clusterings.k_true
+    codes_pred, k_pred = clusterings.codes_pred, clusterings.k_pred
     if codes_true.shape[0] == 0:
         raise ValueError("`labels_true` and `labels_pred` must label at least one element; got 0.")
     table = _table_from_codes(codes_true, k_true, codes_pred, k_pred)
@@ -436,7 +448,9 @@ def _setup(measure: Any, labels_true: Any, labels_pred: Any, model: Any, one_sid
         statistic = float(evaluate(_batch_tables(codes_true[None], codes_pred[None]))[0])
     else:
         evaluate = None
-        statistic = float(measure(labels_true, labels_pred))
+        # The callable sees what the null samples are: integer codes of the elements
+        # kept, aligned (mappings, communities) and with the unassigned policy applied.
+        statistic = float(measure(codes_true, codes_pred))
     return _Setup(measure, codes_true, codes_pred, table, model, one_sided, statistic, evaluate)
 
 
@@ -503,6 +517,8 @@ def null_distribution(
     rng: Any = None,
     batch: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> NDArray[np.float64]:
     """Sample the null distribution of a similarity measure under a random model.
 
@@ -532,6 +548,10 @@ def null_distribution(
         Samples evaluated together (memory only: the values do not depend on it).
     progress : callable, optional
         Called as ``progress(done, n_samples)`` after each batch (e.g. a progress bar).
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -555,7 +575,9 @@ def null_distribution(
     >>> null.shape, round(float(null.mean()), 1)  # E[RI] = 0.56
     ((1000,), 0.6)
     """
-    s = _setup(measure, labels_true, labels_pred, model, one_sided)
+    s = _setup(
+        measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
+    )
     n_samples = check_count(n_samples, "n_samples", minimum=1)
     if batch is not None:
         batch = check_count(batch, "batch", minimum=1)
@@ -590,6 +612,8 @@ def significance(
     return_samples: bool = False,
     batch: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> SignificanceResult:
     """Monte Carlo test of the agreement of two clusterings against a random model.
 
@@ -620,6 +644,10 @@ def significance(
         Samples evaluated together (memory only).
     progress : callable, optional
         Called as ``progress(done, n_samples)`` after each batch.
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -651,7 +679,9 @@ def significance(
     0.001
     """
     alternative = _check_alternative(alternative)
-    s = _setup(measure, labels_true, labels_pred, model, one_sided)
+    s = _setup(
+        measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
+    )
     n_samples = check_count(n_samples, "n_samples", minimum=1)
     if batch is not None:
         batch = check_count(batch, "batch", minimum=1)
@@ -694,6 +724,8 @@ def monte_carlo_adjusted(
     rng: Any = None,
     best: float | None = None,
     batch: int | None = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> MonteCarloAdjustedResult:
     """Adjust any measure for chance by Monte Carlo: (s - E_mc[s]) / (best - E_mc[s]).
 
@@ -723,6 +755,10 @@ def monte_carlo_adjusted(
         (arithmetic mean), so that the result estimates the AMI.
     batch : int, optional
         Samples evaluated together (memory only).
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -748,7 +784,9 @@ def monte_carlo_adjusted(
     >>> 0.8 < r.value < 0.9, r.value_stderr < 0.01
     (True, True)
     """
-    s = _setup(measure, labels_true, labels_pred, model, one_sided)
+    s = _setup(
+        measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
+    )
     n_samples = check_count(n_samples, "n_samples", minimum=1)
     if batch is not None:
         batch = check_count(batch, "batch", minimum=1)

@@ -128,6 +128,8 @@ def rand_index_variance(
     model: str = "perm",
     one_sided: bool = False,
     contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Exact variance of the Rand index of two random clusterings under a random model.
 
@@ -148,6 +150,10 @@ def rand_index_variance(
         Under perm this changes nothing.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -195,7 +201,12 @@ def rand_index_variance(
     0.0
     """
     return float(
-        _table_variance(*_validated_table(labels_true, labels_pred, contingency, model, one_sided))
+        _table_variance(
+            *_validated_table(
+                labels_true, labels_pred, contingency, model, one_sided,
+                unassigned_label=unassigned_label, unassigned=unassigned,
+            )
+        )
     )
 
 
@@ -222,6 +233,8 @@ def standardized_rand_index(
     model: str = "perm",
     one_sided: bool = False,
     contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> float:
     """Standardized Rand index (RI - E[RI]) / sd[RI] under a random model, without sampling.
 
@@ -237,6 +250,10 @@ def standardized_rand_index(
         If True, ``labels_true`` is a fixed reference.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table.
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -266,7 +283,8 @@ def standardized_rand_index(
     0.816497
     """
     table, model, one_sided = _validated_table(
-        labels_true, labels_pred, contingency, model, one_sided
+        labels_true, labels_pred, contingency, model, one_sided,
+        unassigned_label=unassigned_label, unassigned=unassigned,
     )
     variance = _table_variance(table, model, one_sided)
     if variance == 0:

@@ -82,8 +82,9 @@ from functools import cache
 from pathlib import Path
 
 import mpmath
-from _exact import bell_numbers, stirling2_range
-from _exact import stirling2 as stirling2_by_recurrence
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared primitives: _exact.py
+from _exact import bell_numbers, stirling2_range  # noqa: E402
+from _exact import stirling2 as stirling2_by_recurrence  # noqa: E402
 from mpmath import mp, mpf
 
 mp.dps = 50  # working precision of every mpf result

@@ -21,10 +21,12 @@ and N - 1. Run: ``python tests/reference/make_pair_information.py``.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import mpmath as mp
-from _exact import bd0
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared primitives: _exact.py
+from _exact import bd0  # noqa: E402
 
 mp.mp.dps = 50
 STOP = mp.mpf(10) ** -45

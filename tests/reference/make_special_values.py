@@ -32,7 +32,8 @@ import time
 from pathlib import Path
 
 import mpmath
-from _exact import bell_numbers, stirling2_near_diagonal, stirling2_range, stirling2_rows
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared primitives: _exact.py
+from _exact import bell_numbers, stirling2_near_diagonal, stirling2_range, stirling2_rows  # noqa: E402
 
 mpmath.mp.dps = 40
 OUT = Path(__file__).parent / "special_values.json"

@@ -1,11 +1,12 @@
 """Section 5.3 (Figure 5): preferential attachment makes cluster sizes unequal.
 
-Start from A = 1,000 elements in 50 clusters of 20 and let B = A evolve: at each step a
-uniformly chosen element moves to a cluster chosen with probability proportional to the
-current cluster sizes (the cluster of a second uniformly chosen element); a move that would
-empty a cluster is rejected, so B keeps 50 clusters. At checkpoints we compare A and B by ARI
-and AMI (arithmetic normalization) under perm and under num (two-sided), against the entropy
-of B's size sequence in bits.
+A = 1,000 elements in 50 clusters of 20. B starts as a shuffled copy of A (the same sizes,
+elements assigned at random, as in the authors' own example, so B is unrelated to A from the
+first step) and evolves: at each step a uniformly chosen element moves to a cluster chosen
+with probability proportional to the current cluster sizes (the cluster of a second uniformly
+chosen element); a move that would empty a cluster is rejected, so B keeps 50 clusters. At
+checkpoints we compare A and B by ARI and AMI (arithmetic normalization) under perm and under
+num (two-sided), against the entropy of B's size sequence in bits.
 """
 
 from __future__ import annotations
@@ -21,9 +22,6 @@ from chanceclust.paper.plotting import OKABE_ITO, pyplot, save
 from chanceclust.paper.report import Progress, claims_table, fmt, write_csv
 
 N, K = 1000, 50
-#: Checkpoints before BURN_IN steps still remember A element by element (each element has
-#: been picked about 10 times by then; a fraction e^-10 never was); claims use the rest.
-BURN_IN = 10 * N
 COLUMNS = ("step", "entropy_bits", "ari_perm", "ari_num", "ami_perm", "ami_num", "largest")
 
 
@@ -34,9 +32,10 @@ def checkpoints(steps: int, n: int) -> np.ndarray:
     return np.unique(np.concatenate([even, early]).astype(np.int64))
 
 
-def simulate(steps: int, marks: np.ndarray, rng: np.random.Generator, on_mark) -> None:
-    """Run the moves; call ``on_mark(step, labels)`` at every step in ``marks``."""
-    labels = np.repeat(np.arange(K), N // K)
+def simulate(steps: int, marks: np.ndarray, rng: np.random.Generator, on_mark,
+             start: np.ndarray | None = None) -> None:
+    """Run the moves from ``start`` (default A); call ``on_mark(step, labels)`` at ``marks``."""
+    labels = np.repeat(np.arange(K), N // K) if start is None else np.asarray(start)
     b = labels.tolist()
     size = [N // K] * K
     marks = marks.tolist()
@@ -72,6 +71,7 @@ def run(out_dir: Path, *, quick: bool = False, seed: int = 0, data_dir: Path | N
     marks = checkpoints(steps, 200 if quick else 1000)
     rng = np.random.default_rng(seed)
     start = np.repeat(np.arange(K), N // K)
+    shuffled = rng.permutation(start)
     bar = Progress("preferential", len(marks), progress)
     rows = []
 
@@ -88,17 +88,16 @@ def run(out_dir: Path, *, quick: bool = False, seed: int = 0, data_dir: Path | N
         ))
         bar.update()
 
-    simulate(steps, marks, rng, on_mark)
+    simulate(steps, marks, rng, on_mark, start=shuffled)
     bar.close()
     write_csv(out_dir / "preferential.csv", COLUMNS, rows)
     data = np.array(rows, dtype=float)
     col = {c: data[:, i] for i, c in enumerate(COLUMNS)}
-    late = col["step"] >= BURN_IN
-    _plot(out_dir, col, late, steps)
+    _plot(out_dir, col, steps)
 
-    h = col["entropy_bits"][late]
-    rho = {m: stats.spearmanr(h, col[m][late]).statistic for m in COLUMNS[2:6]}
-    spread = {m: (col[m][late].min(), col[m][late].max()) for m in COLUMNS[2:6]}
+    h = col["entropy_bits"]
+    rho = {m: stats.spearmanr(h, col[m]).statistic for m in COLUMNS[2:6]}
+    spread = {m: (col[m].min(), col[m].max()) for m in COLUMNS[2:6]}
 
     def rng_txt(m: str) -> str:
         return f"[{fmt(spread[m][0])}, {fmt(spread[m][1])}]"
@@ -125,12 +124,13 @@ def run(out_dir: Path, *, quick: bool = False, seed: int = 0, data_dir: Path | N
 
 ![Preferential attachment](preferential/preferential.png)
 
-A = 1,000 elements in 50 clusters of 20; B starts as A and takes {steps:,} preferential
+A = 1,000 elements in 50 clusters of 20; B starts as a shuffled copy of A (same sizes,
+elements assigned at random, as in the authors' own example) and takes {steps:,} preferential
 attachment moves (seed {seed}; moves that would empty a cluster are rejected, so B keeps 50
-clusters). {len(marks)} checkpoints; claims use the {int(late.sum())} checkpoints after the
-first {BURN_IN:,} steps (before that B still remembers A element by element and every measure
-is high). AMI uses the arithmetic (Sum) normalization; num is two-sided, so its expectation
-depends on N and K only.
+clusters). All {len(marks)} checkpoints count, from the start (entropy
+{fmt(h[0], 2)} bits) to the end ({fmt(h[-1], 2)} bits); no burn-in is needed because B is
+unrelated to A from the first step. AMI uses the arithmetic (Sum) normalization; num is
+two-sided, so its expectation depends on N and K only.
 
 {claims_table(claims)}
 
@@ -138,13 +138,13 @@ Files: `preferential.csv` (step, entropy in bits, the four adjusted scores, larg
 """
 
 
-def _plot(out_dir: Path, col: dict, late: np.ndarray, steps: int) -> None:
+def _plot(out_dir: Path, col: dict, steps: int) -> None:
     plt = pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.6), sharex=True)
     for ax, meas, letter in ((axes[0], "ari", "a"), (axes[1], "ami", "b")):
         for model, colour, marker in (("perm", OKABE_ITO["blue"], "o"),
                                       ("num", OKABE_ITO["orange"], "s")):
-            ax.scatter(col["entropy_bits"][late], col[f"{meas}_{model}"][late], s=8,
+            ax.scatter(col["entropy_bits"], col[f"{meas}_{model}"], s=8,
                        color=colour, marker=marker, alpha=0.7, label=f"{meas.upper()}, {model}")
         ax.axhline(0, color="black", linewidth=0.8)
         ax.axvline(math.log2(K), color=OKABE_ITO["grey"], linestyle="--", linewidth=1,
@@ -152,8 +152,8 @@ def _plot(out_dir: Path, col: dict, late: np.ndarray, steps: int) -> None:
         ax.set_xlabel("entropy of B's cluster size sequence (bits)")
         ax.set_ylabel(f"adjusted {'Rand index' if meas == 'ari' else 'mutual information'}")
         ax.set_title(f"{letter}  {meas.upper()} of A (50 x 20) and B")
-        ax.legend(fontsize=8)
-    fig.suptitle(f"Preferential attachment, {steps:,} steps (checkpoints after the first "
-                 f"{BURN_IN:,}): perm ignores the size inhomogeneity, num does not")
+        ax.legend()
+    fig.suptitle(f"Preferential attachment from a shuffled copy of A, {steps:,} steps: perm "
+                 "ignores the size inhomogeneity, num does not")
     fig.tight_layout()
     save(fig, out_dir, "preferential")
