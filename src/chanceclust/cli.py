@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from chanceclust import __version__
+from chanceclust._output import write_clusterings, write_rows
 from chanceclust._progress import Progress
 from chanceclust._validation import (
     _AVERAGE_ALIASES,
@@ -34,8 +35,6 @@ from chanceclust.io import (
     check_assigned,
     read_clustering,
     union,
-    write_clusterings,
-    write_rows,
 )
 
 PROG = "chanceclust"
