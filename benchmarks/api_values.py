@@ -25,9 +25,9 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import cases  # noqa: E402
 import numpy as np  # noqa: E402
 
-import cases  # noqa: E402
 import chanceclust as cc  # noqa: E402
 
 MODELS = ("perm", "num", "all")

@@ -71,7 +71,7 @@ def main() -> None:
         "significance ari num": (
             (lambda: test("ari", a[:200], b[:200], model="num", n_resamples=10, rng=0))
             if test is not None else
-            (lambda: cc.significance("ari", a[:200], b[:200], model="num", n_samples=10, rng=0))),
+            (lambda: cc.significance("ari", a[:200], b[:200], model="num", n_samples=10, rng=0))),  # before #15
     }
     for name, fn in calls.items():
         seen = trace(fn)

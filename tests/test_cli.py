@@ -370,13 +370,13 @@ class TestSample:
 
 
 def test_significance(capsys, files):
-    significance = pytest.importorskip("chanceclust.significance").significance
+    significance_test = pytest.importorskip("chanceclust.significance").significance_test
     t, p = files["labels"]
     status, out, err = run(capsys, "test", t, p, "--model", "num", "--samples", 99, "--seed", 1,
                            "--format", "json")
     assert status == 0, err
     got = {r["quantity"]: r["value"] for r in json.loads(out)["results"]}
-    want = significance("ari", TRUE, PRED, model="num", n_samples=99, rng=1)
+    want = significance_test("ari", TRUE, PRED, model="num", n_resamples=99, rng=1)
     assert got["statistic"] == pytest.approx(want.statistic, abs=1e-12)
     assert got["pvalue"] == want.pvalue
     assert got["zscore"] == want.zscore

@@ -101,7 +101,7 @@ def test_variance_agrees_with_monte_carlo(case, model, one_sided):
     """At N = 80 the exact variance matches the variance of samples from our samplers."""
     a, b = MC_CASES[case]
     draws = 6000
-    null = null_distribution("ri", a, b, model=model, one_sided=one_sided, n_samples=draws,
+    null = null_distribution("ri", a, b, model=model, one_sided=one_sided, n_resamples=draws,
                              rng=case)
     exact = rand_index_variance(a, b, model=model, one_sided=one_sided)
     centered = null - null.mean()
@@ -119,7 +119,7 @@ def test_adjusted_indices_have_mean_zero_under_their_model(name, model, one_side
     a = np.repeat(np.arange(3), [20, 15, 5])
     b = np.repeat(np.arange(4), [10, 10, 12, 8])
     draws = 4000
-    null = null_distribution(name, a, b, model=model, one_sided=one_sided, n_samples=draws,
+    null = null_distribution(name, a, b, model=model, one_sided=one_sided, n_resamples=draws,
                              rng=11)
     stderr = null.std(ddof=1) / np.sqrt(draws)
     assert abs(null.mean()) < 5 * stderr

@@ -31,9 +31,11 @@ from chanceclust.samplers import random_clustering, random_clusterings
 from chanceclust.significance import (
     MonteCarloAdjustedResult,
     SignificanceResult,
+    SignificanceTestResult,
     monte_carlo_adjusted,
     null_distribution,
     significance,
+    significance_test,
 )
 from chanceclust.special import bell, log_bell, log_stirling2, stirling2
 from chanceclust.variance import rand_index_variance, standardized_rand_index
@@ -46,6 +48,7 @@ __all__ = [
     "MonteCarloAdjustedResult",
     "PairCounts",
     "SignificanceResult",
+    "SignificanceTestResult",
     "UnassignedReport",
     "__version__",
     "adjusted_mutual_information",
@@ -73,6 +76,7 @@ __all__ = [
     "random_clusterings",
     "same_cluster_probability",
     "significance",
+    "significance_test",
     "standardized_rand_index",
     "stirling2",
     "variation_of_information",

@@ -30,13 +30,29 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
+    """Return ``value`` if it is one of the strings ``choices``, else raise naming ``name``."""
+    if isinstance(value, str) and value in choices:
+        return value
+    raise ValueError(
+        f"`{name}` must be one of {', '.join(map(repr, choices))}; got {_describe(value)}."
+    )
+
+
 def check_model(model: Any) -> str:
     """Return ``model`` if it names a random model, else raise."""
-    if not isinstance(model, str) or model not in MODELS:
-        raise ValueError(
-            f"`model` must be one of 'perm', 'num', 'all'; got {_describe(model)}."
-        )
-    return model
+    return check_choice(model, "model", MODELS)
+
+
+ALTERNATIVES = ("greater", "less", "two-sided")
+#: Measures where a smaller value means more similar clusterings: the default alternative
+#: of a test of agreement is "less" for them, "greater" for the similarities.
+DISTANCES = frozenset({"vi"})
+
+
+def check_alternative(alternative: Any) -> str:
+    """Return the alternative hypothesis of a test if it is one of ALTERNATIVES, else raise."""
+    return check_choice(alternative, "alternative", ALTERNATIVES)
 
 
 def check_one_sided(one_sided: Any) -> bool:
@@ -158,12 +174,7 @@ class _Side:
 
 def check_unassigned(unassigned: Any) -> str:
     """Return the unassigned-elements policy if it is one of UNASSIGNED_POLICIES, else raise."""
-    if isinstance(unassigned, str) and unassigned in UNASSIGNED_POLICIES:
-        return unassigned
-    raise ValueError(
-        "`unassigned` must be one of 'raise', 'drop', 'singletons', 'cluster'; "
-        f"got {_describe(unassigned)}."
-    )
+    return check_choice(unassigned, "unassigned", UNASSIGNED_POLICIES)
 
 
 def check_unassigned_label(unassigned_label: Any) -> frozenset[Any]:

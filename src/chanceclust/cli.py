@@ -24,7 +24,9 @@ from chanceclust._output import write_clusterings, write_rows
 from chanceclust._progress import Progress
 from chanceclust._validation import (
     _AVERAGE_ALIASES,
+    ALTERNATIVES,
     AVERAGE_METHODS,
+    DISTANCES,
     MODELS,
     ONE_SIDE_AVERAGE_METHODS,
 )
@@ -51,8 +53,6 @@ MEASURES: dict[str, tuple[str, str, str]] = {
     "jaccard": ("chanceclust.measures", "jaccard_index", "raw"),
     "vi": ("chanceclust.measures", "variation_of_information", "raw"),
 }
-#: Measures where a smaller value means more similar clusterings.
-DISTANCES = frozenset({"vi"})
 
 
 class UsageError(ValueError):
@@ -430,8 +430,9 @@ def get_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--alternative",
-        choices=("greater", "less", "two-sided"),
-        help="greater: p = P(null >= observed) (default; 'less' for vi), less, or two-sided",
+        choices=ALTERNATIVES,
+        help="greater: p = P(null >= observed), less, or two-sided (default: the measure's "
+        "direction of agreement, as in the library: 'less' for vi, else 'greater')",
     )
     _add_models(p, single=True)
     p.add_argument(
@@ -776,22 +777,30 @@ def cmd_sample(args: argparse.Namespace) -> int:
 def cmd_test(args: argparse.Namespace) -> int:
     a, b = _read_inputs(args, [args.a, args.b])
     ca, cb = _aligned_codes(args, a, b)
-    significance = _load("chanceclust.significance", "significance")
-    alternative = args.alternative or ("less" if args.measure in DISTANCES else "greater")
+    significance_test = _load("chanceclust.significance", "significance_test")
     progress = _progress("test", args.samples, args)
-    result = significance(
+    result = significance_test(
         args.measure,
         ca,
         cb,
         model=args.model,
         one_sided=args.one_sided,
-        n_samples=args.samples,
-        alternative=alternative,
+        alternative=args.alternative,  # None: the library's default for the measure
+        n_resamples=args.samples,
         rng=args.seed,
         progress=lambda done, _total: progress.set(done),
     )
     progress.close()
-    fields = {k: v for k, v in _asdict(result).items() if isinstance(v, (int, float, str))}
+    alternative = result.alternative
+    fields = {
+        "statistic": result.statistic,
+        "null_mean": result.null_mean,
+        "null_std": result.null_std,
+        "zscore": result.zscore,
+        "pvalue": result.pvalue,
+        "alternative": alternative,
+        "n_samples": len(result.null_distribution),
+    }
     rows = [{"quantity": k, "value": v} for k, v in fields.items()]
     meta = _summary(a, b, ca, cb, args.unassigned_report)
     meta.update(measure=args.measure, model=args.model, one_sided=args.one_sided,
@@ -802,14 +811,6 @@ def cmd_test(args: argparse.Namespace) -> int:
     )
     _out(args, rows, ["quantity", "value"], meta)
     return 0
-
-
-def _asdict(result: Any) -> dict[str, Any]:
-    import dataclasses  # noqa: PLC0415
-
-    if dataclasses.is_dataclass(result):
-        return {f.name: getattr(result, f.name) for f in dataclasses.fields(result)}
-    return dict(vars(result))
 
 
 # --------------------------------------------------------------------------- entry point

@@ -17,6 +17,7 @@ drawn one after the other from ``rng``.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -28,7 +29,9 @@ from numpy.typing import NDArray
 from chanceclust._expected.mutual_information import expected_mi_of_laws
 from chanceclust._expected.pmfs import deviance
 from chanceclust._validation import (
+    DISTANCES,
     _describe,
+    check_alternative,
     check_count,
     check_model,
     check_one_sided,
@@ -43,27 +46,29 @@ from chanceclust.samplers import _row_sampler
 __all__ = [
     "MonteCarloAdjustedResult",
     "SignificanceResult",
+    "SignificanceTestResult",
     "monte_carlo_adjusted",
     "null_distribution",
     "significance",
+    "significance_test",
 ]
 
 #: Names of the built-in measures: Rand index, adjusted Rand index, mutual
 #: information (nats), normalized MI, adjusted MI (both with the arithmetic
 #: mean), Fowlkes-Mallows, Jaccard, variation of information (nats).
 MEASURES = ("ri", "ari", "mi", "nmi", "ami", "fmi", "jaccard", "vi")
-_ALTERNATIVES = ("greater", "less", "two-sided")
 # Elements per batch of samples: bounds the memory of the vectorized tables.
 _BATCH_ELEMENTS = 1 << 20
-# Null values within this relative distance of the statistic count as ties:
-# the same table can be summed in a different order for the observed pair and
-# a sample (as scipy.stats.permutation_test does, with 100 eps).
-_TIE = 1e-12
+# Relative tolerance for detecting numerically distinct but theoretically equal values
+# (the same table summed in another order for the observed pair and a sample): null
+# values within 100 eps |statistic| of the statistic count as ties, as in
+# scipy.stats.permutation_test and monte_carlo_test.
+_TIE = 100 * float(np.finfo(np.float64).eps)
 
 
 @dataclass(frozen=True)
 class SignificanceResult:
-    """Result of :func:`significance`.
+    """Result of the deprecated :func:`significance` (see :class:`SignificanceTestResult`).
 
     Formula: docs/math.md#math-significance.
 
@@ -87,8 +92,12 @@ class SignificanceResult:
 
     Examples
     --------
-    >>> from chanceclust import significance
-    >>> r = significance("ri", [0, 0, 1, 1], [0, 0, 1, 1], model="perm", n_samples=99, rng=0)
+    >>> import warnings
+    >>> from chanceclust.significance import significance
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     r = significance("ri", [0, 0, 1, 1], [0, 0, 1, 1], model="perm", n_samples=99,
+    ...                      rng=0)
     >>> r.statistic, r.alternative, r.n_samples, r.samples is None
     (1.0, 'greater', 99, True)
     """
@@ -121,14 +130,14 @@ class MonteCarloAdjustedResult:
         E_mc[s], the mean of the null samples, and its standard error sd / sqrt(n).
     best : float
         The measure's best value s_max (1.0, 0.0 for VI, the MI bound for MI).
-    n_samples : int
-        Number of null samples.
+    n_resamples : int
+        Number of values of the null distribution (``n_samples`` is a deprecated alias).
 
     Examples
     --------
     >>> from chanceclust import monte_carlo_adjusted
     >>> r = monte_carlo_adjusted("jaccard", [0, 0, 1, 1], [0, 0, 1, 1], model="perm",
-    ...                          n_samples=99, rng=0)
+    ...                          n_resamples=99, rng=0)
     >>> r.value, r.statistic, r.best
     (1.0, 1.0, 1.0)
     """
@@ -139,7 +148,17 @@ class MonteCarloAdjustedResult:
     expected: float
     expected_stderr: float
     best: float
-    n_samples: int
+    n_resamples: int
+
+    @property
+    def n_samples(self) -> int:
+        """Deprecated alias of :attr:`n_resamples` (removed in 0.2)."""
+        warnings.warn(
+            "MonteCarloAdjustedResult.n_samples is deprecated; use n_resamples.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.n_resamples
 
 
 # ----------------------------------------------------------------- batched tables
@@ -397,15 +416,6 @@ def _check_measure(measure: Any) -> str | Callable[[Any, Any], float]:
     )
 
 
-def _check_alternative(alternative: Any) -> str:
-    if isinstance(alternative, str) and alternative in _ALTERNATIVES:
-        return alternative
-    raise ValueError(
-        "`alternative` must be one of 'greater', 'less', 'two-sided'; "
-        f"got {_describe(alternative)}."
-    )
-
-
 @dataclass(frozen=True)
 class _Setup:
     measure: str | Callable[[Any, Any], float]
@@ -506,6 +516,24 @@ def _null(
     return out
 
 
+_DEPRECATED_N_SAMPLES = (
+    "`n_samples` is deprecated and will be removed in chanceclust 0.2; use `n_resamples` "
+    "(SciPy's name for the number of null draws)."
+)
+
+
+def _resamples(n_resamples: Any, n_samples: Any, stacklevel: int = 3) -> int:
+    """Validate ``n_resamples``, or the deprecated ``n_samples`` when that is given."""
+    if n_samples is not None:
+        warnings.warn(_DEPRECATED_N_SAMPLES, DeprecationWarning, stacklevel=stacklevel)
+        return check_count(n_samples, "n_samples", minimum=1)
+    return check_count(n_resamples, "n_resamples", minimum=1)
+
+
+def _check_batch(batch: Any) -> int | None:
+    return None if batch is None else check_count(batch, "batch", minimum=1)
+
+
 def null_distribution(
     measure: str | Callable[[Any, Any], float],
     labels_true: Any,
@@ -513,12 +541,13 @@ def null_distribution(
     *,
     model: str,
     one_sided: bool = False,
-    n_samples: int = 9999,
+    n_resamples: int = 9999,
     rng: Any = None,
     batch: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     unassigned_label: Any = None,
     unassigned: str = "raise",
+    n_samples: int | None = None,
 ) -> NDArray[np.float64]:
     """Sample the null distribution of a similarity measure under a random model.
 
@@ -533,21 +562,235 @@ def null_distribution(
         any callable ``f(labels_true, labels_pred) -> float`` (it receives
         integer label arrays 0..K-1).
     labels_true, labels_pred : array-like of shape (n_samples,)
-        The observed clusterings: they fix N and the sizes (perm) or the
-        number of clusters (num) of the random clusterings.
+        The observed clusterings of the n_samples elements: they fix N and the sizes
+        (perm) or the number of clusters (num) of the random clusterings.
     model : {"perm", "num", "all"}
         The random model.
     one_sided : bool, default=False
         If True, ``labels_true`` is held fixed and only ``labels_pred`` is
         resampled; otherwise both are, independently.
-    n_samples : int, default=9999
-        Number of null samples.
+    n_resamples : int, default=9999
+        Number of random pairs drawn, i.e. of values of the null distribution.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness.
     batch : int, optional
-        Samples evaluated together (memory only: the values do not depend on it).
+        Random pairs evaluated together: memory is O(``batch`` * N); the values do not
+        depend on it.
     progress : callable, optional
-        Called as ``progress(done, n_samples)`` after each batch (e.g. a progress bar).
+        Called as ``progress(done, n_resamples)`` after each batch (e.g. a progress bar).
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    n_samples : int, optional
+        Deprecated alias of ``n_resamples`` (removed in 0.2).
+
+    Returns
+    -------
+    ndarray of shape (n_resamples,)
+        The measure of each random pair.
+
+    Notes
+    -----
+    Named measures are computed from contingency tables built for a whole
+    batch at once (one ``bincount``, or one sort per sample when the tables
+    are large and sparse), O(N) per random pair; their values agree with the
+    library's functions to rounding (~1e-15). Under perm the named measures
+    keep ``labels_true`` fixed even when two-sided, since the law of the table
+    is the same.
+
+    Examples
+    --------
+    >>> from chanceclust import null_distribution
+    >>> a, b = [0, 0, 1, 1, 2, 2], [0, 0, 0, 1, 1, 1]
+    >>> null = null_distribution("ri", a, b, model="perm", n_resamples=1000, rng=0)
+    >>> null.shape, round(float(null.mean()), 1)  # E[RI] = 0.56
+    ((1000,), 0.6)
+    """
+    s = _setup(
+        measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
+    )
+    n_resamples = _resamples(n_resamples, n_samples)
+    return _null(s, n_resamples, check_rng(rng), _check_batch(batch), progress)
+
+
+def _pvalue(statistic: float, null: NDArray[np.float64], alternative: str) -> float:
+    gamma = _TIE * abs(statistic)
+    n = null.shape[0]
+    # The +1 correction counts the observed value among the samples: an exact
+    # p-value under the null, never 0 (Phipson & Smyth 2010, Stat. Appl. Genet.
+    # Mol. Biol. 9(1):39).
+    greater = (1 + int(np.count_nonzero(null >= statistic - gamma))) / (n + 1)
+    less = (1 + int(np.count_nonzero(null <= statistic + gamma))) / (n + 1)
+    compare = {"greater": greater, "less": less, "two-sided": min(1.0, 2.0 * min(greater, less))}
+    return compare[alternative]
+
+
+def _check_best(best: Any) -> float | None:
+    if best is None:
+        return None
+    if isinstance(best, bool) or not isinstance(best, (int, float, np.number)) or not (
+        math.isfinite(best)
+    ):
+        raise ValueError(f"`best` must be a finite number; got {_describe(best)}.")
+    return float(best)
+
+
+@dataclass(frozen=True)
+class SignificanceTestResult:
+    """Result of :func:`significance_test`: the statistic, its p-value and the null sample.
+
+    Formula: docs/math.md#math-significance.
+
+    Attributes
+    ----------
+    statistic : float
+        The measure of the observed pair.
+    pvalue : float
+        Monte Carlo p-value with the +1 correction, in (0, 1].
+    null_distribution : ndarray of shape (n_resamples,)
+        The measure of each random pair drawn under the null hypothesis.
+    alternative : str
+        "greater", "less" or "two-sided".
+    model : str
+        The random model of the null hypothesis.
+    one_sided : bool
+        Whether ``labels_true`` was held fixed.
+    best : float
+        The measure's best value s_max, the default of :meth:`adjusted`.
+
+    Examples
+    --------
+    >>> from chanceclust import significance_test
+    >>> r = significance_test("ri", [0, 0, 1, 1], [0, 0, 1, 1], model="perm",
+    ...                       n_resamples=99, rng=0)
+    >>> r.statistic, r.alternative, r.null_distribution.shape
+    (1.0, 'greater', (99,))
+    >>> round(r.null_mean, 1), r.adjusted().value  # E[RI] = 1/3 + (2/3)(2/3) = 5/9
+    (0.6, 1.0)
+    """
+
+    statistic: float
+    pvalue: float
+    null_distribution: NDArray[np.float64]
+    alternative: str
+    model: str
+    one_sided: bool
+    best: float
+
+    @property
+    def null_mean(self) -> float:
+        """Mean of the null distribution (a Monte Carlo estimate of E[s])."""
+        return float(np.mean(self.null_distribution))
+
+    @property
+    def null_std(self) -> float:
+        """Standard deviation of the null distribution (ddof=1; 0.0 for one value)."""
+        null = self.null_distribution
+        return float(np.std(null, ddof=1)) if null.size > 1 else 0.0
+
+    @property
+    def zscore(self) -> float:
+        """(statistic - null_mean) / null_std; 0.0 when both are equal (ties as for the
+        p-value), +-inf when null_std is 0 and they differ."""
+        mean, std = self.null_mean, self.null_std
+        diff = self.statistic - mean
+        if std > 0:
+            return diff / std
+        tie = _TIE * max(abs(self.statistic), abs(mean))
+        return 0.0 if abs(diff) <= tie else math.copysign(math.inf, diff)
+
+    def adjusted(self, best: float | None = None) -> MonteCarloAdjustedResult:
+        """The Monte Carlo chance-corrected value (s - E_mc[s]) / (best - E_mc[s]).
+
+        E_mc[s] is the mean of this result's null distribution (no new sampling), and
+        the value comes with its Monte Carlo standard error (docs/math.md#math-significance).
+
+        Parameters
+        ----------
+        best : float, optional
+            The measure's best value s_max; default :attr:`best` (1.0 for the bounded
+            similarities and callables, 0.0 for "vi", the MI bound of the model for "mi").
+
+        Returns
+        -------
+        MonteCarloAdjustedResult
+
+        Notes
+        -----
+        1 means s = best, 0 means chance level; the sign is that of an agreement
+        better than chance for distances too. The standard error of the value
+        comes from the delta method: d value / d E = (s - best) / (best - E)^2,
+        times the standard error of E_mc, sd / sqrt(n_resamples). When
+        best = E_mc[s] (every sample equals the best value: a single-valued
+        ensemble), the value is 1.0 if s equals it and 0.0 otherwise, with error 0.
+        """
+        checked = _check_best(best)
+        best = self.best if checked is None else checked
+        null = self.null_distribution
+        n = null.size
+        expected = float(np.mean(null))
+        stderr = float(np.std(null, ddof=1) / math.sqrt(n)) if n > 1 else 0.0
+        gap = best - expected
+        statistic = self.statistic
+        if gap == 0.0:
+            value, value_stderr = (1.0 if statistic == best else 0.0), 0.0
+        else:
+            value = (statistic - expected) / gap
+            value_stderr = abs(statistic - best) / (gap * gap) * stderr
+        return MonteCarloAdjustedResult(
+            value, value_stderr, statistic, expected, stderr, best, n
+        )
+
+
+def significance_test(
+    measure: str | Callable[[Any, Any], float],
+    labels_true: Any,
+    labels_pred: Any,
+    *,
+    model: str,
+    one_sided: bool = False,
+    alternative: str | None = None,
+    n_resamples: int = 9999,
+    batch: int | None = None,
+    rng: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
+) -> SignificanceTestResult:
+    """Monte Carlo test of the agreement of two clusterings against a random model.
+
+    The null hypothesis: the clusterings are random draws from ``model`` with the
+    observed summaries (or only ``labels_pred`` is, when ``one_sided``). Like
+    :func:`scipy.stats.monte_carlo_test`, the result holds the statistic, the p-value
+    and the whole null distribution.
+
+    Formula: docs/math.md#math-significance.
+
+    Parameters
+    ----------
+    measure : str or callable
+        As in :func:`null_distribution`.
+    labels_true, labels_pred : array-like of shape (n_samples,)
+        The observed clusterings of the n_samples elements.
+    model : {"perm", "num", "all"}
+        The random model of the null hypothesis.
+    one_sided : bool, default=False
+        If True, ``labels_true`` is a fixed reference.
+    alternative : {"greater", "less", "two-sided"}, optional
+        "greater": the p-value is the probability of a value at least the observed
+        one; "less": at most; "two-sided": twice the smaller of the two, capped at 1.
+        Default: the agreement direction of the measure, "less" for the distance
+        "vi" and "greater" for the similarities and callables.
+    n_resamples : int, default=9999
+        Number of random pairs drawn, i.e. of values of the null distribution.
+    batch : int, optional
+        Random pairs evaluated together: memory is O(``batch`` * N); the result does
+        not depend on it.
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness: the same seed gives the same result.
+    progress : callable, optional
+        Called as ``progress(done, n_resamples)`` after each batch.
     unassigned_label : label or collection of labels, optional
         Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
@@ -555,48 +798,54 @@ def null_distribution(
 
     Returns
     -------
-    ndarray of shape (n_samples,)
-        The measure of each random pair.
+    SignificanceTestResult
+        statistic, pvalue, null_distribution (always), alternative, model,
+        one_sided, best; null_mean, null_std and zscore as properties; the Monte
+        Carlo chance-corrected value by :meth:`SignificanceTestResult.adjusted`.
 
     Notes
     -----
-    Named measures are computed from contingency tables built for a whole
-    batch at once (one ``bincount``, or one sort per sample when the tables
-    are large and sparse), O(N) per sample; their values agree with the
-    library's functions to rounding (~1e-15). Under perm the named measures
-    keep ``labels_true`` fixed even when two-sided, since the law of the table
-    is the same.
+    p = (1 + #{null values at least as extreme}) / (n_resamples + 1)
+    (Phipson and Smyth 2010): valid (P(p <= alpha) <= alpha under the null)
+    and never 0, so the smallest p-value is 1 / (n_resamples + 1). Null values
+    within 100 eps |statistic| of the statistic (relative, as in SciPy) count as ties.
+    Cost: O(N) per random pair (:func:`null_distribution`); the smallest
+    attainable p-value, 1 / (n_resamples + 1), sets how many are needed.
+
+    References
+    ----------
+    Phipson, B. and Smyth, G. K. (2010). Permutation p-values should never be
+    zero. Stat. Appl. Genet. Mol. Biol. 9(1):39.
 
     Examples
     --------
-    >>> from chanceclust.significance import null_distribution
-    >>> a, b = [0, 0, 1, 1, 2, 2], [0, 0, 0, 1, 1, 1]
-    >>> null = null_distribution("ri", a, b, model="perm", n_samples=1000, rng=0)
-    >>> null.shape, round(float(null.mean()), 1)  # E[RI] = 0.56
-    ((1000,), 0.6)
+    >>> from chanceclust import significance_test
+    >>> a = [0] * 10 + [1] * 10 + [2] * 10
+    >>> b = [0] * 9 + [1] * 11 + [2] * 10
+    >>> result = significance_test("ari", a, b, model="perm", n_resamples=999, rng=0)
+    >>> result.pvalue  # no random pair beat the observed ARI: 1 / (999 + 1)
+    0.001
+    >>> significance_test("vi", a, b, model="perm", n_resamples=99, rng=0).alternative
+    'less'
     """
+    if alternative is not None:
+        alternative = check_alternative(alternative)
     s = _setup(
         measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
     )
-    n_samples = check_count(n_samples, "n_samples", minimum=1)
-    if batch is not None:
-        batch = check_count(batch, "batch", minimum=1)
-    return _null(s, n_samples, check_rng(rng), batch, progress)
-
-
-def _pvalue(statistic: float, null: NDArray[np.float64], alternative: str) -> float:
-    gamma = _TIE * max(1.0, abs(statistic))
-    n = null.shape[0]
-    # The +1 correction counts the observed value among the samples: an exact
-    # p-value under the null, never 0 (Phipson & Smyth 2010, Stat. Appl. Genet.
-    # Mol. Biol. 9(1):39).
-    greater = (1 + int(np.count_nonzero(null >= statistic - gamma))) / (n + 1)
-    less = (1 + int(np.count_nonzero(null <= statistic + gamma))) / (n + 1)
-    if alternative == "greater":
-        return greater
-    if alternative == "less":
-        return less
-    return min(1.0, 2.0 * min(greater, less))
+    if alternative is None:
+        alternative = "less" if s.measure in DISTANCES else "greater"
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
+    null = _null(s, n_resamples, check_rng(rng), _check_batch(batch), progress)
+    return SignificanceTestResult(
+        s.statistic,
+        _pvalue(s.statistic, null, alternative),
+        null,
+        alternative,
+        s.model,
+        s.one_sided,
+        _best_value(s),
+    )
 
 
 def significance(
@@ -615,39 +864,14 @@ def significance(
     unassigned_label: Any = None,
     unassigned: str = "raise",
 ) -> SignificanceResult:
-    """Monte Carlo test of the agreement of two clusterings against a random model.
+    """Deprecated: use :func:`significance_test` (removed in chanceclust 0.2).
+
+    The same test with the old names: ``n_samples`` is ``n_resamples``, the null
+    values are returned only with ``return_samples=True`` (as ``samples``), and
+    ``alternative`` defaults to "greater" for every measure. Emits a
+    ``DeprecationWarning``.
 
     Formula: docs/math.md#math-significance.
-
-    Parameters
-    ----------
-    measure : str or callable
-        As in :func:`null_distribution`. For a distance ("vi") use
-        ``alternative="less"`` to test for agreement.
-    labels_true, labels_pred : array-like of shape (n_samples,)
-        The observed clusterings.
-    model : {"perm", "num", "all"}
-        The random model of the null hypothesis.
-    one_sided : bool, default=False
-        If True, ``labels_true`` is a fixed reference.
-    n_samples : int, default=9999
-        Number of null samples.
-    alternative : {"greater", "less", "two-sided"}, default="greater"
-        "greater": the p-value is the probability of a value at least the
-        observed one; "less": at most; "two-sided": twice the smaller of the
-        two, capped at 1.
-    rng : None, int or numpy.random.Generator, optional
-        Source of randomness: the same seed gives the same result.
-    return_samples : bool, default=False
-        Keep the null samples in the result.
-    batch : int, optional
-        Samples evaluated together (memory only).
-    progress : callable, optional
-        Called as ``progress(done, n_samples)`` after each batch.
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
 
     Returns
     -------
@@ -655,52 +879,35 @@ def significance(
         statistic, null_mean, null_std, zscore, pvalue, alternative,
         n_samples, samples.
 
-    Notes
-    -----
-    p = (1 + #{null samples at least as extreme}) / (n_samples + 1)
-    (Phipson and Smyth 2010): valid (P(p <= alpha) <= alpha under the null)
-    and never 0, so the smallest p-value is 1 / (n_samples + 1). Null values
-    within 1e-12 (relative) of the statistic count as ties.
-    Cost: O(N) per null sample (:func:`null_distribution`); the smallest
-    attainable p-value, 1 / (n_samples + 1), sets how many are needed.
-
-    References
-    ----------
-    Phipson, B. and Smyth, G. K. (2010). Permutation p-values should never be
-    zero. Stat. Appl. Genet. Mol. Biol. 9(1):39.
-
     Examples
     --------
+    >>> import warnings
     >>> from chanceclust.significance import significance
     >>> a = [0] * 10 + [1] * 10 + [2] * 10
     >>> b = [0] * 9 + [1] * 11 + [2] * 10
-    >>> result = significance("ari", a, b, model="perm", n_samples=999, rng=0)
-    >>> result.pvalue  # no random pair beat the observed ARI: 1 / (999 + 1)
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     r = significance("ari", a, b, model="perm", n_samples=999, rng=0)
+    >>> r.pvalue  # as significance_test("ari", a, b, model="perm", n_resamples=999, rng=0)
     0.001
     """
-    alternative = _check_alternative(alternative)
-    s = _setup(
-        measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
+    warnings.warn(
+        "significance() is deprecated and will be removed in chanceclust 0.2; use "
+        "significance_test(), whose result always holds the null distribution "
+        "(n_samples= is n_resamples=).",
+        DeprecationWarning,
+        stacklevel=2,
     )
-    n_samples = check_count(n_samples, "n_samples", minimum=1)
-    if batch is not None:
-        batch = check_count(batch, "batch", minimum=1)
-    null = _null(s, n_samples, check_rng(rng), batch, progress)
-    mean = float(np.mean(null))
-    std = float(np.std(null, ddof=1)) if n_samples > 1 else 0.0
-    diff = s.statistic - mean
-    if std > 0:
-        zscore = diff / std
-    else:
-        zscore = 0.0 if abs(diff) <= _TIE * max(1.0, abs(mean)) else math.copysign(math.inf, diff)
+    alternative = check_alternative(alternative)
+    r = significance_test(
+        measure, labels_true, labels_pred, model=model, one_sided=one_sided,
+        alternative=alternative, n_resamples=check_count(n_samples, "n_samples", minimum=1),
+        batch=batch, rng=rng, progress=progress, unassigned_label=unassigned_label,
+        unassigned=unassigned,
+    )
+    null = r.null_distribution
     return SignificanceResult(
-        s.statistic,
-        mean,
-        std,
-        zscore,
-        _pvalue(s.statistic, null, alternative),
-        alternative,
-        n_samples,
+        r.statistic, r.null_mean, r.null_std, r.zscore, r.pvalue, alternative, null.size,
         null if return_samples else None,
     )
 
@@ -720,31 +927,36 @@ def monte_carlo_adjusted(
     *,
     model: str,
     one_sided: bool = False,
-    n_samples: int = 9999,
+    n_resamples: int = 9999,
     rng: Any = None,
     best: float | None = None,
     batch: int | None = None,
     unassigned_label: Any = None,
     unassigned: str = "raise",
+    n_samples: int | None = None,
 ) -> MonteCarloAdjustedResult:
     """Adjust any measure for chance by Monte Carlo: (s - E_mc[s]) / (best - E_mc[s]).
 
     For measures without a closed-form expectation (Jaccard, Fowlkes-Mallows,
     NMI, VI, any callable), E[s] under the model is estimated by the mean of
-    the null samples and reported with its Monte Carlo error.
+    the null distribution and reported with its Monte Carlo error. The same as
+    ``significance_test(...).adjusted(best)``; use that form to test and adjust
+    with one null distribution.
+
+    Formula: docs/math.md#math-significance.
 
     Parameters
     ----------
     measure : str or callable
         As in :func:`null_distribution`.
     labels_true, labels_pred : array-like of shape (n_samples,)
-        The observed clusterings.
+        The observed clusterings of the n_samples elements.
     model : {"perm", "num", "all"}
         The random model.
     one_sided : bool, default=False
         If True, ``labels_true`` is a fixed reference.
-    n_samples : int, default=9999
-        Number of null samples.
+    n_resamples : int, default=9999
+        Number of random pairs drawn.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness.
     best : float, optional
@@ -754,57 +966,37 @@ def monte_carlo_adjusted(
         1 - VI / E_mc[VI]; for "mi", the MI bound (docs/math.md#math-s-max) under the model
         (arithmetic mean), so that the result estimates the AMI.
     batch : int, optional
-        Samples evaluated together (memory only).
+        Random pairs evaluated together (memory only).
     unassigned_label : label or collection of labels, optional
         Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
         What unassigned elements mean, as in :func:`chanceclust.compare`.
+    n_samples : int, optional
+        Deprecated alias of ``n_resamples`` (removed in 0.2).
 
     Returns
     -------
     MonteCarloAdjustedResult
-        value, value_stderr, statistic, expected, expected_stderr, best, n_samples.
+        value, value_stderr, statistic, expected, expected_stderr, best, n_resamples.
 
     Notes
     -----
-    1 means s = best, 0 means chance level; the sign is that of an agreement
-    better than chance for distances too. The standard error of the value
-    comes from the delta method: d value / d E = (s - best) / (best - E)^2,
-    times the standard error of E_mc, sd / sqrt(n_samples). When
-    best = E_mc[s] (every sample equals the best value: a single-valued
-    ensemble), the value is 1.0 if s equals it and 0.0 otherwise, with error 0.
-    Cost: O(N) per null sample (:func:`null_distribution`).
+    See :meth:`SignificanceTestResult.adjusted`.
+    Cost: O(N) per random pair (:func:`null_distribution`).
 
     Examples
     --------
-    >>> from chanceclust.significance import monte_carlo_adjusted
+    >>> from chanceclust import monte_carlo_adjusted
     >>> a = [0] * 10 + [1] * 10 + [2] * 10
     >>> b = [0] * 9 + [1] * 11 + [2] * 10
-    >>> r = monte_carlo_adjusted("jaccard", a, b, model="num", n_samples=2000, rng=0)
+    >>> r = monte_carlo_adjusted("jaccard", a, b, model="num", n_resamples=2000, rng=0)
     >>> 0.8 < r.value < 0.9, r.value_stderr < 0.01
     (True, True)
     """
-    s = _setup(
-        measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
-    )
-    n_samples = check_count(n_samples, "n_samples", minimum=1)
-    if batch is not None:
-        batch = check_count(batch, "batch", minimum=1)
-    if best is None:
-        best = _best_value(s)
-    elif not isinstance(best, (int, float, np.number)) or not math.isfinite(best):
-        raise ValueError(f"`best` must be a finite number; got {_describe(best)}.")
-    best = float(best)
-    null = _null(s, n_samples, check_rng(rng), batch)
-    expected = float(np.mean(null))
-    stderr = float(np.std(null, ddof=1) / math.sqrt(n_samples)) if n_samples > 1 else 0.0
-    gap = best - expected
-    statistic = s.statistic
-    if gap == 0.0:
-        value, value_stderr = (1.0 if statistic == best else 0.0), 0.0
-    else:
-        value = (statistic - expected) / gap
-        value_stderr = abs(statistic - best) / (gap * gap) * stderr
-    return MonteCarloAdjustedResult(
-        value, value_stderr, statistic, expected, stderr, best, n_samples
-    )
+    best = _check_best(best)
+    n_resamples = _resamples(n_resamples, n_samples)
+    return significance_test(
+        measure, labels_true, labels_pred, model=model, one_sided=one_sided,
+        n_resamples=n_resamples, batch=batch, rng=rng, unassigned_label=unassigned_label,
+        unassigned=unassigned,
+    ).adjusted(best)

@@ -61,6 +61,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import mpmath
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared primitives: _exact.py
 from _exact import bell, stirling2  # noqa: E402  # recurrences, independent of the enumeration below
 from mpmath import mp, mpf

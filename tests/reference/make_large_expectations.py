@@ -82,6 +82,7 @@ from functools import cache
 from pathlib import Path
 
 import mpmath
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared primitives: _exact.py
 from _exact import bell_numbers, stirling2_range  # noqa: E402
 from _exact import stirling2 as stirling2_by_recurrence  # noqa: E402

@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 
 import mpmath as mp
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared primitives: _exact.py
 from _exact import bd0  # noqa: E402
 

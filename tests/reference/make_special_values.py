@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 import mpmath
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared primitives: _exact.py
 from _exact import bell_numbers, stirling2_near_diagonal, stirling2_range, stirling2_rows  # noqa: E402
 
