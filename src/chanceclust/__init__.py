@@ -9,6 +9,7 @@ clusterings), two-sided or against a fixed reference (``one_sided=True``).
 
 from chanceclust._validation import UnassignedReport
 from chanceclust.adjusted import adjusted_mutual_information, adjusted_rand_index
+from chanceclust.allpairs import PairwiseResult, pairwise
 from chanceclust.comparison import ComparisonResult, ComparisonRow, compare
 from chanceclust.contingency import PairCounts, contingency_table, pair_counts
 from chanceclust.expectations import (
@@ -38,6 +39,7 @@ from chanceclust.significance import (
     significance_test,
 )
 from chanceclust.special import bell, log_bell, log_stirling2, stirling2
+from chanceclust.summary import PartialTable, TableSummary, merge_tables, partial_table
 from chanceclust.variance import rand_index_variance, standardized_rand_index
 
 __version__ = "0.1.0.dev0"
@@ -47,8 +49,11 @@ __all__ = [
     "ComparisonRow",
     "MonteCarloAdjustedResult",
     "PairCounts",
+    "PairwiseResult",
+    "PartialTable",
     "SignificanceResult",
     "SignificanceTestResult",
+    "TableSummary",
     "UnassignedReport",
     "__version__",
     "adjusted_mutual_information",
@@ -65,11 +70,14 @@ __all__ = [
     "jaccard_index",
     "log_bell",
     "log_stirling2",
+    "merge_tables",
     "monte_carlo_adjusted",
     "mutual_information",
     "normalized_mutual_information",
     "null_distribution",
     "pair_counts",
+    "pairwise",
+    "partial_table",
     "rand_index",
     "rand_index_variance",
     "random_clustering",

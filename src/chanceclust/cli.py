@@ -451,6 +451,9 @@ def get_parser() -> argparse.ArgumentParser:
     from chanceclust.paper import add_reproduce_parser  # light: matplotlib loads on use
 
     add_reproduce_parser(sub)
+    from chanceclust import _cli_scale  # Parquet, --contingency, Dask, pairwise (#12)
+
+    _cli_scale.extend(sub)
     return parser
 
 

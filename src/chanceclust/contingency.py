@@ -38,6 +38,10 @@ class Table:
         Cluster sizes a_i and b_j (all positive: empty rows and columns are dropped).
     n : int
         Number of elements N.
+    weights : ndarray of int64 or None
+        None for a table of cells. For a :class:`chanceclust.TableSummary`,
+        the multiplicity of each distinct cell count in ``counts`` (a
+        histogram; ``rows`` and ``cols`` are then empty).
     """
 
     counts: NDArray[np.int64]
@@ -46,12 +50,14 @@ class Table:
     row_sums: NDArray[np.int64]
     col_sums: NDArray[np.int64]
     n: int
+    weights: NDArray[np.int64] | None = None
 
     @property
     def identical(self) -> bool:
         """True when both clusterings are the same partition (perfect agreement)."""
         k = len(self.row_sums)
-        return len(self.counts) == k == len(self.col_sums)
+        nnz = len(self.counts) if self.weights is None else int(self.weights.sum())
+        return nnz == k == len(self.col_sums)
 
 
 @dataclass(frozen=True)
@@ -315,6 +321,8 @@ def _summarize_report(
                 "`unassigned_label` applies to labels; a `contingency` table has no "
                 f"unassigned elements; got unassigned_label={_describe(unassigned_label)}."
             )
+        if getattr(type(contingency), "_validated_once", False):  # chanceclust.summary's
+            return contingency._table, UnassignedReport(policy)  # checked when built
         return _check_table(contingency), UnassignedReport(policy)
     if labels_true is None or labels_pred is None:
         missing = "labels_true" if labels_true is None else "labels_pred"
@@ -383,7 +391,13 @@ def pair_counts(
 
 def _pair_counts(table: Table) -> PairCounts:
     """The :class:`PairCounts` of a :class:`Table`."""
-    n11 = _sum_pairs(table.counts)
+    if table.weights is None:
+        n11 = _sum_pairs(table.counts)
+    else:  # a histogram of cell counts: sum of multiplicity x C(count, 2)
+        n11 = sum(
+            int(w) * (int(v) * (int(v) - 1) // 2)
+            for v, w in zip(table.counts, table.weights, strict=True)
+        )
     q_true = _sum_pairs(table.row_sums)
     q_pred = _sum_pairs(table.col_sums)
     total = table.n * (table.n - 1) // 2

@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from chanceclust._expected.pmfs import deviance
 from chanceclust._validation import check_average_method, check_labels
 from chanceclust.contingency import PairCounts, Table, _summarize, pair_counts
+from chanceclust.summary import _histogram_mutual_information, _histogram_variation_of_information
 
 __all__ = [
     "entropy",
@@ -141,6 +142,8 @@ def _mutual_information(table: Table) -> float:
     (n_ij - mu_ij) is 0 and bd0(0, mu) = mu; the second term is exact in integers.
     """
     n = table.n
+    if table.weights is not None:  # a TableSummary: entropy form (chanceclust.summary)
+        return _histogram_mutual_information(table)
     if n == 0:
         return 0.0
     if n >= 3_000_000_000:  # a * b and x * n would overflow int64: exact Python integers
@@ -447,6 +450,8 @@ def variation_of_information(
 
 def _variation_of_information(table: Table) -> float:
     """VI of a :class:`Table`, as a sum of non-negative terms."""
+    if table.weights is not None:  # a TableSummary: entropy form (chanceclust.summary)
+        return _histogram_variation_of_information(table)
     if table.n == 0:
         return 0.0
     x = table.counts

@@ -1,0 +1,145 @@
+"""One comparison of N elements stored as Parquet: chanceclust.dask vs in memory vs dask.dataframe.
+
+    python benchmarks/scaling/bench_parquet.py --data /tmp/labels --n 1e8 --k 1e3   # the issue's
+    python benchmarks/scaling/bench_parquet.py --data /tmp/labels --n 2e7 --k 1e3   # what ran here
+
+Data (made once per --data folder): N rows, int32 columns ``a`` (uniform over K labels) and
+``b`` (a random map of ``a`` into K labels with probability 0.7, else uniform), 8 files of 5
+row groups. Methods, each with a fresh LocalCluster of --workers single-threaded worker
+processes (memory limit --worker-memory, Dask's default worker environment):
+``inmem`` (pyarrow reads both columns, chanceclust.contingency_table; the reference values),
+``ccdask`` (chanceclust.dask.contingency_table -> PartialTable), ``ccdask_summary``
+(summary=True -> TableSummary), ``ddf`` (dask.dataframe read_parquet(split_row_groups=True)
+.groupby([a, b]).size(), then PartialTable.from_cells). Reported: wall and CPU seconds (driver
+and workers) of the table and of three measures from it (ARI perm, AMI perm, AMI num), peak RSS
+of the driver and of each worker (getrusage maxrss), and whether the values equal the
+in-memory ones bit for bit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import cpu_seconds, machine, process_cpu, record
+
+import chanceclust as cc
+
+
+def make_data(folder: str, n: int, k: int, files: int = 8, groups: int = 5) -> None:
+    """N rows in `files` Parquet files of `groups` row groups (once per folder)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if os.path.exists(os.path.join(folder, "_DONE")):
+        return
+    os.makedirs(folder, exist_ok=True)
+    rng = np.random.default_rng(0)
+    mapping = rng.integers(0, k, k).astype(np.int32)
+    per_file = n // files
+    for f in range(files):
+        a = rng.integers(0, k, per_file).astype(np.int32)
+        b = np.where(rng.random(per_file) < 0.7, mapping[a], rng.integers(0, k, per_file))
+        table = pa.table({"a": a, "b": b.astype(np.int32)})
+        pq.write_table(table, os.path.join(folder, f"part-{f}.parquet"),
+                       row_group_size=per_file // groups)
+    open(os.path.join(folder, "_DONE"), "w").close()
+
+
+def _vm_hwm(pid: int) -> float | None:
+    """Peak resident memory (GiB) of a running process, from /proc (Linux)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 2**20
+    except OSError:
+        return None
+    return None
+
+
+def three(contingency):
+    return [
+        cc.adjusted_rand_index(contingency=contingency),
+        cc.adjusted_mutual_information(contingency=contingency),
+        cc.adjusted_mutual_information(contingency=contingency, model="num"),
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--n", type=float, default=2e7)
+    parser.add_argument("--k", type=float, default=1e3)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--worker-memory", default="3GiB")
+    parser.add_argument("--methods", default="inmem,ccdask,ccdask_summary,ddf")
+    args = parser.parse_args()
+    n, k = int(args.n), int(args.k)
+    t0 = time.perf_counter()
+    make_data(args.data, n, k)
+    print(f"data ready in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    reference = None
+    for method in args.methods.split(","):
+        row = {"bench": "parquet", "method": method, "n": n, "k": k, "workers": args.workers,
+               "machine": machine()}
+        client = cluster = None
+        pids: list[int] = []
+        if method != "inmem":
+            from distributed import Client, LocalCluster
+
+            cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1,
+                                   processes=True, memory_limit=args.worker_memory,
+                                   dashboard_address=None)
+            client = Client(cluster)
+            pids = list(client.run(os.getpid).values())
+        w0, c0, t0 = process_cpu(pids), cpu_seconds(False), time.perf_counter()
+        if method == "inmem":
+            import pyarrow.parquet as pq
+
+            table = pq.read_table(args.data, columns=["a", "b"])
+            a, b = table.column("a").to_numpy(), table.column("b").to_numpy()
+            del table
+            result = cc.contingency_table(a, b, sparse=True)
+        elif method in ("ccdask", "ccdask_summary"):
+            from chanceclust import dask as ccd
+
+            result = ccd.contingency_table(args.data, columns=("a", "b"),
+                                           summary=method == "ccdask_summary")
+        else:
+            import dask.dataframe as dd
+
+            frame = dd.read_parquet(args.data, columns=["a", "b"], split_row_groups=True)
+            cells = frame.groupby(["a", "b"]).size().compute().reset_index()
+            result = cc.PartialTable.from_cells(cells["a"].to_numpy(), cells["b"].to_numpy(),
+                                                cells[0].to_numpy())
+        row["table_wall_s"] = time.perf_counter() - t0
+        row["table_cpu_s"] = cpu_seconds(False) - c0 + process_cpu(pids) - w0
+        t0 = time.perf_counter()
+        values = three(result) if method != "inmem" else [
+            cc.adjusted_rand_index(a, b), cc.adjusted_mutual_information(a, b),
+            cc.adjusted_mutual_information(a, b, model="num")]
+        row["measures_wall_s"] = time.perf_counter() - t0
+        if method == "inmem":
+            reference = values
+            del a, b
+        elif reference is not None:
+            row["identical"] = [x == y for x, y in zip(values, reference, strict=True)]
+            row["abs_diff"] = [abs(x - y) for x, y in zip(values, reference, strict=True)]
+        row["driver_peak_rss_gib"] = _vm_hwm(os.getpid())
+        if client is not None:
+            # VmHWM of each worker (getrusage's maxrss survives exec: it would report the
+            # driver's peak at spawn time)
+            row["worker_peak_rss_gib"] = [_vm_hwm(pid) for pid in pids]
+            client.close()
+            cluster.close()
+        record("parquet", row)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,616 @@
+"""All-pairs similarity matrices of many clusterings, serially or through any Executor.
+
+Stability analyses, consensus clustering and resolution or seed sweeps compare
+every pair of M clusterings of the same elements (R's
+``clue::cl_agreement(x, y)`` is the precedent). :func:`pairwise` does it with
+the library's own measures, value for value equal to the loop of single
+calls, and with the work shared out the way that scales:
+
+* each clustering is validated and factorized once (codes, K, sizes; its
+  cluster-size law once per worker), never once per pair;
+* two-sided ``num``/``all`` expectations of MI depend only on (N, K_i, K_j):
+  each distinct pair of numbers of clusters is computed once;
+* pairs go out in blocks, one task per block, and the labels go to each
+  worker once: through a memory-mapped file for process pools, or broadcast
+  once to every worker for a Dask client's executor; a task carries only its
+  pair indices;
+* the per-pair kernel reuses per-worker buffers for the contingency table,
+  so its speed does not depend on the allocator's settings (Dask's nanny
+  sets ``MALLOC_TRIM_THRESHOLD_``, which made a kernel allocating ~1 MB per
+  pair 2.5x slower).
+
+``executor`` is any :class:`concurrent.futures.Executor`: a
+``ProcessPoolExecutor``, a ``ThreadPoolExecutor``, loky's, or
+``distributed.Client.get_executor()`` -- the core depends on none of them.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import tempfile
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from chanceclust._expected.laws import Law, fixed_law, law
+from chanceclust._expected.mutual_information import expected_mi_of_laws
+from chanceclust._validation import (
+    _describe,
+    check_average_method,
+    check_labels,
+    check_model,
+    check_one_sided,
+)
+from chanceclust.adjusted import _adjust_for_chance, _adjusted_rand_index, _mi_max
+from chanceclust.contingency import Table, _pair_counts
+from chanceclust.expectations import _expected_mutual_information_two_sided
+from chanceclust.measures import (
+    _fowlkes_mallows_index,
+    _jaccard_index,
+    _mutual_information,
+    _normalized_mutual_information,
+    _rand_index,
+    _variation_of_information,
+)
+
+__all__ = ["PAIRWISE_MEASURES", "PairwiseResult", "pairwise"]
+
+#: Measures :func:`pairwise` computes: adjusted Rand index, adjusted MI (these
+#: two under ``model``/``one_sided``), Rand index, MI, normalized MI (AMI and
+#: NMI under ``average_method``), variation of information, Fowlkes-Mallows,
+#: Jaccard.
+PAIRWISE_MEASURES = ("ari", "ami", "ri", "mi", "nmi", "vi", "fmi", "jaccard")
+_ADJUSTED = ("ari", "ami")
+_NORMALIZED = ("ami", "nmi")
+
+
+@dataclass(frozen=True, eq=False)
+class PairwiseResult:
+    """A labelled matrix of similarities between clusterings.
+
+    Attributes
+    ----------
+    values : ndarray of shape (M, M') of float64
+        ``values[i, j]`` compares ``names[i]`` (``labels_true``, the reference
+        when one-sided) with ``other_names[j]`` (``labels_pred``).
+    names, other_names : tuple of str
+        Row and column names (the keys of a mapping of clusterings, else
+        their positions as strings).
+    measure : str
+    model : str or None
+        The random model (ARI, AMI), else None.
+    one_sided : bool
+    average_method : str or None
+        The normalization (AMI, NMI), else None.
+    """
+
+    values: NDArray[np.float64]
+    names: tuple[str, ...]
+    other_names: tuple[str, ...]
+    measure: str
+    model: str | None
+    one_sided: bool
+    average_method: str | None
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(M, M')."""
+        return self.values.shape  # type: ignore[return-value]
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> NDArray[Any]:
+        return self.values if dtype is None else self.values.astype(dtype)
+
+    def __repr__(self) -> str:
+        setting = "" if self.model is None else f", model={self.model!r}"
+        setting += ", one_sided=True" if self.one_sided else ""
+        setting += (
+            "" if self.average_method is None else f", average_method={self.average_method!r}"
+        )
+        return f"PairwiseResult({self.measure!r}{setting}, shape={self.shape})"
+
+    def to_frame(self) -> Any:
+        """The matrix as a ``pandas.DataFrame`` indexed by ``names``, columns ``other_names``.
+
+        Requires pandas (``pip install "chanceclust[pandas]"``).
+        """
+        import pandas as pd
+
+        return pd.DataFrame(self.values, index=list(self.names), columns=list(self.other_names))
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """What every task needs besides the codes and its pairs (small, picklable)."""
+
+    measure: str
+    model: str
+    one_sided: bool
+    method: str
+    n: int
+
+
+def _named(clusterings: Any, name: str) -> tuple[tuple[str, ...], list[Any]]:
+    if isinstance(clusterings, Mapping):
+        return tuple(str(k) for k in clusterings), list(clusterings.values())
+    if isinstance(clusterings, (str, bytes)) or not isinstance(clusterings, (Sequence, np.ndarray)):
+        raise ValueError(
+            f"`{name}` must be a sequence or mapping of labelings; got {_describe(clusterings)}."
+        )
+    items = list(clusterings)
+    return tuple(str(i) for i in range(len(items))), items
+
+
+def _factorize_all(items: list[Any], name: str, offset_names: tuple[str, ...],
+                   n: int | None) -> tuple[list[NDArray[np.integer]], list[int], int | None]:  # fmt: skip
+    codes, ks = [], []
+    for key, labels in zip(offset_names, items, strict=True):
+        c, k = check_labels(labels, f"{name}[{key}]")
+        if n is not None and c.shape[0] != n:
+            raise ValueError(
+                f"`{name}[{key}]` must label the same {n} elements as the first clustering; "
+                f"got {c.shape[0]} labels."
+            )
+        n = c.shape[0]
+        codes.append(c)
+        ks.append(k)
+    return codes, ks, n
+
+
+def pairwise(
+    clusterings: Any,
+    other: Any = None,
+    *,
+    measure: str = "ami",
+    model: str = "perm",
+    one_sided: bool = False,
+    average_method: str = "arithmetic",
+    executor: Executor | None = None,
+    block_size: int | None = None,
+) -> PairwiseResult:
+    """The matrix of a similarity measure between every pair of clusterings.
+
+    Parameters
+    ----------
+    clusterings : sequence or mapping of array-like of shape (n_samples,)
+        M labelings of the same elements (a mapping names them).
+    other : sequence or mapping of array-like, optional
+        M' further labelings: the M x M' cross matrix (rows ``clusterings``,
+        columns ``other``). Default: all pairs of ``clusterings``.
+    measure : {"ami", "ari", "ri", "mi", "nmi", "vi", "fmi", "jaccard"}, default="ami"
+    model : {"perm", "num", "all"}, default="perm"
+        The random model of ARI and AMI.
+    one_sided : bool, default=False
+        ARI and AMI with the row clustering as the fixed reference: the
+        matrix is then not symmetric (reference on rows).
+    average_method : {"min", "geometric", "arithmetic", "max"}, default="arithmetic"
+        The normalization of AMI and NMI.
+    executor : concurrent.futures.Executor, optional
+        Where the blocks of pairs run: a ``ProcessPoolExecutor`` (the codes
+        go to each worker once through a temporary memory-mapped file, so
+        workers must share this machine's file system), a
+        ``ThreadPoolExecutor``, or ``distributed.Client.get_executor()``
+        (the codes are broadcast to every worker once). None: serially.
+    block_size : int, optional
+        Pairs per task. Default: about four tasks per worker.
+
+    Returns
+    -------
+    PairwiseResult
+        ``values[i, j]`` is exactly ``measure(clusterings[i], other[j])``
+        (the value of the single call); without ``other`` and two-sided,
+        ``values[i, j]`` for i <= j is ``measure(clusterings[i],
+        clusterings[j])`` and the matrix is symmetric.
+
+    Notes
+    -----
+    Each pair costs one pass over N codes (the contingency table in reused
+    buffers) plus the measure's cost from the table; per-pair E[MI] under
+    ``perm`` dominates for AMI. Two-sided ``num``/``all`` E[MI] are computed
+    once per distinct (K_i, K_j), in tasks of their own.
+
+    Examples
+    --------
+    >>> from chanceclust import pairwise
+    >>> runs = {"a": [0, 0, 1, 1, 2, 2], "b": [0, 0, 0, 1, 1, 1], "c": [1, 1, 0, 0, 2, 2]}
+    >>> result = pairwise(runs, measure="ari")
+    >>> result.values.round(4)
+    array([[1.    , 0.2424, 1.    ],
+           [0.2424, 1.    , 0.2424],
+           [1.    , 0.2424, 1.    ]])
+    >>> pairwise(runs, measure="ami", model="num", one_sided=True).shape
+    (3, 3)
+    """
+    measure_name = measure.lower() if isinstance(measure, str) else measure
+    if measure_name not in PAIRWISE_MEASURES:
+        raise ValueError(
+            f"`measure` must be one of {', '.join(map(repr, PAIRWISE_MEASURES))}; "
+            f"got {_describe(measure)}."
+        )
+    model = check_model(model)
+    one_sided = check_one_sided(one_sided)
+    method = check_average_method(average_method)
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise ValueError(
+            f"`executor` must be a concurrent.futures.Executor (with submit); got "
+            f"{_describe(executor)}."
+        )
+    if block_size is not None and (
+        isinstance(block_size, bool) or not isinstance(block_size, int) or block_size < 1
+    ):
+        raise ValueError(f"`block_size` must be a positive integer; got {_describe(block_size)}.")
+    names, items = _named(clusterings, "clusterings")
+    codes, ks, n = _factorize_all(items, "clusterings", names, None)
+    if other is None:
+        other_names, m_other = names, 0
+    else:
+        other_names, other_items = _named(other, "other")
+        other_codes, other_ks, n = _factorize_all(other_items, "other", other_names, n)
+        codes += other_codes
+        ks += other_ks
+        m_other = len(other_items)
+    m = len(names)
+    symmetric = other is None and not (one_sided and measure_name in _ADJUSTED)
+    rows_index, cols_index = _pairs(m, m_other, other is None, symmetric)
+    values = np.empty(rows_index.size, dtype=np.float64)
+    spec = _Spec(measure_name, model, one_sided, method, n or 0)
+    if codes and rows_index.size:
+        matrix = np.stack([c.astype(np.int32 if (n or 0) < 2**31 else np.int64) for c in codes])
+        values[:] = _run(matrix, np.asarray(ks, dtype=np.int64), spec, rows_index, cols_index,
+                         executor, block_size)  # fmt: skip
+    shape = (m, m if other is None else m_other)
+    out = np.empty(shape, dtype=np.float64)
+    cols_local = cols_index - (0 if other is None else m)
+    out[rows_index, cols_local] = values
+    if symmetric:
+        out[cols_local, rows_index] = values
+    keep_model = measure_name in _ADJUSTED
+    return PairwiseResult(
+        out,
+        names,
+        other_names,
+        measure_name,
+        model if keep_model else None,
+        one_sided if keep_model else False,
+        method if measure_name in _NORMALIZED else None,
+    )
+
+
+def _pairs(m: int, m_other: int, square: bool, symmetric: bool) -> tuple[NDArray[np.int64], ...]:
+    """Row and column indices (into the stacked codes) of the pairs to compute."""
+    if not square:
+        rows, cols = np.divmod(np.arange(m * m_other, dtype=np.int64), m_other)
+        return rows, cols + m
+    if symmetric:
+        rows, cols = np.triu_indices(m)
+        return rows.astype(np.int64), cols.astype(np.int64)
+    rows, cols = np.divmod(np.arange(m * m, dtype=np.int64), m)
+    return rows, cols
+
+
+def _n_workers(executor: Executor) -> int:
+    client = _dask_client(executor)
+    if client is not None:
+        return max(1, len(client.scheduler_info().get("workers", {})))
+    return int(getattr(executor, "_max_workers", None) or os.cpu_count() or 1)
+
+
+def _dask_client(executor: Any) -> Any:
+    """The client behind ``distributed.Client.get_executor()``, found without importing dask."""
+    client = getattr(executor, "_client", None)
+    return client if client is not None and callable(getattr(client, "scatter", None)) else None
+
+
+def _blocks(total: int, size: int) -> list[slice]:
+    return [slice(start, min(start + size, total)) for start in range(0, total, size)]
+
+
+def _run(
+    codes: NDArray[np.integer],
+    ks: NDArray[np.int64],
+    spec: _Spec,
+    rows: NDArray[np.int64],
+    cols: NDArray[np.int64],
+    executor: Executor | None,
+    block_size: int | None,
+) -> NDArray[np.float64]:
+    token = uuid.uuid4().hex
+    need_pairs = spec.measure == "ami" and spec.model != "perm" and not spec.one_sided
+    if executor is None:
+        source: Any = codes
+        expectations = _expectation_table(spec, ks, rows, cols) if need_pairs else {}
+        try:
+            return _run_block(token, source, ks, spec, rows, cols, expectations)
+        finally:
+            with _WORKSPACES_LOCK:
+                _WORKSPACES.pop((token, threading.get_ident()), None)
+    workers = _n_workers(executor)
+    size = block_size or max(1, math.ceil(rows.size / (4 * workers)))
+    client = _dask_client(executor)
+    folder = None
+    try:
+        if client is not None:  # one copy per worker, sent once
+            source = client.scatter(codes, broadcast=True, hash=False)
+        else:  # one file; each worker maps it once (the OS shares the pages)
+            folder = tempfile.mkdtemp(prefix="chanceclust-pairwise-")
+            path = os.path.join(folder, "codes.npy")
+            np.save(path, codes)
+            source = path
+        expectations: dict[tuple[Any, Any], float] = {}
+        if need_pairs:
+            keys = sorted(_expectation_keys(spec, ks, rows, cols), key=repr)
+            key_size = max(1, math.ceil(len(keys) / (4 * workers)))
+            futures = [
+                executor.submit(_expectation_block, spec, keys[part])
+                for part in _blocks(len(keys), key_size)
+            ]
+            for future in futures:
+                expectations.update(future.result())
+        futures = []
+        for part in _blocks(rows.size, size):
+            r, c = rows[part], cols[part]
+            needed = (
+                {key: expectations[key] for key in _expectation_keys(spec, ks, r, c)}
+                if need_pairs
+                else {}
+            )
+            futures.append(executor.submit(_run_block, token, source, ks, spec, r, c, needed))
+        return np.concatenate([f.result() for f in futures])
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _expectation_key(spec: _Spec, k_true: int, k_pred: int) -> tuple[Any, Any]:
+    return (None, None) if spec.model == "all" else (int(k_true), int(k_pred))
+
+
+def _expectation_keys(spec: _Spec, ks: NDArray[np.int64], rows: NDArray[np.int64],
+                      cols: NDArray[np.int64]) -> set[tuple[Any, Any]]:  # fmt: skip
+    if spec.model == "all":
+        return {(None, None)}
+    return set(zip(ks[rows].tolist(), ks[cols].tolist(), strict=True))
+
+
+def _expectation_block(spec: _Spec, keys: list[tuple[Any, Any]]) -> dict[tuple[Any, Any], float]:
+    """Two-sided num/all E[MI] for distinct (K_A, K_B) (the function the single call uses)."""
+    return {key: _expected_mutual_information_two_sided(spec.n, spec.model, *key) for key in keys}
+
+
+def _expectation_table(spec: _Spec, ks: NDArray[np.int64], rows: NDArray[np.int64],
+                       cols: NDArray[np.int64]) -> dict[tuple[Any, Any], float]:  # fmt: skip
+    return _expectation_block(spec, sorted(_expectation_keys(spec, ks, rows, cols), key=repr))
+
+
+# ----------------------------------------------------------------------------- worker side
+
+_WORKSPACES: OrderedDict[tuple[str, int], _Workspace] = OrderedDict()
+_WORKSPACES_LOCK = threading.Lock()
+# Workspaces kept per process (matrix x thread), oldest dropped first: a long-lived
+# worker holds at most this many copies of codes and buffers between calls.
+_KEEP_WORKSPACES = 4
+
+
+class _Workspace:
+    """Per worker and thread: the codes, their sizes and laws, and the reused table buffers."""
+
+    def __init__(self, codes: NDArray[np.integer], ks: NDArray[np.int64], n: int) -> None:
+        self.codes = codes
+        self.ks = ks
+        self.n = n
+        self.sizes: dict[int, NDArray[np.int64]] = {}
+        self.laws: dict[tuple[Any, ...], Law] = {}
+        cap = max(4 * n, 1024)
+        self.keys = np.empty(n, dtype=np.int64)
+        self.dense = np.zeros(cap, dtype=np.int64)  # all zero between pairs
+        self.mask = np.empty(max(cap, n), dtype=bool)
+        self.positions = np.arange(max(cap, n), dtype=np.int64)
+        self.cells = np.empty(n, dtype=np.int64)
+        self.counts = np.empty(n, dtype=np.int64)
+        self.rows = np.empty(n, dtype=np.int64)
+        self.cols = np.empty(n, dtype=np.int64)
+
+    def size_of(self, i: int) -> NDArray[np.int64]:
+        sizes = self.sizes.get(i)
+        if sizes is None:
+            sizes = np.bincount(self.codes[i], minlength=int(self.ks[i])).astype(np.int64)
+            self.sizes[i] = sizes
+        return sizes
+
+    def law_of(self, key: tuple[Any, ...], i: int) -> Law:
+        """Cached law: ("fixed", i) the sizes of clustering i; (model, K) a random side."""
+        found = self.laws.get(key)
+        if found is None:
+            if key[0] == "fixed":
+                found = fixed_law(self.size_of(i), total=self.n)
+            else:
+                found = law(self.n, key[0], sizes=self.size_of(i), n_clusters=int(self.ks[i]))
+            self.laws[key] = found
+        return found
+
+    def table(self, i: int, j: int) -> Table:
+        """The contingency table of clusterings i and j, as the single call builds it.
+
+        Same arrays as ``contingency._table_from_codes`` (cells in row-major
+        order, margins the cluster sizes), computed in the workspace buffers:
+        no allocation of the size of N or of the table per pair.
+        """
+        n, k_true, k_pred = self.n, int(self.ks[i]), int(self.ks[j])
+        keys = self.keys
+        np.multiply(self.codes[i], k_pred, out=keys, dtype=np.int64)
+        np.add(keys, self.codes[j], out=keys, dtype=np.int64)
+        n_keys = k_true * k_pred
+        if n_keys <= max(4 * n, 1024):  # dense counts in the zeroed buffer
+            dense = self.dense[:n_keys]
+            np.add.at(dense, keys, 1)
+            mask = np.not_equal(dense, 0, out=self.mask[:n_keys])
+            nnz = int(np.count_nonzero(mask))
+            cells = np.compress(mask, self.positions[:n_keys], out=self.cells[:nnz])
+            counts = np.compress(mask, dense, out=self.counts[:nnz])
+            if 8 * nnz < n_keys:
+                dense[cells] = 0
+            else:
+                dense.fill(0)
+        else:  # one in-place sort of the keys, then run lengths
+            keys.sort()
+            mask = self.mask[:n]
+            mask[:1] = True
+            np.not_equal(keys[1:], keys[:-1], out=mask[1:])
+            nnz = int(np.count_nonzero(mask))
+            starts = np.compress(mask, self.positions[:n], out=self.rows[:nnz])
+            cells = np.take(keys, starts, out=self.cells[:nnz])
+            counts = self.counts[:nnz]
+            np.subtract(starts[1:], starts[:-1], out=counts[:-1])
+            counts[-1:] = n - starts[-1:]
+        rows, cols = self.rows[:nnz], self.cols[:nnz]
+        np.floor_divide(cells, k_pred, out=rows)
+        np.remainder(cells, k_pred, out=cols)
+        return Table(counts, rows, cols, self.size_of(i), self.size_of(j), n)
+
+
+def _workspace(token: str, source: Any, ks: NDArray[np.int64], n: int) -> _Workspace:
+    key = (token, threading.get_ident())
+    with _WORKSPACES_LOCK:
+        found = _WORKSPACES.get(key)
+        if found is not None:
+            _WORKSPACES.move_to_end(key)
+            return found
+    codes = np.load(source, mmap_mode="r") if isinstance(source, str) else source
+    made = _Workspace(codes, ks, n)
+    with _WORKSPACES_LOCK:
+        _WORKSPACES[key] = made
+        while len(_WORKSPACES) > _KEEP_WORKSPACES:
+            _WORKSPACES.popitem(last=False)
+    return made
+
+
+class _AllocatorScope:
+    """Relax glibc's pinned malloc thresholds while pair kernels run, then restore them.
+
+    Setting ``MALLOC_TRIM_THRESHOLD_`` (Dask's nanny sets 65536 in every
+    worker) also pins glibc's mmap threshold at 128 KiB, so every temporary
+    array above it (the E[MI] and MI kernels make many per pair) becomes a
+    fresh mmap, page faults and munmap: 2-3x slower. Only when such a
+    variable is set, and only while a block of pairs runs, the thresholds are
+    raised with ``mallopt``; on exit they are set back to the environment's
+    values and the heap is trimmed, so the process returns to exactly the
+    configuration it was started with. Nested and concurrent blocks (threads)
+    share one scope. A no-op without glibc or without the variables.
+    """
+
+    _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+    _DEFAULT_MMAP = 128 * 1024
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._depth = 0
+        self._libc: Any = None
+        self._restore: list[tuple[int, int]] = []
+        trim = os.environ.get("MALLOC_TRIM_THRESHOLD_")
+        mmap = os.environ.get("MALLOC_MMAP_THRESHOLD_")
+        if trim is None and mmap is None:
+            return
+        try:
+            import ctypes
+            import ctypes.util
+
+            name = ctypes.util.find_library("c")
+            libc = ctypes.CDLL(name) if name else None
+            if libc is None or not hasattr(libc, "mallopt") or not hasattr(libc, "malloc_trim"):
+                return
+            self._restore = [
+                (self._M_TRIM_THRESHOLD, int(trim) if trim is not None else 128 * 1024),
+                (self._M_MMAP_THRESHOLD, int(mmap) if mmap is not None else self._DEFAULT_MMAP),
+            ]
+        except (OSError, ValueError):  # pragma: no cover - no usable libc, or odd values
+            return
+        self._libc = libc
+
+    def __enter__(self) -> None:
+        if self._libc is None:
+            return
+        with self._lock:
+            if self._depth == 0:
+                self._libc.mallopt(self._M_MMAP_THRESHOLD, 32 * 1024 * 1024)
+                self._libc.mallopt(self._M_TRIM_THRESHOLD, 256 * 1024 * 1024)
+            self._depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        if self._libc is None:
+            return
+        with self._lock:
+            self._depth -= 1
+            if self._depth == 0:
+                for param, value in self._restore:
+                    self._libc.mallopt(param, value)
+                self._libc.malloc_trim(0)
+
+
+_ALLOCATOR_SCOPE: _AllocatorScope | None = None
+
+
+def _allocator_scope() -> _AllocatorScope:
+    global _ALLOCATOR_SCOPE
+    if _ALLOCATOR_SCOPE is None:
+        _ALLOCATOR_SCOPE = _AllocatorScope()
+    return _ALLOCATOR_SCOPE
+
+
+def _run_block(
+    token: str,
+    source: Any,
+    ks: NDArray[np.int64],
+    spec: _Spec,
+    rows: NDArray[np.int64],
+    cols: NDArray[np.int64],
+    expectations: dict[tuple[Any, Any], float],
+) -> NDArray[np.float64]:
+    """Evaluate the measure on pairs (rows[p], cols[p]); ``source`` holds the codes once."""
+    ws = _workspace(token, source, ks, spec.n)
+    out = np.empty(rows.size, dtype=np.float64)
+    with _allocator_scope():
+        for p, (i, j) in enumerate(zip(rows.tolist(), cols.tolist(), strict=True)):
+            out[p] = _pair_value(ws, spec, i, j, expectations)
+    return out
+
+
+def _pair_value(ws: _Workspace, spec: _Spec, i: int, j: int,
+                expectations: dict[tuple[Any, Any], float]) -> float:  # fmt: skip
+    """One pair, exactly as the single call computes it (same table, same functions)."""
+    table = ws.table(i, j)
+    measure = spec.measure
+    if measure == "ari":
+        return _adjusted_rand_index(table, spec.model, spec.one_sided)
+    if measure == "ami":
+        k_true, k_pred = int(ws.ks[i]), int(ws.ks[j])
+        mi = _mutual_information(table)
+        if spec.model == "perm" or spec.one_sided:  # as expectations.mi_expectation
+            law_true = ws.law_of(("fixed", i), i)
+            law_pred = ws.law_of(
+                ("fixed", j) if spec.model == "perm" else (spec.model, k_pred), j
+            )  # under "all" the law does not depend on K: the key only caches it per K
+            expected = expected_mi_of_laws(law_true, law_pred)
+        else:
+            expected = expectations[_expectation_key(spec, k_true, k_pred)]
+        bound = _mi_max(table, spec.model, spec.one_sided, spec.method)
+        return _adjust_for_chance(mi, expected, bound, k_true=k_true, k_pred=k_pred)
+    if measure == "mi":
+        return _mutual_information(table)
+    if measure == "nmi":
+        return _normalized_mutual_information(table, spec.method)
+    if measure == "vi":
+        return _variation_of_information(table)
+    counts = _pair_counts(table)
+    if measure == "ri":
+        return _rand_index(counts)
+    if measure == "fmi":
+        return _fowlkes_mallows_index(counts)
+    return _jaccard_index(counts)

@@ -1,0 +1,194 @@
+"""All-pairs matrices (chanceclust.pairwise, issue #12).
+
+``pairwise`` must equal the loop of single calls exactly (``==``): serially,
+through a process pool, a thread pool and a Dask client, for every measure,
+model, sidedness and the cross matrix; tasks must not carry the labels.
+"""
+
+from __future__ import annotations
+
+import pickle
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+import chanceclust as cc
+from chanceclust import PairwiseResult, pairwise
+from chanceclust.allpairs import PAIRWISE_MEASURES, _AllocatorScope
+
+SINGLE = {
+    "ari": cc.adjusted_rand_index,
+    "ami": cc.adjusted_mutual_information,
+    "ri": cc.rand_index,
+    "mi": cc.mutual_information,
+    "nmi": cc.normalized_mutual_information,
+    "vi": cc.variation_of_information,
+    "fmi": cc.fowlkes_mallows_index,
+    "jaccard": cc.jaccard_index,
+}
+
+
+def _clusterings(m: int = 6, n: int = 300, seed: int = 0) -> list[np.ndarray]:
+    """Clusterings with K from 1 to N: dense and sparse tables, degenerate cases."""
+    rng = np.random.default_rng(seed)
+    ks = [1, 2, 5, 40, n // 2, n][:m]
+    out = [rng.integers(0, k, n) for k in ks]
+    out[-1] = rng.permutation(n)  # all singletons
+    return out
+
+
+def _options(measure: str, model: str, one_sided: bool, method: str) -> dict:
+    kw = {}
+    if measure in ("ari", "ami"):
+        kw.update(model=model, one_sided=one_sided)
+    if measure in ("ami", "nmi"):
+        kw["average_method"] = method
+    return kw
+
+
+def _loop(rows, cols, measure, kw, symmetric):
+    """The matrix built by single calls (i <= j mirrored when symmetric)."""
+    func = SINGLE[measure]
+    out = np.empty((len(rows), len(cols)))
+    for i, a in enumerate(rows):
+        for j, b in enumerate(cols):
+            out[i, j] = out[j, i] if symmetric and j < i else func(a, b, **kw)
+    return out
+
+
+@pytest.mark.parametrize("measure", PAIRWISE_MEASURES)
+@pytest.mark.parametrize(("model", "one_sided"), [("perm", False), ("num", False), ("num", True),
+                                                  ("all", False), ("all", True)])  # fmt: skip
+def test_serial_equals_loop_of_single_calls(measure, model, one_sided):
+    labels = _clusterings()
+    method = "max" if measure in ("ami", "nmi") and model == "num" else "arithmetic"
+    kw = _options(measure, model, one_sided, method)
+    got = pairwise(labels, measure=measure, model=model, one_sided=one_sided,
+                   average_method=method)  # fmt: skip
+    symmetric = not (one_sided and measure in ("ari", "ami"))
+    expected = _loop(labels, labels, measure, kw, symmetric)
+    np.testing.assert_array_equal(got.values, expected)
+    assert got.measure == measure
+    if measure in ("ari", "ami"):
+        assert (got.model, got.one_sided) == (model, one_sided)
+    else:
+        assert (got.model, got.one_sided) == (None, False)
+
+
+@pytest.mark.parametrize("one_sided", [False, True])
+def test_cross_matrix_equals_loop(one_sided):
+    """other= gives the M x M' matrix, rows the references."""
+    labels = _clusterings()
+    kw = {"model": "num", "one_sided": one_sided}
+    got = pairwise(labels[:2], labels[2:], measure="ami", **kw)
+    assert got.shape == (2, 4)
+    np.testing.assert_array_equal(got.values, _loop(labels[:2], labels[2:], "ami", kw, False))
+
+
+@pytest.mark.parametrize("model", ["perm", "num", "all"])
+def test_process_pool_equals_serial(model):
+    labels = _clusterings(n=400, seed=1)
+    expected = pairwise(labels, measure="ami", model=model)
+    with ProcessPoolExecutor(2) as executor:
+        got = pairwise(labels, measure="ami", model=model, executor=executor, block_size=3)
+        cross = pairwise(labels[:3], labels, measure="ari", model=model, one_sided=True,
+                         executor=executor)  # fmt: skip
+    np.testing.assert_array_equal(got.values, expected.values)
+    np.testing.assert_array_equal(
+        cross.values,
+        pairwise(labels[:3], labels, measure="ari", model=model, one_sided=True).values,
+    )
+
+
+def test_thread_pool_equals_serial():
+    labels = _clusterings(seed=2)
+    expected = pairwise(labels, measure="ami", model="perm", one_sided=True)
+    with ThreadPoolExecutor(3) as executor:
+        got = pairwise(labels, measure="ami", one_sided=True, executor=executor, block_size=2)
+    np.testing.assert_array_equal(got.values, expected.values)
+
+
+class _RecordingExecutor:
+    """Runs tasks inline and records the pickled size of each task's arguments."""
+
+    def __init__(self) -> None:
+        self.sizes: list[int] = []
+        self._max_workers = 2
+
+    def submit(self, fn, *args, **kwargs):
+        self.sizes.append(len(pickle.dumps((fn, args, kwargs))))
+        future: Future = Future()
+        future.set_result(fn(*args, **kwargs))
+        return future
+
+
+def test_tasks_do_not_carry_the_labels():
+    """Each task carries its pair indices and a file name, never the N codes."""
+    labels = _clusterings(n=50_000, seed=3)
+    executor = _RecordingExecutor()
+    got = pairwise(labels, measure="ami", model="num", executor=executor, block_size=4)
+    np.testing.assert_array_equal(got.values, pairwise(labels, measure="ami", model="num").values)
+    assert len(executor.sizes) > 3
+    assert max(executor.sizes) < 5_000  # the codes alone are 6 x 50,000 x 4 bytes
+
+
+def test_allocator_scope_restores_and_keeps_values(monkeypatch):
+    """With MALLOC_TRIM_THRESHOLD_ set (as Dask workers have it), values are unchanged."""
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
+    scope = _AllocatorScope()
+    with scope, scope:  # nested scopes share one relaxation
+        value = pairwise(_clusterings(m=3), measure="ami").values
+    assert scope._depth == 0
+    np.testing.assert_array_equal(value, pairwise(_clusterings(m=3), measure="ami").values)
+
+
+def test_names_frame_and_repr():
+    runs = {"seed1": [0, 0, 1, 1], "seed2": [0, 1, 1, 1], "seed3": [1, 1, 0, 0]}
+    result = pairwise(runs, measure="nmi", average_method="sqrt")
+    assert isinstance(result, PairwiseResult)
+    assert result.names == result.other_names == ("seed1", "seed2", "seed3")
+    assert result.average_method == "geometric"
+    assert result.model is None
+    frame = result.to_frame()
+    assert list(frame.index) == list(frame.columns) == ["seed1", "seed2", "seed3"]
+    assert frame.loc["seed1", "seed3"] == 1.0
+    assert np.asarray(result).shape == (3, 3)
+    assert "nmi" in repr(result)
+    assert pairwise([[0, 1]]).values.tolist() == [[1.0]]
+    assert pairwise([]).shape == (0, 0)
+
+
+def test_errors_name_the_argument():
+    with pytest.raises(ValueError, match="`measure` must be one of"):
+        pairwise([[0, 1]], measure="auc")
+    with pytest.raises(ValueError, match=r"`clusterings\[1\]` must label the same 3 elements"):
+        pairwise([[0, 1, 1], [0, 1]])
+    with pytest.raises(ValueError, match=r"`other\[x\]` must label the same 2 elements"):
+        pairwise([[0, 1]], {"x": [0, 1, 2]})
+    with pytest.raises(ValueError, match=r"`executor` must be a concurrent\.futures\.Executor"):
+        pairwise([[0, 1]], executor=4)
+    with pytest.raises(ValueError, match="`block_size` must be a positive integer"):
+        pairwise([[0, 1]], block_size=0)
+    with pytest.raises(ValueError, match="`clusterings` must be a sequence or mapping"):
+        pairwise("abc")
+    with pytest.raises(ValueError, match="`model` must be one of"):
+        pairwise([[0, 1]], model="perm1")
+
+
+@pytest.mark.slow
+def test_dask_client_executor_equals_serial():
+    """Through a LocalCluster of two worker processes: the same matrix, bit for bit."""
+    distributed = pytest.importorskip("distributed")
+    labels = _clusterings(n=400, seed=4)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        executor = client.get_executor()
+        for model in ("perm", "num"):
+            got = pairwise(labels, measure="ami", model=model, executor=executor)
+            expected = pairwise(labels, measure="ami", model=model)
+            np.testing.assert_array_equal(got.values, expected.values)
