@@ -19,17 +19,25 @@ import math
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from chanceclust._expected.laws import Law
 from chanceclust._validation import check_average_method, check_model, check_one_sided
 from chanceclust.contingency import Table, _pair_counts, _summarize
 from chanceclust.expectations import (
     _expected_mutual_information_of_table,
+    _expected_rand_index_and_spread,
     _laws_of_table,
-    _pair_probabilities,
     _validated_table,
 )
-from chanceclust.measures import _entropy_of_sizes, _generalized_mean, _mutual_information
+from chanceclust.measures import (
+    _entropy_of_sizes,
+    _generalized_mean,
+    _mutual_information,
+    _pair_count_arrays,
+    _rand_values,
+    _ratio,
+)
 
 __all__ = ["adjusted_mutual_information", "adjusted_rand_index"]
 
@@ -112,22 +120,39 @@ def _adjusted_rand_index(
     """The ARI of a :class:`Table` under a model (arguments validated; ``laws`` if known)."""
     counts = _pair_counts(table)
     if counts.n10 == 0 and counts.n01 == 0:
-        return 1.0  # identical partitions (and N < 2): perfect agreement
-    if model == "perm":
-        numerator = 2 * (counts.n11 * counts.n00 - counts.n10 * counts.n01)
-        denominator = (counts.n11 + counts.n10) * (counts.n10 + counts.n00) + (
-            counts.n11 + counts.n01
-        ) * (counts.n01 + counts.n00)
-        return numerator / denominator
-    law_true, law_pred = laws if laws is not None else _laws_of_table(table, model, one_sided)
-    p_true, q_true = _pair_probabilities(law_true)
-    p_pred, q_pred = _pair_probabilities(law_pred)
-    spread = p_true * q_pred + q_true * p_pred  # 1 - E[RI], a sum of non-negative terms
+        return 1.0  # identical partitions (and N < 2): no expectation to compute
+    expectation = None
+    if model != "perm":  # (E[RI], 1 - E[RI]): the same for every table of the ensemble
+        laws = laws if laws is not None else _laws_of_table(table, model, one_sided)
+        expectation = _expected_rand_index_and_spread(*laws)
+    return float(_adjusted_rand_values(*_pair_count_arrays(counts), expectation)[0])
+
+
+def _adjusted_rand_values(
+    n11: NDArray[Any],
+    n10: NDArray[Any],
+    n01: NDArray[Any],
+    n00: NDArray[Any],
+    expectation: tuple[float, float] | None,
+) -> NDArray[np.float64]:
+    """ARI of a batch of pair counts (see :func:`chanceclust.measures.exact_counts`).
+
+    ``expectation`` is None under perm, where ARI = 2 (N11 N00 - N10 N01) /
+    ((N11 + N10)(N10 + N00) + (N11 + N01)(N01 + N00)) exactly in integers
+    with one rounding; else (E[RI], 1 - E[RI]) of the model (num, all),
+    constant over its ensemble. 1.0 exactly for identical partitions; a
+    degenerate ensemble (1 - E[RI] = 0) gives 0.0 otherwise.
+    """
+    identical = (n10 == 0) & (n01 == 0)
+    if expectation is None:
+        numerator = 2 * (n11 * n00 - n10 * n01)
+        denominator = (n11 + n10) * (n10 + n00) + (n11 + n01) * (n01 + n00)
+        return np.where(identical, 1.0, _ratio(numerator, denominator, 1.0))
+    expected, spread = expectation
     if spread <= 0.0:
-        return 0.0  # degenerate ensemble, partitions not identical
-    rand = (counts.n11 + counts.n00) / counts.total
-    expected = p_true * p_pred + q_true * q_pred
-    return min((rand - expected) / spread, 1.0)
+        return np.where(identical, 1.0, 0.0)
+    value = np.minimum((_rand_values(n11, n10, n01, n00) - expected) / spread, 1.0)
+    return np.where(identical, 1.0, value)
 
 
 def _mi_max(

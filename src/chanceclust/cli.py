@@ -1,8 +1,11 @@
 """Command line: ``chanceclust`` (or ``python -m chanceclust``).
 
 Results go to standard output, diagnostics to standard error. Exit status: 0 on success, 2 on a
-usage or input error (one line naming the file, the line and the problem; ``--debug`` adds the
-traceback), 1 on an internal error.
+usage or input error (one line naming the option, or the file and line, and the problem;
+``--debug`` adds the traceback), 1 only on an internal error (a bug: the message asks to report
+it). Results are buffered and written only once a command has succeeded, so an error never
+leaves partial output. Numeric options are bounded (the bound is in the error message): N below
+2**63 for ``expect``, at most 10^7 sampled labels, 10^7 test samples and 30 decimals.
 
 The library is imported lazily, inside each subcommand, so that ``--help`` and ``--version`` start
 fast and a module that is missing only disables the subcommands that need it.
@@ -11,7 +14,9 @@ fast and a module that is missing only disables the subcommands that need it.
 from __future__ import annotations
 
 import argparse
+import decimal
 import importlib
+import io
 import itertools
 import os
 import sys
@@ -84,28 +89,56 @@ def _comma_list(choices: Sequence[str], what: str) -> Callable[[str], list[str]]
     return parse
 
 
-def _positive_int(text: str) -> int:
+#: Bounds of the numeric options: what the library supports (N up to the int64 limit) or what
+#: a command can hold in memory and write out (sampled labels, null samples, decimals).
+MAX_N = 2**63 - 1
+MAX_SAMPLE_LABELS = 10**7  # sample: --n times --count
+MAX_COUNT = 10**6
+MAX_TEST_SAMPLES = 10**7
+MAX_DIGITS = 30
+
+
+def _parse_int(text: str) -> int | None:
+    """An integer written as 12, 1_000 or 1e6 (integral values only), else None."""
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
+        pass
+    try:
+        value = decimal.Decimal(text.strip())
+    except decimal.InvalidOperation:
+        return None
+    if not value.is_finite() or value != value.to_integral_value() or abs(value) > 10**40:
+        return None
+    return int(value)
+
+
+def _bounded_int(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An option type for integers in [low, high]; argparse names the option in its error."""
+    what = "a positive integer" if low == 1 else f"an integer >= {low}"
+    if high is not None:
+        what += f" at most {high}"
+
+    def parse(text: str) -> int:
+        value = _parse_int(text)
+        if value is None or value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+
+    return parse
+
+
+_positive_int = _bounded_int(1)
+_seed = _bounded_int(0)
 
 
 def _int_list(text: str) -> list[int]:
-    try:
-        values = [int(t) for t in text.replace(" ", "").split(",") if t]
-    except ValueError:
+    values = [_parse_int(t) for t in text.replace(" ", "").split(",") if t]
+    if not values or any(v is None or v < 1 or v > MAX_N for v in values):
         raise argparse.ArgumentTypeError(
-            f"expected comma-separated positive integers, got {text!r}"
-        ) from None
-    if not values or min(values) < 1:
-        raise argparse.ArgumentTypeError(
-            f"expected comma-separated positive integers, got {text!r}"
+            f"expected comma-separated positive integers (each at most 2**63 - 1), got {text!r}"
         )
-    return values
+    return values  # type: ignore[return-value]
 
 
 def _flatten(lists: list[list[str]] | None, default: list[str]) -> list[str]:
@@ -173,10 +206,11 @@ def _add_output(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument(
         "--digits",
-        type=_positive_int,
+        type=_bounded_int(1, MAX_DIGITS),
         default=6,
         metavar="D",
-        help="decimals in the text table (default: %(default)s; json/tsv keep full precision)",
+        help=f"decimals in the text table, 1 to {MAX_DIGITS} (default: %(default)s; json/tsv "
+        "keep full precision)",
     )
 
 
@@ -371,7 +405,9 @@ def get_parser() -> argparse.ArgumentParser:
         f"  {PROG} expect --n 10 --sizes-true 5,3,2 --sizes-pred 4,3,3 --model perm\n"
         f"  {PROG} expect --n 10 --sizes-true 5,3,2 --k-pred 4 --model num --one-sided\n",
     )
-    p.add_argument("--n", type=_positive_int, required=True, help="number of elements")
+    p.add_argument(
+        "--n", type=_bounded_int(1, MAX_N), required=True, help="number of elements (< 2**63)"
+    )
     p.add_argument("--k-true", type=_positive_int, metavar="K", help="clusters of the first")
     p.add_argument("--k-pred", type=_positive_int, metavar="K", help="clusters of the second")
     p.add_argument(
@@ -401,14 +437,22 @@ def get_parser() -> argparse.ArgumentParser:
         f"  {PROG} sample --n 100 --model num --k 4 --seed 7 > random.txt\n"
         f"  {PROG} sample --n 10 --model perm --sizes 5,3,2 --count 4 --format tsv --seed 1\n",
     )
-    p.add_argument("--n", type=_positive_int, required=True, help="number of elements")
+    p.add_argument(
+        "--n",
+        type=_bounded_int(1, MAX_SAMPLE_LABELS),
+        required=True,
+        help=f"number of elements (at most {MAX_SAMPLE_LABELS})",
+    )
     p.add_argument("--model", choices=MODELS, required=True, help="random model")
     p.add_argument("--k", type=_positive_int, help="number of clusters (model num)")
     p.add_argument("--sizes", type=_int_list, metavar="S1,S2,...", help="cluster sizes (perm)")
     p.add_argument(
-        "--count", type=_positive_int, default=1, help="how many clusterings (default: 1)"
+        "--count",
+        type=_bounded_int(1, MAX_COUNT),
+        default=1,
+        help=f"how many clusterings (default: 1; --n times --count at most {MAX_SAMPLE_LABELS})",
     )
-    p.add_argument("--seed", type=int, help="random seed (default: fresh entropy)")
+    p.add_argument("--seed", type=_seed, help="random seed >= 0 (default: fresh entropy)")
     _add_output(p)
     _add_common(p)
     p.set_defaults(func=cmd_sample)
@@ -437,12 +481,12 @@ def get_parser() -> argparse.ArgumentParser:
     _add_models(p, single=True)
     p.add_argument(
         "--samples",
-        type=_positive_int,
+        type=_bounded_int(1, MAX_TEST_SAMPLES),
         default=999,
         metavar="M",
-        help="random clusterings drawn (default: %(default)s)",
+        help=f"random clusterings drawn, at most {MAX_TEST_SAMPLES} (default: %(default)s)",
     )
-    p.add_argument("--seed", type=int, help="random seed (default: fresh entropy)")
+    p.add_argument("--seed", type=_seed, help="random seed >= 0 (default: fresh entropy)")
     _add_inputs(p)
     _add_output(p)
     _add_common(p)
@@ -705,13 +749,35 @@ def cmd_rank(args: argparse.Namespace) -> int:
     return 0
 
 
-_EXPECT_OPTIONS = (
-    ("sizes_true", "--sizes-true"),
-    ("sizes_pred", "--sizes-pred"),
-    ("n_clusters_true", "--k-true"),
-    ("n_clusters_pred", "--k-pred"),
-    ("n", "--n"),
-)
+def _check_expect_options(args: argparse.Namespace, models: list[str]) -> None:
+    """Every rule of the expectation functions, stated in option names (exit status 2)."""
+    for which, sizes, k in (
+        ("true", args.sizes_true, args.k_true),
+        ("pred", args.sizes_pred, args.k_pred),
+    ):
+        if sizes is not None and sum(sizes) != args.n:
+            raise UsageError(f"--sizes-{which} add up to {sum(sizes)}, not --n {args.n}")
+        if sizes is not None and k is not None and len(sizes) != k:
+            raise UsageError(f"--sizes-{which} has {len(sizes)} clusters but --k-{which} is {k}")
+        if k is not None and k > args.n:
+            raise UsageError(f"--k-{which} {k} is more than --n {args.n} (at most N clusters)")
+    for model in models:
+        needs = []
+        if model == "perm":
+            needs = [("--sizes-true", args.sizes_true), ("--sizes-pred", args.sizes_pred)]
+        elif args.one_sided:
+            needs = [("--sizes-true", args.sizes_true)]  # the fixed reference
+            if model == "num":
+                needs.append(("--k-pred (or --sizes-pred)", args.k_pred or args.sizes_pred))
+        elif model == "num":
+            needs = [
+                ("--k-true (or --sizes-true)", args.k_true or args.sizes_true),
+                ("--k-pred (or --sizes-pred)", args.k_pred or args.sizes_pred),
+            ]
+        missing = [option for option, value in needs if value is None]
+        if missing:
+            sided = ", one-sided" if args.one_sided else ""
+            raise UsageError(f"--model {model}{sided} needs {' and '.join(missing)}")
 
 
 def cmd_expect(args: argparse.Namespace) -> int:
@@ -720,37 +786,25 @@ def cmd_expect(args: argparse.Namespace) -> int:
         "ri": ("E[RI]", _load("chanceclust.expectations", "expected_rand_index_baseline")),
         "mi": ("E[MI]", _load("chanceclust.expectations", "expected_mutual_information_baseline")),
     }
-    for which, sizes, k in (("true", args.sizes_true, args.k_true),
-                            ("pred", args.sizes_pred, args.k_pred)):
-        if sizes is not None and sum(sizes) != args.n:
-            raise UsageError(f"--sizes-{which} add up to {sum(sizes)}, not --n {args.n}")
-        if sizes is not None and k is not None and len(sizes) != k:
-            raise UsageError(f"--sizes-{which} has {len(sizes)} clusters but --k-{which} is {k}")
+    models = _models(args)
+    _check_expect_options(args, models)
     sided = "one-sided" if args.one_sided else "two-sided"
     rows = []
     for name in measures:
         quantity, func = funcs[name]
-        for model in _models(args):
-            try:
-                value = func(
-                    args.n,
-                    model=model,
-                    one_sided=args.one_sided,
-                    sizes_true=args.sizes_true,
-                    sizes_pred=args.sizes_pred,
-                    n_clusters_true=args.k_true if args.sizes_true is None
-                    else len(args.sizes_true),
-                    n_clusters_pred=args.k_pred if args.sizes_pred is None
-                    else len(args.sizes_pred),
-                )
-            except ValueError as exc:
-                # Speak in option names, not in the library's argument names.
-                message = str(exc)
-                for arg, option in _EXPECT_OPTIONS:
-                    message = message.replace(f"`{arg}`", option)
-                raise UsageError(f"--model {model}: {message}") from exc
-            rows.append({"quantity": quantity, "model": model, "sided": sided,
-                         "value": float(value)})
+        for model in models:
+            value = func(
+                args.n,
+                model=model,
+                one_sided=args.one_sided,
+                sizes_true=args.sizes_true,
+                sizes_pred=args.sizes_pred,
+                n_clusters_true=args.k_true if args.sizes_true is None else len(args.sizes_true),
+                n_clusters_pred=args.k_pred if args.sizes_pred is None else len(args.sizes_pred),
+            )
+            rows.append(
+                {"quantity": quantity, "model": model, "sided": sided, "value": float(value)}
+            )
     meta = {"n": args.n, "k_true": args.k_true, "k_pred": args.k_pred,
             "sizes_true": args.sizes_true, "sizes_pred": args.sizes_pred}
     _out(args, rows, ["quantity", "model", "sided", "value"], meta)
@@ -764,13 +818,26 @@ def cmd_sample(args: argparse.Namespace) -> int:
         raise UsageError("--model num needs --k (number of clusters)")
     if args.model == "perm" and args.sizes is None:
         raise UsageError("--model perm needs --sizes (cluster sizes, e.g. 5,3,2)")
+    if args.sizes is not None and args.model != "perm":
+        raise UsageError(f"--sizes applies to --model perm, not --model {args.model}")
+    if args.k is not None and args.model == "all":
+        raise UsageError("--k applies to --model num (or perm, as len(--sizes)), not --model all")
     if args.sizes is not None and sum(args.sizes) != args.n:
         raise UsageError(f"--sizes add up to {sum(args.sizes)}, not --n {args.n}")
+    if args.sizes is not None and args.k is not None and args.k != len(args.sizes):
+        raise UsageError(f"--sizes has {len(args.sizes)} clusters but --k is {args.k}")
+    if args.k is not None and args.k > args.n:
+        raise UsageError(f"--k {args.k} is more than --n {args.n} (at most N clusters)")
+    if args.n * args.count > MAX_SAMPLE_LABELS:
+        raise UsageError(
+            f"--n {args.n} times --count {args.count} is {args.n * args.count} labels; "
+            f"at most {MAX_SAMPLE_LABELS} are written at once (run it several times)"
+        )
     random_clusterings = _load("chanceclust.samplers", "random_clusterings")
     kwargs: dict[str, Any] = {"model": args.model, "rng": np.random.default_rng(args.seed)}
-    if args.k is not None:
+    if args.model == "num":
         kwargs["n_clusters"] = args.k
-    if args.sizes is not None:
+    if args.model == "perm":
         kwargs["sizes"] = args.sizes
     samples = np.asarray(random_clusterings(args.count, args.n, **kwargs))
     write_clusterings(list(samples), args.format, sys.stdout)
@@ -831,6 +898,11 @@ def _classify(exc: Exception, command: str) -> tuple[int, str]:
         return 1, f"{command} is not available yet ({exc.name} is missing)"
     if isinstance(exc, ValueError):  # UsageError, or the library rejecting option values
         return 2, f"{command}: {exc}"
+    if isinstance(exc, MemoryError):  # the inputs or option values need more than this machine
+        return 2, (
+            f"{command}: not enough memory for these inputs and option values; "
+            "try smaller inputs or option values"
+        )
     return 1, (
         f"internal error: {type(exc).__name__}: {exc} "
         "(please report it; --debug shows the traceback)"
@@ -848,8 +920,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error("choose a command: compare, table, rank, expect, sample, test or reproduce "
                f"(see '{PROG} --help')")
         return 2
+    real_stdout = sys.stdout
+    # Results are buffered and written only on success: an error never leaves partial output.
+    sys.stdout = buffer = io.StringIO()
     try:
-        return int(args.func(args))
+        status = int(args.func(args))
+        sys.stdout = real_stdout
+        sys.stdout.write(buffer.getvalue())
+        sys.stdout.flush()
+        return status
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, as other Unix tools do.
         # Point stdout at devnull so that the final flush at exit does not fail again.
@@ -866,5 +945,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         status, message = _classify(exc, args.command)
         if args.debug:
             traceback.print_exception(exc)
+    finally:
+        sys.stdout = real_stdout
     _error(message)
     return status

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -149,7 +151,9 @@ def contingency_table(
     del keys
     index_type = np.int32 if max(k_pred, cells.size) < 2**31 else np.int64
     # Row r's cells are the keys in [r K_B, (r + 1) K_B): their bounds are the row pointers.
-    indptr = np.searchsorted(cells, np.arange(k_true + 1, dtype=np.int64) * k_pred).astype(index_type)
+    indptr = np.searchsorted(cells, np.arange(k_true + 1, dtype=np.int64) * k_pred).astype(
+        index_type
+    )
     cells %= k_pred  # now the column indices
     indices = cells.astype(index_type)
     del cells
@@ -229,6 +233,10 @@ def _is_sparse(value: Any) -> bool:
     return module is not None and module.issparse(value)
 
 
+#: The largest total N of a ``contingency`` table: counts, sizes and N are int64 inside.
+MAX_TOTAL = 2**63 - 1
+
+
 def _check_table(contingency: Any) -> Table:
     """Validate a user's contingency table (dense or sparse) and summarize it."""
     if _is_sparse(contingency):
@@ -239,34 +247,13 @@ def _check_table(contingency: Any) -> Table:
             raise ValueError(f"`contingency` must be 2-D; got shape {coo.shape}.")
         coo.sum_duplicates()
         data, rows, cols, shape = coo.data, coo.row, coo.col, coo.shape
+        order = np.lexsort((cols, rows))  # row-major cells, whatever scipy's version sorts by
+        data, rows, cols = data[order], rows[order], cols[order]
     else:
-        dense = np.asarray(contingency)
-        if dense.ndim != 2:
-            raise ValueError(
-                f"`contingency` must be a 2-D table of counts; got shape {dense.shape}."
-            )
-        if dense.dtype.kind not in "biuf":
-            raise ValueError(f"`contingency` must hold integer counts; got dtype {dense.dtype}.")
+        dense = _dense_table(contingency)
         rows, cols = np.nonzero(dense)
         data, shape = dense[rows, cols], dense.shape
-    data = np.asarray(data)
-    if data.dtype.kind == "f":
-        bad = ~np.isfinite(data) | (data != np.round(data))
-        if bad.any():
-            i = int(np.argmax(bad))
-            raise ValueError(
-                "`contingency` must hold non-negative integer counts; got "
-                f"{_describe(data[i].item())} at cell ({rows[i]}, {cols[i]})."
-            )
-    elif data.dtype.kind not in "biu":
-        raise ValueError(f"`contingency` must hold integer counts; got dtype {data.dtype}.")
-    if data.size and data.min() < 0:
-        i = int(np.argmax(data < 0))
-        raise ValueError(
-            "`contingency` must hold non-negative integer counts; got "
-            f"{data[i].item()} at cell ({rows[i]}, {cols[i]})."
-        )
-    counts = data.astype(np.int64)
+    counts, n = _check_counts(np.asarray(data), rows, cols)
     keep = counts > 0
     counts, rows, cols = counts[keep], rows[keep], cols[keep]
     row_sums = np.zeros(shape[0], dtype=np.int64)
@@ -282,8 +269,101 @@ def _check_table(contingency: Any) -> Table:
         col_index[cols].astype(np.intp),
         row_sums[row_sums > 0],
         col_sums[col_sums > 0],
-        int(sum(int(c) for c in row_sums)) if row_sums.size else 0,
+        n,
     )
+
+
+def _dense_table(contingency: Any) -> np.ndarray:
+    """A user's dense table as a 2-D numpy array (any numeric dtype, or Python ints)."""
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # numpy < 1.24 warns on ragged rows, then builds objects
+            dense = np.asarray(contingency)
+    except (ValueError, TypeError, Warning):
+        dense = None
+    if dense is None or (
+        dense.dtype == object and any(isinstance(v, (list, tuple, np.ndarray)) for v in dense.flat)
+    ):
+        raise ValueError(
+            "`contingency` must be a rectangular 2-D table of counts; its rows have "
+            "different lengths (or it is not array-like)."
+        )
+    if dense.ndim != 2:
+        raise ValueError(f"`contingency` must be a 2-D table of counts; got shape {dense.shape}.")
+    if dense.dtype.kind not in "biufO":
+        raise ValueError(f"`contingency` must hold integer counts; got dtype {dense.dtype}.")
+    return dense
+
+
+def _check_counts(
+    data: np.ndarray, rows: NDArray[np.intp], cols: NDArray[np.intp]
+) -> tuple[NDArray[np.int64], int]:
+    """The cells as exact int64 counts, and their total N as a Python int.
+
+    Accepts integer, boolean, integral float and object (Python int) cells.
+    Raises ``ValueError`` naming the cell for a negative, fractional or
+    non-finite count, and naming the limit when N exceeds :data:`MAX_TOTAL`:
+    never a silent drop or wrap-around.
+    """
+
+    def bad(i: int, value: Any, what: str = "non-negative integer counts") -> ValueError:
+        return ValueError(
+            f"`contingency` must hold {what}; got {_describe(value)} at cell ({rows[i]}, {cols[i]})."
+        )
+
+    if data.dtype.kind == "O":
+        cells = []
+        for i, value in enumerate(data.tolist()):
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+                raise bad(i, value)
+            if not isinstance(value, numbers.Integral) and not (
+                math.isfinite(value) and float(value).is_integer()
+            ):
+                raise bad(i, value)
+            cells.append(int(value))
+        if cells and min(cells) < 0:
+            i = next(j for j, c in enumerate(cells) if c < 0)
+            raise bad(i, cells[i])
+        n = sum(cells)
+        _check_total(n)
+        return np.array(cells, dtype=np.int64).reshape(data.shape), n
+    if data.dtype.kind == "f":
+        fractional = ~np.isfinite(data) | (data != np.round(data))
+        if fractional.any():
+            i = int(np.argmax(fractional))
+            raise bad(i, data[i].item())
+    elif data.dtype.kind not in "biu":
+        raise ValueError(f"`contingency` must hold integer counts; got dtype {data.dtype}.")
+    if data.size and data.min() < 0:
+        i = int(np.argmax(data < 0))
+        raise bad(i, data[i].item())
+    if data.dtype.kind == "b":
+        return data.astype(np.int64), int(np.count_nonzero(data))
+    # A float sum far below 2**63 proves the int64 sums cannot overflow; near it, add exactly.
+    estimate = float(np.sum(data, dtype=np.float64))
+    if estimate < 2.0**62:
+        counts = data.astype(np.int64)
+        return counts, int(np.sum(counts))
+    if data.max() >= 2**63:  # float or uint64 cells that int64 cannot hold
+        i = int(np.argmax(data >= 2**63))
+        _check_total(int(data[i].item()))
+    counts = data.astype(np.int64)
+    n = sum(int(c) for c in counts)
+    _check_total(n)
+    return counts, n
+
+
+def _check_total(n: int) -> None:
+    if n > MAX_TOTAL:
+        raise ValueError(
+            f"`contingency` counts must add up to at most 2**63 - 1 = {MAX_TOTAL} elements "
+            f"(the int64 limit); got a total of {n}."
+            if n < 10**30
+            else f"`contingency` counts must add up to at most 2**63 - 1 = {MAX_TOTAL} elements "
+            f"(the int64 limit); got a total of about {float(n):.3g}."
+        )
 
 
 def _summarize(
@@ -359,7 +439,10 @@ def pair_counts(
     labels_true, labels_pred : array-like of shape (n_samples,), optional
         The two clusterings. Give these or ``contingency``.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
-        A precomputed contingency table of non-negative integer counts.
+        A precomputed contingency table of non-negative integer counts: any
+        integer or boolean dtype, integral floats, or Python ints (lists or
+        object arrays). Every function taking ``contingency=`` accepts totals
+        up to 2**63 - 1 and raises ``ValueError`` beyond (never wraps around).
     unassigned_label : label or collection of labels, optional
         Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"

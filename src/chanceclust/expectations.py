@@ -72,13 +72,22 @@ def _pair_probabilities(side: Law) -> tuple[float, float]:
     return float(side.coefs @ inverse), float(side.coefs @ (1.0 - inverse))
 
 
+def _expected_rand_index_and_spread(law_true: Law, law_pred: Law) -> tuple[float, float]:
+    """(E[RI], 1 - E[RI]) = (p_A p_B + q_A q_B, p_A q_B + q_A p_B), q = 1 - p.
+
+    docs/math.md#math-expected-rand. Both are sums of non-negative terms: 1 - E[RI], the
+    ARI's denominator, is never formed by a cancelling subtraction.
+    """
+    p_true, q_true = _pair_probabilities(law_true)
+    p_pred, q_pred = _pair_probabilities(law_pred)
+    return p_true * p_pred + q_true * q_pred, p_true * q_pred + q_true * p_pred
+
+
 def _expected_rand_index(law_true: Law, law_pred: Law) -> float:
     """E[RI] = p_A p_B + (1 - p_A)(1 - p_B) (docs/math.md#math-expected-rand)."""
     if law_true.n < 2:
         return 1.0
-    p_true, q_true = _pair_probabilities(law_true)
-    p_pred, q_pred = _pair_probabilities(law_pred)
-    return p_true * p_pred + q_true * q_pred
+    return _expected_rand_index_and_spread(law_true, law_pred)[0]
 
 
 def _laws_of_table(table: Table, model: str, one_sided: bool) -> tuple[Law, Law]:

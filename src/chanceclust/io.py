@@ -188,7 +188,7 @@ def _decode(data: bytes, name: str, encoding: str) -> str:
             "convert the file or pass --encoding",
         ) from None
     except LookupError:
-        raise InputError(name, None, f"unknown encoding {encoding!r}") from None
+        raise InputError(name, None, f"unknown encoding {encoding!r} (--encoding)") from None
     if text.startswith("\ufeff"):
         text = text[1:]
     return text
@@ -309,6 +309,27 @@ def _parse_pairs(text: str, name: str) -> Clustering:
         labels.append(label)
         nums.append(i)
     return Clustering(name, "pairs", labels, elements, nums)
+
+
+def _check_near_pairs(text: str, name: str) -> None:
+    """Raise at the first line that is not element<TAB>cluster if most lines are.
+
+    Detection reads a pairs file with one malformed line as clusters, where its
+    labels then look like repeated elements: name the malformed line instead.
+    """
+    lines = list(_data_lines(_split_lines(text)))
+    fields = [(i, s.split("\t")) for i, s in lines]
+    good = sum(len(parts) == 2 and all(p.strip() for p in parts) for _, parts in fields)
+    if good * 2 <= len(fields):
+        return
+    i, parts = next(
+        (i, parts) for i, parts in fields if len(parts) != 2 or not all(p.strip() for p in parts)
+    )
+    raise InputError(
+        name, i, f"expected 2 TAB-separated fields (element<TAB>cluster) like the other "
+        f"{good} lines, found {len(parts)}; fix the line, or pass --input-format clusters "
+        "if each line is a cluster"
+    )
 
 
 def _parse_clusters(text: str, name: str) -> Clustering:
@@ -435,6 +456,11 @@ def _parse_json(text: str, name: str) -> Clustering:
     except json.JSONDecodeError as exc:
         problem = f"invalid JSON: {exc.msg} (column {exc.colno})"
         raise InputError(name, exc.lineno, problem) from None
+    except RecursionError:
+        raise InputError(
+            name, None, "JSON nested too deeply: a clustering is a list or object of labels "
+            "or of member lists"
+        ) from None
     labels: list[str | None] = []
     elements: list[str] = []
     seen: dict[str, str] = {}
@@ -548,7 +574,12 @@ def read_clustering(
     elif fmt == "pairs":
         result = _parse_pairs(text, name)
     elif fmt == "clusters":
-        result = _parse_clusters(text, name)
+        try:
+            result = _parse_clusters(text, name)
+        except InputError:
+            if input_format == "auto":
+                _check_near_pairs(text, name)  # a pairs file with a bad line: say which
+            raise
     else:
         result = _parse_json(text, name)
     if result.n == 0:

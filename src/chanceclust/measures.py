@@ -8,6 +8,7 @@ labels and to permuting elements, and return Python floats.
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -30,14 +31,27 @@ __all__ = [
 ]
 
 
-def _entropy_of_sizes(sizes: NDArray[np.int64], n: int) -> float:
-    """H = -sum (a/N) log(a/N) of a size sequence, with log1p for sizes near N."""
-    if n == 0:
-        return 0.0
+def _entropy_values(sizes: NDArray[np.integer], n: int) -> NDArray[np.float64]:
+    """H = -sum (a/N) log(a/N) of each row of a (zero-padded) size matrix, log1p near N.
+
+    The one entropy formula of the library: single clusterings pass one row,
+    the null samples of :mod:`chanceclust.significance` a row per sample.
+    """
+    sizes = np.asarray(sizes)
     a = sizes.astype(np.float64)
+    if n == 0:
+        return np.zeros(a.shape[0])
     frac = a / n
-    logs = np.where(2 * a > n, np.log1p((a - n) / n), np.log(frac))
-    return float(max(-np.sum(frac * logs), 0.0)) + 0.0  # + 0.0 turns -0.0 into 0.0
+    # a - N exactly in integers: near N = 2**63 the floats a and N differ by rounding only.
+    deficit = (sizes - n).astype(np.float64) if sizes.dtype.kind in "iu" else a - n
+    with np.errstate(divide="ignore"):
+        logs = np.where(2 * a > n, np.log1p(deficit / n), np.log(np.where(a > 0, frac, 1.0)))
+    return np.maximum(-np.sum(frac * logs, axis=1), 0.0) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+def _entropy_of_sizes(sizes: NDArray[np.int64], n: int) -> float:
+    """H of one size sequence (see :func:`_entropy_values`)."""
+    return float(_entropy_values(np.asarray(sizes)[None], n)[0])
 
 
 def entropy(
@@ -75,8 +89,8 @@ def entropy(
     Examples
     --------
     >>> from chanceclust import entropy
-    >>> entropy([0, 0, 1, 1])  # log 2
-    0.6931471805599453
+    >>> round(entropy([0, 0, 1, 1]), 12)  # log 2
+    0.69314718056
     """
     codes, k = check_labels(labels, "labels", unassigned_label=unassigned_label, unassigned=unassigned)
     return _entropy_of_sizes(np.bincount(codes, minlength=k), codes.shape[0])
@@ -119,8 +133,8 @@ def rand_index(
     Examples
     --------
     >>> from chanceclust import rand_index
-    >>> rand_index([0, 0, 1, 1], [0, 0, 1, 2])
-    0.8333333333333334
+    >>> rand_index([0, 0, 1, 1], [0, 0, 1, 2])  # 5 of the 6 pairs
+    0.8333333333...
     """
     return _rand_index(pair_counts(
             labels_true, labels_pred, contingency=contingency, unassigned_label=unassigned_label, unassigned=unassigned
@@ -129,40 +143,191 @@ def rand_index(
 
 def _rand_index(counts: PairCounts) -> float:
     """Rand index of pair counts (1.0 when there is no pair)."""
-    if counts.total == 0:
-        return 1.0
-    return (counts.n11 + counts.n00) / counts.total
+    return float(_rand_values(*_pair_count_arrays(counts))[0])
+
+
+# ----------------------------------------------------------------- formulas over a batch
+#
+# Each measure has one formula, vectorized over a batch of tables: the
+# single-pair functions of this module and of :mod:`chanceclust.adjusted` call
+# it with a batch of one, and the null samples of
+# :mod:`chanceclust.significance` with a batch of many. Pair counts come as
+# int64 arrays while every product and sum stays below 2**53 (then each
+# quotient is exactly Python's correctly rounded one), else as object arrays
+# of Python ints: the same numbers either way.
+
+# Pair counts below this keep every product and sum of the formulas < 2**53.
+_SMALL_COUNT = 2**25
+
+
+def _pair_count_arrays(counts: PairCounts) -> tuple[NDArray[Any], ...]:
+    """(n11, n10, n01, n00) of one :class:`PairCounts` as a batch of one (exact)."""
+    return _exact_counts(counts.n11, counts.n10, counts.n01, counts.n00)
+
+
+def _exact_counts(*values: Any) -> tuple[NDArray[Any], ...]:
+    """Integer arrays on which + - * are exact: int64 for small counts, else Python ints."""
+    arrays = [np.atleast_1d(np.asarray(v)) for v in values]
+    small = all(
+        a.dtype != object and (a.size == 0 or int(np.max(np.abs(a))) < _SMALL_COUNT) for a in arrays
+    )
+    if small:
+        return tuple(a.astype(np.int64, copy=False) for a in arrays)
+    return tuple(np.array([int(v) for v in a.ravel()], dtype=object) for a in arrays)
+
+
+def _ratio(numerator: NDArray[Any], denominator: NDArray[Any], empty: float) -> NDArray[np.float64]:
+    """numerator / denominator, correctly rounded; ``empty`` where the denominator is 0."""
+    if numerator.dtype == object or denominator.dtype == object:
+        return np.array(
+            [
+                empty if int(d) == 0 else int(u) / int(d)
+                for u, d in zip(numerator, denominator, strict=True)
+            ],
+            dtype=np.float64,
+        )
+    zero = denominator == 0
+    return np.where(zero, empty, numerator / np.where(zero, 1, denominator))
+
+
+def _rand_values(
+    n11: NDArray[Any], n10: NDArray[Any], n01: NDArray[Any], n00: NDArray[Any]
+) -> NDArray[np.float64]:
+    """RI = (N11 + N00) / C(N, 2) of a batch of pair counts; 1.0 without pairs."""
+    return _ratio(n11 + n00, n11 + n10 + n01 + n00, 1.0)
+
+
+def _fowlkes_mallows_values(
+    n11: NDArray[Any], n10: NDArray[Any], n01: NDArray[Any]
+) -> NDArray[np.float64]:
+    """FMI = N11 / sqrt((N11 + N10)(N11 + N01)) of a batch.
+
+    0.0 when N11 = 0 (scikit-learn), 1.0 exactly for identical partitions, and
+    never above 1 (the square root is rounded).
+    """
+    product = (n11 + n10) * (n11 + n01)
+    if product.dtype == object:
+        root = np.array([math.sqrt(int(v)) for v in product], dtype=np.float64)
+        top = np.array([float(int(v)) for v in n11], dtype=np.float64)
+    else:
+        root, top = np.sqrt(product.astype(np.float64)), n11.astype(np.float64)
+    value = np.minimum(top / np.where(root == 0.0, 1.0, root), 1.0)
+    value = np.where((n10 == 0) & (n01 == 0), 1.0, value)
+    return np.where(n11 == 0, 0.0, value)
+
+
+def _jaccard_values(n11: NDArray[Any], n10: NDArray[Any], n01: NDArray[Any]) -> NDArray[np.float64]:
+    """Jaccard N11 / (N11 + N10 + N01) of a batch; 1.0 when no pair is together in either."""
+    return _ratio(n11, n11 + n10 + n01, 1.0)
+
+
+def _mutual_information_values(
+    x: NDArray[np.int64],
+    a: NDArray[np.int64],
+    b: NDArray[np.int64],
+    n: int,
+    starts: NDArray[np.intp],
+) -> NDArray[np.float64]:
+    """MI of a batch of tables of N elements, each given by its non-zero cells.
+
+    ``x`` are the cell counts n_ij, ``a`` and ``b`` the sizes of each cell's
+    row and column, ``starts`` the index of each table's first cell (every
+    table has one). With mu_ij = a_i b_j / N, MI = (1/N) sum_{n_ij > 0}
+    bd0(n_ij, mu_ij) + (N^2 - sum_{n_ij > 0} a_i b_j) / N^2, because the sum
+    over all cells of (n_ij - mu_ij) is 0 and bd0(0, mu) = mu: a sum of
+    non-negative terms, the second exact in integers.
+    """
+    if n == 0:
+        return np.zeros(len(starts))
+    deviances, covered = _mutual_information_parts(x, a, b, n, starts)
+    return deviances / n + np.array([(n * n - int(c)) / (n * n) for c in covered])
+
+
+def _mutual_information_parts(
+    x: NDArray[np.int64],
+    a: NDArray[np.int64],
+    b: NDArray[np.int64],
+    n: int,
+    starts: NDArray[np.intp],
+) -> tuple[NDArray[np.float64], list[int]]:
+    """Per table: sum of bd0(n_ij, mu_ij) and the exact sum of a_i b_j over its cells."""
+    if n >= 3_000_000_000:  # a * b and x * n would overflow int64: exact Python integers
+        product = [int(u) * int(v) for u, v in zip(a, b, strict=True)]
+        d = np.array([(int(xi) * n - p) / n for xi, p in zip(x, product, strict=True)])
+        bounds = [*starts.tolist(), len(product)]
+        covered = [sum(product[i:j]) for i, j in itertools.pairwise(bounds)]
+        return np.add.reduceat(deviance(x, a * (b / n), d), starts), covered
+    product = a * b
+    deviances = np.add.reduceat(deviance(x, product / n, (x * n - product) / n), starts)
+    return deviances, np.add.reduceat(product, starts).tolist()
+
+
+def _variation_of_information_values(
+    x: NDArray[np.int64],
+    a: NDArray[np.int64],
+    b: NDArray[np.int64],
+    n: int,
+    starts: NDArray[np.intp],
+) -> NDArray[np.float64]:
+    """VI = sum_ij (n_ij/N) (log(a_i/n_ij) + log(b_j/n_ij)) of a batch (cells as above).
+
+    Every term is >= 0 (log1p of exact integer differences): no cancellation as
+    in H(A) + H(B) - 2 MI, and 0.0 exactly for identical partitions.
+    """
+    if n == 0:
+        return np.zeros(len(starts))
+    xf = x.astype(np.float64)
+    terms = xf * (np.log1p((a - x) / xf) + np.log1p((b - x) / xf))
+    return np.add.reduceat(terms, starts) / n
+
+
+def _normalized_mutual_information_values(
+    mi: NDArray[np.float64],
+    h_true: NDArray[np.float64],
+    h_pred: NDArray[np.float64],
+    k_true: NDArray[np.integer],
+    k_pred: NDArray[np.integer],
+    method: str,
+) -> NDArray[np.float64]:
+    """NMI = MI / f(H(A), H(B)) of a batch, with scikit-learn's conventions.
+
+    1.0 when both sides have at most one cluster (or N = 0), 0.0 when MI = 0,
+    and 1.0 exactly when MI reaches its bound (identical partitions, or a
+    refinement under "min"): MI and the entropies are summed differently.
+    """
+    bound = np.asarray(_generalized_mean(h_true, h_pred, method), dtype=np.float64)
+    value = np.where(mi >= bound * (1.0 - 1e-13), 1.0, mi / np.where(bound == 0.0, 1.0, bound))
+    value = np.where(mi == 0.0, 0.0, value)
+    return np.where((np.asarray(k_true) <= 1) & (np.asarray(k_pred) <= 1), 1.0, value)
+
+
+def table_cells(table: Table) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """(n_ij, a_i, b_j) of each non-zero cell of a :class:`Table`."""
+    return table.counts, table.row_sums[table.rows], table.col_sums[table.cols]
+
+
+_ONE_TABLE = np.zeros(1, dtype=np.intp)  # ``starts`` of a batch of one table
+_CELL_CHUNK = 1 << 16
 
 
 def _mutual_information(table: Table) -> float:
-    """MI of a table, as a sum of non-negative terms.
-
-    With mu_ij = a_i b_j / N, MI = (1/N) sum_{n_ij > 0} bd0(n_ij, mu_ij)
-    + (N^2 - sum_{n_ij > 0} a_i b_j) / N^2, because sum over all cells of
-    (n_ij - mu_ij) is 0 and bd0(0, mu) = mu; the second term is exact in integers.
-    """
+    """MI of a :class:`Table` (see :func:`_mutual_information_values`)."""
     n = table.n
     if table.weights is not None:  # a TableSummary: entropy form (chanceclust.summary)
         return _histogram_mutual_information(table)
     if n == 0:
         return 0.0
-    if n >= 3_000_000_000:  # a * b and x * n would overflow int64: exact Python integers
-        a, b = table.row_sums[table.rows], table.col_sums[table.cols]
-        x = table.counts
-        d = np.array([(int(xi) * n - int(ai) * int(bi)) / n for xi, ai, bi in zip(x, a, b, strict=True)])
-        empty = n * n - sum(int(ai) * int(bi) for ai, bi in zip(a, b, strict=True))
-        return float(np.sum(deviance(x, a * (b / n), d)) / n + empty / (n * n))
+    x, a, b = table_cells(table)
+    if len(x) <= _CELL_CHUNK:
+        return float(_mutual_information_values(x, a, b, n, _ONE_TABLE)[0])
+    # Many cells: the same terms on blocks of cells that stay in cache, added up.
     total, covered = 0.0, 0
-    for start in range(0, len(table.counts), _CELL_CHUNK):  # blocks stay in cache
+    for start in range(0, len(x), _CELL_CHUNK):
         cells = slice(start, start + _CELL_CHUNK)
-        product = table.row_sums[table.rows[cells]] * table.col_sums[table.cols[cells]]
-        x = table.counts[cells]
-        covered += int(product.sum())
-        total += float(np.sum(deviance(x, product / n, (x * n - product) / n)))
+        deviances, products = _mutual_information_parts(x[cells], a[cells], b[cells], n, _ONE_TABLE)
+        total += float(deviances[0])
+        covered += int(products[0])
     return total / n + (n * n - covered) / (n * n)
-
-
-_CELL_CHUNK = 1 << 16
 
 
 def mutual_information(
@@ -208,28 +373,31 @@ def mutual_information(
     Examples
     --------
     >>> from chanceclust import mutual_information
-    >>> round(mutual_information([0, 0, 1, 1], [0, 0, 1, 1]), 15)  # log 2
-    0.693147180559945
+    >>> round(mutual_information([0, 0, 1, 1], [0, 0, 1, 1]), 12)  # log 2
+    0.69314718056
     """
     return _mutual_information(_summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned))
 
 
-def _generalized_mean(u: float, v: float, average_method: str) -> float:
+def _generalized_mean(u: Any, v: Any, average_method: str) -> Any:
     """The normalization f(u, v) of NMI/AMI: min, geometric, arithmetic or max mean, or one side.
 
-    ``"true"`` is u (the side of ``labels_true``), ``"pred"`` is v.
+    ``"true"`` is u (the side of ``labels_true``), ``"pred"`` is v. Elementwise on
+    arrays; a float for two scalars.
     """
     if average_method == "true":
         return u
     if average_method == "pred":
         return v
     if average_method == "min":
-        return min(u, v)
-    if average_method == "geometric":
-        return math.sqrt(u * v)
-    if average_method == "arithmetic":
-        return (u + v) / 2.0
-    return max(u, v)
+        out = np.minimum(u, v)
+    elif average_method == "geometric":
+        out = np.sqrt(np.multiply(u, v))
+    elif average_method == "arithmetic":
+        out = np.add(u, v) / 2.0
+    else:
+        out = np.maximum(u, v)
+    return float(out) if np.ndim(out) == 0 else out
 
 
 def normalized_mutual_information(
@@ -286,17 +454,16 @@ default="arithmetic"
 
 def _normalized_mutual_information(table: Table, method: str) -> float:
     """NMI of a :class:`Table` with a validated normalization name."""
-    if len(table.row_sums) == len(table.col_sums) <= 1:
-        return 1.0  # no split on either side: perfect agreement (scikit-learn)
-    mi = _mutual_information(table)
-    if mi == 0.0:
-        return 0.0
-    h_true = _entropy_of_sizes(table.row_sums, table.n)
-    h_pred = _entropy_of_sizes(table.col_sums, table.n)
-    bound = _generalized_mean(h_true, h_pred, method)
-    # MI and the entropies are summed differently: an MI at its bound (identical
-    # partitions, or a refinement under "min") is 1.0 exactly, not 1 - 2 ulp.
-    return 1.0 if mi >= bound * (1.0 - 1e-13) else mi / bound
+    return float(
+        _normalized_mutual_information_values(
+            np.array([_mutual_information(table)]),
+            _entropy_values(table.row_sums[None], table.n),
+            _entropy_values(table.col_sums[None], table.n),
+            np.array([len(table.row_sums)]),
+            np.array([len(table.col_sums)]),
+            method,
+        )[0]
+    )
 
 
 def fowlkes_mallows_index(
@@ -346,11 +513,8 @@ def fowlkes_mallows_index(
 
 def _fowlkes_mallows_index(c: PairCounts) -> float:
     """Fowlkes-Mallows index of pair counts (0.0 when N11 = 0)."""
-    if c.n11 == 0:
-        return 0.0
-    if c.n10 == c.n01 == 0:
-        return 1.0  # identical partitions, exactly
-    return min(c.n11 / math.sqrt((c.n11 + c.n10) * (c.n11 + c.n01)), 1.0)
+    n11, n10, n01, _ = _pair_count_arrays(c)
+    return float(_fowlkes_mallows_values(n11, n10, n01)[0])
 
 
 def jaccard_index(
@@ -399,8 +563,8 @@ def jaccard_index(
 
 def _jaccard_index(c: PairCounts) -> float:
     """Jaccard index of pair counts (1.0 when no pair is together in either)."""
-    together = c.n11 + c.n10 + c.n01
-    return 1.0 if together == 0 else c.n11 / together
+    n11, n10, n01, _ = _pair_count_arrays(c)
+    return float(_jaccard_values(n11, n10, n01)[0])
 
 
 def variation_of_information(
@@ -449,12 +613,9 @@ def variation_of_information(
 
 
 def _variation_of_information(table: Table) -> float:
-    """VI of a :class:`Table`, as a sum of non-negative terms."""
+    """VI of a :class:`Table` (see :func:`_variation_of_information_values`)."""
     if table.weights is not None:  # a TableSummary: entropy form (chanceclust.summary)
         return _histogram_variation_of_information(table)
     if table.n == 0:
         return 0.0
-    x = table.counts
-    extra_a = table.row_sums[table.rows] - x  # exact: log(a/x) = log1p((a - x)/x)
-    extra_b = table.col_sums[table.cols] - x
-    return float(np.sum(x * (np.log1p(extra_a / x) + np.log1p(extra_b / x))) / table.n)
+    return float(_variation_of_information_values(*table_cells(table), table.n, _ONE_TABLE)[0])

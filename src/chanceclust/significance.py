@@ -8,9 +8,11 @@ sizes (perm), the number of clusters (num) or only the number of elements
 :mod:`chanceclust.samplers`.
 
 Built-in measures (by name) are evaluated on whole batches of samples at
-once from vectorized contingency tables; any callable
-``f(labels_true, labels_pred) -> float`` is accepted and called once per
-sample. Results do not depend on the internal batch size: the samples are
+once from vectorized contingency tables, by the same formula functions as the
+single-pair measures (:mod:`chanceclust.measures`, :mod:`chanceclust.adjusted`);
+any callable ``f(labels_true, labels_pred) -> float`` is accepted and called
+once per sample, on int64 code arrays 0..K-1 for the observed pair and the
+null samples alike. Results do not depend on the internal batch size: the samples are
 drawn one after the other from ``rng``.
 """
 
@@ -27,7 +29,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._expected.mutual_information import expected_mi_of_laws
-from chanceclust._expected.pmfs import deviance
 from chanceclust._validation import (
     DISTANCES,
     _describe,
@@ -38,9 +39,23 @@ from chanceclust._validation import (
     check_rng,
     validate_clusterings,
 )
-from chanceclust.adjusted import _adjust_for_chance, _mi_max
+from chanceclust.adjusted import (
+    _adjust_for_chance,
+    _adjusted_rand_values,
+    _mi_max,
+)
 from chanceclust.contingency import Table, _table_from_codes
-from chanceclust.expectations import _laws_of_table, _pair_probabilities
+from chanceclust.expectations import _expected_rand_index_and_spread, _laws_of_table
+from chanceclust.measures import (
+    _entropy_values,
+    _exact_counts,
+    _fowlkes_mallows_values,
+    _jaccard_values,
+    _mutual_information_values,
+    _normalized_mutual_information_values,
+    _rand_values,
+    _variation_of_information_values,
+)
 from chanceclust.samplers import _row_sampler
 
 __all__ = [
@@ -223,6 +238,17 @@ class _Batch:
         return _pairs(self.sizes_pred).sum(axis=1)
 
     @cached_property
+    def pair_counts(self) -> tuple[NDArray[Any], ...]:
+        """(n11, n10, n01, n00) of every sample, exact (see measures.exact_counts)."""
+        pairs = self.n * (self.n - 1) // 2
+        n10, n01 = self.q_true - self.n11, self.q_pred - self.n11
+        return _exact_counts(self.n11, n10, n01, pairs - self.n11 - n10 - n01)
+
+    @cached_property
+    def mi(self) -> NDArray[np.float64]:
+        return _mutual_information_values(self.x, self.a, self.b, self.n, self.starts)
+
+    @cached_property
     def k_true(self) -> NDArray[np.int64]:
         return np.broadcast_to((self.sizes_true > 0).sum(axis=1), self.n_cells.shape)
 
@@ -275,128 +301,45 @@ def _batch_tables(labels_true: NDArray[np.int64], labels_pred: NDArray[np.int64]
     )
 
 
-def _row_entropies(sizes: NDArray[np.int64], n: int) -> NDArray[np.float64]:
-    """H of each row of a zero-padded size matrix (as measures._entropy_of_sizes)."""
-    a = sizes.astype(np.float64)
-    frac = a / n
-    with np.errstate(divide="ignore"):
-        logs = np.where(2 * a > n, np.log1p((a - n) / n), np.log(np.where(a > 0, frac, 1.0)))
-    return np.maximum(-np.sum(frac * logs, axis=1), 0.0)
-
-
-def _batch_mi(t: _Batch) -> NDArray[np.float64]:
-    """MI as a sum of non-negative deviance terms (as measures._mutual_information)."""
-    n = t.n
-    d = (t.x * n - t.a * t.b) / float(n)
-    mean = t.a * (t.b / n)
-    dev = t.per_sample(deviance(t.x, mean, d))
-    empty = n * n - t.per_sample(t.a * t.b)  # int64: exact for N < 3e9
-    return dev / n + empty / (n * n)
-
-
-def _batch_rand(t: _Batch) -> NDArray[np.float64]:
-    pairs = t.n * (t.n - 1) // 2
-    if pairs == 0:
-        return np.ones(t.n11.shape)
-    n00 = pairs - t.q_true - t.q_pred + t.n11
-    return (t.n11 + n00) / pairs
-
-
 def _make_evaluator(
     name: str, table: Table, model: str, one_sided: bool
 ) -> Callable[[_Batch], NDArray[np.float64]]:
     """Vectorized evaluation of a named measure, constants taken from the observed table.
 
-    Under every model, the quantities an adjusted index needs besides the
-    table (E[s] and s_max) are the same for every sample: they depend on the
-    sizes (perm, kept by the sampler), on K (num, kept) or on N (all), and a
-    one-sided reference is fixed.
+    Every measure is the formula of :mod:`chanceclust.measures` (or
+    :mod:`chanceclust.adjusted`) that the single-pair function calls, here on
+    a whole batch. Under every model, the quantities an adjusted index needs
+    besides the table (E[s] and s_max) are the same for every sample: they
+    depend on the sizes (perm, kept by the sampler), on K (num, kept) or on N
+    (all), and a one-sided reference is fixed.
     """
     if name == "ri":
-        return _batch_rand
+        return lambda t: _rand_values(*t.pair_counts)
     if name == "fmi":
-
-        def fmi(t: _Batch) -> NDArray[np.float64]:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                value = t.n11 / np.sqrt(t.q_true) / np.sqrt(t.q_pred)
-            return np.where(t.n11 == 0, 0.0, value)
-
-        return fmi
+        return lambda t: _fowlkes_mallows_values(*t.pair_counts[:3])
     if name == "jaccard":
-
-        def jaccard(t: _Batch) -> NDArray[np.float64]:
-            together = t.q_true + t.q_pred - t.n11
-            with np.errstate(divide="ignore", invalid="ignore"):
-                return np.where(together == 0, 1.0, t.n11 / together)
-
-        return jaccard
+        return lambda t: _jaccard_values(*t.pair_counts[:3])
     if name == "mi":
-        return _batch_mi
+        return lambda t: t.mi
     if name == "vi":
-
-        def vi(t: _Batch) -> NDArray[np.float64]:
-            x = t.x.astype(np.float64)
-            terms = x * (np.log1p((t.a - t.x) / x) + np.log1p((t.b - t.x) / x))
-            return t.per_sample(terms) / t.n
-
-        return vi
+        return lambda t: _variation_of_information_values(t.x, t.a, t.b, t.n, t.starts)
     if name == "nmi":
-
-        def nmi(t: _Batch) -> NDArray[np.float64]:
-            mi = _batch_mi(t)
-            norm = (_row_entropies(t.sizes_true, t.n) + _row_entropies(t.sizes_pred, t.n)) / 2
-            with np.errstate(divide="ignore", invalid="ignore"):
-                value = np.minimum(mi / norm, 1.0)
-            value = np.where(mi == 0.0, 0.0, value)
-            return np.where((t.k_true == t.k_pred) & (t.k_pred <= 1), 1.0, value)
-
-        return nmi
+        return lambda t: _normalized_mutual_information_values(
+            t.mi,
+            _entropy_values(t.sizes_true, t.n),
+            _entropy_values(t.sizes_pred, t.n),
+            t.k_true,
+            t.k_pred,
+            "arithmetic",
+        )
     if name == "ari":
-        pairs = table.n * (table.n - 1) // 2
-        if model == "perm":
-
-            def ari_perm(t: _Batch) -> NDArray[np.float64]:
-                # 2 (n11 n00 - n10 n01) / ((n11+n10)(n10+n00) + (n11+n01)(n01+n00)), exact ints.
-                dtype = np.int64 if pairs < 2**31 else object
-                n11 = t.n11.astype(dtype)
-                n10 = t.q_true.astype(dtype) - n11
-                n01 = t.q_pred.astype(dtype) - n11
-                n00 = pairs - n11 - n10 - n01
-                num = 2 * (n11 * n00 - n10 * n01)
-                den = (n11 + n10) * (n10 + n00) + (n11 + n01) * (n01 + n00)
-                out = np.array(
-                    [1.0 if d == 0 else int(u) / int(d) for u, d in zip(num, den, strict=True)]
-                    if dtype is object
-                    else np.divide(num, np.where(den == 0, 1, den)),
-                    dtype=np.float64,
-                )
-                return np.where((n10 == 0) & (n01 == 0), 1.0, out)
-
-            return ari_perm
-        law_true, law_pred = _laws_of_table(table, model, one_sided)
-        p_true, q_true = _pair_probabilities(law_true)
-        p_pred, q_pred = _pair_probabilities(law_pred)
-        spread = p_true * q_pred + q_true * p_pred
-        expected = p_true * p_pred + q_true * q_pred
-
-        def ari(t: _Batch) -> NDArray[np.float64]:
-            identical = (t.q_true == t.n11) & (t.q_pred == t.n11)
-            if spread <= 0.0:
-                return np.where(identical, 1.0, 0.0)
-            value = np.minimum((_batch_rand(t) - expected) / spread, 1.0)
-            return np.where(identical, 1.0, value)
-
-        return ari
+        law = (None if model == "perm"
+               else _expected_rand_index_and_spread(*_laws_of_table(table, model, one_sided)))
+        return lambda t: _adjusted_rand_values(*t.pair_counts, law)
     if name == "ami":
         expected_mi = expected_mi_of_laws(*_laws_of_table(table, model, one_sided))
         bound = _mi_max(table, model, one_sided, "arithmetic")
-
-        def ami(t: _Batch) -> NDArray[np.float64]:
-            return _adjust_for_chance(
-                _batch_mi(t), expected_mi, bound, k_true=t.k_true, k_pred=t.k_pred
-            )
-
-        return ami
+        return lambda t: _adjust_for_chance(t.mi, expected_mi, bound, k_true=t.k_true, k_pred=t.k_pred)
     raise AssertionError(name)  # pragma: no cover - names are validated before
 
 
@@ -458,10 +401,15 @@ def _setup(
         statistic = float(evaluate(_batch_tables(codes_true[None], codes_pred[None]))[0])
     else:
         evaluate = None
-        # The callable sees what the null samples are: integer codes of the elements
-        # kept, aligned (mappings, communities) and with the unassigned policy applied.
-        statistic = float(measure(codes_true, codes_pred))
+        # The callable sees what the null samples are: int64 codes of the elements kept,
+        # aligned (mappings, communities) and with the unassigned policy applied.
+        statistic = float(measure(_as_codes(codes_true), _as_codes(codes_pred)))
     return _Setup(measure, codes_true, codes_pred, table, model, one_sided, statistic, evaluate)
+
+
+def _as_codes(row: NDArray[np.integer]) -> NDArray[np.int64]:
+    """What a callable measure receives: a fresh 1-D int64 array of codes 0..K-1."""
+    return np.array(row, dtype=np.int64)
 
 
 def _samplers(s: _Setup) -> tuple[Callable[[np.random.Generator], Any] | None, Callable]:
@@ -510,7 +458,8 @@ def _null(
         else:
             assert callable(s.measure)
             for i in range(m):
-                out[start + i] = float(s.measure(trues[i if draw_true else 0], preds[i]))
+                true = trues[i if draw_true else 0]
+                out[start + i] = float(s.measure(_as_codes(true), _as_codes(preds[i])))
         if progress is not None:
             progress(start + m, n_samples)
     return out
@@ -559,8 +508,12 @@ def null_distribution(
         One of "ri", "ari", "mi", "nmi", "ami", "fmi", "jaccard", "vi" (the
         library's measures with default options; "ari" and "ami" are
         adjusted under the same ``model`` and ``one_sided`` as the null), or
-        any callable ``f(labels_true, labels_pred) -> float`` (it receives
-        integer label arrays 0..K-1).
+        any callable ``f(labels_true, labels_pred) -> float``. A callable
+        receives the same representation for the observed pair and for every
+        null sample: two 1-D int64 numpy arrays of cluster codes 0..K-1 (the
+        observed labels numbered in sorted order, as
+        :func:`chanceclust.contingency_table` numbers them), never the
+        original label values.
     labels_true, labels_pred : array-like of shape (n_samples,)
         The observed clusterings of the n_samples elements: they fix N and the sizes
         (perm) or the number of clusters (num) of the random clusterings.
@@ -594,8 +547,10 @@ def null_distribution(
     -----
     Named measures are computed from contingency tables built for a whole
     batch at once (one ``bincount``, or one sort per sample when the tables
-    are large and sparse), O(N) per random pair; their values agree with the
-    library's functions to rounding (~1e-15). Under perm the named measures
+    are large and sparse), O(N) per sample, by the formula functions the
+    library's single-pair measures call: the values agree with them to the
+    summation order of the cells (~1e-15), exactly for identical partitions
+    and degenerate tables. Under perm the named measures
     keep ``labels_true`` fixed even when two-sided, since the law of the table
     is the same.
 

@@ -506,8 +506,8 @@ def log_stirling2(n: ArrayLike, k: ArrayLike) -> Any:
     Traceback (most recent call last):
     ...
     OverflowError: int too large to convert to float
-    >>> print(f"{log_stirling2(1000, 10):.10f}")
-    2287.4806804210
+    >>> print(f"{log_stirling2(1000, 10):.8f}")
+    2287.48068042
     >>> log_stirling2(5, [0, 1, 2, 5, 6])  # S(5, 2) = 15
     array([     -inf, 0.       , 2.7080502, 0.       ,      -inf])
     """
@@ -593,8 +593,8 @@ def log_bell(n: ArrayLike) -> Any:
     Examples
     --------
     >>> from chanceclust.special import bell, log_bell
-    >>> print(f"{log_bell(1000):.10f}")
-    4438.1767145883
+    >>> print(f"{log_bell(1000):.8f}")
+    4438.17671459
     >>> import math
     >>> bool(abs(log_bell(1000) - math.log(bell(1000))) < 1e-12)
     True

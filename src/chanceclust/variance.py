@@ -194,7 +194,7 @@ def rand_index_variance(
     >>> from chanceclust.variance import rand_index_variance
     >>> a, b = [0, 0, 1, 1, 2, 2], [0, 0, 0, 1, 1, 1]
     >>> rand_index_variance(a, b)  # 32/1875 by enumeration of the 15 x 10 pairs
-    0.017066666666666667
+    0.0170666666...
     >>> rand_index_variance(a, b, model="num", one_sided=True)
     0.01...
     >>> rand_index_variance([0, 0, 0], [0, 1, 2])

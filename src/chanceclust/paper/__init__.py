@@ -175,8 +175,8 @@ def add_reproduce_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created)")
     p.add_argument("--quick", action="store_true",
                    help="fewer runs and steps (a smoke run, see the runtime below)")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, metavar="S",
-                   help="random seed (default: %(default)s)")
+    p.add_argument("--seed", type=_seed, default=DEFAULT_SEED, metavar="S",
+                   help="random seed >= 0 (default: %(default)s)")
     p.add_argument("--data", metavar="DIR",
                    help="folder holding the 35 gene expression files *_database.txt (default: "
                    "download them once into the data home)")
@@ -187,6 +187,17 @@ def add_reproduce_parser(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
+def _seed(text: str) -> int:
+    """Type of --seed: a non-negative integer (argparse names the option in its error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+    return value
+
+
 def run_reproduce(args: argparse.Namespace) -> int:
     """Run the ``reproduce`` subcommand; print the report's path and return the exit status.
 
@@ -194,10 +205,22 @@ def run_reproduce(args: argparse.Namespace) -> int:
     when an input is unusable (``--out`` names a file; a gene expression file is missing,
     empty or not the published one; the files cannot be downloaded). Nothing runs then.
     """
+    out = Path(args.out)
+    blocker = next((p for p in (out, *out.parents) if p.exists()), None)
+    if blocker is not None and not blocker.is_dir():
+        print(f"chanceclust: error: reproduce: --out {args.out}: {blocker} is a file, not a "
+              "folder", file=sys.stderr)
+        return 2
     try:
         report = reproduce(args.experiment, args.out, quick=args.quick, seed=args.seed,
                            data_dir=args.data, progress=False if args.quiet else None)
-    except (ImportError, OSError, ValueError) as exc:
+    except OSError as exc:  # missing data, unwritable --out: name the path
+        if getattr(args, "debug", False):
+            raise
+        where = f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else exc
+        print(f"chanceclust: error: reproduce: {where}", file=sys.stderr)
+        return 2
+    except (ImportError, ValueError) as exc:
         if getattr(args, "debug", False):
             raise
         print(f"chanceclust: error: reproduce: {exc}", file=sys.stderr)

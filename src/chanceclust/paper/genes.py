@@ -85,18 +85,24 @@ def read_study(path: Path) -> tuple[np.ndarray, np.ndarray]:
     Genes are rows in the file; row 2 holds the class labels. The lapointe files have no
     gene-ID column (their first cell of row 1 is not empty). Quotes are removed.
     """
-    lines = [line.rstrip("\r\n").split("\t") for line in path.read_text().splitlines()
-             if line.strip()]
-    if len(lines) < 3:
-        raise ValueError(f"{path}: {len(lines)} non-empty lines; a study file needs a header "
-                         "row, a row of class labels and at least one gene row")
-    lines = [[cell.strip().strip('"') for cell in line] for line in lines]
+    numbered = [(i, line.rstrip("\r\n").split("\t"))
+                for i, line in enumerate(path.read_text().splitlines(), 1) if line.strip()]
+    if len(numbered) < 3:
+        raise ValueError(f"{path}: {len(numbered)} non-blank lines; expected a header, a line "
+                         "of class labels and at least one gene row")
+    lines = [[cell.strip().strip('"') for cell in line] for _, line in numbered]
     skip = 1 if lines[0][0] == "" else 0
     labels = np.array(lines[1][skip:])
-    values = np.array([row[skip:] for row in lines[2:]], dtype=float)
-    if values.shape[1] != len(labels):
-        raise ValueError(f"{path.name}: {len(labels)} labels but {values.shape[1]} columns")
-    return values.T, labels
+    rows = []
+    for (number, _), row in zip(numbered[2:], lines[2:], strict=True):
+        if len(row) - skip != len(labels):
+            raise ValueError(f"{path}:{number}: {len(row) - skip} values but {len(labels)} "
+                             f"class labels (line {numbered[1][0]})")
+        try:
+            rows.append([float(cell) for cell in row[skip:]])
+        except ValueError:
+            raise ValueError(f"{path}:{number}: expected numbers after the gene id") from None
+    return np.array(rows).T, labels
 
 
 def cluster(data: np.ndarray, k: int) -> np.ndarray:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from chanceclust.paper.report import atomic_path
+
 #: Okabe & Ito (2008) colour-blind-safe palette.
 OKABE_ITO = {
     "black": "#000000",
@@ -60,7 +62,8 @@ def save(fig: Any, out_dir: Path, stem: str) -> list[Path]:
 
     paths = [Path(out_dir) / f"{stem}.{ext}" for ext in ("png", "pdf")]
     for path in paths:
-        fig.savefig(path, bbox_inches="tight", metadata=None if path.suffix == ".png" else
-                    {"CreationDate": None})
+        with atomic_path(path) as temporary:  # the format follows the (kept) suffix
+            fig.savefig(temporary, bbox_inches="tight", metadata=None if path.suffix == ".png"
+                        else {"CreationDate": None})
     plt.close(fig)
     return paths

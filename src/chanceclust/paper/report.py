@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
-from collections.abc import Iterable, Sequence
+import os
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +20,32 @@ RUNTIMES = (
 )
 
 
+@contextlib.contextmanager
+def atomic_path(path: Path) -> Iterator[Path]:
+    """A temporary name beside ``path`` to write to; renamed to ``path`` only on success.
+
+    A failure (or an interrupt) midway leaves no half-written file behind.
+    """
+    path = Path(path)
+    temporary = path.with_name(f".{path.stem}.tmp{os.getpid()}{path.suffix}")
+    try:
+        yield temporary
+        os.replace(temporary, path)
+    finally:
+        if temporary.exists():
+            temporary.unlink()
+
+
+def write_text(path: Path, text: str) -> Path:
+    """``path.write_text(text)``, atomically (see :func:`atomic_path`)."""
+    with atomic_path(path) as temporary:
+        temporary.write_text(text)
+    return Path(path)
+
+
 def write_csv(path: Path, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> Path:
-    """Write ``rows`` under the header ``columns`` (floats with full precision)."""
-    with open(path, "w", newline="") as fh:
+    """Write ``rows`` under the header ``columns`` (floats with full precision), atomically."""
+    with atomic_path(path) as temporary, open(temporary, "w", newline="") as fh:
         writer = csv.writer(fh)
         writer.writerow(columns)
         for row in rows:
@@ -50,7 +75,7 @@ def fmt(x: float, digits: int = 3) -> str:
 def write_section(out_dir: Path, name: str, text: str) -> Path:
     """Save one experiment's section; REPORT.md is rebuilt from every saved section."""
     path = Path(out_dir) / name / "section.md"
-    path.write_text(text.rstrip() + "\n")
+    write_text(path, text.rstrip() + "\n")
     return assemble(out_dir)
 
 
@@ -69,5 +94,5 @@ def assemble(out_dir: Path) -> Path:
         if path.exists():
             parts.append(path.read_text())
     report = out_dir / "REPORT.md"
-    report.write_text("\n".join(parts))
+    write_text(report, "\n".join(parts))
     return report
