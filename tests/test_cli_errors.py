@@ -164,6 +164,20 @@ def test_reproduce_out_naming_a_file(capsys, tmp_path):
         assert_user_error(status, out, err, "--out", "afile", "not a folder")
 
 
+def test_reproduce_genes_empty_data_file_names_it(capsys, tmp_path):
+    from chanceclust.datasets import GENE_EXPRESSION_REGISTRY
+
+    data = tmp_path / "data"
+    data.mkdir()
+    for name in GENE_EXPRESSION_REGISTRY:  # every file present, one of them empty
+        (data / name).write_text("" if name.startswith("alizadeh-2000-v1") else "x")
+    status, out, err = run(
+        capsys, "reproduce", "genes", "--out", tmp_path / "out", "--data", data, "--quick"
+    )
+    assert_user_error(status, out, err, "alizadeh-2000-v1_database.txt", "empty")
+    assert not (tmp_path / "out").exists()  # checked before any experiment ran
+
+
 @pytest.mark.parametrize(
     ("content", "needles"),
     [
@@ -173,14 +187,15 @@ def test_reproduce_out_naming_a_file(capsys, tmp_path):
     ],
     ids=["empty", "short-row", "not-a-number"],
 )
-def test_reproduce_genes_bad_data_file_names_it(capsys, tmp_path, content, needles):
-    data = tmp_path / "data"
-    data.mkdir()
-    (data / "x_database.txt").write_text(content)
-    status, out, err = run(
-        capsys, "reproduce", "genes", "--out", tmp_path / "out", "--data", data, "--quick"
-    )
-    assert_user_error(status, out, err, *needles)
+def test_read_study_names_file_and_line(tmp_path, content, needles):
+    from chanceclust.paper.genes import read_study
+
+    path = tmp_path / "x_database.txt"
+    path.write_text(content)
+    with pytest.raises(ValueError) as info:
+        read_study(path)
+    for needle in needles:
+        assert needle in str(info.value)
 
 
 def test_reproduce_seed_names_the_option(capsys, tmp_path):
