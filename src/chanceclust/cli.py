@@ -319,7 +319,11 @@ def _subparser(sub: Any, name: str, help_: str, epilog: str) -> argparse.Argumen
 
 
 def get_parser() -> argparse.ArgumentParser:
-    """Build the argument parser (apart from :func:`main`, for documentation tools and tests)."""
+    """Build the argument parser (apart from :func:`main`, for documentation tools and tests).
+
+    Each subcommand's options are added by its ``_add_<command>`` function, which sits
+    right above the ``_run_<command>`` function that runs it (section "subcommands").
+    """
     parser = _Parser(
         prog=PROG,
         description="Compare clusterings adjusted for chance under the perm, num and all "
@@ -334,163 +338,12 @@ def get_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
-    p = _subparser(
-        sub,
-        "compare",
-        "compare two clusterings with chosen measures and models",
-        f"  {PROG} compare truth.txt pred.txt --measure ari,ami --model perm --model num\n"
-        f"  {PROG} compare truth.tsv pred.json --one-sided --all-models --format json\n"
-        f"  {PROG} compare results.csv results.csv --column truth --column kmeans\n",
-    )
-    p.add_argument("a", metavar="A", help="first clustering (the reference with --one-sided)")
-    p.add_argument("b", metavar="B", help="second clustering")
-    p.add_argument(
-        "--measure",
-        action="append",
-        type=_comma_list(tuple(MEASURES), "measure"),
-        metavar="LIST",
-        help=f"comma list of {', '.join(MEASURES)}; repeatable (default: ari,ami)",
-    )
-    _add_models(p)
-    _add_average(p)
-    _add_inputs(p)
-    _add_output(p)
-    _add_common(p)
-    p.set_defaults(func=cmd_compare)
-
-    p = _subparser(
-        sub,
-        "table",
-        "every measure x model x sidedness x normalization for two clusterings",
-        f"  {PROG} table truth.txt pred.txt\n  {PROG} table truth.txt pred.txt --format tsv\n",
-    )
-    p.add_argument("a", metavar="A", help="first clustering (the reference when one-sided)")
-    p.add_argument("b", metavar="B", help="second clustering")
-    _add_inputs(p)
-    _add_output(p)
-    _add_common(p)
-    p.set_defaults(func=cmd_table)
-
-    p = _subparser(
-        sub,
-        "rank",
-        "rank all pairs of clusterings, or clusterings against a reference",
-        f"  {PROG} rank run*.txt --measure ami --model num\n"
-        f"  {PROG} rank --reference truth.txt algo1.txt algo2.txt --one-sided --model all\n",
-    )
-    p.add_argument("files", nargs="+", metavar="FILE", help="clusterings to rank")
-    p.add_argument(
-        "--reference",
-        metavar="R",
-        help="rank every FILE against R instead of ranking all pairs of FILEs",
-    )
-    p.add_argument(
-        "--measure",
-        choices=tuple(MEASURES),
-        default="ari",
-        help="measure to rank by (default: %(default)s; vi ranks smallest first)",
-    )
-    _add_models(p, single=True)
-    _add_average(p)
-    _add_inputs(p)
-    _add_output(p)
-    _add_common(p)
-    p.set_defaults(func=cmd_rank)
-
-    p = _subparser(
-        sub,
-        "expect",
-        "expected Rand index and mutual information under a random model, without data",
-        f"  {PROG} expect --n 1000 --k-true 5 --k-pred 8 --model num --model all\n"
-        f"  {PROG} expect --n 10 --sizes-true 5,3,2 --sizes-pred 4,3,3 --model perm\n"
-        f"  {PROG} expect --n 10 --sizes-true 5,3,2 --k-pred 4 --model num --one-sided\n",
-    )
-    p.add_argument(
-        "--n", type=_bounded_int(1, MAX_N), required=True, help="number of elements (< 2**63)"
-    )
-    p.add_argument("--k-true", type=_positive_int, metavar="K", help="clusters of the first")
-    p.add_argument("--k-pred", type=_positive_int, metavar="K", help="clusters of the second")
-    p.add_argument(
-        "--sizes-true", type=_int_list, metavar="S1,S2,...", help="cluster sizes of the first"
-    )
-    p.add_argument(
-        "--sizes-pred", type=_int_list, metavar="S1,S2,...", help="cluster sizes of the second"
-    )
-    p.add_argument(
-        "--measure",
-        action="append",
-        type=_comma_list(("ri", "mi"), "measure"),
-        metavar="LIST",
-        help="ri (expected Rand index) and/or mi (expected mutual information, nats); "
-        "default: ri,mi",
-    )
-    _add_models(p)
-    _add_output(p)
-    _add_common(p)
-    p.set_defaults(func=cmd_expect)
-
-    p = _subparser(
-        sub,
-        "sample",
-        "draw random clusterings from a random model",
-        f"  {PROG} sample --n 10 --model all --count 3 --seed 1\n"
-        f"  {PROG} sample --n 100 --model num --k 4 --seed 7 > random.txt\n"
-        f"  {PROG} sample --n 10 --model perm --sizes 5,3,2 --count 4 --format tsv --seed 1\n",
-    )
-    p.add_argument(
-        "--n",
-        type=_bounded_int(1, MAX_SAMPLE_LABELS),
-        required=True,
-        help=f"number of elements (at most {MAX_SAMPLE_LABELS})",
-    )
-    p.add_argument("--model", choices=MODELS, required=True, help="random model")
-    p.add_argument("--k", type=_positive_int, help="number of clusters (model num)")
-    p.add_argument("--sizes", type=_int_list, metavar="S1,S2,...", help="cluster sizes (perm)")
-    p.add_argument(
-        "--count",
-        type=_bounded_int(1, MAX_COUNT),
-        default=1,
-        help=f"how many clusterings (default: 1; --n times --count at most {MAX_SAMPLE_LABELS})",
-    )
-    p.add_argument("--seed", type=_seed, help="random seed >= 0 (default: fresh entropy)")
-    _add_output(p)
-    _add_common(p)
-    p.set_defaults(func=cmd_sample)
-
-    p = _subparser(
-        sub,
-        "test",
-        "significance of the agreement of two clusterings against random clusterings",
-        f"  {PROG} test truth.txt pred.txt --model num --samples 999 --seed 1\n"
-        f"  {PROG} test truth.txt pred.txt --measure ami --model all --one-sided --seed 1\n",
-    )
-    p.add_argument("a", metavar="A", help="first clustering (the reference with --one-sided)")
-    p.add_argument("b", metavar="B", help="second clustering")
-    p.add_argument(
-        "--measure",
-        choices=tuple(MEASURES),
-        default="ari",
-        help="statistic (default: %(default)s)",
-    )
-    p.add_argument(
-        "--alternative",
-        choices=ALTERNATIVES,
-        help="greater: p = P(null >= observed), less, or two-sided (default: the measure's "
-        "direction of agreement, as in the library: 'less' for vi, else 'greater')",
-    )
-    _add_models(p, single=True)
-    p.add_argument(
-        "--samples",
-        type=_bounded_int(1, MAX_TEST_SAMPLES),
-        default=999,
-        metavar="M",
-        help=f"random clusterings drawn, at most {MAX_TEST_SAMPLES} (default: %(default)s)",
-    )
-    p.add_argument("--seed", type=_seed, help="random seed >= 0 (default: fresh entropy)")
-    _add_inputs(p)
-    _add_output(p)
-    _add_common(p)
-    p.set_defaults(func=cmd_test)
+    _add_compare(sub)
+    _add_table(sub)
+    _add_rank(sub)
+    _add_expect(sub)
+    _add_sample(sub)
+    _add_test(sub)
 
     from chanceclust.paper import add_reproduce_parser  # light: matplotlib loads on use
 
@@ -658,7 +511,34 @@ def _summary(
 # --------------------------------------------------------------------------- subcommands
 
 
-def cmd_compare(args: argparse.Namespace) -> int:
+def _add_compare(sub: Any) -> None:
+    """The ``compare`` subcommand's options; :func:`_run_compare` below runs it."""
+    p = _subparser(
+        sub,
+        "compare",
+        "compare two clusterings with chosen measures and models",
+        f"  {PROG} compare truth.txt pred.txt --measure ari,ami --model perm --model num\n"
+        f"  {PROG} compare truth.tsv pred.json --one-sided --all-models --format json\n"
+        f"  {PROG} compare results.csv results.csv --column truth --column kmeans\n",
+    )
+    p.add_argument("a", metavar="A", help="first clustering (the reference with --one-sided)")
+    p.add_argument("b", metavar="B", help="second clustering")
+    p.add_argument(
+        "--measure",
+        action="append",
+        type=_comma_list(tuple(MEASURES), "measure"),
+        metavar="LIST",
+        help=f"comma list of {', '.join(MEASURES)}; repeatable (default: ari,ami)",
+    )
+    _add_models(p)
+    _add_average(p)
+    _add_inputs(p)
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=_run_compare)
+
+
+def _run_compare(args: argparse.Namespace) -> int:
     a, b = _read_inputs(args, [args.a, args.b])
     ca, cb = _aligned_codes(args, a, b)
     measures = _flatten(args.measure, ["ari", "ami"])
@@ -673,7 +553,23 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_table(args: argparse.Namespace) -> int:
+def _add_table(sub: Any) -> None:
+    """The ``table`` subcommand's options; :func:`_run_table` below runs it."""
+    p = _subparser(
+        sub,
+        "table",
+        "every measure x model x sidedness x normalization for two clusterings",
+        f"  {PROG} table truth.txt pred.txt\n  {PROG} table truth.txt pred.txt --format tsv\n",
+    )
+    p.add_argument("a", metavar="A", help="first clustering (the reference when one-sided)")
+    p.add_argument("b", metavar="B", help="second clustering")
+    _add_inputs(p)
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=_run_table)
+
+
+def _run_table(args: argparse.Namespace) -> int:
     a, b = _read_inputs(args, [args.a, args.b])
     ca, cb = _aligned_codes(args, a, b)
     result = _load("chanceclust.comparison", "compare")(ca, cb)
@@ -701,7 +597,36 @@ def _result_rows(result: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def cmd_rank(args: argparse.Namespace) -> int:
+def _add_rank(sub: Any) -> None:
+    """The ``rank`` subcommand's options; :func:`_run_rank` below runs it."""
+    p = _subparser(
+        sub,
+        "rank",
+        "rank all pairs of clusterings, or clusterings against a reference",
+        f"  {PROG} rank run*.txt --measure ami --model num\n"
+        f"  {PROG} rank --reference truth.txt algo1.txt algo2.txt --one-sided --model all\n",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="clusterings to rank")
+    p.add_argument(
+        "--reference",
+        metavar="R",
+        help="rank every FILE against R instead of ranking all pairs of FILEs",
+    )
+    p.add_argument(
+        "--measure",
+        choices=tuple(MEASURES),
+        default="ari",
+        help="measure to rank by (default: %(default)s; vi ranks smallest first)",
+    )
+    _add_models(p, single=True)
+    _add_average(p)
+    _add_inputs(p)
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=_run_rank)
+
+
+def _run_rank(args: argparse.Namespace) -> int:
     if args.one_sided and args.reference is None:
         raise UsageError("--one-sided needs --reference (the fixed clustering)")
     paths = ([args.reference] if args.reference is not None else []) + list(args.files)
@@ -749,6 +674,41 @@ def cmd_rank(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_expect(sub: Any) -> None:
+    """The ``expect`` subcommand's options; :func:`_run_expect` below runs it."""
+    p = _subparser(
+        sub,
+        "expect",
+        "expected Rand index and mutual information under a random model, without data",
+        f"  {PROG} expect --n 1000 --k-true 5 --k-pred 8 --model num --model all\n"
+        f"  {PROG} expect --n 10 --sizes-true 5,3,2 --sizes-pred 4,3,3 --model perm\n"
+        f"  {PROG} expect --n 10 --sizes-true 5,3,2 --k-pred 4 --model num --one-sided\n",
+    )
+    p.add_argument(
+        "--n", type=_bounded_int(1, MAX_N), required=True, help="number of elements (< 2**63)"
+    )
+    p.add_argument("--k-true", type=_positive_int, metavar="K", help="clusters of the first")
+    p.add_argument("--k-pred", type=_positive_int, metavar="K", help="clusters of the second")
+    p.add_argument(
+        "--sizes-true", type=_int_list, metavar="S1,S2,...", help="cluster sizes of the first"
+    )
+    p.add_argument(
+        "--sizes-pred", type=_int_list, metavar="S1,S2,...", help="cluster sizes of the second"
+    )
+    p.add_argument(
+        "--measure",
+        action="append",
+        type=_comma_list(("ri", "mi"), "measure"),
+        metavar="LIST",
+        help="ri (expected Rand index) and/or mi (expected mutual information, nats); "
+        "default: ri,mi",
+    )
+    _add_models(p)
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=_run_expect)
+
+
 def _check_expect_options(args: argparse.Namespace, models: list[str]) -> None:
     """Every rule of the expectation functions, stated in option names (exit status 2)."""
     for which, sizes, k in (
@@ -780,7 +740,7 @@ def _check_expect_options(args: argparse.Namespace, models: list[str]) -> None:
             raise UsageError(f"--model {model}{sided} needs {' and '.join(missing)}")
 
 
-def cmd_expect(args: argparse.Namespace) -> int:
+def _run_expect(args: argparse.Namespace) -> int:
     measures = _flatten(args.measure, ["ri", "mi"])
     funcs = {
         "ri": ("E[RI]", _load("chanceclust.expectations", "expected_rand_index_baseline")),
@@ -811,7 +771,38 @@ def cmd_expect(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_sample(args: argparse.Namespace) -> int:
+def _add_sample(sub: Any) -> None:
+    """The ``sample`` subcommand's options; :func:`_run_sample` below runs it."""
+    p = _subparser(
+        sub,
+        "sample",
+        "draw random clusterings from a random model",
+        f"  {PROG} sample --n 10 --model all --count 3 --seed 1\n"
+        f"  {PROG} sample --n 100 --model num --k 4 --seed 7 > random.txt\n"
+        f"  {PROG} sample --n 10 --model perm --sizes 5,3,2 --count 4 --format tsv --seed 1\n",
+    )
+    p.add_argument(
+        "--n",
+        type=_bounded_int(1, MAX_SAMPLE_LABELS),
+        required=True,
+        help=f"number of elements (at most {MAX_SAMPLE_LABELS})",
+    )
+    p.add_argument("--model", choices=MODELS, required=True, help="random model")
+    p.add_argument("--k", type=_positive_int, help="number of clusters (model num)")
+    p.add_argument("--sizes", type=_int_list, metavar="S1,S2,...", help="cluster sizes (perm)")
+    p.add_argument(
+        "--count",
+        type=_bounded_int(1, MAX_COUNT),
+        default=1,
+        help=f"how many clusterings (default: 1; --n times --count at most {MAX_SAMPLE_LABELS})",
+    )
+    p.add_argument("--seed", type=_seed, help="random seed >= 0 (default: fresh entropy)")
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=_run_sample)
+
+
+def _run_sample(args: argparse.Namespace) -> int:
     import numpy as np  # noqa: PLC0415
 
     if args.model == "num" and args.k is None:
@@ -844,7 +835,45 @@ def cmd_sample(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_test(args: argparse.Namespace) -> int:
+def _add_test(sub: Any) -> None:
+    """The ``test`` subcommand's options; :func:`_run_test` below runs it."""
+    p = _subparser(
+        sub,
+        "test",
+        "significance of the agreement of two clusterings against random clusterings",
+        f"  {PROG} test truth.txt pred.txt --model num --samples 999 --seed 1\n"
+        f"  {PROG} test truth.txt pred.txt --measure ami --model all --one-sided --seed 1\n",
+    )
+    p.add_argument("a", metavar="A", help="first clustering (the reference with --one-sided)")
+    p.add_argument("b", metavar="B", help="second clustering")
+    p.add_argument(
+        "--measure",
+        choices=tuple(MEASURES),
+        default="ari",
+        help="statistic (default: %(default)s)",
+    )
+    p.add_argument(
+        "--alternative",
+        choices=ALTERNATIVES,
+        help="greater: p = P(null >= observed), less, or two-sided (default: the measure's "
+        "direction of agreement, as in the library: 'less' for vi, else 'greater')",
+    )
+    _add_models(p, single=True)
+    p.add_argument(
+        "--samples",
+        type=_bounded_int(1, MAX_TEST_SAMPLES),
+        default=999,
+        metavar="M",
+        help=f"random clusterings drawn, at most {MAX_TEST_SAMPLES} (default: %(default)s)",
+    )
+    p.add_argument("--seed", type=_seed, help="random seed >= 0 (default: fresh entropy)")
+    _add_inputs(p)
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=_run_test)
+
+
+def _run_test(args: argparse.Namespace) -> int:
     a, b = _read_inputs(args, [args.a, args.b])
     ca, cb = _aligned_codes(args, a, b)
     significance_test = _load("chanceclust.significance", "significance_test")

@@ -499,8 +499,8 @@ def same_cluster_probability(
     >>> from chanceclust import same_cluster_probability
     >>> round(same_cluster_probability(4, model="all"), 12)  # B_3 / B_4 = 5 / 15
     0.333333333333
-    >>> same_cluster_probability(4, model="perm", sizes=[2, 2])  # 2 pairs of 6
-    0.3333333333333333
+    >>> round(same_cluster_probability(4, model="perm", sizes=[2, 2]), 12)  # 2 pairs of 6
+    0.333333333333
     >>> round(same_cluster_probability(5, model="num", n_clusters=2, group_size=3), 12)
     0.2
     """
