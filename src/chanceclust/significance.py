@@ -664,7 +664,7 @@ class SignificanceTestResult:
         Parameters
         ----------
         best : float, optional
-            The measure's best value s_max; default :attr:`best` (1.0 for the bounded
+            The measure's best value s_max; default ``self.best`` (1.0 for the bounded
             similarities and callables, 0.0 for "vi", the MI bound of the model for "mi").
 
         Returns
