@@ -254,3 +254,17 @@ class TestAlgorithm:
         out = log_stirling2(n - a, 5 * 10**6)
         assert np.all(np.isfinite(out))
         assert np.all(np.diff(out) < 0)  # S(n - a, k) decreases with a when k < n - a
+
+
+@pytest.mark.parametrize(
+    ("n", "k"), [(20, 5), (200, 40), (500, 100), (2000, 400), (2000, 1000), (2000, 1998)]
+)
+def test_stirling2_ratio_curvature_matches_exact_integers(n, k):
+    """log[S(n-2,k) S(n,k) / S(n-1,k)^2] vs exact integers: absolute error ~1e-16 e^mu / (mu n)."""
+    import mpmath  # noqa: PLC0415
+
+    s0, s1, s2 = (special.stirling2(n - j, k) for j in range(3))
+    want = float(mpmath.log(mpmath.mpf(s2) * s0 / (mpmath.mpf(s1) * s1)))
+    got = special._stirling2_ratio_curvature(n, k)
+    mu = n / k
+    assert abs(got - want) <= 1e-13 * (1.0 + math.exp(mu) / mu) / n + 1e-15 * abs(want)

@@ -135,7 +135,7 @@ def _adjusted_rand_values(
     n00: NDArray[Any],
     expectation: tuple[float, float] | None,
 ) -> NDArray[np.float64]:
-    """ARI of a batch of pair counts (see :func:`chanceclust.measures.exact_counts`).
+    """ARI of a batch of pair counts (see :func:`chanceclust.measures._exact_counts`).
 
     ``expectation`` is None under perm, where ARI = 2 (N11 N00 - N10 N01) /
     ((N11 + N10)(N10 + N00) + (N11 + N01)(N01 + N00)) exactly in integers

@@ -592,7 +592,7 @@ def _pair_value(ws: _Workspace, spec: _Spec, i: int, j: int,
     if measure == "ami":
         k_true, k_pred = int(ws.ks[i]), int(ws.ks[j])
         mi = _mutual_information(table)
-        if spec.model == "perm" or spec.one_sided:  # as expectations.mi_expectation
+        if spec.model == "perm" or spec.one_sided:  # as expectations._expected_mutual_information
             law_true = ws.law_of(("fixed", i), i)
             law_pred = ws.law_of(
                 ("fixed", j) if spec.model == "perm" else (spec.model, k_pred), j

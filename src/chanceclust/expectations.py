@@ -205,8 +205,11 @@ def expected_rand_index(
     -----
     Accuracy: exact rational arithmetic then one rounding under perm; under
     num and all the ratios of Stirling and Bell numbers are moments of a
-    mixture of i.i.d. labelings, relative error ~1e-15. Cost O(K_A + K_B)
-    after the table under perm and num, O(sqrt(N)) under all.
+    mixture of i.i.d. labelings, relative error ~1e-15 (measured <= 6e-16
+    against 50-digit references from N = 10^6 to 2^63 - 1). Under all, from
+    N = 10^4, Stam's mixture is a 48-node Gauss-Hermite rule in real u
+    (:mod:`chanceclust._expected.laws`), so the cost and memory do not grow with
+    N. Cost O(K_A + K_B) after the table under perm and num.
 
     References
     ----------
@@ -281,7 +284,15 @@ def expected_mutual_information(
     cluster sizes collapse to binomial sums (i.i.d. labelings: inclusion-
     exclusion for num, Stam's mixture for all). Terms of the hypergeometric
     and binomial sums outside a Bennett window of probability 1e-20 are
-    dropped (docs/math.md#math-windows). Cost: O(sum over size pairs of sqrt(min(a, b))) under perm.
+    dropped (docs/math.md#math-windows); binomial sums of variance >= 2^20 are replaced by their moment
+    expansion (error < 1e-22 relative). Cost: O(sum over size pairs of
+    sqrt(min(a, b))) under perm.
+
+    Range: num and all, any N up to 2^63 - 1 (measured <= 2e-15 relative
+    against 50-digit references at N = 10^6 .. 2^63 - 1, < 0.1 s). Two
+    sides given by cluster sizes (perm, or num with a mean cluster size
+    below about log K, whose size law is used) need N**2 < 2**63 (N <=
+    3037000499): a ``ValueError`` beyond. num with small clusters: K <= 10^8.
 
     References
     ----------
@@ -374,10 +385,18 @@ def expected_rand_index_baseline(
     float
         E[RI], as :func:`expected_rand_index`.
 
+    Raises
+    ------
+    ValueError
+        For an invalid argument, or num with a mean cluster size below about
+        log K and K > 10^8 (beyond the size law's supported range).
+
     Notes
     -----
-    Accuracy and cost as :func:`expected_rand_index`, without building a
-    table: exact rationals under perm, ~1e-15 relative under num and all.
+    Any ``n`` up to 2^63 - 1: constant memory and < 0.1 s under every model;
+    pair counts such as n (n - 1) / 2 are exact Python integers (n enters the
+    smooth laws of num and all as a float, a 1e-16 relative change of their
+    shape). Accuracy as :func:`expected_rand_index`.
 
     Examples
     --------
@@ -430,11 +449,19 @@ def expected_mutual_information_baseline(
     float
         E[MI] in nats; two-sided num and all values are cached by (N, K_A, K_B).
 
+    Raises
+    ------
+    ValueError
+        For an invalid argument; for two sides given by cluster sizes (perm,
+        or num with small clusters) when n > 3037000499; for num with small
+        clusters and K > 10^8.
+
     Notes
     -----
-    Accuracy and cost as :func:`expected_mutual_information` (~1e-13
-    relative at any N); two-sided num and all take milliseconds at
-    N = 10^7 (docs/math.md#math-collapsed-sums).
+    num and all: any ``n`` up to 2^63 - 1 in < 0.1 s and constant memory,
+    relative error <= 2e-15 measured against 50-digit references
+    (tests/reference/huge_expectations.json). Accuracy and method as
+    :func:`expected_mutual_information` (docs/math.md#math-collapsed-sums).
 
     Examples
     --------

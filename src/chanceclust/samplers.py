@@ -201,9 +201,9 @@ def _row_sampler(
         return draw_num
     if n == 1:
         return lambda gen: np.zeros(1, dtype=np.int64)
-    from chanceclust._expected.laws import all_law  # noqa: PLC0415
+    from chanceclust._expected.laws import stam_mixture  # noqa: PLC0415
 
-    mixture = all_law(n)
+    mixture = stam_mixture(n)
     slots = np.asarray(mixture.slots, dtype=np.int64)
     cumulative = np.cumsum(mixture.coefs)
 

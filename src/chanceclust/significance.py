@@ -239,7 +239,7 @@ class _Batch:
 
     @cached_property
     def pair_counts(self) -> tuple[NDArray[Any], ...]:
-        """(n11, n10, n01, n00) of every sample, exact (see measures.exact_counts)."""
+        """(n11, n10, n01, n00) of every sample, exact (see measures._exact_counts)."""
         pairs = self.n * (self.n - 1) // 2
         n10, n01 = self.q_true - self.n11, self.q_pred - self.n11
         return _exact_counts(self.n11, n10, n01, pairs - self.n11 - n10 - n01)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import scipy.special as sc
 
-from chanceclust._expected.elementary import gammaln, lambertw, logsumexp, unique
+from chanceclust._expected.elementary import gammaln, lambertw, logsumexp, polygamma_large, unique
 
 mp.mp.dps = 30
 
@@ -101,3 +101,19 @@ def test_falling_and_stirling_series():
     series = sum(c / n ** (2 * i + 1) for i, c in enumerate(STIRLING_SERIES))
     exact = mp.loggamma(n + 1) - (n * mp.log(n) - n + mp.log(2 * mp.pi * n) / 2)
     assert float(series) == pytest.approx(float(exact), rel=1e-15)
+
+
+@pytest.mark.parametrize("m", [0, 1, 2, 3, 7, 15, 23, 30])
+@pytest.mark.parametrize("x", [1000.0, 1234.5, 1e6, 3.1e13, 2.2e17])
+def test_polygamma_large_matches_mpmath(m, x):
+    want = float(mp.polygamma(m, mp.mpf(x)))
+    got = polygamma_large(m, x)
+    if want == 0.0:  # underflow of x^-(m+1) at huge x
+        assert abs(got) < 1e-300
+    else:
+        assert got == pytest.approx(want, rel=1e-15)
+
+
+def test_polygamma_large_refuses_small_arguments():
+    with pytest.raises(ValueError, match="x >= 1000"):
+        polygamma_large(1, 10.0)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from chanceclust._expected.laws import all_law
+from chanceclust._expected.laws import stam_mixture
 from chanceclust._expected.mixture_fits import fitted_joint_sum, fitted_mixture_sums
 from chanceclust._expected.mutual_information import slot_deviance
 
@@ -20,7 +20,7 @@ def _direct(sizes, mixture):
 
 @pytest.mark.parametrize("n", [20_000, 200_000])
 def test_fitted_mixture_sums_equal_the_direct_sums(n):
-    mixture = all_law(n)
+    mixture = stam_mixture(n)
     sizes = np.array([1, 2, 7, 100, 5000, n])
     fitted = fitted_mixture_sums(sizes, mixture, slot_deviance)
     assert fitted is not None  # the route is taken for these mixtures
@@ -29,7 +29,7 @@ def test_fitted_mixture_sums_equal_the_direct_sums(n):
 
 def test_fitted_joint_sum_equals_the_direct_sum():
     n = 20_000
-    a = b = all_law(n)
+    a = b = stam_mixture(n)
     fitted = fitted_joint_sum(n, a, b, slot_deviance)
     assert fitted is not None
     weights = np.outer(a.coefs, b.coefs).ravel()
@@ -40,5 +40,5 @@ def test_fitted_joint_sum_equals_the_direct_sum():
 
 
 def test_too_few_slots_decline_the_fit():
-    mixture = all_law(30)  # a handful of slots: the fit is not applicable
+    mixture = stam_mixture(30)  # a handful of slots: the fit is not applicable
     assert fitted_mixture_sums(np.array([3, 30]), mixture, slot_deviance) is None

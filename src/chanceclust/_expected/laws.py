@@ -15,19 +15,34 @@ mutual information depends on that side only through one of two laws:
   mixture c_{K-j} = (-1)^j C(K,j) (1 - j/K)^N / T(N,K), used when it is well
   conditioned (mean cluster size N/K well above log K). Under a mixture the
   sums over cluster sizes collapse to binomial sums.
+
+From N = 10^4 Stam's mixture is represented by :class:`StamQuadrature`, a
+48-node Gauss-Hermite rule in real u whose moments agree with the sums over
+integers to ~1e-15 (Poisson summation): constant size at any N up to
+2^63 - 1, where the exact mixture holds ~24 sqrt(N / log N) slots.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._expected.elementary import falling, gammaln, logsumexp, truncated_poisson_rate
+from chanceclust._expected.elementary import (
+    falling,
+    gammaln,
+    lambertw,
+    logsumexp,
+    polygamma_large,
+    truncated_poisson_rate,
+)
+from chanceclust.special import _stirling2_ratio_curvature
 
-__all__ = ["SizeLaw", "SlotMixture", "law"]
+__all__ = ["SizeLaw", "SlotMixture", "StamQuadrature", "law"]
 
 # Mixture terms below this fraction of the largest are dropped (their total is
 # bounded by the same factor times the number of terms).
@@ -68,6 +83,22 @@ class SlotMixture:
     def __post_init__(self) -> None:
         self.slots.setflags(write=False)
         self.coefs.setflags(write=False)
+
+
+@dataclass(frozen=True)
+class StamQuadrature(SlotMixture):
+    """Stam's mixture for huge N as a Gauss-Hermite rule: real ``slots`` = ``centre + offsets``.
+
+    ``offsets`` are kept separately (exactly as computed), so differences such
+    as 1/u - 1/centre lose nothing to the size of u.
+    """
+
+    centre: float
+    offsets: NDArray[np.float64]
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.offsets.setflags(write=False)
 
 
 Law = SizeLaw | SlotMixture
@@ -218,15 +249,84 @@ def _surjection_size_law(n: int, k: int) -> SizeLaw:
     return SizeLaw(n, a[keep], weights[keep] * (k / weights.sum()), False)
 
 
+# num with small clusters (size law by FFT convolutions): ~1 s at K = 1e8.
+SIZE_LAW_MAX_K = 10**8
+
+
 @lru_cache(maxsize=128)
 def num_law(n: int, k: int) -> Law:
     """The law of a uniform clustering of n elements into exactly k clusters."""
     if k == 1:
         return fixed_law(np.array([n]))
-    if k == n:
-        return fixed_law(np.ones(n, dtype=np.int64), total=n)
+    if k >= n - 1:  # a single size sequence: n singletons, or one pair and n - 2 singletons
+        counts = {1: 2 * k - n, 2: n - k}  # without an array of n sizes (n may be ~2**63)
+        sizes = np.array([a for a, c in counts.items() if c], dtype=np.int64)
+        weights = np.array([float(c) for c in counts.values() if c])
+        return SizeLaw(n, sizes, weights, True)
     mixture = _surjection_mixture(n, k)
+    if mixture is None and k > SIZE_LAW_MAX_K:
+        raise ValueError(
+            f"the num model with a mean cluster size N/K below about log K + 2 is "
+            f"supported for K <= {SIZE_LAW_MAX_K} clusters (its size law is built by "
+            f"convolutions that grow with K); got K = {k} clusters of N = {n} elements."
+        )
     return mixture if mixture is not None else _surjection_size_law(n, k)
+
+
+# From this N the ``all`` model is Stam's law as a Gauss-Hermite rule (StamQuadrature):
+# the exact mixture would hold ~24 sqrt(N / log N) slots (1.3e8 at N = 1e15), and its
+# weights, summed in log space, lose accuracy with N (Var(1/u) off by 1e-12 at N = 1e5).
+STAM_QUADRATURE_FROM = 10**4
+_HERMITE_NODES = 48
+_TAYLOR_TERMS = 24
+
+
+def _stam_quadrature(n: int) -> StamQuadrature:
+    """Stam's law P(u) ~ u^n / u! as a 48-node Gauss-Hermite rule in real u (n >= 1e4).
+
+    By Poisson summation the sum over integers u of a smooth function times
+    u^n / u! equals the integral over real u up to exp(-2 pi^2 sd^2) (sd >
+    13 here). With f(x) = n log x - log Gamma(x + 1), its maximizer c
+    (n / c = digamma(c + 1), Newton from n / W(n)) and s = (-f''(c))^(-1/2),
+    the density is exp(-t^2 / 2 + g(t)) in t = (x - c) / s, with g the Taylor
+    series sum_{k>=3} f^(k)(c) s^k t^k / k! (f^(k) from polygamma_large, terms
+    below 1e-20 dropped; |g| < 1e-3 at the outer nodes). The rule carries
+    exp(g) at the Hermite nodes, so moments of smooth functions of u (1/u,
+    log u, the slot deviances of the expected MI) come out to ~1e-15
+    relative: they are polynomials of degree < 96 in t up to terms below
+    (s / c)^96. The rounding of c (~1e-15 c) shifts the law by far less
+    than its width.
+    """
+    x = n / float(lambertw(float(n)))  # x log x = n
+    for _ in range(50):
+        step = (n / x - float(polygamma_large(0, x + 1.0))) / (n / x**2 + float(polygamma_large(1, x + 1.0)))
+        x += step
+        if abs(step) <= 1e-15 * x:
+            break
+    centre = x
+    curvature = n / centre**2 + float(polygamma_large(1, centre + 1.0))
+    scale = 1.0 / np.sqrt(curvature)
+    t, weights = np.polynomial.hermite_e.hermegauss(_HERMITE_NODES)
+    g = np.zeros_like(t)
+    ratio = scale / centre
+    for k in range(3, _TAYLOR_TERMS + 1):
+        # f^(k)(c) s^k / k! = (-1)^(k-1) n (s/c)^k / k - psi^(k-1)(c+1) s^k / k!
+        coef = (-1) ** (k - 1) * n * ratio**k / k - float(polygamma_large(k - 1, centre + 1.0)) * (
+            scale**k / math.factorial(k)
+        )
+        g += coef * t**k
+        if abs(coef) * 12.0**k < 1e-20:
+            break
+    log_w = np.log(weights) + g
+    coefs = np.exp(log_w - logsumexp(log_w))
+    offsets = scale * t
+    return StamQuadrature(n, centre + offsets, coefs, centre, offsets)
+
+
+@lru_cache(maxsize=32)
+def stam_mixture(n: int) -> SlotMixture:
+    """Stam's law over the integers u (the exact mixture, also for sampling; n >= 2)."""
+    return _stam_mixture(n)
 
 
 @lru_cache(maxsize=32)
@@ -234,7 +334,76 @@ def all_law(n: int) -> Law:
     """The law of a uniform clustering of n elements (Bell ensemble)."""
     if n <= 1:
         return fixed_law(np.array([n])) if n == 1 else SizeLaw(0, np.zeros(0, np.int64), np.zeros(0), True)
-    return _stam_mixture(n)
+    if n >= STAM_QUADRATURE_FROM:
+        return _stam_quadrature(n)
+    return stam_mixture(n)
+
+
+def inverse_moments(law_: Law) -> tuple[float, float, float]:
+    """(p1, g, v) of a random side: the pair co-clustering probabilities without cancellation.
+
+    p1 = P(a given pair is co-clustered), p2 = P(two given pairs are both
+    co-clustered) (the same under num and all whether or not the pairs share
+    an element), g = p1 - p2 and v = p2 - p1^2. For a mixture of i.i.d.
+    labelings with u labels p1 = E[1/u], p2 = E[1/u^2], so g = E[(1/u)(1 -
+    1/u)] and v = Var(1/u), computed as E[d^2] - E[d]^2 with d = 1/u - 1/u0
+    = (u0 - u) / (u u0) for the slot u0 of largest weight (exact integer
+    differences, or the quadrature's own offsets): relative error ~1e-15 at
+    any N. For a size law (num with small clusters) p2 = p1^2 exp(c) with c
+    the curvature of log S(., K) from ``special._stirling2_ratio_curvature``,
+    so v = p1^2 expm1(c) carries an absolute error ~1e-16 p1^2 / N (1 + e^rho / rho),
+    rho the saddle point of the mean cluster size, instead of ~1e-16 p1^2.
+    """
+    n = law_.n
+    if n < 2:
+        return 1.0, 0.0, 0.0
+    if isinstance(law_, SlotMixture):
+        centre, d = _inverse_offsets(law_)
+        inverse = 1.0 / law_.slots.astype(np.float64)
+        mean_d = float(law_.coefs @ d)
+        gap = float(law_.coefs @ (inverse * (1.0 - inverse)))
+        return 1.0 / centre + mean_d, gap, float(law_.coefs @ (d * d)) - mean_d * mean_d
+    p1 = falling_moment(law_, 2)
+    k = round(float(law_.weights.sum()))  # a num size law: the weights sum to K
+    if not 2 <= k <= n - 2:  # not reached: K = 1, N - 1, N are fixed size sequences
+        p2 = falling_moment(law_, 3)
+        return p1, p1 - p2, p2 - p1 * p1
+    # p2 = S(N-2,K)/S(N,K) = p1^2 exp(c), c the curvature of log S(., K) (no cancellation).
+    curvature = _stirling2_ratio_curvature(n, k)
+    return p1, p1 * (1.0 - p1 * math.exp(curvature)), p1 * p1 * math.expm1(curvature)
+
+
+def _inverse_offsets(mixture: SlotMixture) -> tuple[float, NDArray[np.float64]]:
+    """(u0, d): the slot u0 of largest weight (or the quadrature's centre), d = 1/u - 1/u0."""
+    if isinstance(mixture, StamQuadrature):
+        centre, offsets = mixture.centre, mixture.offsets
+    else:
+        top = mixture.slots[int(np.argmax(mixture.coefs))]
+        centre, offsets = float(top), (mixture.slots - top).astype(np.float64)
+    return centre, -offsets / (mixture.slots.astype(np.float64) * centre)
+
+
+def exact_pair_probability(law_: Law) -> Fraction:
+    """P(a given pair is co-clustered) as a fraction: exact for a fixed size sequence.
+
+    For a mixture it is 1/u0 + E[1/u - 1/u0] (the exact fraction of the float
+    centre u0, plus a small float correction), so its error is ~1e-16 of the
+    correction, not of the probability: differences such as RI - E[RI] keep
+    their digits.
+    """
+    n = law_.n
+    if n < 2:
+        return Fraction(1)
+    if isinstance(law_, SizeLaw) and law_.exact:
+        together = sum(
+            int(c) * (int(a) * (int(a) - 1) // 2)
+            for a, c in zip(law_.sizes.tolist(), law_.weights.tolist(), strict=True)
+        )
+        return Fraction(together, n * (n - 1) // 2)
+    if isinstance(law_, SlotMixture):
+        centre, d = _inverse_offsets(law_)
+        return 1 / Fraction(centre) + Fraction(float(law_.coefs @ d))
+    return Fraction(falling_moment(law_, 2))
 
 
 def law(

@@ -39,12 +39,19 @@ for _j in range(_DEGREE + 1):
     _CHEB_TO_POWER[: len(_column), _j] = _column
 
 
-def _nodes(lo: int, hi: int) -> NDArray[np.int64] | None:
-    """Distinct integers near Chebyshev points of [log lo, log hi], or None if too few."""
+def _nodes(lo: int, hi: int) -> NDArray | None:
+    """Distinct integers near Chebyshev points of [log lo, log hi], or None if too few.
+
+    Beyond 2**62 (joint slots of two-sided ``all`` at huge N) the nodes are the
+    real Chebyshev points themselves: D(a, u) is smooth in real u.
+    """
     if hi - lo < 4 * FIT_NODES:
         return None
     x = np.cos(np.pi * (np.arange(FIT_NODES) + 0.5) / FIT_NODES)
-    center, half = 0.5 * (np.log(hi) + np.log(lo)), 0.5 * (np.log(hi) - np.log(lo))
+    log_lo, log_hi = np.log(float(lo)), np.log(float(hi))  # Python ints beyond 2**63 too
+    center, half = 0.5 * (log_hi + log_lo), 0.5 * (log_hi - log_lo)
+    if hi >= 2**62:
+        return np.sort(np.exp(center + half * x))
     nodes = unique(np.clip(np.rint(np.exp(center + half * x)), lo, hi).astype(np.int64))
     return nodes if len(nodes) > _DEGREE + 8 else None
 
@@ -82,7 +89,7 @@ def fitted_mixture_sums(
 
     ``deviance_of(a, u)`` evaluates D on paired arrays (the exact kernel).
     """
-    lo, hi = int(mixture.slots.min()), int(mixture.slots.max())
+    lo, hi = int(np.ceil(mixture.slots.min())), int(mixture.slots.max())
     nodes = _nodes(lo, hi)
     if nodes is None:
         return None
@@ -100,7 +107,7 @@ def fitted_joint_sum(
     n: int, mix_a: SlotMixture, mix_b: SlotMixture, deviance_of
 ) -> float | None:
     """sum c_A c_B D(N, u_A u_B) by one fit in log(u_A u_B), or None when not applicable."""
-    lo = int(mix_a.slots.min()) * int(mix_b.slots.min())
+    lo = int(np.ceil(mix_a.slots.min())) * int(np.ceil(mix_b.slots.min()))
     hi = int(mix_a.slots.max()) * int(mix_b.slots.max())
     nodes = _nodes(lo, hi)
     if nodes is None:
