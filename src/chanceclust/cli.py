@@ -919,13 +919,27 @@ def _error(message: str) -> None:
     print(f"{PROG}: error: {' '.join(str(message).split())}", file=sys.stderr)
 
 
+def _raised_by_chanceclust(exc: BaseException) -> bool:
+    """Whether the innermost frame of ``exc``'s traceback is chanceclust's own code."""
+    tb = exc.__traceback__
+    if tb is None:
+        return True
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    package = os.path.dirname(os.path.abspath(__file__))
+    return os.path.abspath(tb.tb_frame.f_code.co_filename).startswith(package + os.sep)
+
+
 def _classify(exc: Exception, command: str) -> tuple[int, str]:
     """Exit status and one-line message for an exception raised by a subcommand."""
     if isinstance(exc, InputError):
         return 2, str(exc)
     if isinstance(exc, ModuleNotFoundError) and (exc.name or "").startswith("chanceclust"):
         return 1, f"{command} is not available yet ({exc.name} is missing)"
-    if isinstance(exc, ValueError):  # UsageError, or the library rejecting option values
+    if isinstance(exc, ValueError) and _raised_by_chanceclust(exc):
+        # UsageError, or the library rejecting an argument: by the library's contract
+        # every ValueError it raises names an invalid input. One raised inside numpy,
+        # scipy or the standard library escaped the checks: a bug, reported as internal.
         return 2, f"{command}: {exc}"
     if isinstance(exc, MemoryError):  # the inputs or option values need more than this machine
         return 2, (
