@@ -16,6 +16,14 @@ from functools import cache
 import mpmath as mp
 
 
+def falling(x: int, m: int) -> int:
+    """The falling factorial (x)_m = x (x - 1) ... (x - m + 1)."""
+    out = 1
+    for i in range(m):
+        out *= x - i
+    return out
+
+
 def stirling2(n: int, k: int) -> int:
     """S(n, k) by the recurrence S(i, j) = j S(i-1, j) + S(i-1, j-1), one row of k + 1 ints."""
     return _stirling2(int(n), int(k))
