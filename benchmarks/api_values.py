@@ -25,10 +25,10 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import cases  # noqa: E402
-import numpy as np  # noqa: E402
+import cases
+import numpy as np
 
-import chanceclust as cc  # noqa: E402
+import chanceclust as cc
 
 MODELS = ("perm", "num", "all")
 SIDES = (False, True)
@@ -87,7 +87,7 @@ def label_values(out: dict) -> None:
         for model in MODELS:
             for one_sided in SIDES:
                 key = f"{model}-{'1s' if one_sided else '2s'}"
-                kw = dict(model=model, one_sided=one_sided)
+                kw = {"model": model, "one_sided": one_sided}
                 row[f"ari-{key}"] = _value(cc.adjusted_rand_index(a, b, **kw))
                 row[f"eri-{key}"] = _value(cc.expected_rand_index(a, b, **kw))
                 row[f"emi-{key}"] = _value(cc.expected_mutual_information(a, b, **kw))
@@ -107,7 +107,7 @@ def baseline_values(out: dict) -> None:
         row = {}
         for model in MODELS:
             for one_sided in SIDES:
-                kw: dict = dict(model=model, one_sided=one_sided)
+                kw: dict = {"model": model, "one_sided": one_sided}
                 if model == "perm" or one_sided:
                     kw["sizes_true"] = sizes_true
                 if model == "perm":
@@ -189,10 +189,10 @@ def benchmark_case_values(out: dict) -> None:
             n = case["n"]
             if case["one_sided"]:
                 g = cases.reference_sizes(n, case["k_true"], cases.SEED + 3)
-                kw = dict(model="num", one_sided=True, sizes_true=g, n_clusters_pred=case["k_pred"])
+                kw = {"model": "num", "one_sided": True, "sizes_true": g, "n_clusters_pred": case["k_pred"]}
             else:
-                kw = dict(model="num", n_clusters_true=case["k_true"],
-                          n_clusters_pred=case["k_pred"])
+                kw = {"model": "num", "n_clusters_true": case["k_true"],
+                          "n_clusters_pred": case["k_pred"]}
             row[case["id"]] = _value(cc.expected_mutual_information_baseline(n, **kw))
     for case in cases.cases(quick=True):
         if case["kind"] == "ami" and case["n"] <= 10**5:

@@ -46,7 +46,8 @@ def format_text_table(
 
     def line(values: Sequence[str]) -> str:
         out = [
-            v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)
+            v.rjust(w) if num else v.ljust(w)
+            for v, w, num in zip(values, widths, numeric, strict=True)
         ]
         return "  ".join(out).rstrip()
 
