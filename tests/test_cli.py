@@ -335,7 +335,7 @@ class TestExpect:
     def test_sizes_must_sum_to_n(self, capsys):
         status, _, err = run(capsys, "expect", "--n", 10, "--sizes-true", "5,3")
         assert status == 2
-        assert "add up to 8, not --n 10" in err
+        assert "--sizes-true must sum to --n 10; got 8" in err  # the library's rule, option names
 
 
 class TestSample:

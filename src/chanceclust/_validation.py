@@ -30,6 +30,16 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _arg(name: str) -> str:
+    """How a message names an argument: `name` in the library, a CLI option (--x) as is."""
+    return name if name.startswith("--") else f"`{name}`"
+
+
+def _setting(name: str, value: Any) -> str:
+    """``n=10`` for an argument, ``--n 10`` for a CLI option."""
+    return f"{name} {value}" if name.startswith("--") else f"{name}={value}"
+
+
 def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
     """Return ``value`` if it is one of the strings ``choices``, else raise naming ``name``."""
     if isinstance(value, str) and value in choices:
@@ -77,15 +87,15 @@ def check_average_method(average_method: Any) -> str:
 def check_count(value: Any, name: str, *, minimum: int = 0) -> int:
     """Return ``value`` as a Python int >= ``minimum``; integral floats are accepted."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {_describe(value)}.")
+        raise ValueError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
     if isinstance(value, numbers.Integral):
         result = int(value)
     elif math.isfinite(value) and float(value).is_integer():
         result = int(value)
     else:
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {_describe(value)}.")
+        raise ValueError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
     if result < minimum:
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {result}.")
+        raise ValueError(f"{_arg(name)} must be an integer >= {minimum}; got {result}.")
     return result
 
 
@@ -703,19 +713,19 @@ def check_sizes(sizes: Any, name: str) -> NDArray[np.int64]:
     array = np.asarray(sizes)
     if array.ndim != 1 or array.size == 0:
         raise ValueError(
-            f"`{name}` must be a non-empty 1-D sequence of positive integers; "
+            f"{_arg(name)} must be a non-empty 1-D sequence of positive integers; "
             f"got {_describe(sizes)}."
         )
     if array.dtype.kind == "f":
         if not np.all(np.isfinite(array)) or not np.all(array == np.round(array)):
-            raise ValueError(f"`{name}` must hold positive integers; got {_describe(sizes)}.")
+            raise ValueError(f"{_arg(name)} must hold positive integers; got {_describe(sizes)}.")
     elif array.dtype.kind not in "iu":
-        raise ValueError(f"`{name}` must hold positive integers; got {_describe(sizes)}.")
+        raise ValueError(f"{_arg(name)} must hold positive integers; got {_describe(sizes)}.")
     if array.dtype.kind == "u" and array.dtype.itemsize == 8 and array.max() >= 2**63:
-        raise ValueError(f"`{name}` holds sizes too large for int64; got {_describe(sizes)}.")
+        raise ValueError(f"{_arg(name)} holds sizes too large for int64; got {_describe(sizes)}.")
     array = array.astype(np.int64, copy=False)  # no copy for int64 input: it is only read
     if array.min() <= 0:
-        raise ValueError(f"`{name}` must hold positive integers; got {_describe(sizes)}.")
+        raise ValueError(f"{_arg(name)} must hold positive integers; got {_describe(sizes)}.")
     return array
 
 
@@ -742,23 +752,30 @@ def check_side(
     *,
     sizes_name: str = "sizes",
     n_clusters_name: str = "n_clusters",
+    n_name: str = "n",
 ) -> tuple[NDArray[np.int64] | None, int | None]:
     """Validate one side's summary of N elements: cluster sizes and/or a number of clusters.
 
     Returns ``(sizes, K)`` with ``K = len(sizes)`` when sizes are given (either may be
     None). Sizes must be positive and sum to ``n``; ``K`` must be in 1..max(n, 1) and agree
-    with the sizes. Which of the two a model needs is :func:`check_needed`'s rule.
+    with the sizes. Which of the two a model needs is :func:`check_needed`'s rule. The
+    ``*_name`` arguments are how messages name the arguments (CLI options as ``--k-true``).
     """
     size_array = None if sizes is None else check_sizes(sizes, sizes_name)
     if size_array is not None and int(size_array.sum()) != n:
-        raise ValueError(f"`{sizes_name}` must sum to n={n}; got {int(size_array.sum())}.")
+        raise ValueError(
+            f"{_arg(sizes_name)} must sum to {_setting(n_name, n)}; got {int(size_array.sum())}."
+        )
     k = None if n_clusters is None else check_count(n_clusters, n_clusters_name, minimum=1)
     if k is not None and k > max(n, 1):
-        raise ValueError(f"`{n_clusters_name}` must be between 1 and n={n}; got {k}.")
+        raise ValueError(
+            f"{_arg(n_clusters_name)} must be between 1 and {_setting(n_name, n)}; got {k}."
+        )
     if size_array is not None:
         if k is not None and k != len(size_array):
             raise ValueError(
-                f"`{n_clusters_name}`={k} contradicts the {len(size_array)} cluster sizes given."
+                f"{_arg(n_clusters_name)}={k} contradicts the {len(size_array)} cluster sizes "
+                "given."
             )
         k = len(size_array)
     return size_array, k
@@ -771,7 +788,64 @@ def check_needed(model: str, name: str, value: Any, *, role: str = "this model")
     ``value`` what :func:`check_side` returned for it.
     """
     if value is None:
-        raise ValueError(f"`{name}` is required for model={model!r} ({role}); got None.")
+        got = "" if name.startswith("--") else "; got None"
+        raise ValueError(f"{_arg(name)} is required for model={model!r} ({role}){got}.")
+
+
+#: The names of the summary arguments of the *_baseline functions, as messages show them.
+SUMMARY_NAMES = {
+    "n": "n",
+    "sizes_true": "sizes_true",
+    "sizes_pred": "sizes_pred",
+    "n_clusters_true": "n_clusters_true",
+    "n_clusters_pred": "n_clusters_pred",
+}
+
+
+def check_summaries(
+    n: int,
+    model: str,
+    one_sided: bool,
+    sizes_true: Any,
+    n_clusters_true: Any,
+    sizes_pred: Any,
+    n_clusters_pred: Any,
+    *,
+    names: dict[str, str] | None = None,
+) -> tuple[NDArray[np.int64] | None, int | None, NDArray[np.int64] | None, int | None]:
+    """The rules of the two sides' summaries under a model (the *_baseline functions, the CLI).
+
+    perm needs both size sequences; one-sided, the reference's sizes (and K of the other
+    side under num); two-sided num needs K of both sides (sizes give K too); all needs
+    neither. ``names`` maps the keys of :data:`SUMMARY_NAMES` to how messages name them.
+    Returns ``(sizes_true, K_true, sizes_pred, K_pred)``.
+    """
+    names = {**SUMMARY_NAMES, **(names or {})}
+    sizes_true, k_true = check_side(
+        n, sizes_true, n_clusters_true, sizes_name=names["sizes_true"],
+        n_clusters_name=names["n_clusters_true"], n_name=names["n"],
+    )
+    sizes_pred, k_pred = check_side(
+        n, sizes_pred, n_clusters_pred, sizes_name=names["sizes_pred"],
+        n_clusters_name=names["n_clusters_pred"], n_name=names["n"],
+    )
+    needs: list[tuple[str, Any, str]] = []  # (name, value, note) of what the model needs
+    if model == "perm" or one_sided:
+        needs.append((names["sizes_true"], sizes_true, " (the reference)" if one_sided else ""))
+    if model == "perm":
+        needs.append((names["sizes_pred"], sizes_pred, ""))
+    elif model == "num":
+        if not one_sided:
+            needs.append((names["n_clusters_true"], k_true, ""))
+        needs.append((names["n_clusters_pred"], k_pred, ""))
+    missing = [(name, note) for name, value, note in needs if value is None]
+    if missing:  # every missing argument in one message
+        listed = " and ".join(_arg(name) + note for name, note in missing)
+        verb = "is" if len(missing) == 1 else "are"
+        side = ", one-sided" if one_sided else ""
+        got = "" if missing[0][0].startswith("--") else "; got None"
+        raise ValueError(f"{listed} {verb} required for model={model!r}{side}{got}.")
+    return sizes_true, k_true, sizes_pred, k_pred
 
 
 def check_model_summary(

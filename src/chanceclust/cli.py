@@ -710,34 +710,15 @@ def _add_expect(sub: Any) -> None:
 
 
 def _check_expect_options(args: argparse.Namespace, models: list[str]) -> None:
-    """Every rule of the expectation functions, stated in option names (exit status 2)."""
-    for which, sizes, k in (
-        ("true", args.sizes_true, args.k_true),
-        ("pred", args.sizes_pred, args.k_pred),
-    ):
-        if sizes is not None and sum(sizes) != args.n:
-            raise UsageError(f"--sizes-{which} add up to {sum(sizes)}, not --n {args.n}")
-        if sizes is not None and k is not None and len(sizes) != k:
-            raise UsageError(f"--sizes-{which} has {len(sizes)} clusters but --k-{which} is {k}")
-        if k is not None and k > args.n:
-            raise UsageError(f"--k-{which} {k} is more than --n {args.n} (at most N clusters)")
+    """The library's rules for the two sides (``_validation.check_summaries``), checked
+    before any computation and with the option names in the messages (exit status 2)."""
+    from chanceclust._validation import check_summaries  # noqa: PLC0415
+
+    names = {"n": "--n", "sizes_true": "--sizes-true", "sizes_pred": "--sizes-pred",
+             "n_clusters_true": "--k-true", "n_clusters_pred": "--k-pred"}
     for model in models:
-        needs = []
-        if model == "perm":
-            needs = [("--sizes-true", args.sizes_true), ("--sizes-pred", args.sizes_pred)]
-        elif args.one_sided:
-            needs = [("--sizes-true", args.sizes_true)]  # the fixed reference
-            if model == "num":
-                needs.append(("--k-pred (or --sizes-pred)", args.k_pred or args.sizes_pred))
-        elif model == "num":
-            needs = [
-                ("--k-true (or --sizes-true)", args.k_true or args.sizes_true),
-                ("--k-pred (or --sizes-pred)", args.k_pred or args.sizes_pred),
-            ]
-        missing = [option for option, value in needs if value is None]
-        if missing:
-            sided = ", one-sided" if args.one_sided else ""
-            raise UsageError(f"--model {model}{sided} needs {' and '.join(missing)}")
+        check_summaries(args.n, model, args.one_sided, args.sizes_true, args.k_true,
+                        args.sizes_pred, args.k_pred, names=names)
 
 
 def _run_expect(args: argparse.Namespace) -> int:

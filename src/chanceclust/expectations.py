@@ -19,9 +19,8 @@ from chanceclust._validation import (
     check_count,
     check_model,
     check_model_summary,
-    check_needed,
     check_one_sided,
-    check_side,
+    check_summaries,
 )
 from chanceclust.contingency import Table, _summarize
 
@@ -330,21 +329,9 @@ def _baseline_laws(
     n = check_count(n, "n")
     model = check_model(model)
     one_sided = check_one_sided(one_sided)
-    sizes_true, k_true = check_side(
-        n, sizes_true, n_clusters_true, sizes_name="sizes_true", n_clusters_name="n_clusters_true"
+    sizes_true, k_true, sizes_pred, k_pred = check_summaries(
+        n, model, one_sided, sizes_true, n_clusters_true, sizes_pred, n_clusters_pred
     )
-    sizes_pred, k_pred = check_side(
-        n, sizes_pred, n_clusters_pred, sizes_name="sizes_pred", n_clusters_name="n_clusters_pred"
-    )
-    if model == "perm" or one_sided:
-        check_needed(model, "sizes_true", sizes_true,
-                     role="the reference" if one_sided else "this model")
-    if model == "perm":
-        check_needed(model, "sizes_pred", sizes_pred)
-    elif model == "num":
-        if not one_sided:
-            check_needed(model, "n_clusters_true", k_true)
-        check_needed(model, "n_clusters_pred", k_pred)
     laws = _side_laws(n, model, one_sided, sizes_true, sizes_pred, k_true, k_pred)
     return n, model, one_sided, laws, k_true, k_pred
 
