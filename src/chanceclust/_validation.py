@@ -873,7 +873,7 @@ def check_model_summary(
 
 
 def check_counts(value: Any, name: str) -> NDArray[np.int64]:
-    """Return ``value`` as an int64 array of integers in 0..2**53, else raise (array check_count)."""
+    """Return ``value`` as an int64 array of integers in 0..2**53 (check_count of arrays)."""
     try:
         arr = np.asarray(value)
     except Exception as exc:  # ragged input and the like
