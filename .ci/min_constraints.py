@@ -32,7 +32,8 @@ def _project(text: str) -> dict:
     extras: dict[str, list[str]] = {}
     for block in re.split(r"(?m)^\[", text)[1:]:
         section, _, content = block.partition("]")
-        for key, body in re.findall(r"(?ms)^([\w-]+)\s*=\s*\[(.*?)\]", content):
+        # An array ends at a "]" that ends its line: brackets of extras ("dask[array]>=1") don't.
+        for key, body in re.findall(r"(?ms)^([\w-]+)\s*=\s*\[(.*?)\]\s*$", content):
             values = re.findall(r'"([^"]+)"', re.sub(r"#[^\n]*", "", body))
             if section == "project" and key == "dependencies":
                 project["dependencies"] = values
