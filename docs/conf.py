@@ -130,7 +130,7 @@ def _public_name(app, env, node, contnode):
     """Resolve ``chanceclust.<module>.<name>`` to the documented ``chanceclust.<name>``.
 
     Docstrings may cite a public function by its defining module; its page lives at the
-    package level. Names of internal modules (``chanceclust.ensembles.*``, ``_private``)
+    package level. Names of internal modules (``chanceclust._expected.*``, ``_private``)
     have no page and are left as plain text.
     """
     target = node.get("reftarget", "")
@@ -142,7 +142,7 @@ def _public_name(app, env, node, contnode):
         return app.env.domains["py"].resolve_xref(
             env, node["refdoc"], app.builder, node["reftype"], node["reftarget"], node, contnode
         )
-    if target.startswith(("chanceclust.ensembles.", "chanceclust._")):
+    if target.startswith("chanceclust._"):
         return contnode
     return None
 
