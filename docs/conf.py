@@ -140,7 +140,7 @@ def _public_name(app, env, node, contnode):
 
     Docstrings may cite a public function by its defining module; its page lives at the
     package level. Modules (``:mod:``) have no pages, nor have the names of internal modules
-    (``chanceclust.ensembles.*``, ``chanceclust.special.<helper>``, ``_private``) and of the
+    (``chanceclust._expected.*``, ``chanceclust.special.<helper>``, ``_private``) and of the
     paper reproductions (``chanceclust.paper.*``, documented by ``paper/README.md`` and
     ``chanceclust reproduce --help``): they are left as plain text. A name cited at the package
     level (``chanceclust.<name>``) or in a documented module must resolve, else the build fails.

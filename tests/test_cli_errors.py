@@ -130,9 +130,29 @@ def test_no_partial_output_on_error(capsys, labels, monkeypatch):
 
     monkeypatch.setattr(cli, "write_rows", fail_after_writing)
     status, out, err = run(capsys, "compare", *labels)
-    assert status == 2
+    assert status == 1  # raised outside chanceclust's code: an internal error (#15)
     assert out == ""
     assert "the writer failed" in err
+
+
+def test_only_the_librarys_own_value_errors_are_user_errors(capsys, labels, monkeypatch):
+    """A ValueError from numpy deep inside a computation is a bug: exit 1 and a hint to
+    report it; the library's own argument errors stay exit 2 (#15)."""
+    import numpy as np
+
+    def numpy_fails(codes_a, codes_b):
+        return np.reshape(np.arange(3), (2, 2))  # ValueError raised inside numpy
+
+    monkeypatch.setattr(cli, "_contingency", numpy_fails)
+    status, out, err = run(capsys, "compare", *labels)
+    assert status == 1
+    assert out == ""
+    assert "internal error: ValueError" in err
+    assert "please report it" in err
+    monkeypatch.undo()
+    status, out, err = run(capsys, "expect", "--n", "10", "--model", "num")
+    assert status == 2, err
+    assert "internal error" not in err
 
 
 def test_memory_error_is_a_user_error_not_an_internal_one(capsys, labels, monkeypatch):

@@ -37,7 +37,6 @@ import chanceclust
 from chanceclust import (
     adjusted_mutual_information,
     adjusted_rand_index,
-    compare,
     contingency_table,
     expected_mutual_information,
     expected_rand_index,
@@ -512,65 +511,6 @@ def test_transposed_contingency_swaps_sides(pair):
         return None if close(got, expected) else f"{got} != {expected}"
 
     assert failures(CASES, check) == []
-
-
-# --------------------------------------------------------------------------- compare()
-
-
-def _compare_lookup(case: Case) -> tuple[str, str | None, bool, str | None]:
-    """(measure, model, one_sided, average_method) of a case in compare()'s rows."""
-    names = {
-        "rand_index": "RI",
-        "fowlkes_mallows_index": "FMI",
-        "jaccard_index": "JACCARD",
-        "mutual_information": "MI",
-        "variation_of_information": "VI",
-        "normalized_mutual_information": "NMI",
-        "adjusted_rand_index": "ARI",
-        "adjusted_mutual_information": "AMI",
-    }
-    kw = case.kwargs
-    return names[case.name], kw.get("model"), kw.get("one_sided", False), kw.get("average_method")
-
-
-@settings(max_examples=6)
-@given(label_pairs(max_n=SLOW_N))
-def test_compare_rows_equal_individual_functions(pair):
-    """Every row of compare() is the value (and E[s]) of the corresponding function."""
-    a, b = pair
-    result = compare(a, b)
-    assert type(result.n) is int
-    assert result.n == len(a)
-    assert len(result.rows) == len({row.key for row in result.rows}) == 34
-    assert result.n_clusters_true == len(set(a.tolist()))
-    assert result.n_clusters_pred == len(set(b.tolist()))
-    checked = 0
-    for case in CASES:
-        if case.name.startswith("expected_"):
-            continue
-        measure, model, one_sided, method = _compare_lookup(case)
-        if model == "perm" and one_sided:
-            continue  # compare() has a single perm row: one-sided is the same
-        value = result.get(measure, model, one_sided=one_sided, average_method=method)
-        assert value == case(a, b), case.id
-        checked += 1
-    assert checked == len(result.rows)
-    for row in result.rows:
-        if row.measure == "ARI":
-            expected = expected_rand_index(a, b, model=row.model, one_sided=row.one_sided)
-            assert row.expected == expected, row.key
-        elif row.measure == "AMI":
-            expected = expected_mutual_information(a, b, model=row.model, one_sided=row.one_sided)
-            assert row.expected == expected, row.key
-        else:
-            assert row.expected is None
-
-
-def test_compare_accepts_contingency():
-    """compare(contingency=...) gives the same rows as compare(labels)."""
-    table = contingency_table(SMALL_A, SMALL_B)
-    assert compare(contingency=table) == compare(SMALL_A, SMALL_B)
-    assert compare(contingency=sp.csr_array(table)) == compare(SMALL_A, SMALL_B)
 
 
 # --------------------------------------------------------------------------- empty, N = 1

@@ -1,7 +1,7 @@
 """The ``all`` model at N = 10^4 .. 10^7 against 60-digit references (tests/reference/all_large.json).
 
 At these sizes two-sided E[MI] goes through polynomial fits in log u
-(chanceclust._smooth) and one-sided through fits per reference size; the
+(chanceclust._expected.mixture_fits) and one-sided through fits per reference size; the
 references come from MATH.md's per-pair sums with Dobinski Bell ratios
 (tests/reference/make_all_large.py). rtol = 1e-12 is the library's stated
 accuracy; the observed errors are ~1e-15.

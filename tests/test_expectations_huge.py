@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import chanceclust._expected_mi as expected_mi
-from chanceclust import ensembles
+import chanceclust._expected.mutual_information as expected_mi
+from chanceclust._expected import laws as ensembles
 from chanceclust.expectations import (
     expected_mutual_information_baseline,
     expected_rand_index_baseline,
@@ -86,19 +86,19 @@ def test_stam_quadrature_agrees_with_the_exact_mixture(n, monkeypatch):
         ),
     )
     ensembles.all_law.cache_clear()
-    expectations_module = __import__("chanceclust.expectations", fromlist=["_two_sided_mi"])
-    expectations_module._two_sided_mi.cache_clear()
+    expectations_module = __import__("chanceclust.expectations", fromlist=["_expected_mutual_information_two_sided"])
+    expectations_module._expected_mutual_information_two_sided.cache_clear()
     quadrature = [call() for call in calls]
     assert isinstance(ensembles.all_law(n), ensembles.StamQuadrature)
     monkeypatch.setattr(ensembles, "STAM_QUADRATURE_FROM", 10**12)
     ensembles.all_law.cache_clear()
-    expectations_module._two_sided_mi.cache_clear()
+    expectations_module._expected_mutual_information_two_sided.cache_clear()
     try:
         exact = [call() for call in calls]
         assert not isinstance(ensembles.all_law(n), ensembles.StamQuadrature)
     finally:
         ensembles.all_law.cache_clear()
-        expectations_module._two_sided_mi.cache_clear()
+        expectations_module._expected_mutual_information_two_sided.cache_clear()
     assert quadrature == pytest.approx(exact, rel=1e-12)
 
 

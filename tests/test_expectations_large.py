@@ -7,7 +7,7 @@ integers, exact hypergeometric probabilities and 256-bit fixed point, rounded
 at 50 digits (truncation bounds < 1e-45 relative, recorded per case).
 
 chanceclust evaluates these expectations by different routes depending on
-N and K (``chanceclust.ensembles``): a fixed size sequence (perm, a one-sided
+N and K (``chanceclust._expected.laws``): a fixed size sequence (perm, a one-sided
 reference, num with K = 1 or K = N), the inclusion-exclusion mixture of
 i.i.d. labelings (num with N/K well above log K), the cluster-size law from
 log-Stirling numbers (num with small mean cluster size) and Stam's mixture
@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from chanceclust.ensembles import SizeLaw, SlotMixture, law
+from chanceclust._expected.laws import SizeLaw, SlotMixture, law
 from chanceclust.expectations import (
     expected_mutual_information_baseline,
     expected_rand_index_baseline,

@@ -24,7 +24,7 @@ from chanceclust.significance import (
     _batch_tables,
     _make_evaluator,
     null_distribution,
-    significance,
+    significance_test,
 )
 
 MODELS = ("perm", "num", "all")
@@ -112,20 +112,20 @@ def test_batched_equals_single_on_a_batch(name, model, one_sided):
 def test_significance_statistic_is_the_single_pair_value(name, model, one_sided):
     a = [0] * 10 + [1] * 10 + [2] * 10
     for b in (a, [0] * 9 + [1] * 11 + [2] * 10):
-        result = significance(name, a, b, model=model, one_sided=one_sided, n_samples=3, rng=0)
+        result = significance_test(name, a, b, model=model, one_sided=one_sided, n_resamples=3, rng=0)
         assert result.statistic == _single(name, model, one_sided)(a, b)
 
 
 def test_fowlkes_mallows_of_identical_clusterings_is_one():
     # Regression: the batched copy of FMI gave 1.0000000000000002 here.
     a = [0] * 10 + [1] * 10 + [2] * 10
-    assert significance("fmi", a, a, model="perm", n_samples=9, rng=0).statistic == 1.0
+    assert significance_test("fmi", a, a, model="perm", n_resamples=9, rng=0).statistic == 1.0
 
 
 def test_batched_values_never_exceed_bounds():
     a = [0] * 10 + [1] * 10 + [2] * 10
     for name in ("fmi", "nmi", "ri", "jaccard", "ari", "ami"):
-        null = null_distribution(name, a, a, model="num", n_samples=200, rng=1)
+        null = null_distribution(name, a, a, model="num", n_resamples=200, rng=1)
         assert np.all(null <= 1.0), name
 
 
@@ -138,18 +138,18 @@ def test_callable_receives_codes_for_observed_and_null_samples():
 
     a = ["x", "x", "y", "y", "z", "z"]
     b = ["p", "q", "q", "q", "r", "r"]
-    significance(measure, a, b, model="perm", n_samples=4, rng=0)
+    significance_test(measure, a, b, model="perm", n_resamples=4, rng=0)
     assert len(seen) == 5
     assert all(s == (np.ndarray, np.int64, 1, np.ndarray, np.int64, [0, 1, 2]) for s in seen)
 
 
 def test_callable_observed_statistic_uses_codes_numbered_in_sorted_order():
-    result = significance(
+    result = significance_test(
         lambda x, y: float(x[0] * 10 + y[0]),
         ["b", "a"],
         ["d", "c"],
         model="perm",
-        n_samples=1,
+        n_resamples=1,
         rng=0,
     )
     assert result.statistic == 11.0  # "b" -> 1, "d" -> 1

@@ -178,7 +178,7 @@ def test_bounds_on_valid_input(pair, model, one_sided):
 def test_null_samples_in_range(pair, model, one_sided):
     a, b = pair
     for name in MEASURES:
-        null = null_distribution(name, a, b, model=model, one_sided=one_sided, n_samples=20, rng=0)
+        null = null_distribution(name, a, b, model=model, one_sided=one_sided, n_resamples=20, rng=0)
         assert np.all(np.isfinite(null)), name
         if name in ("ri", "nmi", "fmi", "jaccard"):
             assert np.all((null >= 0.0) & (null <= 1.0)), name

@@ -12,11 +12,13 @@ import chanceclust.measures as measures
 from chanceclust.samplers import random_clusterings
 from chanceclust.significance import (
     MEASURES,
+    SignificanceTestResult,
     _batch_tables,
     _setup,
     monte_carlo_adjusted,
     null_distribution,
     significance,
+    significance_test,
 )
 
 MODELS = ("perm", "num", "all")
@@ -68,32 +70,33 @@ def test_batched_values_equal_library_functions(name, model, one_sided):
 
 def test_pvalue_bounds_and_plus_one_correction():
     """Identical clusterings beat every sample: p = 1/(n+1) for greater, 1 for less."""
-    n_samples = 199
-    r = significance("ari", A, A, model="perm", n_samples=n_samples, rng=0)
-    assert r.pvalue == 1 / (n_samples + 1)
+    n_resamples = 199
+    r = significance_test("ari", A, A, model="perm", n_resamples=n_resamples, rng=0)
+    assert r.pvalue == 1 / (n_resamples + 1)
     assert r.statistic == 1.0
     assert r.zscore > 5
-    less = significance("ari", A, A, model="perm", n_samples=n_samples, rng=0, alternative="less")
+    less = significance_test("ari", A, A, model="perm", n_resamples=n_resamples, rng=0,
+                             alternative="less")
     assert less.pvalue == 1.0
     for alternative in ("greater", "less", "two-sided"):
-        r = significance("nmi", A, B, model="num", n_samples=50, rng=1, alternative=alternative)
+        r = significance_test("nmi", A, B, model="num", n_resamples=50, rng=1, alternative=alternative)
         assert 1 / 51 <= r.pvalue <= 1.0
 
 
 def test_alternatives_from_the_samples():
-    r = significance("ri", A, B, model="all", n_samples=300, rng=2, return_samples=True,
-                     alternative="two-sided")
-    null = r.samples
-    assert null is not None and null.shape == (300,)
+    r = significance_test("ri", A, B, model="all", n_resamples=300, rng=2,
+                          alternative="two-sided")
+    null = r.null_distribution
+    assert null.shape == (300,)
     greater = (1 + np.sum(null >= r.statistic)) / 301
     less = (1 + np.sum(null <= r.statistic)) / 301
     assert r.pvalue == pytest.approx(min(1.0, 2 * min(greater, less)))
     assert r.null_mean == pytest.approx(null.mean())
     assert r.null_std == pytest.approx(null.std(ddof=1))
     assert r.zscore == pytest.approx((r.statistic - null.mean()) / null.std(ddof=1))
-    g = significance("ri", A, B, model="all", n_samples=300, rng=2, alternative="greater")
+    g = significance_test("ri", A, B, model="all", n_resamples=300, rng=2, alternative="greater")
     assert g.pvalue == greater
-    assert g.samples is None
+    assert np.array_equal(g.null_distribution, null)  # always returned
     assert dataclasses.is_dataclass(g)
     with pytest.raises(dataclasses.FrozenInstanceError):
         g.pvalue = 0.5  # type: ignore[misc]
@@ -102,7 +105,7 @@ def test_alternatives_from_the_samples():
 def test_ties_count_as_at_least_as_extreme():
     """A measure constant under the null (RI with K = 1 vs K = N under num) gives p = 1."""
     ones, singletons = np.zeros(8, int), np.arange(8)
-    r = significance("ri", ones, singletons, model="num", n_samples=20, rng=0)
+    r = significance_test("ri", ones, singletons, model="num", n_resamples=20, rng=0)
     assert r.pvalue == 1.0
     assert r.null_std == 0.0
     assert r.zscore == 0.0
@@ -110,23 +113,23 @@ def test_ties_count_as_at_least_as_extreme():
 
 @pytest.mark.parametrize("model", MODELS)
 def test_reproducible_and_independent_of_batch(model):
-    x = null_distribution("ami", A, B, model=model, n_samples=30, rng=9)
-    assert np.array_equal(x, null_distribution("ami", A, B, model=model, n_samples=30, rng=9))
+    x = null_distribution("ami", A, B, model=model, n_resamples=30, rng=9)
+    assert np.array_equal(x, null_distribution("ami", A, B, model=model, n_resamples=30, rng=9))
     for batch in (1, 7, 1000):
-        y = null_distribution("ami", A, B, model=model, n_samples=30, rng=9, batch=batch)
+        y = null_distribution("ami", A, B, model=model, n_resamples=30, rng=9, batch=batch)
         assert np.array_equal(x, y)
-    z = null_distribution("ami", A, B, model=model, n_samples=30, rng=10)
+    z = null_distribution("ami", A, B, model=model, n_resamples=30, rng=10)
     assert not np.array_equal(x, z)
     gen = np.random.default_rng(9)
-    assert np.array_equal(x, null_distribution("ami", A, B, model=model, n_samples=30, rng=gen))
+    assert np.array_equal(x, null_distribution("ami", A, B, model=model, n_resamples=30, rng=gen))
 
 
 @pytest.mark.parametrize("model", MODELS)
 def test_callable_matches_named_measure(model):
     """One-sided, a callable sees the same samples as the batched name."""
-    named = null_distribution("vi", A, B, model=model, one_sided=True, n_samples=40, rng=4)
+    named = null_distribution("vi", A, B, model=model, one_sided=True, n_resamples=40, rng=4)
     called = null_distribution(measures.variation_of_information, A, B, model=model,
-                               one_sided=True, n_samples=40, rng=4)
+                               one_sided=True, n_resamples=40, rng=4)
     np.testing.assert_allclose(named, called, rtol=1e-12, atol=1e-14)
 
 
@@ -137,11 +140,11 @@ def test_callable_two_sided_resamples_both():
         seen.append((np.bincount(x).size, np.bincount(y).size))
         return 0.0
 
-    null_distribution(record, A, B, model="all", n_samples=30, rng=0)
+    null_distribution(record, A, B, model="all", n_resamples=30, rng=0)
     ks_true = {k for k, _ in seen[1:]}
     assert len(ks_true) > 1  # the first clustering varies too
     seen.clear()
-    null_distribution(record, A, B, model="all", one_sided=True, n_samples=30, rng=0)
+    null_distribution(record, A, B, model="all", one_sided=True, n_resamples=30, rng=0)
     assert {k for k, _ in seen} == {3}
 
 
@@ -151,7 +154,7 @@ def test_pvalue_is_roughly_uniform_under_the_null():
     reps, hits = 120, 0
     for _ in range(reps):
         a, b = random_clusterings(2, 30, model="num", n_clusters=4, rng=rng)
-        p = significance("ri", a, b, model="num", n_samples=99, rng=rng).pvalue
+        p = significance_test("ri", a, b, model="num", n_resamples=99, rng=rng).pvalue
         hits += p <= 0.2
     assert abs(hits / reps - 0.2) < 4 * np.sqrt(0.2 * 0.8 / reps)
 
@@ -161,25 +164,25 @@ def test_monte_carlo_adjusted_agrees_with_analytic():
     for model in MODELS:
         for one_sided in (False, True):
             r = monte_carlo_adjusted("ri", A, B, model=model, one_sided=one_sided,
-                                     n_samples=3000, rng=3)
+                                     n_resamples=3000, rng=3)
             ari = adjusted.adjusted_rand_index(A, B, model=model, one_sided=one_sided)
             assert abs(r.value - ari) < 5 * r.value_stderr + 1e-12
             r = monte_carlo_adjusted("mi", A, B, model=model, one_sided=one_sided,
-                                     n_samples=3000, rng=3)
+                                     n_resamples=3000, rng=3)
             ami = adjusted.adjusted_mutual_information(A, B, model=model, one_sided=one_sided)
             assert abs(r.value - ami) < 5 * r.value_stderr + 1e-12
 
 
 def test_monte_carlo_adjusted_distance_and_degenerate():
-    r = monte_carlo_adjusted("vi", A, B, model="perm", n_samples=500, rng=0)
+    r = monte_carlo_adjusted("vi", A, B, model="perm", n_resamples=500, rng=0)
     assert r.best == 0.0
     assert r.value == pytest.approx(1 - r.statistic / r.expected)
     assert r.expected_stderr > 0 and r.value_stderr > 0
-    same = monte_carlo_adjusted("vi", A, A, model="perm", n_samples=100, rng=0)
+    same = monte_carlo_adjusted("vi", A, A, model="perm", n_resamples=100, rng=0)
     assert same.value == 1.0
     # num with K = 1 on both sides: every sample is the best value, gap 0.
     ones = np.zeros(6, int)
-    d = monte_carlo_adjusted("jaccard", ones, ones, model="num", n_samples=10, rng=0)
+    d = monte_carlo_adjusted("jaccard", ones, ones, model="num", n_resamples=10, rng=0)
     assert (d.value, d.value_stderr) == (1.0, 0.0)
 
 
@@ -188,7 +191,8 @@ def test_monte_carlo_adjusted_distance_and_degenerate():
     [
         ({"measure": "rand"}, "`measure` must be one of"),
         ({"alternative": "bigger"}, "`alternative` must be one of"),
-        ({"n_samples": 0}, "`n_samples` must be an integer >= 1"),
+        ({"n_resamples": 0}, "`n_resamples` must be an integer >= 1"),
+        ({"batch": 0}, "`batch` must be an integer >= 1"),
         ({"model": "none"}, "`model` must be one of"),
         ({"rng": 1.5}, "`rng` must be"),
     ],
@@ -197,19 +201,119 @@ def test_errors_name_the_argument(kwargs, match):
     args = {"measure": "ari", "model": "perm", **kwargs}
     measure = args.pop("measure")
     with pytest.raises(ValueError, match=match):
-        significance(measure, A, B, **args)
+        significance_test(measure, A, B, **args)
 
 
 def test_progress_callback_reports_every_batch():
     """progress(done, total) after each batch, ending at the total; values unaffected."""
-    from chanceclust import significance
 
     calls = []
     a, b = [0, 0, 1, 1, 2, 2, 0, 1], [0, 0, 1, 1, 1, 2, 2, 2]
-    with_progress = significance(
-        "ari", a, b, model="num", n_samples=50, rng=3, batch=7,
+    with_progress = significance_test(
+        "ari", a, b, model="num", n_resamples=50, rng=3, batch=7,
         progress=lambda done, total: calls.append((done, total)),
     )
-    plain = significance("ari", a, b, model="num", n_samples=50, rng=3)
+    plain = significance_test("ari", a, b, model="num", n_resamples=50, rng=3)
     assert calls == [(min(d, 50), 50) for d in range(7, 57, 7)]
     assert with_progress.pvalue == plain.pvalue
+
+
+class TestSignificanceTest:
+    """The SciPy-style API: one default alternative per measure, relative ties, one null."""
+
+    @pytest.mark.parametrize(("measure", "alternative"), [
+        ("ri", "greater"), ("ari", "greater"), ("ami", "greater"), ("nmi", "greater"),
+        ("fmi", "greater"), ("jaccard", "greater"), ("mi", "greater"), ("vi", "less"),
+        (measures.variation_of_information, "greater"),  # callables: "greater", as documented
+    ])
+    def test_default_alternative_is_the_direction_of_agreement(self, measure, alternative):
+        r = significance_test(measure, A, B, model="perm", n_resamples=20, rng=0)
+        assert r.alternative == alternative
+        explicit = significance_test(measure, A, B, model="perm", n_resamples=20, rng=0,
+                                     alternative=alternative)
+        assert r.pvalue == explicit.pvalue
+
+    def test_identical_clusterings_are_significant_for_vi_by_default(self):
+        r = significance_test("vi", A, A, model="perm", n_resamples=99, rng=0)
+        assert r.statistic == 0.0
+        assert r.pvalue == 1 / 100
+
+    def test_ties_use_scipys_relative_tolerance(self):
+        """Within 100 eps |s| of the statistic is a tie; beyond it is not."""
+        from chanceclust.significance import _pvalue
+
+        s = 0.3
+        eps = np.finfo(np.float64).eps
+        inside = np.array([s * (1 - 50 * eps), s * (1 + 50 * eps)])
+        outside = np.array([s * (1 - 400 * eps), s * (1 + 400 * eps)])
+        assert _pvalue(s, inside, "greater") == 1.0
+        assert _pvalue(s, inside, "less") == 1.0
+        assert _pvalue(s, outside, "greater") == 2 / 3
+        assert _pvalue(s, outside, "less") == 2 / 3
+
+    def test_result_is_frozen_with_the_null_always(self):
+        r = significance_test("ari", A, B, model="num", n_resamples=30, rng=5)
+        assert isinstance(r, SignificanceTestResult)
+        assert r.null_distribution.shape == (30,)
+        assert (r.model, r.one_sided, r.best) == ("num", False, 1.0)
+        assert r.null_mean == pytest.approx(r.null_distribution.mean())
+        assert r.null_std == pytest.approx(r.null_distribution.std(ddof=1))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            r.pvalue = 0.5  # type: ignore[misc]
+
+    def test_batch_does_not_change_the_result(self):
+        x = significance_test("nmi", A, B, model="all", n_resamples=25, rng=1)
+        for batch in (1, 4, 25, 100):
+            y = significance_test("nmi", A, B, model="all", n_resamples=25, rng=1, batch=batch)
+            assert np.array_equal(x.null_distribution, y.null_distribution)
+            assert x.pvalue == y.pvalue
+
+    @pytest.mark.parametrize("measure", ["jaccard", "vi", "mi"])
+    def test_adjusted_reuses_the_null(self, measure):
+        """result.adjusted() draws nothing: monte_carlo_adjusted with the same seed agrees."""
+        r = significance_test(measure, A, B, model="num", one_sided=True, n_resamples=200, rng=7)
+        m = monte_carlo_adjusted(measure, A, B, model="num", one_sided=True, n_resamples=200,
+                                 rng=7)
+        assert r.adjusted() == m
+        assert r.adjusted(best=2.0).best == 2.0
+        assert r.adjusted().n_resamples == 200
+
+    def test_adjusted_checks_best(self):
+        r = significance_test("ri", A, B, model="perm", n_resamples=10, rng=0)
+        with pytest.raises(ValueError, match="`best` must be a finite number"):
+            r.adjusted(best=float("nan"))
+
+
+class TestDeprecatedNames:
+    """The names of before 0.1.0 still work for one release, with a DeprecationWarning."""
+
+    def test_significance_is_significance_test_with_old_names(self):
+        with pytest.warns(DeprecationWarning, match="significance_test"):
+            old = significance("ri", A, B, model="all", n_samples=50, rng=2,
+                               return_samples=True)
+        new = significance_test("ri", A, B, model="all", n_resamples=50, rng=2)
+        assert (old.statistic, old.pvalue, old.zscore) == (new.statistic, new.pvalue, new.zscore)
+        assert (old.null_mean, old.null_std, old.n_samples) == (new.null_mean, new.null_std, 50)
+        assert np.array_equal(old.samples, new.null_distribution)
+        with pytest.warns(DeprecationWarning):
+            quiet = significance("ri", A, B, model="all", n_samples=50, rng=2)
+        assert quiet.samples is None
+
+    def test_significance_keeps_greater_as_its_default(self):
+        with pytest.warns(DeprecationWarning):
+            old = significance("vi", A, B, model="perm", n_samples=20, rng=0)
+        assert old.alternative == "greater"
+
+    def test_significance_names_n_samples_in_errors(self):
+        with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="`n_samples`"):
+            significance("ri", A, B, model="perm", n_samples=0)
+
+    def test_n_samples_keyword(self):
+        with pytest.warns(DeprecationWarning, match="n_resamples"):
+            old = null_distribution("ari", A, B, model="num", n_samples=20, rng=3)
+        assert np.array_equal(old, null_distribution("ari", A, B, model="num", n_resamples=20,
+                                                     rng=3))
+        with pytest.warns(DeprecationWarning, match="n_resamples"):
+            mc = monte_carlo_adjusted("ari", A, B, model="num", n_samples=20, rng=3)
+        with pytest.warns(DeprecationWarning, match="n_resamples"):
+            assert mc.n_samples == mc.n_resamples == 20

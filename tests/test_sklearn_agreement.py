@@ -4,7 +4,7 @@ Tolerances: RI and ARI are exact rationals in both libraries (one rounding),
 so they agree to 1e-15. MI and NMI: both sum ~K_A*K_B floating terms, 1e-13
 absolute. AMI: scikit-learn's EMI (Cython, lgamma-based) carries a relative
 error that grows with N, about 1e-9 at N = 10^6 (measured against 50-digit
-mpmath in tests/test_kernels.py's neighbour test_expectations_reference.py);
+mpmath in tests/_expected/test_pmfs.py's neighbour test_expectations_reference.py);
 at the N <= 5000 used here it stays below 1e-10, so AMI is compared at 1e-9
 absolute. Degenerate ensembles (E[MI] = s_max, e.g. one side all singletons
 under the min normalization) are excluded from the AMI comparison: there

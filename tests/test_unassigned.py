@@ -25,7 +25,7 @@ def _value(result):
     """A comparable value of any function's result."""
     if isinstance(result, cc.ComparisonResult):
         return (result.n, result.n_clusters_true, result.n_clusters_pred, result.to_dict())
-    if isinstance(result, (cc.SignificanceResult, cc.MonteCarloAdjustedResult)):
+    if isinstance(result, (cc.SignificanceTestResult, cc.MonteCarloAdjustedResult)):
         return tuple(
             v.tolist() if isinstance(v, np.ndarray) else v for v in vars(result).values()
         )
@@ -53,17 +53,17 @@ PAIR_FUNCTIONS = {
     "compare": cc.compare,
     "rand_index_variance": lambda a, b, **kw: cc.rand_index_variance(a, b, model="all", **kw),
     "standardized_rand_index": cc.standardized_rand_index,
-    "significance": lambda a, b, **kw: cc.significance(
-        "ari", a, b, model="num", n_samples=30, rng=0, return_samples=True, **kw
+    "significance_test": lambda a, b, **kw: cc.significance_test(
+        "ari", a, b, model="num", n_resamples=30, rng=0, **kw
     ),
     "null_distribution": lambda a, b, **kw: cc.null_distribution(
-        "ami", a, b, model="perm", n_samples=20, rng=1, **kw
+        "ami", a, b, model="perm", n_resamples=20, rng=1, **kw
     ),
     "monte_carlo_adjusted": lambda a, b, **kw: cc.monte_carlo_adjusted(
-        "jaccard", a, b, model="all", n_samples=20, rng=2, **kw
+        "jaccard", a, b, model="all", n_resamples=20, rng=2, **kw
     ),
     "monte_carlo_adjusted_callable": lambda a, b, **kw: cc.monte_carlo_adjusted(
-        cc.rand_index, a, b, model="num", n_samples=10, rng=3, **kw
+        cc.rand_index, a, b, model="num", n_resamples=10, rng=3, **kw
     ),
 }
 
@@ -262,8 +262,8 @@ def test_everything_dropped():
     """Dropping every element leaves N = 0, with the empty-input conventions."""
     assert cc.adjusted_rand_index([-1, -1], [0, 1], unassigned_label=-1, unassigned="drop") == 1.0
     with pytest.raises(ValueError, match="at least one element"):
-        cc.significance("ari", [-1, -1], [0, 1], model="perm", unassigned_label=-1,
-                        unassigned="drop")
+        cc.significance_test("ari", [-1, -1], [0, 1], model="perm", unassigned_label=-1,
+                             unassigned="drop")
 
 
 def test_sklearn_cluster_policy_equals_sklearn():

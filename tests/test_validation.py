@@ -271,8 +271,11 @@ def test_missing_labels(func):
     ],
 )
 def test_baseline_missing_required_argument(func, kwargs, missing):
-    """perm needs sizes, num needs n_clusters, one-sided needs the reference's sizes_true."""
-    with raises(f"`{missing}` is required", f"model={kwargs['model']!r}", "got None"):
+    """perm needs sizes, num needs n_clusters, one-sided needs the reference's sizes_true.
+
+    One message lists every missing argument (#15: the rule is check_summaries, shared
+    with the CLI)."""
+    with raises(f"`{missing}`", "required for", f"model={kwargs['model']!r}", "got None"):
         func(4, **kwargs)
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from strategies import ensemble_members, set_partitions
 
-from chanceclust.contingency import summarize
+from chanceclust.contingency import _summarize
 from chanceclust.significance import null_distribution
 from chanceclust.variance import _table_variance, rand_index_variance, standardized_rand_index
 
@@ -65,7 +65,7 @@ def test_variance_equals_enumeration(labels_true, labels_pred, model, one_sided)
     # One-sided perm is two-sided perm: enumerated with A random.
     _, var, ri = enumerate_rand(labels_true, labels_pred, model, one_sided and model != "perm")
     mean = enumerate_rand(labels_true, labels_pred, model, one_sided)[0]
-    table = summarize(labels_true, labels_pred, None)
+    table = _summarize(labels_true, labels_pred, None)
     exact = _table_variance(table, model, one_sided)
     if model == "perm":
         assert exact == var  # rational arithmetic: exactly equal
@@ -101,7 +101,7 @@ def test_variance_agrees_with_monte_carlo(case, model, one_sided):
     """At N = 80 the exact variance matches the variance of samples from our samplers."""
     a, b = MC_CASES[case]
     draws = 6000
-    null = null_distribution("ri", a, b, model=model, one_sided=one_sided, n_samples=draws,
+    null = null_distribution("ri", a, b, model=model, one_sided=one_sided, n_resamples=draws,
                              rng=case)
     exact = rand_index_variance(a, b, model=model, one_sided=one_sided)
     centered = null - null.mean()
@@ -119,7 +119,7 @@ def test_adjusted_indices_have_mean_zero_under_their_model(name, model, one_side
     a = np.repeat(np.arange(3), [20, 15, 5])
     b = np.repeat(np.arange(4), [10, 10, 12, 8])
     draws = 4000
-    null = null_distribution(name, a, b, model=model, one_sided=one_sided, n_samples=draws,
+    null = null_distribution(name, a, b, model=model, one_sided=one_sided, n_resamples=draws,
                              rng=11)
     stderr = null.std(ddof=1) / np.sqrt(draws)
     assert abs(null.mean()) < 5 * stderr

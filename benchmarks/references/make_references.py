@@ -40,32 +40,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import cases  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tests", "reference"))
+from _exact import bell, stirling2, stirling2_near_diagonal  # noqa: E402  (shared primitives)
+
 OUT = os.path.join(HERE, "references.json")
 mp.mp.dps = 60
 EPS = mp.mpf(10) ** -48
 
 
 # ---------------------------------------------------------------- exact small oracles
-def stirling2_exact(n: int, k: int) -> int:
-    row = [1] + [0] * k
-    for i in range(1, n + 1):
-        new = [0] * (k + 1)
-        for j in range(1, min(i, k) + 1):
-            new[j] = j * row[j] + row[j - 1]
-        row = new
-    return row[k]
-
-
-def bell_exact(n: int) -> int:
-    row = [1]
-    for _ in range(n):
-        new = [row[-1]]
-        for x in row:
-            new.append(new[-1] + x)
-        row = new
-    return row[0]
-
-
 # ---------------------------------------------------------------- hypergeometric
 @lru_cache(maxsize=None)
 def _log_factorial_at(n: int, prec: int):
@@ -160,27 +143,6 @@ def guard_digits(n: int, k: int) -> int:
     return 50 + int(2 * k * math.exp(-n / k) / math.log(10))
 
 
-def euler2(d: int) -> list[int]:
-    """Second-order Eulerian numbers <<d, k>>, k = 0..d."""
-    row = [1]
-    for m in range(1, d + 1):
-        new = [0] * (m + 1)
-        for k in range(m + 1):
-            x = (k + 1) * row[k] if k < m else 0
-            y = (2 * m - 1 - k) * row[k - 1] if 1 <= k <= m else 0
-            new[k] = x + y
-        row = new
-    return row
-
-
-def stirling2_near(n: int, k: int) -> int:
-    """Exact S(n, k) for small d = n - k."""
-    d = n - k
-    if d == 0:
-        return 1
-    return sum(e * math.comb(n + d - 1 - j, 2 * d) for j, e in enumerate(euler2(d)))
-
-
 def near_n(N: int, K: int) -> bool:
     return N - K <= 12 and N > 200
 
@@ -189,7 +151,7 @@ def num_p_same(N: int, K: int):
     if K == 1:
         return mp.mpf(1)
     if near_n(N, K):
-        return mp.mpf(stirling2_near(N - 1, K)) / stirling2_near(N, K)
+        return mp.mpf(stirling2_near_diagonal(N - 1, N - 1 - K)) / stirling2_near_diagonal(N, N - K)
     with mp.workdps(guard_digits(N, K)):
         r = T(N - 1, K) / (K * T(N, K))
     return +r
@@ -200,14 +162,14 @@ def num_weights(N: int, K: int) -> dict:
     """w(a) = C(N,a) S(N-a, K-1) / S(N, K), a around its bulk (tails < 1e-45 dropped)."""
     w: dict = {}
     if near_n(N, K):
-        s = stirling2_near(N, K)
+        s = stirling2_near_diagonal(N, N - K)
         for a in range(1, N - K + 2):
-            w[a] = mp.mpf(math.comb(N, a) * stirling2_near(N - a, K - 1)) / s
+            w[a] = mp.mpf(math.comb(N, a) * stirling2_near_diagonal(N - a, N - a - K + 1)) / s
         return w
     if N <= 400:
-        s = stirling2_exact(N, K)
+        s = stirling2(N, K)
         for a in range(1, N - K + 2):
-            w[a] = mp.mpf(math.comb(N, a) * stirling2_exact(N - a, K - 1)) / s
+            w[a] = mp.mpf(math.comb(N, a) * stirling2(N - a, K - 1)) / s
         return w
     # w(a) = K * Binom(a; N, 1/K) * T(N-a, K-1) / T(N, K)
     with mp.workdps(guard_digits(N, K)):
@@ -280,9 +242,9 @@ def dobinski(N: int):
 @lru_cache(maxsize=None)
 def all_weights_and_p(N: int):
     if N <= 400:
-        bn = bell_exact(N)
-        w = {a: mp.mpf(math.comb(N, a) * bell_exact(N - a)) / bn for a in range(1, N + 1)}
-        return w, mp.mpf(bell_exact(N - 1)) / bn
+        bn = bell(N)
+        w = {a: mp.mpf(math.comb(N, a) * bell(N - a)) / bn for a in range(1, N + 1)}
+        return w, mp.mpf(bell(N - 1)) / bn
     ks, ps = dobinski(N)
     p_same = mp.fsum(p / k for k, p in zip(ks, ps))
     w = {}
@@ -450,8 +412,8 @@ def perm_self_check() -> None:
 
 def self_check() -> None:
     for n, k in [(12, 1), (12, 3), (30, 7), (40, 38), (25, 25), (60, 55)]:
-        ex = stirling2_exact(n, k)
-        assert stirling2_near(n, k) == ex if n - k <= 12 else True
+        ex = stirling2(n, k)
+        assert stirling2_near_diagonal(n, n - k) == ex if n - k <= 12 else True
         with mp.workdps(guard_digits(n, k) + 20):
             t = mp.mpf(k) ** n * T(n, k) / mp.factorial(k)
             assert abs(t / ex - 1) < mp.mpf(10) ** -40, (n, k)
@@ -461,7 +423,7 @@ def self_check() -> None:
     with mp.workdps(60):
         ks, ps = dobinski(60)
         p = mp.fsum(pp / k for k, pp in zip(ks, ps))
-        assert abs(p - mp.mpf(bell_exact(59)) / bell_exact(60)) < mp.mpf(10) ** -45
+        assert abs(p - mp.mpf(bell(59)) / bell(60)) < mp.mpf(10) ** -45
     perm_self_check()
     print("self-checks passed", flush=True)
 

@@ -94,7 +94,7 @@ fig.tight_layout()
 # ------------------------------------------------
 # A Monte Carlo test against one-sided ``num`` (random clusterings with 3 clusters, the
 # factions fixed) and the exact standardized Rand index agree: far above chance.
-test = cc.significance("ari", factions, detections["labelprop"], model="num", one_sided=True,
-                       n_samples=999, rng=0)
+test = cc.significance_test("ari", factions, detections["labelprop"], model="num",
+                            one_sided=True, n_resamples=999, rng=0)
 z = cc.standardized_rand_index(factions, detections["labelprop"], model="num", one_sided=True)
 print(f"p = {test.pvalue:.4f}, Monte Carlo z = {test.zscore:.1f}, exact z(RI) = {z:.1f}")

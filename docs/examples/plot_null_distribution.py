@@ -33,11 +33,11 @@ n_samples = 2000
 fig, axes = plt.subplots(1, 3, figsize=(11, 3.4))
 for ax, (model, one_sided) in zip(axes, settings, strict=True):
     null = cc.null_distribution("ari", truth, pred, model=model, one_sided=one_sided,
-                                n_samples=n_samples, rng=0)
+                                n_resamples=n_samples, rng=0)
     observed = cc.adjusted_rand_index(truth, pred, model=model, one_sided=one_sided)
     z = cc.standardized_rand_index(truth, pred, model=model, one_sided=one_sided)
-    test = cc.significance("ari", truth, pred, model=model, one_sided=one_sided,
-                           n_samples=n_samples, rng=1)
+    test = cc.significance_test("ari", truth, pred, model=model, one_sided=one_sided,
+                                n_resamples=n_samples, rng=1)
     ax.hist(null, bins=40, color="0.7", edgecolor="0.4", linewidth=0.4)
     ax.axvline(observed, color="C3", linewidth=2, label=f"observed ARI = {observed:.3f}")
     ax.axvline(0, color="black", linewidth=0.8, linestyle=":")

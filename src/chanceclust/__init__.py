@@ -7,15 +7,17 @@ with the same number of clusters) and ``all`` (uniform over all
 clusterings), two-sided or against a fixed reference (``one_sided=True``).
 """
 
-from chanceclust.adjusted import adjusted_mutual_information, adjusted_rand_index
-from chanceclust.comparison import ComparisonResult, ComparisonRow, compare
 from chanceclust._validation import UnassignedReport
+from chanceclust.adjusted import adjusted_mutual_information, adjusted_rand_index
+from chanceclust.allpairs import PairwiseResult, pairwise
+from chanceclust.comparison import ComparisonResult, ComparisonRow, compare
 from chanceclust.contingency import PairCounts, contingency_table, pair_counts
 from chanceclust.expectations import (
     expected_mutual_information,
     expected_mutual_information_baseline,
     expected_rand_index,
     expected_rand_index_baseline,
+    same_cluster_probability,
 )
 from chanceclust.measures import (
     entropy,
@@ -26,17 +28,18 @@ from chanceclust.measures import (
     rand_index,
     variation_of_information,
 )
-from chanceclust.allpairs import PairwiseResult, pairwise
 from chanceclust.samplers import random_clustering, random_clusterings
 from chanceclust.significance import (
     MonteCarloAdjustedResult,
     SignificanceResult,
+    SignificanceTestResult,
     monte_carlo_adjusted,
     null_distribution,
     significance,
+    significance_test,
 )
-from chanceclust.summary import PartialTable, TableSummary, merge_tables, partial_table
 from chanceclust.special import bell, log_bell, log_stirling2, stirling2
+from chanceclust.summary import PartialTable, TableSummary, merge_tables, partial_table
 from chanceclust.variance import rand_index_variance, standardized_rand_index
 
 __version__ = "0.1.0.dev0"
@@ -49,6 +52,7 @@ __all__ = [
     "PairwiseResult",
     "PartialTable",
     "SignificanceResult",
+    "SignificanceTestResult",
     "TableSummary",
     "UnassignedReport",
     "__version__",
@@ -78,7 +82,9 @@ __all__ = [
     "rand_index_variance",
     "random_clustering",
     "random_clusterings",
+    "same_cluster_probability",
     "significance",
+    "significance_test",
     "standardized_rand_index",
     "stirling2",
     "variation_of_information",

@@ -30,13 +30,39 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _arg(name: str) -> str:
+    """How a message names an argument: `name` in the library, a CLI option (--x) as is."""
+    return name if name.startswith("--") else f"`{name}`"
+
+
+def _setting(name: str, value: Any) -> str:
+    """``n=10`` for an argument, ``--n 10`` for a CLI option."""
+    return f"{name} {value}" if name.startswith("--") else f"{name}={value}"
+
+
+def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
+    """Return ``value`` if it is one of the strings ``choices``, else raise naming ``name``."""
+    if isinstance(value, str) and value in choices:
+        return value
+    raise ValueError(
+        f"`{name}` must be one of {', '.join(map(repr, choices))}; got {_describe(value)}."
+    )
+
+
 def check_model(model: Any) -> str:
     """Return ``model`` if it names a random model, else raise."""
-    if not isinstance(model, str) or model not in MODELS:
-        raise ValueError(
-            f"`model` must be one of 'perm', 'num', 'all'; got {_describe(model)}."
-        )
-    return model
+    return check_choice(model, "model", MODELS)
+
+
+ALTERNATIVES = ("greater", "less", "two-sided")
+#: Measures where a smaller value means more similar clusterings: the default alternative
+#: of a test of agreement is "less" for them, "greater" for the similarities.
+DISTANCES = frozenset({"vi"})
+
+
+def check_alternative(alternative: Any) -> str:
+    """Return the alternative hypothesis of a test if it is one of ALTERNATIVES, else raise."""
+    return check_choice(alternative, "alternative", ALTERNATIVES)
 
 
 def check_one_sided(one_sided: Any) -> bool:
@@ -61,15 +87,15 @@ def check_average_method(average_method: Any) -> str:
 def check_count(value: Any, name: str, *, minimum: int = 0) -> int:
     """Return ``value`` as a Python int >= ``minimum``; integral floats are accepted."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {_describe(value)}.")
+        raise ValueError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
     if isinstance(value, numbers.Integral):
         result = int(value)
     elif math.isfinite(value) and float(value).is_integer():
         result = int(value)
     else:
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {_describe(value)}.")
+        raise ValueError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
     if result < minimum:
-        raise ValueError(f"`{name}` must be an integer >= {minimum}; got {result}.")
+        raise ValueError(f"{_arg(name)} must be an integer >= {minimum}; got {result}.")
     return result
 
 
@@ -158,12 +184,7 @@ class _Side:
 
 def check_unassigned(unassigned: Any) -> str:
     """Return the unassigned-elements policy if it is one of UNASSIGNED_POLICIES, else raise."""
-    if isinstance(unassigned, str) and unassigned in UNASSIGNED_POLICIES:
-        return unassigned
-    raise ValueError(
-        "`unassigned` must be one of 'raise', 'drop', 'singletons', 'cluster'; "
-        f"got {_describe(unassigned)}."
-    )
+    return check_choice(unassigned, "unassigned", UNASSIGNED_POLICIES)
 
 
 def check_unassigned_label(unassigned_label: Any) -> frozenset[Any]:
@@ -692,17 +713,189 @@ def check_sizes(sizes: Any, name: str) -> NDArray[np.int64]:
     array = np.asarray(sizes)
     if array.ndim != 1 or array.size == 0:
         raise ValueError(
-            f"`{name}` must be a non-empty 1-D sequence of positive integers; "
+            f"{_arg(name)} must be a non-empty 1-D sequence of positive integers; "
             f"got {_describe(sizes)}."
         )
     if array.dtype.kind == "f":
         if not np.all(np.isfinite(array)) or not np.all(array == np.round(array)):
-            raise ValueError(f"`{name}` must hold positive integers; got {_describe(sizes)}.")
+            raise ValueError(f"{_arg(name)} must hold positive integers; got {_describe(sizes)}.")
     elif array.dtype.kind not in "iu":
-        raise ValueError(f"`{name}` must hold positive integers; got {_describe(sizes)}.")
+        raise ValueError(f"{_arg(name)} must hold positive integers; got {_describe(sizes)}.")
     if array.dtype.kind == "u" and array.dtype.itemsize == 8 and array.max() >= 2**63:
-        raise ValueError(f"`{name}` holds sizes too large for int64; got {_describe(sizes)}.")
+        raise ValueError(f"{_arg(name)} holds sizes too large for int64; got {_describe(sizes)}.")
     array = array.astype(np.int64, copy=False)  # no copy for int64 input: it is only read
     if array.min() <= 0:
-        raise ValueError(f"`{name}` must hold positive integers; got {_describe(sizes)}.")
+        raise ValueError(f"{_arg(name)} must hold positive integers; got {_describe(sizes)}.")
     return array
+
+
+def check_rng(rng: Any) -> np.random.Generator:
+    """Return a :class:`numpy.random.Generator` from None, an int seed or a Generator."""
+    if rng is None or isinstance(rng, np.random.Generator):
+        return np.random.default_rng(rng)
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, (bool, np.bool_)):
+        if int(rng) < 0:
+            raise ValueError(f"`rng` must be None, a non-negative int or a Generator; got {rng}.")
+        return np.random.default_rng(int(rng))
+    if isinstance(rng, np.random.SeedSequence):
+        return np.random.default_rng(rng)
+    raise ValueError(
+        "`rng` must be None, a non-negative int or a numpy.random.Generator; "
+        f"got {_describe(rng)}."
+    )
+
+
+def check_side(
+    n: int,
+    sizes: Any,
+    n_clusters: Any,
+    *,
+    sizes_name: str = "sizes",
+    n_clusters_name: str = "n_clusters",
+    n_name: str = "n",
+) -> tuple[NDArray[np.int64] | None, int | None]:
+    """Validate one side's summary of N elements: cluster sizes and/or a number of clusters.
+
+    Returns ``(sizes, K)`` with ``K = len(sizes)`` when sizes are given (either may be
+    None). Sizes must be positive and sum to ``n``; ``K`` must be in 1..max(n, 1) and agree
+    with the sizes. Which of the two a model needs is :func:`check_needed`'s rule. The
+    ``*_name`` arguments are how messages name the arguments (CLI options as ``--k-true``).
+    """
+    size_array = None if sizes is None else check_sizes(sizes, sizes_name)
+    if size_array is not None and int(size_array.sum()) != n:
+        raise ValueError(
+            f"{_arg(sizes_name)} must sum to {_setting(n_name, n)}; got {int(size_array.sum())}."
+        )
+    k = None if n_clusters is None else check_count(n_clusters, n_clusters_name, minimum=1)
+    if k is not None and k > max(n, 1):
+        raise ValueError(
+            f"{_arg(n_clusters_name)} must be between 1 and {_setting(n_name, n)}; got {k}."
+        )
+    if size_array is not None:
+        if k is not None and k != len(size_array):
+            raise ValueError(
+                f"{_arg(n_clusters_name)}={k} contradicts the {len(size_array)} cluster sizes "
+                "given."
+            )
+        k = len(size_array)
+    return size_array, k
+
+
+def check_needed(model: str, name: str, value: Any, *, role: str = "this model") -> None:
+    """The one rule of what a random side needs: sizes under perm, K under num.
+
+    ``name`` is the argument that supplies it (``sizes...`` or ``n_clusters...``) and
+    ``value`` what :func:`check_side` returned for it.
+    """
+    if value is None:
+        got = "" if name.startswith("--") else "; got None"
+        raise ValueError(f"{_arg(name)} is required for model={model!r} ({role}){got}.")
+
+
+#: The names of the summary arguments of the *_baseline functions, as messages show them.
+SUMMARY_NAMES = {
+    "n": "n",
+    "sizes_true": "sizes_true",
+    "sizes_pred": "sizes_pred",
+    "n_clusters_true": "n_clusters_true",
+    "n_clusters_pred": "n_clusters_pred",
+}
+
+
+def check_summaries(
+    n: int,
+    model: str,
+    one_sided: bool,
+    sizes_true: Any,
+    n_clusters_true: Any,
+    sizes_pred: Any,
+    n_clusters_pred: Any,
+    *,
+    names: dict[str, str] | None = None,
+) -> tuple[NDArray[np.int64] | None, int | None, NDArray[np.int64] | None, int | None]:
+    """The rules of the two sides' summaries under a model (the *_baseline functions, the CLI).
+
+    perm needs both size sequences; one-sided, the reference's sizes (and K of the other
+    side under num); two-sided num needs K of both sides (sizes give K too); all needs
+    neither. ``names`` maps the keys of :data:`SUMMARY_NAMES` to how messages name them.
+    Returns ``(sizes_true, K_true, sizes_pred, K_pred)``.
+    """
+    names = {**SUMMARY_NAMES, **(names or {})}
+    sizes_true, k_true = check_side(
+        n, sizes_true, n_clusters_true, sizes_name=names["sizes_true"],
+        n_clusters_name=names["n_clusters_true"], n_name=names["n"],
+    )
+    sizes_pred, k_pred = check_side(
+        n, sizes_pred, n_clusters_pred, sizes_name=names["sizes_pred"],
+        n_clusters_name=names["n_clusters_pred"], n_name=names["n"],
+    )
+    needs: list[tuple[str, Any, str]] = []  # (name, value, note) of what the model needs
+    if model == "perm" or one_sided:
+        needs.append((names["sizes_true"], sizes_true, " (the reference)" if one_sided else ""))
+    if model == "perm":
+        needs.append((names["sizes_pred"], sizes_pred, ""))
+    elif model == "num":
+        if not one_sided:
+            needs.append((names["n_clusters_true"], k_true, ""))
+        needs.append((names["n_clusters_pred"], k_pred, ""))
+    missing = [(name, note) for name, value, note in needs if value is None]
+    if missing:  # every missing argument in one message
+        listed = " and ".join(_arg(name) + note for name, note in missing)
+        verb = "is" if len(missing) == 1 else "are"
+        side = ", one-sided" if one_sided else ""
+        got = "" if missing[0][0].startswith("--") else "; got None"
+        raise ValueError(f"{listed} {verb} required for model={model!r}{side}{got}.")
+    return sizes_true, k_true, sizes_pred, k_pred
+
+
+def check_model_summary(
+    n: Any, model: Any, n_clusters: Any, sizes: Any
+) -> tuple[int, str, int | None, NDArray[np.int64] | None]:
+    """Validate ``(n, model, n_clusters, sizes)`` of one random clustering (samplers, p_same).
+
+    perm needs ``sizes`` (summing to ``n``), num needs ``n_clusters`` (1..n), all needs
+    neither; an argument the model does not use is an error. Returns
+    ``(n, model, K or None, sizes or None)``.
+    """
+    n = check_count(n, "n", minimum=1)
+    model = check_model(model)
+    if model != "perm" and sizes is not None:
+        raise ValueError(f"`sizes` is only used with model='perm'; got model={model!r}.")
+    if model == "all" and n_clusters is not None:
+        raise ValueError(f"`n_clusters` is only used with model='num'; got model={model!r}.")
+    size_array, k = check_side(n, sizes, n_clusters)
+    if model == "perm":
+        check_needed(model, "sizes", size_array)
+        return n, model, None, size_array
+    if model == "num":
+        check_needed(model, "n_clusters", k)
+    return n, model, k, None
+
+
+def check_counts(value: Any, name: str) -> NDArray[np.int64]:
+    """Return ``value`` as an int64 array of integers in 0..2**53 (check_count of arrays)."""
+    try:
+        arr = np.asarray(value)
+    except Exception as exc:  # ragged input and the like
+        raise ValueError(
+            f"`{name}` must be an array of non-negative integers; got {_describe(value)}."
+        ) from exc
+    if arr.dtype == np.bool_ or arr.dtype.kind not in "iuf":
+        raise ValueError(
+            f"`{name}` must be an array of non-negative integers; got dtype {arr.dtype}."
+        )
+    if arr.dtype.kind == "f":
+        bad = ~np.isfinite(arr) | (arr != np.floor(arr)) | (np.abs(arr) > 2.0**53)
+        if np.any(bad):
+            raise ValueError(
+                f"`{name}` must hold non-negative integers; got {_describe(arr[bad].flat[0])}."
+            )
+    if arr.dtype.kind in "iu" and arr.size and int(arr.max()) > 2**53:
+        # beyond 2**53 the float64 kernels could not even represent n exactly
+        raise ValueError(f"`{name}` must be at most 2**53; got {_describe(int(arr.max()))}.")
+    out = arr.astype(np.int64)
+    if np.any(out < 0):
+        raise ValueError(
+            f"`{name}` must hold non-negative integers; got {_describe(out[out < 0].flat[0])}."
+        )
+    return out

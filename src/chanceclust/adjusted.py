@@ -21,24 +21,25 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._expected.laws import Law
 from chanceclust._validation import check_average_method, check_model, check_one_sided
-from chanceclust.contingency import Table, summarize, table_pair_counts
+from chanceclust.contingency import Table, _pair_counts, _summarize
 from chanceclust.expectations import (
-    pair_probabilities,
-    table_expected_mi,
-    table_laws,
-    validated_table,
+    _expected_mutual_information_of_table,
+    _expected_rand_index_and_spread,
+    _laws_of_table,
+    _validated_table,
 )
 from chanceclust.measures import (
-    generalized_mean,
-    pair_count_arrays,
-    rand_values,
-    ratio,
-    size_entropy,
-    table_mutual_information,
+    _entropy_of_sizes,
+    _generalized_mean,
+    _mutual_information,
+    _pair_count_arrays,
+    _rand_values,
+    _ratio,
 )
 
-__all__ = ["adjusted_mutual_information", "adjusted_rand_index", "mutual_information_bound"]
+__all__ = ["adjusted_mutual_information", "adjusted_rand_index"]
 
 # s_max - E[s] below this fraction of s_max is a degenerate ensemble: the
 # smallest genuine gap is of order 1/N (far above this for N < 1e11), while
@@ -57,6 +58,8 @@ def adjusted_rand_index(
     unassigned: str = "raise",
 ) -> float:
     """Rand index adjusted for chance under a random model: (RI - E[RI]) / (1 - E[RI]).
+
+    Formula: docs/math.md#math-adjustment and #math-expected-rand (paper eqs. 1, 6).
 
     With ``model="perm"`` this is the ARI of Hubert and Arabie (1985),
     scikit-learn's ``adjusted_rand_score``.
@@ -103,40 +106,36 @@ def adjusted_rand_index(
     >>> round(adjusted_rand_index(a, b, model="num", one_sided=True), 4)
     0.3202
     """
-    return table_adjusted_rand(
-        *validated_table(
+    return _adjusted_rand_index(
+        *_validated_table(
             labels_true, labels_pred, contingency, model, one_sided,
             unassigned_label=unassigned_label, unassigned=unassigned,
         )
     )
 
 
-def table_adjusted_rand(table: Table, model: str, one_sided: bool) -> float:
-    """The ARI of a :class:`Table` under a model (arguments already validated)."""
-    counts = table_pair_counts(table)
+def _adjusted_rand_index(
+    table: Table, model: str, one_sided: bool, laws: tuple[Law, Law] | None = None
+) -> float:
+    """The ARI of a :class:`Table` under a model (arguments validated; ``laws`` if known)."""
+    counts = _pair_counts(table)
     if counts.n10 == 0 and counts.n01 == 0:
         return 1.0  # identical partitions (and N < 2): no expectation to compute
-    law = None if model == "perm" else rand_expectation(table, model, one_sided)
-    return float(adjusted_rand_values(*pair_count_arrays(counts), law)[0])
+    expectation = None
+    if model != "perm":  # (E[RI], 1 - E[RI]): the same for every table of the ensemble
+        laws = laws if laws is not None else _laws_of_table(table, model, one_sided)
+        expectation = _expected_rand_index_and_spread(*laws)
+    return float(_adjusted_rand_values(*_pair_count_arrays(counts), expectation)[0])
 
 
-def rand_expectation(table: Table, model: str, one_sided: bool) -> tuple[float, float]:
-    """(E[RI], 1 - E[RI]) under num or all: the same for every table of the model's ensemble."""
-    law_true, law_pred = table_laws(table, model, one_sided)
-    p_true, q_true = pair_probabilities(law_true)
-    p_pred, q_pred = pair_probabilities(law_pred)
-    # 1 - E[RI] as a sum of non-negative terms: no cancellation.
-    return p_true * p_pred + q_true * q_pred, p_true * q_pred + q_true * p_pred
-
-
-def adjusted_rand_values(
+def _adjusted_rand_values(
     n11: NDArray[Any],
     n10: NDArray[Any],
     n01: NDArray[Any],
     n00: NDArray[Any],
     expectation: tuple[float, float] | None,
 ) -> NDArray[np.float64]:
-    """ARI of a batch of pair counts (see :func:`chanceclust.measures.exact_counts`).
+    """ARI of a batch of pair counts (see :func:`chanceclust.measures._exact_counts`).
 
     ``expectation`` is None under perm, where ARI = 2 (N11 N00 - N10 N01) /
     ((N11 + N10)(N10 + N00) + (N11 + N01)(N01 + N00)) exactly in integers
@@ -148,15 +147,15 @@ def adjusted_rand_values(
     if expectation is None:
         numerator = 2 * (n11 * n00 - n10 * n01)
         denominator = (n11 + n10) * (n10 + n00) + (n11 + n01) * (n01 + n00)
-        return np.where(identical, 1.0, ratio(numerator, denominator, 1.0))
+        return np.where(identical, 1.0, _ratio(numerator, denominator, 1.0))
     expected, spread = expectation
     if spread <= 0.0:
         return np.where(identical, 1.0, 0.0)
-    value = np.minimum((rand_values(n11, n10, n01, n00) - expected) / spread, 1.0)
+    value = np.minimum((_rand_values(n11, n10, n01, n00) - expected) / spread, 1.0)
     return np.where(identical, 1.0, value)
 
 
-def mutual_information_bound(
+def _mi_max(
     table: Table, model: str, one_sided: bool, average_method: str
 ) -> float:
     """s_max: the normalization applied to each side's largest reachable entropy.
@@ -166,16 +165,16 @@ def mutual_information_bound(
     n = table.n
     if n < 2:
         return 0.0  # no pair of elements: every entropy is 0
-    h_true = size_entropy(table.row_sums, n)
-    h_pred = size_entropy(table.col_sums, n)
+    h_true = _entropy_of_sizes(table.row_sums, n)
+    h_pred = _entropy_of_sizes(table.col_sums, n)
     if model == "perm":
-        return generalized_mean(h_true, h_pred, average_method)
+        return _generalized_mean(h_true, h_pred, average_method)
     bound_pred = math.log(len(table.col_sums)) if model == "num" else math.log(n)
     if one_sided:
         bound_true = h_true
     else:
         bound_true = math.log(len(table.row_sums)) if model == "num" else math.log(n)
-    return generalized_mean(bound_true, bound_pred, average_method)
+    return _generalized_mean(bound_true, bound_pred, average_method)
 
 
 def adjusted_mutual_information(
@@ -249,16 +248,18 @@ default="arithmetic"
     model = check_model(model)
     one_sided = check_one_sided(one_sided)
     method = check_average_method(average_method)
-    table = summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned)
-    mi = table_mutual_information(table)
-    expected = table_expected_mi(table, model, one_sided)
-    bound = mutual_information_bound(table, model, one_sided, method)
-    return adjust(
+    table = _summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned)
+    mi = _mutual_information(table)
+    expected = _expected_mutual_information_of_table(table, model, one_sided)
+    bound = _mi_max(table, model, one_sided, method)
+    return _adjust_for_chance(
         mi, expected, bound, k_true=len(table.row_sums), k_pred=len(table.col_sums)
     )
 
 
-def adjust(value: Any, expected: float, bound: float, *, k_true: Any, k_pred: Any) -> Any:
+def _adjust_for_chance(
+    value: Any, expected: float, bound: float, *, k_true: Any, k_pred: Any
+) -> Any:
     """(s - E[s]) / (s_max - E[s]), with the degenerate-ensemble conventions of this module.
 
     ``value``, ``k_true`` and ``k_pred`` (numbers of clusters) may be arrays of

@@ -41,7 +41,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._expected_mi import expected_mi_of_laws
+from chanceclust._expected.laws import Law, fixed_law, law
+from chanceclust._expected.mutual_information import expected_mi_of_laws
 from chanceclust._validation import (
     _describe,
     check_average_method,
@@ -49,17 +50,16 @@ from chanceclust._validation import (
     check_model,
     check_one_sided,
 )
-from chanceclust.adjusted import adjust, mutual_information_bound, table_adjusted_rand
-from chanceclust.contingency import Table, table_pair_counts
-from chanceclust.ensembles import Law, fixed_law, law
-from chanceclust.expectations import _two_sided_mi
+from chanceclust.adjusted import _adjust_for_chance, _adjusted_rand_index, _mi_max
+from chanceclust.contingency import Table, _pair_counts
+from chanceclust.expectations import _expected_mutual_information_two_sided
 from chanceclust.measures import (
-    counts_fowlkes_mallows,
-    counts_jaccard,
-    counts_rand,
-    table_mutual_information,
-    table_normalized_mutual_information,
-    table_variation_of_information,
+    _fowlkes_mallows_index,
+    _jaccard_index,
+    _mutual_information,
+    _normalized_mutual_information,
+    _rand_index,
+    _variation_of_information,
 )
 
 __all__ = ["PAIRWISE_MEASURES", "PairwiseResult", "pairwise"]
@@ -382,7 +382,7 @@ def _expectation_keys(spec: _Spec, ks: NDArray[np.int64], rows: NDArray[np.int64
 
 def _expectation_block(spec: _Spec, keys: list[tuple[Any, Any]]) -> dict[tuple[Any, Any], float]:
     """Two-sided num/all E[MI] for distinct (K_A, K_B) (the function the single call uses)."""
-    return {key: _two_sided_mi(spec.n, spec.model, *key) for key in keys}
+    return {key: _expected_mutual_information_two_sided(spec.n, spec.model, *key) for key in keys}
 
 
 def _expectation_table(spec: _Spec, ks: NDArray[np.int64], rows: NDArray[np.int64],
@@ -588,11 +588,11 @@ def _pair_value(ws: _Workspace, spec: _Spec, i: int, j: int,
     table = ws.table(i, j)
     measure = spec.measure
     if measure == "ari":
-        return table_adjusted_rand(table, spec.model, spec.one_sided)
+        return _adjusted_rand_index(table, spec.model, spec.one_sided)
     if measure == "ami":
         k_true, k_pred = int(ws.ks[i]), int(ws.ks[j])
-        mi = table_mutual_information(table)
-        if spec.model == "perm" or spec.one_sided:  # as expectations.mi_expectation
+        mi = _mutual_information(table)
+        if spec.model == "perm" or spec.one_sided:  # as expectations._expected_mutual_information
             law_true = ws.law_of(("fixed", i), i)
             law_pred = ws.law_of(
                 ("fixed", j) if spec.model == "perm" else (spec.model, k_pred), j
@@ -600,17 +600,17 @@ def _pair_value(ws: _Workspace, spec: _Spec, i: int, j: int,
             expected = expected_mi_of_laws(law_true, law_pred)
         else:
             expected = expectations[_expectation_key(spec, k_true, k_pred)]
-        bound = mutual_information_bound(table, spec.model, spec.one_sided, spec.method)
-        return adjust(mi, expected, bound, k_true=k_true, k_pred=k_pred)
+        bound = _mi_max(table, spec.model, spec.one_sided, spec.method)
+        return _adjust_for_chance(mi, expected, bound, k_true=k_true, k_pred=k_pred)
     if measure == "mi":
-        return table_mutual_information(table)
+        return _mutual_information(table)
     if measure == "nmi":
-        return table_normalized_mutual_information(table, spec.method)
+        return _normalized_mutual_information(table, spec.method)
     if measure == "vi":
-        return table_variation_of_information(table)
-    counts = table_pair_counts(table)
+        return _variation_of_information(table)
+    counts = _pair_counts(table)
     if measure == "ri":
-        return counts_rand(counts)
+        return _rand_index(counts)
     if measure == "fmi":
-        return counts_fowlkes_mallows(counts)
-    return counts_jaccard(counts)
+        return _fowlkes_mallows_index(counts)
+    return _jaccard_index(counts)

@@ -25,6 +25,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from chanceclust import __version__
+from chanceclust._output import write_clusterings, write_rows
+from chanceclust._progress import Progress
+from chanceclust._validation import (
+    _AVERAGE_ALIASES,
+    ALTERNATIVES,
+    AVERAGE_METHODS,
+    DISTANCES,
+    MODELS,
+    ONE_SIDE_AVERAGE_METHODS,
+)
 from chanceclust.io import (
     FORMATS,
     Clustering,
@@ -32,13 +42,11 @@ from chanceclust.io import (
     check_assigned,
     read_clustering,
     union,
-    write_clusterings,
-    write_rows,
 )
 
 PROG = "chanceclust"
-MODELS = ("perm", "num", "all")
-AVERAGE_METHODS = ("min", "geometric", "arithmetic", "max", "sqrt", "sum", "true", "pred")
+# --average-method also accepts the aliases and the one-side normalizations
+AVERAGE_METHODS = (*AVERAGE_METHODS, *_AVERAGE_ALIASES, *ONE_SIDE_AVERAGE_METHODS)
 #: Measures of --measure: name -> (module, function, kind). kind: "raw", "nmi" or "adjusted".
 MEASURES: dict[str, tuple[str, str, str]] = {
     "ri": ("chanceclust.measures", "rand_index", "raw"),
@@ -50,8 +58,6 @@ MEASURES: dict[str, tuple[str, str, str]] = {
     "jaccard": ("chanceclust.measures", "jaccard_index", "raw"),
     "vi": ("chanceclust.measures", "variation_of_information", "raw"),
 }
-#: Measures where a smaller value means more similar clusterings.
-DISTANCES = frozenset({"vi"})
 
 
 class UsageError(ValueError):
@@ -313,7 +319,11 @@ def _subparser(sub: Any, name: str, help_: str, epilog: str) -> argparse.Argumen
 
 
 def get_parser() -> argparse.ArgumentParser:
-    """Build the argument parser (apart from :func:`main`, for documentation tools and tests)."""
+    """Build the argument parser (apart from :func:`main`, for documentation tools and tests).
+
+    Each subcommand's options are added by its ``_add_<command>`` function, which sits
+    right above the ``_run_<command>`` function that runs it (section "subcommands").
+    """
     parser = _Parser(
         prog=PROG,
         description="Compare clusterings adjusted for chance under the perm, num and all "
@@ -328,162 +338,12 @@ def get_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
-    p = _subparser(
-        sub,
-        "compare",
-        "compare two clusterings with chosen measures and models",
-        f"  {PROG} compare truth.txt pred.txt --measure ari,ami --model perm --model num\n"
-        f"  {PROG} compare truth.tsv pred.json --one-sided --all-models --format json\n"
-        f"  {PROG} compare results.csv results.csv --column truth --column kmeans\n",
-    )
-    p.add_argument("a", metavar="A", help="first clustering (the reference with --one-sided)")
-    p.add_argument("b", metavar="B", help="second clustering")
-    p.add_argument(
-        "--measure",
-        action="append",
-        type=_comma_list(tuple(MEASURES), "measure"),
-        metavar="LIST",
-        help=f"comma list of {', '.join(MEASURES)}; repeatable (default: ari,ami)",
-    )
-    _add_models(p)
-    _add_average(p)
-    _add_inputs(p)
-    _add_output(p)
-    _add_common(p)
-    p.set_defaults(func=cmd_compare)
-
-    p = _subparser(
-        sub,
-        "table",
-        "every measure x model x sidedness x normalization for two clusterings",
-        f"  {PROG} table truth.txt pred.txt\n  {PROG} table truth.txt pred.txt --format tsv\n",
-    )
-    p.add_argument("a", metavar="A", help="first clustering (the reference when one-sided)")
-    p.add_argument("b", metavar="B", help="second clustering")
-    _add_inputs(p)
-    _add_output(p)
-    _add_common(p)
-    p.set_defaults(func=cmd_table)
-
-    p = _subparser(
-        sub,
-        "rank",
-        "rank all pairs of clusterings, or clusterings against a reference",
-        f"  {PROG} rank run*.txt --measure ami --model num\n"
-        f"  {PROG} rank --reference truth.txt algo1.txt algo2.txt --one-sided --model all\n",
-    )
-    p.add_argument("files", nargs="+", metavar="FILE", help="clusterings to rank")
-    p.add_argument(
-        "--reference",
-        metavar="R",
-        help="rank every FILE against R instead of ranking all pairs of FILEs",
-    )
-    p.add_argument(
-        "--measure",
-        choices=tuple(MEASURES),
-        default="ari",
-        help="measure to rank by (default: %(default)s; vi ranks smallest first)",
-    )
-    _add_models(p, single=True)
-    _add_average(p)
-    _add_inputs(p)
-    _add_output(p)
-    _add_common(p)
-    p.set_defaults(func=cmd_rank)
-
-    p = _subparser(
-        sub,
-        "expect",
-        "expected Rand index and mutual information under a random model, without data",
-        f"  {PROG} expect --n 1000 --k-true 5 --k-pred 8 --model num --model all\n"
-        f"  {PROG} expect --n 10 --sizes-true 5,3,2 --sizes-pred 4,3,3 --model perm\n"
-        f"  {PROG} expect --n 10 --sizes-true 5,3,2 --k-pred 4 --model num --one-sided\n",
-    )
-    p.add_argument(
-        "--n", type=_bounded_int(1, MAX_N), required=True, help="number of elements (< 2**63)"
-    )
-    p.add_argument("--k-true", type=_positive_int, metavar="K", help="clusters of the first")
-    p.add_argument("--k-pred", type=_positive_int, metavar="K", help="clusters of the second")
-    p.add_argument(
-        "--sizes-true", type=_int_list, metavar="S1,S2,...", help="cluster sizes of the first"
-    )
-    p.add_argument(
-        "--sizes-pred", type=_int_list, metavar="S1,S2,...", help="cluster sizes of the second"
-    )
-    p.add_argument(
-        "--measure",
-        action="append",
-        type=_comma_list(("ri", "mi"), "measure"),
-        metavar="LIST",
-        help="ri (expected Rand index) and/or mi (expected mutual information, nats); "
-        "default: ri,mi",
-    )
-    _add_models(p)
-    _add_output(p)
-    _add_common(p)
-    p.set_defaults(func=cmd_expect)
-
-    p = _subparser(
-        sub,
-        "sample",
-        "draw random clusterings from a random model",
-        f"  {PROG} sample --n 10 --model all --count 3 --seed 1\n"
-        f"  {PROG} sample --n 100 --model num --k 4 --seed 7 > random.txt\n"
-        f"  {PROG} sample --n 10 --model perm --sizes 5,3,2 --count 4 --format tsv --seed 1\n",
-    )
-    p.add_argument(
-        "--n",
-        type=_bounded_int(1, MAX_SAMPLE_LABELS),
-        required=True,
-        help=f"number of elements (at most {MAX_SAMPLE_LABELS})",
-    )
-    p.add_argument("--model", choices=MODELS, required=True, help="random model")
-    p.add_argument("--k", type=_positive_int, help="number of clusters (model num)")
-    p.add_argument("--sizes", type=_int_list, metavar="S1,S2,...", help="cluster sizes (perm)")
-    p.add_argument(
-        "--count",
-        type=_bounded_int(1, MAX_COUNT),
-        default=1,
-        help=f"how many clusterings (default: 1; --n times --count at most {MAX_SAMPLE_LABELS})",
-    )
-    p.add_argument("--seed", type=_seed, help="random seed >= 0 (default: fresh entropy)")
-    _add_output(p)
-    _add_common(p)
-    p.set_defaults(func=cmd_sample)
-
-    p = _subparser(
-        sub,
-        "test",
-        "significance of the agreement of two clusterings against random clusterings",
-        f"  {PROG} test truth.txt pred.txt --model num --samples 999 --seed 1\n"
-        f"  {PROG} test truth.txt pred.txt --measure ami --model all --one-sided --seed 1\n",
-    )
-    p.add_argument("a", metavar="A", help="first clustering (the reference with --one-sided)")
-    p.add_argument("b", metavar="B", help="second clustering")
-    p.add_argument(
-        "--measure",
-        choices=tuple(MEASURES),
-        default="ari",
-        help="statistic (default: %(default)s)",
-    )
-    p.add_argument(
-        "--alternative",
-        choices=("greater", "less", "two-sided"),
-        help="greater: p = P(null >= observed) (default; 'less' for vi), less, or two-sided",
-    )
-    _add_models(p, single=True)
-    p.add_argument(
-        "--samples",
-        type=_bounded_int(1, MAX_TEST_SAMPLES),
-        default=999,
-        metavar="M",
-        help=f"random clusterings drawn, at most {MAX_TEST_SAMPLES} (default: %(default)s)",
-    )
-    p.add_argument("--seed", type=_seed, help="random seed >= 0 (default: fresh entropy)")
-    _add_inputs(p)
-    _add_output(p)
-    _add_common(p)
-    p.set_defaults(func=cmd_test)
+    _add_compare(sub)
+    _add_table(sub)
+    _add_rank(sub)
+    _add_expect(sub)
+    _add_sample(sub)
+    _add_test(sub)
 
     from chanceclust.paper import add_reproduce_parser  # light: matplotlib loads on use
 
@@ -497,22 +357,9 @@ def get_parser() -> argparse.ArgumentParser:
 # --------------------------------------------------------------------------- helpers
 
 
-class _Progress:
-    """``label: i/total`` on stderr, only when stderr is a terminal and not ``--quiet``."""
-
-    def __init__(self, label: str, total: int, args: argparse.Namespace) -> None:
-        self.label, self.total = label, total
-        self.enabled = not args.quiet and sys.stderr.isatty() and total > 1
-
-    def update(self, done: int) -> None:
-        if self.enabled:
-            sys.stderr.write(f"\r{self.label}: {done}/{self.total}")
-            sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\r" + " " * (len(self.label) + 2 * len(str(self.total)) + 3) + "\r")
-            sys.stderr.flush()
+def _progress(label: str, total: int, args: argparse.Namespace) -> Progress:
+    """A progress bar on stderr, only when stderr is a terminal and not ``--quiet``."""
+    return Progress(label, total, enabled=not args.quiet and sys.stderr.isatty() and total > 1)
 
 
 def _note(args: argparse.Namespace, message: str) -> None:
@@ -664,7 +511,34 @@ def _summary(
 # --------------------------------------------------------------------------- subcommands
 
 
-def cmd_compare(args: argparse.Namespace) -> int:
+def _add_compare(sub: Any) -> None:
+    """The ``compare`` subcommand's options; :func:`_run_compare` below runs it."""
+    p = _subparser(
+        sub,
+        "compare",
+        "compare two clusterings with chosen measures and models",
+        f"  {PROG} compare truth.txt pred.txt --measure ari,ami --model perm --model num\n"
+        f"  {PROG} compare truth.tsv pred.json --one-sided --all-models --format json\n"
+        f"  {PROG} compare results.csv results.csv --column truth --column kmeans\n",
+    )
+    p.add_argument("a", metavar="A", help="first clustering (the reference with --one-sided)")
+    p.add_argument("b", metavar="B", help="second clustering")
+    p.add_argument(
+        "--measure",
+        action="append",
+        type=_comma_list(tuple(MEASURES), "measure"),
+        metavar="LIST",
+        help=f"comma list of {', '.join(MEASURES)}; repeatable (default: ari,ami)",
+    )
+    _add_models(p)
+    _add_average(p)
+    _add_inputs(p)
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=_run_compare)
+
+
+def _run_compare(args: argparse.Namespace) -> int:
     a, b = _read_inputs(args, [args.a, args.b])
     ca, cb = _aligned_codes(args, a, b)
     measures = _flatten(args.measure, ["ari", "ami"])
@@ -679,7 +553,23 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_table(args: argparse.Namespace) -> int:
+def _add_table(sub: Any) -> None:
+    """The ``table`` subcommand's options; :func:`_run_table` below runs it."""
+    p = _subparser(
+        sub,
+        "table",
+        "every measure x model x sidedness x normalization for two clusterings",
+        f"  {PROG} table truth.txt pred.txt\n  {PROG} table truth.txt pred.txt --format tsv\n",
+    )
+    p.add_argument("a", metavar="A", help="first clustering (the reference when one-sided)")
+    p.add_argument("b", metavar="B", help="second clustering")
+    _add_inputs(p)
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=_run_table)
+
+
+def _run_table(args: argparse.Namespace) -> int:
     a, b = _read_inputs(args, [args.a, args.b])
     ca, cb = _aligned_codes(args, a, b)
     result = _load("chanceclust.comparison", "compare")(ca, cb)
@@ -707,7 +597,36 @@ def _result_rows(result: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def cmd_rank(args: argparse.Namespace) -> int:
+def _add_rank(sub: Any) -> None:
+    """The ``rank`` subcommand's options; :func:`_run_rank` below runs it."""
+    p = _subparser(
+        sub,
+        "rank",
+        "rank all pairs of clusterings, or clusterings against a reference",
+        f"  {PROG} rank run*.txt --measure ami --model num\n"
+        f"  {PROG} rank --reference truth.txt algo1.txt algo2.txt --one-sided --model all\n",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="clusterings to rank")
+    p.add_argument(
+        "--reference",
+        metavar="R",
+        help="rank every FILE against R instead of ranking all pairs of FILEs",
+    )
+    p.add_argument(
+        "--measure",
+        choices=tuple(MEASURES),
+        default="ari",
+        help="measure to rank by (default: %(default)s; vi ranks smallest first)",
+    )
+    _add_models(p, single=True)
+    _add_average(p)
+    _add_inputs(p)
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=_run_rank)
+
+
+def _run_rank(args: argparse.Namespace) -> int:
     if args.one_sided and args.reference is None:
         raise UsageError("--one-sided needs --reference (the fixed clustering)")
     paths = ([args.reference] if args.reference is not None else []) + list(args.files)
@@ -719,7 +638,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
         pairs = [(ref, c) for c in others]
     else:
         pairs = list(itertools.combinations(clusterings, 2))
-    progress = _Progress("rank", len(pairs), args)
+    progress = _progress("rank", len(pairs), args)
     values = []
     for done, (x, y) in enumerate(pairs, 1):
         cx, cy = _aligned_codes(args, x, y)
@@ -728,7 +647,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
             args.average_method,
         )
         values.append(rows[0]["value"])
-        progress.update(done)
+        progress.set(done)
     progress.close()
     order = sorted(
         range(len(pairs)),
@@ -755,38 +674,54 @@ def cmd_rank(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_expect(sub: Any) -> None:
+    """The ``expect`` subcommand's options; :func:`_run_expect` below runs it."""
+    p = _subparser(
+        sub,
+        "expect",
+        "expected Rand index and mutual information under a random model, without data",
+        f"  {PROG} expect --n 1000 --k-true 5 --k-pred 8 --model num --model all\n"
+        f"  {PROG} expect --n 10 --sizes-true 5,3,2 --sizes-pred 4,3,3 --model perm\n"
+        f"  {PROG} expect --n 10 --sizes-true 5,3,2 --k-pred 4 --model num --one-sided\n",
+    )
+    p.add_argument(
+        "--n", type=_bounded_int(1, MAX_N), required=True, help="number of elements (< 2**63)"
+    )
+    p.add_argument("--k-true", type=_positive_int, metavar="K", help="clusters of the first")
+    p.add_argument("--k-pred", type=_positive_int, metavar="K", help="clusters of the second")
+    p.add_argument(
+        "--sizes-true", type=_int_list, metavar="S1,S2,...", help="cluster sizes of the first"
+    )
+    p.add_argument(
+        "--sizes-pred", type=_int_list, metavar="S1,S2,...", help="cluster sizes of the second"
+    )
+    p.add_argument(
+        "--measure",
+        action="append",
+        type=_comma_list(("ri", "mi"), "measure"),
+        metavar="LIST",
+        help="ri (expected Rand index) and/or mi (expected mutual information, nats); "
+        "default: ri,mi",
+    )
+    _add_models(p)
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=_run_expect)
+
+
 def _check_expect_options(args: argparse.Namespace, models: list[str]) -> None:
-    """Every rule of the expectation functions, stated in option names (exit status 2)."""
-    for which, sizes, k in (
-        ("true", args.sizes_true, args.k_true),
-        ("pred", args.sizes_pred, args.k_pred),
-    ):
-        if sizes is not None and sum(sizes) != args.n:
-            raise UsageError(f"--sizes-{which} add up to {sum(sizes)}, not --n {args.n}")
-        if sizes is not None and k is not None and len(sizes) != k:
-            raise UsageError(f"--sizes-{which} has {len(sizes)} clusters but --k-{which} is {k}")
-        if k is not None and k > args.n:
-            raise UsageError(f"--k-{which} {k} is more than --n {args.n} (at most N clusters)")
+    """The library's rules for the two sides (``_validation.check_summaries``), checked
+    before any computation and with the option names in the messages (exit status 2)."""
+    from chanceclust._validation import check_summaries  # noqa: PLC0415
+
+    names = {"n": "--n", "sizes_true": "--sizes-true", "sizes_pred": "--sizes-pred",
+             "n_clusters_true": "--k-true", "n_clusters_pred": "--k-pred"}
     for model in models:
-        needs = []
-        if model == "perm":
-            needs = [("--sizes-true", args.sizes_true), ("--sizes-pred", args.sizes_pred)]
-        elif args.one_sided:
-            needs = [("--sizes-true", args.sizes_true)]  # the fixed reference
-            if model == "num":
-                needs.append(("--k-pred (or --sizes-pred)", args.k_pred or args.sizes_pred))
-        elif model == "num":
-            needs = [
-                ("--k-true (or --sizes-true)", args.k_true or args.sizes_true),
-                ("--k-pred (or --sizes-pred)", args.k_pred or args.sizes_pred),
-            ]
-        missing = [option for option, value in needs if value is None]
-        if missing:
-            sided = ", one-sided" if args.one_sided else ""
-            raise UsageError(f"--model {model}{sided} needs {' and '.join(missing)}")
+        check_summaries(args.n, model, args.one_sided, args.sizes_true, args.k_true,
+                        args.sizes_pred, args.k_pred, names=names)
 
 
-def cmd_expect(args: argparse.Namespace) -> int:
+def _run_expect(args: argparse.Namespace) -> int:
     measures = _flatten(args.measure, ["ri", "mi"])
     funcs = {
         "ri": ("E[RI]", _load("chanceclust.expectations", "expected_rand_index_baseline")),
@@ -817,7 +752,38 @@ def cmd_expect(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_sample(args: argparse.Namespace) -> int:
+def _add_sample(sub: Any) -> None:
+    """The ``sample`` subcommand's options; :func:`_run_sample` below runs it."""
+    p = _subparser(
+        sub,
+        "sample",
+        "draw random clusterings from a random model",
+        f"  {PROG} sample --n 10 --model all --count 3 --seed 1\n"
+        f"  {PROG} sample --n 100 --model num --k 4 --seed 7 > random.txt\n"
+        f"  {PROG} sample --n 10 --model perm --sizes 5,3,2 --count 4 --format tsv --seed 1\n",
+    )
+    p.add_argument(
+        "--n",
+        type=_bounded_int(1, MAX_SAMPLE_LABELS),
+        required=True,
+        help=f"number of elements (at most {MAX_SAMPLE_LABELS})",
+    )
+    p.add_argument("--model", choices=MODELS, required=True, help="random model")
+    p.add_argument("--k", type=_positive_int, help="number of clusters (model num)")
+    p.add_argument("--sizes", type=_int_list, metavar="S1,S2,...", help="cluster sizes (perm)")
+    p.add_argument(
+        "--count",
+        type=_bounded_int(1, MAX_COUNT),
+        default=1,
+        help=f"how many clusterings (default: 1; --n times --count at most {MAX_SAMPLE_LABELS})",
+    )
+    p.add_argument("--seed", type=_seed, help="random seed >= 0 (default: fresh entropy)")
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=_run_sample)
+
+
+def _run_sample(args: argparse.Namespace) -> int:
     import numpy as np  # noqa: PLC0415
 
     if args.model == "num" and args.k is None:
@@ -850,25 +816,71 @@ def cmd_sample(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_test(args: argparse.Namespace) -> int:
+def _add_test(sub: Any) -> None:
+    """The ``test`` subcommand's options; :func:`_run_test` below runs it."""
+    p = _subparser(
+        sub,
+        "test",
+        "significance of the agreement of two clusterings against random clusterings",
+        f"  {PROG} test truth.txt pred.txt --model num --samples 999 --seed 1\n"
+        f"  {PROG} test truth.txt pred.txt --measure ami --model all --one-sided --seed 1\n",
+    )
+    p.add_argument("a", metavar="A", help="first clustering (the reference with --one-sided)")
+    p.add_argument("b", metavar="B", help="second clustering")
+    p.add_argument(
+        "--measure",
+        choices=tuple(MEASURES),
+        default="ari",
+        help="statistic (default: %(default)s)",
+    )
+    p.add_argument(
+        "--alternative",
+        choices=ALTERNATIVES,
+        help="greater: p = P(null >= observed), less, or two-sided (default: the measure's "
+        "direction of agreement, as in the library: 'less' for vi, else 'greater')",
+    )
+    _add_models(p, single=True)
+    p.add_argument(
+        "--samples",
+        type=_bounded_int(1, MAX_TEST_SAMPLES),
+        default=999,
+        metavar="M",
+        help=f"random clusterings drawn, at most {MAX_TEST_SAMPLES} (default: %(default)s)",
+    )
+    p.add_argument("--seed", type=_seed, help="random seed >= 0 (default: fresh entropy)")
+    _add_inputs(p)
+    _add_output(p)
+    _add_common(p)
+    p.set_defaults(func=_run_test)
+
+
+def _run_test(args: argparse.Namespace) -> int:
     a, b = _read_inputs(args, [args.a, args.b])
     ca, cb = _aligned_codes(args, a, b)
-    significance = _load("chanceclust.significance", "significance")
-    alternative = args.alternative or ("less" if args.measure in DISTANCES else "greater")
-    progress = _Progress("test", args.samples, args)
-    result = significance(
+    significance_test = _load("chanceclust.significance", "significance_test")
+    progress = _progress("test", args.samples, args)
+    result = significance_test(
         args.measure,
         ca,
         cb,
         model=args.model,
         one_sided=args.one_sided,
-        n_samples=args.samples,
-        alternative=alternative,
+        alternative=args.alternative,  # None: the library's default for the measure
+        n_resamples=args.samples,
         rng=args.seed,
-        progress=lambda done, _total: progress.update(done),
+        progress=lambda done, _total: progress.set(done),
     )
     progress.close()
-    fields = {k: v for k, v in _asdict(result).items() if isinstance(v, (int, float, str))}
+    alternative = result.alternative
+    fields = {
+        "statistic": result.statistic,
+        "null_mean": result.null_mean,
+        "null_std": result.null_std,
+        "zscore": result.zscore,
+        "pvalue": result.pvalue,
+        "alternative": alternative,
+        "n_samples": len(result.null_distribution),
+    }
     rows = [{"quantity": k, "value": v} for k, v in fields.items()]
     meta = _summary(a, b, ca, cb, args.unassigned_report)
     meta.update(measure=args.measure, model=args.model, one_sided=args.one_sided,
@@ -881,19 +893,22 @@ def cmd_test(args: argparse.Namespace) -> int:
     return 0
 
 
-def _asdict(result: Any) -> dict[str, Any]:
-    import dataclasses  # noqa: PLC0415
-
-    if dataclasses.is_dataclass(result):
-        return {f.name: getattr(result, f.name) for f in dataclasses.fields(result)}
-    return dict(vars(result))
-
-
 # --------------------------------------------------------------------------- entry point
 
 
 def _error(message: str) -> None:
     print(f"{PROG}: error: {' '.join(str(message).split())}", file=sys.stderr)
+
+
+def _raised_by_chanceclust(exc: BaseException) -> bool:
+    """Whether the innermost frame of ``exc``'s traceback is chanceclust's own code."""
+    tb = exc.__traceback__
+    if tb is None:
+        return True
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    package = os.path.dirname(os.path.abspath(__file__))
+    return os.path.abspath(tb.tb_frame.f_code.co_filename).startswith(package + os.sep)
 
 
 def _classify(exc: Exception, command: str) -> tuple[int, str]:
@@ -902,7 +917,10 @@ def _classify(exc: Exception, command: str) -> tuple[int, str]:
         return 2, str(exc)
     if isinstance(exc, ModuleNotFoundError) and (exc.name or "").startswith("chanceclust"):
         return 1, f"{command} is not available yet ({exc.name} is missing)"
-    if isinstance(exc, ValueError):  # UsageError, or the library rejecting option values
+    if isinstance(exc, ValueError) and _raised_by_chanceclust(exc):
+        # UsageError, or the library rejecting an argument: by the library's contract
+        # every ValueError it raises names an invalid input. One raised inside numpy,
+        # scipy or the standard library escaped the checks: a bug, reported as internal.
         return 2, f"{command}: {exc}"
     if isinstance(exc, MemoryError):  # the inputs or option values need more than this machine
         return 2, (

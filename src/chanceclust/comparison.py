@@ -6,16 +6,20 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from chanceclust._validation import AVERAGE_METHODS, UnassignedReport, check_average_method
-from chanceclust.adjusted import adjust, mutual_information_bound, table_adjusted_rand
-from chanceclust.contingency import summarize_report, table_pair_counts
-from chanceclust.expectations import rand_expectation, table_expected_mi, table_laws
+from chanceclust.adjusted import _adjust_for_chance, _adjusted_rand_index, _mi_max
+from chanceclust.contingency import _pair_counts, _summarize_report
+from chanceclust.expectations import (
+    _expected_mutual_information_of_table,
+    _expected_rand_index,
+    _laws_of_table,
+)
 from chanceclust.measures import (
-    counts_fowlkes_mallows,
-    counts_jaccard,
-    counts_rand,
-    table_mutual_information,
-    table_normalized_mutual_information,
-    table_variation_of_information,
+    _fowlkes_mallows_index,
+    _jaccard_index,
+    _mutual_information,
+    _normalized_mutual_information,
+    _rand_index,
+    _variation_of_information,
 )
 
 __all__ = ["ComparisonResult", "ComparisonRow", "compare"]
@@ -34,6 +38,8 @@ def setting_name(model: str | None, one_sided: bool | None) -> str:
 @dataclass(frozen=True)
 class ComparisonRow:
     """One value: ``measure`` under ``model`` (None for raw measures), sidedness, normalization.
+
+    Formula: docs/math.md#math-adjustment.
 
     ``expected`` is E[s] of the underlying similarity (RI or MI) for adjusted
     measures, None otherwise.
@@ -63,6 +69,8 @@ class ComparisonRow:
 @dataclass(frozen=True)
 class ComparisonResult:
     """All similarity values of two clusterings (the paper's Figures 2 and 3 in one object).
+
+    Formula: docs/math.md#math-adjustment.
 
     Attributes
     ----------
@@ -158,6 +166,8 @@ def compare(
 ) -> ComparisonResult:
     """Compare two clusterings by every measure, model, sidedness and normalization.
 
+    Formula: docs/math.md#math-adjustment.
+
     Parameters
     ----------
     labels_true, labels_pred : array-like of shape (n_samples,), optional
@@ -198,31 +208,31 @@ def compare(
     >>> len(result.rows)
     34
     """
-    table, report = summarize_report(
+    table, report = _summarize_report(
         labels_true, labels_pred, contingency, unassigned_label=unassigned_label,
         unassigned=unassigned,
     )
-    mi = table_mutual_information(table)
-    counts = table_pair_counts(table)
+    mi = _mutual_information(table)
+    counts = _pair_counts(table)
     rows = [
-        ComparisonRow("RI", None, None, None, counts_rand(counts)),
-        ComparisonRow("FMI", None, None, None, counts_fowlkes_mallows(counts)),
-        ComparisonRow("JACCARD", None, None, None, counts_jaccard(counts)),
+        ComparisonRow("RI", None, None, None, _rand_index(counts)),
+        ComparisonRow("FMI", None, None, None, _fowlkes_mallows_index(counts)),
+        ComparisonRow("JACCARD", None, None, None, _jaccard_index(counts)),
         ComparisonRow("MI", None, None, None, mi),
-        ComparisonRow("VI", None, None, None, table_variation_of_information(table)),
+        ComparisonRow("VI", None, None, None, _variation_of_information(table)),
     ]
     rows += [
-        ComparisonRow("NMI", None, None, method, table_normalized_mutual_information(table, method))
+        ComparisonRow("NMI", None, None, method, _normalized_mutual_information(table, method))
         for method in AVERAGE_METHODS
     ]
     for model, one_sided in SETTINGS:
-        laws = table_laws(table, model, one_sided)
-        ari = table_adjusted_rand(table, model, one_sided)
-        rows.append(ComparisonRow("ARI", model, one_sided, None, ari, rand_expectation(*laws)))
-        expected = table_expected_mi(table, model, one_sided)
+        laws = _laws_of_table(table, model, one_sided)
+        ari = _adjusted_rand_index(table, model, one_sided, laws)
+        rows.append(ComparisonRow("ARI", model, one_sided, None, ari, _expected_rand_index(*laws)))
+        expected = _expected_mutual_information_of_table(table, model, one_sided, laws)
         for method in AVERAGE_METHODS:
-            bound = mutual_information_bound(table, model, one_sided, method)
-            value = adjust(
+            bound = _mi_max(table, model, one_sided, method)
+            value = _adjust_for_chance(
                 mi, expected, bound,
                 k_true=len(table.row_sums), k_pred=len(table.col_sums),
             )

@@ -20,7 +20,7 @@ from chanceclust._validation import (
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-__all__ = ["PairCounts", "Table", "contingency_table", "pair_counts"]
+__all__ = ["PairCounts", "contingency_table", "pair_counts"]
 
 # Dense tables above this many cells are built sparse when ``sparse=None``.
 _DENSE_CELL_LIMIT = 2**22
@@ -66,6 +66,8 @@ class Table:
 class PairCounts:
     """Counts of element pairs by agreement, as exact Python ints.
 
+    Formula: docs/math.md#math-rand (paper eq. 2).
+
     ``n11``: together in both; ``n10``: together in ``labels_true`` only;
     ``n01``: together in ``labels_pred`` only; ``n00``: apart in both.
 
@@ -97,6 +99,8 @@ def contingency_table(
     unassigned: str = "raise",
 ) -> NDArray[np.int64] | sp.csr_array:
     """Build the contingency table n_ij = |A_i ∩ B_j| of two clusterings.
+
+    Formula: docs/math.md#math-notation (paper Table 3).
 
     Parameters
     ----------
@@ -362,7 +366,7 @@ def _check_total(n: int) -> None:
         )
 
 
-def summarize(
+def _summarize(
     labels_true: Any,
     labels_pred: Any,
     contingency: Any,
@@ -371,13 +375,13 @@ def summarize(
     unassigned: Any = "raise",
 ) -> Table:
     """Return the :class:`Table` of either two labelings or a precomputed table (exactly one)."""
-    return summarize_report(
+    return _summarize_report(
         labels_true, labels_pred, contingency,
         unassigned_label=unassigned_label, unassigned=unassigned,
     )[0]
 
 
-def summarize_report(
+def _summarize_report(
     labels_true: Any,
     labels_pred: Any,
     contingency: Any,
@@ -428,6 +432,8 @@ def pair_counts(
 ) -> PairCounts:
     """Count element pairs by whether each clustering puts them together.
 
+    Formula: docs/math.md#math-rand (paper eq. 2).
+
     Parameters
     ----------
     labels_true, labels_pred : array-like of shape (n_samples,), optional
@@ -461,12 +467,12 @@ def pair_counts(
     >>> pair_counts([0, 0, 1, 1], [0, 0, 0, 1])
     PairCounts(n11=1, n10=1, n01=2, n00=2)
     """
-    return table_pair_counts(
-        summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned)
+    return _pair_counts(
+        _summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned)
     )
 
 
-def table_pair_counts(table: Table) -> PairCounts:
+def _pair_counts(table: Table) -> PairCounts:
     """The :class:`PairCounts` of a :class:`Table`."""
     if table.weights is None:
         n11 = _sum_pairs(table.counts)

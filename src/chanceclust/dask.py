@@ -38,7 +38,7 @@ from chanceclust.summary import (
     TableSummary,
     _canonical,
     _histogram,
-    sum_by_key,
+    _sum_by_key,
 )
 
 __all__ = ["contingency_table"]
@@ -261,7 +261,7 @@ def _merge_cells(*parts: tuple[NDArray[np.int64], NDArray[np.int64]]
     """Sum (key, count) pairs of several parts by key (sorted, distinct keys)."""
     keys = np.concatenate([p[0] for p in parts]).astype(np.int64, copy=False)
     counts = np.concatenate([p[1] for p in parts]).astype(np.int64, copy=False)
-    return sum_by_key(keys, counts)
+    return _sum_by_key(keys, counts)
 
 
 def _bucket_summary(part: tuple[NDArray[np.int64], NDArray[np.int64]], width_b: int

@@ -13,20 +13,27 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._expected_mi import expected_mi_of_laws
-from chanceclust._validation import check_count, check_model, check_one_sided, check_sizes
-from chanceclust.contingency import Table, summarize
-from chanceclust.ensembles import Law, SizeLaw, falling_moment, fixed_law, law
+from chanceclust._expected.laws import Law, SizeLaw, falling_moment, fixed_law, law
+from chanceclust._expected.mutual_information import expected_mi_of_laws
+from chanceclust._validation import (
+    check_count,
+    check_model,
+    check_model_summary,
+    check_one_sided,
+    check_summaries,
+)
+from chanceclust.contingency import Table, _summarize
 
 __all__ = [
     "expected_mutual_information",
     "expected_mutual_information_baseline",
     "expected_rand_index",
     "expected_rand_index_baseline",
+    "same_cluster_probability",
 ]
 
 
-def side_laws(
+def _side_laws(
     n: int,
     model: str,
     one_sided: bool,
@@ -45,7 +52,7 @@ def side_laws(
     return law_true, law_pred
 
 
-def pair_probabilities(side: Law) -> tuple[float, float]:
+def _pair_probabilities(side: Law) -> tuple[float, float]:
     """(p, 1 - p) with p the probability that two given elements share a cluster."""
     n = side.n
     if n < 2:
@@ -64,18 +71,27 @@ def pair_probabilities(side: Law) -> tuple[float, float]:
     return float(side.coefs @ inverse), float(side.coefs @ (1.0 - inverse))
 
 
-def rand_expectation(law_true: Law, law_pred: Law) -> float:
+def _expected_rand_index_and_spread(law_true: Law, law_pred: Law) -> tuple[float, float]:
+    """(E[RI], 1 - E[RI]) = (p_A p_B + q_A q_B, p_A q_B + q_A p_B), q = 1 - p.
+
+    docs/math.md#math-expected-rand. Both are sums of non-negative terms: 1 - E[RI], the
+    ARI's denominator, is never formed by a cancelling subtraction.
+    """
+    p_true, q_true = _pair_probabilities(law_true)
+    p_pred, q_pred = _pair_probabilities(law_pred)
+    return p_true * p_pred + q_true * q_pred, p_true * q_pred + q_true * p_pred
+
+
+def _expected_rand_index(law_true: Law, law_pred: Law) -> float:
     """E[RI] = p_A p_B + (1 - p_A)(1 - p_B) (docs/math.md#math-expected-rand)."""
     if law_true.n < 2:
         return 1.0
-    p_true, q_true = pair_probabilities(law_true)
-    p_pred, q_pred = pair_probabilities(law_pred)
-    return p_true * p_pred + q_true * q_pred
+    return _expected_rand_index_and_spread(law_true, law_pred)[0]
 
 
-def table_laws(table: Table, model: str, one_sided: bool) -> tuple[Law, Law]:
+def _laws_of_table(table: Table, model: str, one_sided: bool) -> tuple[Law, Law]:
     """The laws of the two sides of a table's clusterings under a model."""
-    return side_laws(
+    return _side_laws(
         table.n,
         model,
         one_sided,
@@ -87,37 +103,41 @@ def table_laws(table: Table, model: str, one_sided: bool) -> tuple[Law, Law]:
 
 
 @lru_cache(maxsize=256)
-def _two_sided_mi(n: int, model: str, k_true: int | None, k_pred: int | None) -> float:
+def _expected_mutual_information_two_sided(
+    n: int, model: str, k_true: int | None, k_pred: int | None
+) -> float:
     """E[MI] when both sides are random: depends on (N, K_A, K_B) for num, on N for all."""
     return expected_mi_of_laws(
         law(n, model, n_clusters=k_true), law(n, model, n_clusters=k_pred)
     )
 
 
-def mi_expectation(
+def _expected_mutual_information(
     n: int, model: str, one_sided: bool, laws: tuple[Law, Law], k_true: int, k_pred: int
 ) -> float:
     """E[MI] for given laws, cached when both sides are random (it needs no sizes then)."""
     if model == "perm" or one_sided:
         return expected_mi_of_laws(*laws)
     if model == "all":
-        return _two_sided_mi(n, model, None, None)
-    return _two_sided_mi(n, model, k_true, k_pred)
+        return _expected_mutual_information_two_sided(n, model, None, None)
+    return _expected_mutual_information_two_sided(n, model, k_true, k_pred)
 
 
-def table_expected_mi(table: Table, model: str, one_sided: bool) -> float:
-    """E[MI] of a table's clusterings under a model (arguments already validated)."""
-    return mi_expectation(
+def _expected_mutual_information_of_table(
+    table: Table, model: str, one_sided: bool, laws: tuple[Law, Law] | None = None
+) -> float:
+    """E[MI] of a table's clusterings under a model (arguments validated; ``laws`` if known)."""
+    return _expected_mutual_information(
         table.n,
         model,
         one_sided,
-        table_laws(table, model, one_sided),
+        laws if laws is not None else _laws_of_table(table, model, one_sided),
         len(table.row_sums),
         len(table.col_sums),
     )
 
 
-def validated_table(
+def _validated_table(
     labels_true: Any,
     labels_pred: Any,
     contingency: Any,
@@ -130,7 +150,7 @@ def validated_table(
     """Check ``model`` and ``one_sided``, then summarize the labels or table (in that order)."""
     model = check_model(model)
     one_sided = check_one_sided(one_sided)
-    table = summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned)
+    table = _summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned)
     return table, model, one_sided
 
 
@@ -145,6 +165,8 @@ def expected_rand_index(
     unassigned: str = "raise",
 ) -> float:
     """Expected Rand index of two clusterings under a random model.
+
+    Formula: docs/math.md#math-expected-rand (paper eqs. 5, 11, 15, 18, 19).
 
     E[RI] = p_A p_B + (1 - p_A)(1 - p_B), where p_X is the probability that
     two given elements share a cluster of X: Q(X)/C(N,2) under perm or for a
@@ -185,7 +207,7 @@ def expected_rand_index(
     mixture of i.i.d. labelings, relative error ~1e-15 (measured <= 6e-16
     against 50-digit references from N = 10^6 to 2^63 - 1). Under all, from
     N = 10^4, Stam's mixture is a 48-node Gauss-Hermite rule in real u
-    (:mod:`chanceclust.ensembles`), so the cost and memory do not grow with
+    (:mod:`chanceclust._expected.laws`), so the cost and memory do not grow with
     N. Cost O(K_A + K_B) after the table under perm and num.
 
     References
@@ -202,11 +224,11 @@ def expected_rand_index(
     >>> round(expected_rand_index(a, b, model="all"), 6)  # p = B_5/B_6 = 52/203; p^2 + (1-p)^2
     0.618918
     """
-    table, model, one_sided = validated_table(
+    table, model, one_sided = _validated_table(
         labels_true, labels_pred, contingency, model, one_sided,
         unassigned_label=unassigned_label, unassigned=unassigned,
     )
-    return rand_expectation(*table_laws(table, model, one_sided))
+    return _expected_rand_index(*_laws_of_table(table, model, one_sided))
 
 
 def expected_mutual_information(
@@ -286,8 +308,8 @@ def expected_mutual_information(
     >>> round(expected_mutual_information(a, b, model="num", one_sided=True), 6)
     0.261039
     """
-    return table_expected_mi(
-        *validated_table(
+    return _expected_mutual_information_of_table(
+        *_validated_table(
             labels_true, labels_pred, contingency, model, one_sided,
             unassigned_label=unassigned_label, unassigned=unassigned,
         )
@@ -307,41 +329,10 @@ def _baseline_laws(
     n = check_count(n, "n")
     model = check_model(model)
     one_sided = check_one_sided(one_sided)
-    given: dict[str, NDArray[np.int64] | None] = {}
-    for name, value in (("sizes_true", sizes_true), ("sizes_pred", sizes_pred)):
-        given[name] = None if value is None else check_sizes(value, name)
-        if given[name] is not None and int(given[name].sum()) != n:
-            raise ValueError(f"`{name}` must sum to n={n}; got {int(given[name].sum())}.")
-    counts: dict[str, int | None] = {}
-    for name, value, sizes in (
-        ("n_clusters_true", n_clusters_true, given["sizes_true"]),
-        ("n_clusters_pred", n_clusters_pred, given["sizes_pred"]),
-    ):
-        k = None if value is None else check_count(value, name, minimum=1)
-        if k is not None and k > max(n, 1):
-            raise ValueError(f"`{name}` must be between 1 and n={n}; got {k}.")
-        if sizes is not None:
-            if k is not None and k != len(sizes):
-                raise ValueError(
-                    f"`{name}`={k} contradicts the {len(sizes)} cluster sizes given."
-                )
-            k = len(sizes)
-        counts[name] = k
-    needs: list[str] = []
-    if model == "perm":
-        needs = ["sizes_true", "sizes_pred"]
-    elif one_sided:
-        needs = ["sizes_true"] + (["n_clusters_pred"] if model == "num" else [])
-    elif model == "num":
-        needs = ["n_clusters_true", "n_clusters_pred"]
-    for name in needs:
-        if given.get(name) is None and counts.get(name) is None:
-            side = "the reference" if one_sided and name.endswith("true") else "this model"
-            raise ValueError(f"`{name}` is required for model={model!r} ({side}); got None.")
-    k_true, k_pred = counts["n_clusters_true"], counts["n_clusters_pred"]
-    laws = side_laws(
-        n, model, one_sided, given["sizes_true"], given["sizes_pred"], k_true, k_pred
+    sizes_true, k_true, sizes_pred, k_pred = check_summaries(
+        n, model, one_sided, sizes_true, n_clusters_true, sizes_pred, n_clusters_pred
     )
+    laws = _side_laws(n, model, one_sided, sizes_true, sizes_pred, k_true, k_pred)
     return n, model, one_sided, laws, k_true, k_pred
 
 
@@ -356,6 +347,8 @@ def expected_rand_index_baseline(
     n_clusters_pred: int | None = None,
 ) -> float:
     """Expected Rand index from summaries alone, without labels.
+
+    Formula: docs/math.md#math-expected-rand (paper eqs. 5, 11, 15, 18, 19).
 
     What each model needs: perm, the two cluster-size sequences; num, the
     numbers of clusters K_A and K_B (or size sequences, whose lengths are
@@ -407,7 +400,7 @@ def expected_rand_index_baseline(
     _, _, _, laws, _, _ = _baseline_laws(
         n, model, one_sided, sizes_true, sizes_pred, n_clusters_true, n_clusters_pred
     )
-    return rand_expectation(*laws)
+    return _expected_rand_index(*laws)
 
 
 def expected_mutual_information_baseline(
@@ -464,8 +457,67 @@ def expected_mutual_information_baseline(
     ...     100, model="num", n_clusters_true=5, n_clusters_pred=5), 6)
     0.0...
     """
-    return mi_expectation(
+    return _expected_mutual_information(
         *_baseline_laws(
             n, model, one_sided, sizes_true, sizes_pred, n_clusters_true, n_clusters_pred
         )
     )
+
+
+def same_cluster_probability(
+    n: Any,
+    *,
+    model: str,
+    n_clusters: Any = None,
+    sizes: Any = None,
+    group_size: int = 2,
+) -> float:
+    """Probability that ``group_size`` given elements all share a cluster in a random clustering.
+
+    The quantity p_X behind the expected Rand index (``group_size=2``) and its variance
+    (``group_size=3, 4``): docs/math.md#math-expected-rand and #math-laws.
+
+    Parameters
+    ----------
+    n : int
+        Number of elements N.
+    model : {"perm", "num", "all"}
+        perm: uniform over clusterings with the cluster sizes ``sizes``;
+        num: uniform over the S(N, K) clusterings with K = ``n_clusters``;
+        all: uniform over the B_N clusterings.
+    n_clusters : int, optional
+        K, for ``num``.
+    sizes : array-like of int, optional
+        The cluster sizes, for ``perm`` (they must sum to ``n``).
+    group_size : int, default=2
+        Number m of given elements (1 or more; 1 gives 1.0).
+
+    Returns
+    -------
+    float
+        With m = ``group_size``: perm: sum_i (a_i)_m / (N)_m; num: S(N-m+1, K)/S(N, K);
+        all: B_{N-m+1}/B_N. For m = 2 this is p_X of docs/math.md#math-expected-rand; for m = 3
+        it is also the probability that two given pairs are both co-clustered
+        under num and all, whether or not the pairs share an element.
+
+    Notes
+    -----
+    Exact rational arithmetic for perm; under num and all the ratios of
+    Stirling or Bell numbers are computed as moments of a mixture of i.i.d.
+    labelings, or for num with small clusters of the conditioned zero-truncated
+    Poisson size law (FFT convolutions; docs/math.md#math-laws): relative error
+    ~1e-15. Cost independent of N for perm after the sizes, O(sqrt(N)) for all.
+
+    Examples
+    --------
+    >>> from chanceclust import same_cluster_probability
+    >>> round(same_cluster_probability(4, model="all"), 12)  # B_3 / B_4 = 5 / 15
+    0.333333333333
+    >>> round(same_cluster_probability(4, model="perm", sizes=[2, 2]), 12)  # 2 pairs of 6
+    0.333333333333
+    >>> round(same_cluster_probability(5, model="num", n_clusters=2, group_size=3), 12)
+    0.2
+    """
+    n, model, k, size_array = check_model_summary(n, model, n_clusters, sizes)
+    m = check_count(group_size, "group_size", minimum=1)
+    return falling_moment(law(n, model, sizes=size_array, n_clusters=k), m)

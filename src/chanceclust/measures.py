@@ -15,15 +15,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._kernels import deviance
+from chanceclust._expected.pmfs import deviance
 from chanceclust._validation import check_average_method, check_labels
-from chanceclust.contingency import PairCounts, Table, pair_counts, summarize
-from chanceclust.summary import histogram_mutual_information, histogram_variation_of_information
+from chanceclust.contingency import PairCounts, Table, _summarize, pair_counts
+from chanceclust.summary import _histogram_mutual_information, _histogram_variation_of_information
 
 __all__ = [
     "entropy",
     "fowlkes_mallows_index",
-    "generalized_mean",
     "jaccard_index",
     "mutual_information",
     "normalized_mutual_information",
@@ -32,7 +31,7 @@ __all__ = [
 ]
 
 
-def entropy_values(sizes: NDArray[np.integer], n: int) -> NDArray[np.float64]:
+def _entropy_values(sizes: NDArray[np.integer], n: int) -> NDArray[np.float64]:
     """H = -sum (a/N) log(a/N) of each row of a (zero-padded) size matrix, log1p near N.
 
     The one entropy formula of the library: single clusterings pass one row,
@@ -50,9 +49,9 @@ def entropy_values(sizes: NDArray[np.integer], n: int) -> NDArray[np.float64]:
     return np.maximum(-np.sum(frac * logs, axis=1), 0.0) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
-def size_entropy(sizes: NDArray[np.int64], n: int) -> float:
-    """H of one size sequence (see :func:`entropy_values`)."""
-    return float(entropy_values(np.asarray(sizes)[None], n)[0])
+def _entropy_of_sizes(sizes: NDArray[np.int64], n: int) -> float:
+    """H of one size sequence (see :func:`_entropy_values`)."""
+    return float(_entropy_values(np.asarray(sizes)[None], n)[0])
 
 
 def entropy(
@@ -62,6 +61,8 @@ def entropy(
     unassigned: str = "raise",
 ) -> float:
     """Shannon entropy (nats) of the cluster sizes of one clustering.
+
+    Formula: docs/math.md#math-information (paper eq. 20).
 
     H(A) = -sum_i (a_i/N) log(a_i/N).
 
@@ -92,7 +93,7 @@ def entropy(
     0.69314718056
     """
     codes, k = check_labels(labels, "labels", unassigned_label=unassigned_label, unassigned=unassigned)
-    return size_entropy(np.bincount(codes, minlength=k), codes.shape[0])
+    return _entropy_of_sizes(np.bincount(codes, minlength=k), codes.shape[0])
 
 
 def rand_index(
@@ -104,6 +105,8 @@ def rand_index(
     unassigned: str = "raise",
 ) -> float:
     """Rand index: the fraction of element pairs on which two clusterings agree.
+
+    Formula: docs/math.md#math-rand (paper eq. 3).
 
     RI = (N11 + N00) / C(N, 2) = (C(N,2) + 2 N11 - Q(A) - Q(B)) / C(N, 2).
 
@@ -133,14 +136,14 @@ def rand_index(
     >>> rand_index([0, 0, 1, 1], [0, 0, 1, 2])  # 5 of the 6 pairs
     0.8333333333...
     """
-    return counts_rand(pair_counts(
+    return _rand_index(pair_counts(
             labels_true, labels_pred, contingency=contingency, unassigned_label=unassigned_label, unassigned=unassigned
         ))
 
 
-def counts_rand(counts: PairCounts) -> float:
+def _rand_index(counts: PairCounts) -> float:
     """Rand index of pair counts (1.0 when there is no pair)."""
-    return float(rand_values(*pair_count_arrays(counts))[0])
+    return float(_rand_values(*_pair_count_arrays(counts))[0])
 
 
 # ----------------------------------------------------------------- formulas over a batch
@@ -157,12 +160,12 @@ def counts_rand(counts: PairCounts) -> float:
 _SMALL_COUNT = 2**25
 
 
-def pair_count_arrays(counts: PairCounts) -> tuple[NDArray[Any], ...]:
+def _pair_count_arrays(counts: PairCounts) -> tuple[NDArray[Any], ...]:
     """(n11, n10, n01, n00) of one :class:`PairCounts` as a batch of one (exact)."""
-    return exact_counts(counts.n11, counts.n10, counts.n01, counts.n00)
+    return _exact_counts(counts.n11, counts.n10, counts.n01, counts.n00)
 
 
-def exact_counts(*values: Any) -> tuple[NDArray[Any], ...]:
+def _exact_counts(*values: Any) -> tuple[NDArray[Any], ...]:
     """Integer arrays on which + - * are exact: int64 for small counts, else Python ints."""
     arrays = [np.atleast_1d(np.asarray(v)) for v in values]
     small = all(
@@ -173,7 +176,7 @@ def exact_counts(*values: Any) -> tuple[NDArray[Any], ...]:
     return tuple(np.array([int(v) for v in a.ravel()], dtype=object) for a in arrays)
 
 
-def ratio(numerator: NDArray[Any], denominator: NDArray[Any], empty: float) -> NDArray[np.float64]:
+def _ratio(numerator: NDArray[Any], denominator: NDArray[Any], empty: float) -> NDArray[np.float64]:
     """numerator / denominator, correctly rounded; ``empty`` where the denominator is 0."""
     if numerator.dtype == object or denominator.dtype == object:
         return np.array(
@@ -187,14 +190,14 @@ def ratio(numerator: NDArray[Any], denominator: NDArray[Any], empty: float) -> N
     return np.where(zero, empty, numerator / np.where(zero, 1, denominator))
 
 
-def rand_values(
+def _rand_values(
     n11: NDArray[Any], n10: NDArray[Any], n01: NDArray[Any], n00: NDArray[Any]
 ) -> NDArray[np.float64]:
     """RI = (N11 + N00) / C(N, 2) of a batch of pair counts; 1.0 without pairs."""
-    return ratio(n11 + n00, n11 + n10 + n01 + n00, 1.0)
+    return _ratio(n11 + n00, n11 + n10 + n01 + n00, 1.0)
 
 
-def fowlkes_mallows_values(
+def _fowlkes_mallows_values(
     n11: NDArray[Any], n10: NDArray[Any], n01: NDArray[Any]
 ) -> NDArray[np.float64]:
     """FMI = N11 / sqrt((N11 + N10)(N11 + N01)) of a batch.
@@ -213,12 +216,12 @@ def fowlkes_mallows_values(
     return np.where(n11 == 0, 0.0, value)
 
 
-def jaccard_values(n11: NDArray[Any], n10: NDArray[Any], n01: NDArray[Any]) -> NDArray[np.float64]:
+def _jaccard_values(n11: NDArray[Any], n10: NDArray[Any], n01: NDArray[Any]) -> NDArray[np.float64]:
     """Jaccard N11 / (N11 + N10 + N01) of a batch; 1.0 when no pair is together in either."""
-    return ratio(n11, n11 + n10 + n01, 1.0)
+    return _ratio(n11, n11 + n10 + n01, 1.0)
 
 
-def mutual_information_values(
+def _mutual_information_values(
     x: NDArray[np.int64],
     a: NDArray[np.int64],
     b: NDArray[np.int64],
@@ -259,7 +262,7 @@ def _mutual_information_parts(
     return deviances, np.add.reduceat(product, starts).tolist()
 
 
-def variation_of_information_values(
+def _variation_of_information_values(
     x: NDArray[np.int64],
     a: NDArray[np.int64],
     b: NDArray[np.int64],
@@ -278,7 +281,7 @@ def variation_of_information_values(
     return np.add.reduceat(terms, starts) / n
 
 
-def normalized_mutual_information_values(
+def _normalized_mutual_information_values(
     mi: NDArray[np.float64],
     h_true: NDArray[np.float64],
     h_pred: NDArray[np.float64],
@@ -292,7 +295,7 @@ def normalized_mutual_information_values(
     and 1.0 exactly when MI reaches its bound (identical partitions, or a
     refinement under "min"): MI and the entropies are summed differently.
     """
-    bound = np.asarray(generalized_mean(h_true, h_pred, method), dtype=np.float64)
+    bound = np.asarray(_generalized_mean(h_true, h_pred, method), dtype=np.float64)
     value = np.where(mi >= bound * (1.0 - 1e-13), 1.0, mi / np.where(bound == 0.0, 1.0, bound))
     value = np.where(mi == 0.0, 0.0, value)
     return np.where((np.asarray(k_true) <= 1) & (np.asarray(k_pred) <= 1), 1.0, value)
@@ -307,16 +310,16 @@ _ONE_TABLE = np.zeros(1, dtype=np.intp)  # ``starts`` of a batch of one table
 _CELL_CHUNK = 1 << 16
 
 
-def table_mutual_information(table: Table) -> float:
-    """MI of a :class:`Table` (see :func:`mutual_information_values`)."""
+def _mutual_information(table: Table) -> float:
+    """MI of a :class:`Table` (see :func:`_mutual_information_values`)."""
     n = table.n
     if table.weights is not None:  # a TableSummary: entropy form (chanceclust.summary)
-        return histogram_mutual_information(table)
+        return _histogram_mutual_information(table)
     if n == 0:
         return 0.0
     x, a, b = table_cells(table)
     if len(x) <= _CELL_CHUNK:
-        return float(mutual_information_values(x, a, b, n, _ONE_TABLE)[0])
+        return float(_mutual_information_values(x, a, b, n, _ONE_TABLE)[0])
     # Many cells: the same terms on blocks of cells that stay in cache, added up.
     total, covered = 0.0, 0
     for start in range(0, len(x), _CELL_CHUNK):
@@ -336,6 +339,8 @@ def mutual_information(
     unassigned: str = "raise",
 ) -> float:
     """Mutual information (nats) between two clusterings.
+
+    Formula: docs/math.md#math-information (paper eq. 21).
 
     MI = sum_ij (n_ij/N) log(N n_ij / (a_i b_j)) = H(A) + H(B) - H(A, B).
 
@@ -371,10 +376,10 @@ def mutual_information(
     >>> round(mutual_information([0, 0, 1, 1], [0, 0, 1, 1]), 12)  # log 2
     0.69314718056
     """
-    return table_mutual_information(summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned))
+    return _mutual_information(_summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned))
 
 
-def generalized_mean(u: Any, v: Any, average_method: str) -> Any:
+def _generalized_mean(u: Any, v: Any, average_method: str) -> Any:
     """The normalization f(u, v) of NMI/AMI: min, geometric, arithmetic or max mean, or one side.
 
     ``"true"`` is u (the side of ``labels_true``), ``"pred"`` is v. Elementwise on
@@ -442,18 +447,18 @@ default="arithmetic"
     0.8
     """
     method = check_average_method(average_method)
-    return table_normalized_mutual_information(
-        summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned), method
+    return _normalized_mutual_information(
+        _summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned), method
     )
 
 
-def table_normalized_mutual_information(table: Table, method: str) -> float:
+def _normalized_mutual_information(table: Table, method: str) -> float:
     """NMI of a :class:`Table` with a validated normalization name."""
     return float(
-        normalized_mutual_information_values(
-            np.array([table_mutual_information(table)]),
-            entropy_values(table.row_sums[None], table.n),
-            entropy_values(table.col_sums[None], table.n),
+        _normalized_mutual_information_values(
+            np.array([_mutual_information(table)]),
+            _entropy_values(table.row_sums[None], table.n),
+            _entropy_values(table.col_sums[None], table.n),
             np.array([len(table.row_sums)]),
             np.array([len(table.col_sums)]),
             method,
@@ -470,6 +475,8 @@ def fowlkes_mallows_index(
     unassigned: str = "raise",
 ) -> float:
     """Fowlkes-Mallows index N11 / sqrt((N11 + N10)(N11 + N01)).
+
+    Formula: docs/math.md#math-rand.
 
     Parameters
     ----------
@@ -499,15 +506,15 @@ def fowlkes_mallows_index(
     >>> round(fowlkes_mallows_index([0, 0, 1, 1], [0, 0, 1, 2]), 12)  # 1 / sqrt(2)
     0.707106781187
     """
-    return counts_fowlkes_mallows(pair_counts(
+    return _fowlkes_mallows_index(pair_counts(
             labels_true, labels_pred, contingency=contingency, unassigned_label=unassigned_label, unassigned=unassigned
         ))
 
 
-def counts_fowlkes_mallows(c: PairCounts) -> float:
+def _fowlkes_mallows_index(c: PairCounts) -> float:
     """Fowlkes-Mallows index of pair counts (0.0 when N11 = 0)."""
-    n11, n10, n01, _ = pair_count_arrays(c)
-    return float(fowlkes_mallows_values(n11, n10, n01)[0])
+    n11, n10, n01, _ = _pair_count_arrays(c)
+    return float(_fowlkes_mallows_values(n11, n10, n01)[0])
 
 
 def jaccard_index(
@@ -519,6 +526,8 @@ def jaccard_index(
     unassigned: str = "raise",
 ) -> float:
     """Jaccard index of co-clustered pairs, N11 / (N11 + N10 + N01).
+
+    Formula: docs/math.md#math-rand.
 
     Parameters
     ----------
@@ -547,15 +556,15 @@ def jaccard_index(
     >>> jaccard_index([0, 0, 1, 1], [0, 0, 1, 2])
     0.5
     """
-    return counts_jaccard(pair_counts(
+    return _jaccard_index(pair_counts(
             labels_true, labels_pred, contingency=contingency, unassigned_label=unassigned_label, unassigned=unassigned
         ))
 
 
-def counts_jaccard(c: PairCounts) -> float:
+def _jaccard_index(c: PairCounts) -> float:
     """Jaccard index of pair counts (1.0 when no pair is together in either)."""
-    n11, n10, n01, _ = pair_count_arrays(c)
-    return float(jaccard_values(n11, n10, n01)[0])
+    n11, n10, n01, _ = _pair_count_arrays(c)
+    return float(_jaccard_values(n11, n10, n01)[0])
 
 
 def variation_of_information(
@@ -567,6 +576,8 @@ def variation_of_information(
     unassigned: str = "raise",
 ) -> float:
     """Variation of information H(A|B) + H(B|A) (nats), a distance (Meila 2007).
+
+    Formula: docs/math.md#math-information.
 
     VI = sum_ij (n_ij/N) (log(a_i/n_ij) + log(b_j/n_ij)), every term >= 0, so
     no cancellation as in H(A) + H(B) - 2 MI.
@@ -598,13 +609,13 @@ def variation_of_information(
     >>> round(variation_of_information([0, 0, 1, 1], [0, 0, 1, 2]), 6)  # log(2)/2
     0.346574
     """
-    return table_variation_of_information(summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned))
+    return _variation_of_information(_summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned))
 
 
-def table_variation_of_information(table: Table) -> float:
-    """VI of a :class:`Table` (see :func:`variation_of_information_values`)."""
+def _variation_of_information(table: Table) -> float:
+    """VI of a :class:`Table` (see :func:`_variation_of_information_values`)."""
     if table.weights is not None:  # a TableSummary: entropy form (chanceclust.summary)
-        return histogram_variation_of_information(table)
+        return _histogram_variation_of_information(table)
     if table.n == 0:
         return 0.0
-    return float(variation_of_information_values(*table_cells(table), table.n, _ONE_TABLE)[0])
+    return float(_variation_of_information_values(*table_cells(table), table.n, _ONE_TABLE)[0])

@@ -13,64 +13,16 @@ seed or a :class:`numpy.random.Generator`).
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._elementary import lambertw
-from chanceclust._validation import _describe, check_count, check_model, check_sizes
+from chanceclust._expected.elementary import truncated_poisson_rate
+from chanceclust._validation import check_count, check_model_summary, check_rng
 
-__all__ = ["check_rng", "random_clustering", "random_clusterings", "row_sampler"]
-
-
-def check_rng(rng: Any) -> np.random.Generator:
-    """Return a :class:`numpy.random.Generator` from None, an int seed or a Generator."""
-    if rng is None or isinstance(rng, np.random.Generator):
-        return np.random.default_rng(rng)
-    if isinstance(rng, numbers.Integral) and not isinstance(rng, (bool, np.bool_)):
-        if int(rng) < 0:
-            raise ValueError(f"`rng` must be None, a non-negative int or a Generator; got {rng}.")
-        return np.random.default_rng(int(rng))
-    if isinstance(rng, np.random.SeedSequence):
-        return np.random.default_rng(rng)
-    raise ValueError(
-        "`rng` must be None, a non-negative int or a numpy.random.Generator; "
-        f"got {_describe(rng)}."
-    )
-
-
-def _check_model_args(
-    n: Any, model: Any, n_clusters: Any, sizes: Any
-) -> tuple[int, str, int | None, NDArray[np.int64] | None]:
-    n = check_count(n, "n", minimum=1)
-    model = check_model(model)
-    if model == "perm":
-        if sizes is None:
-            raise ValueError("`sizes` is required for model='perm'; got None.")
-        size_array = check_sizes(sizes, "sizes")
-        if int(size_array.sum()) != n:
-            raise ValueError(f"`sizes` must sum to n={n}; got a sum of {int(size_array.sum())}.")
-        if n_clusters is not None and int(n_clusters) != len(size_array):
-            raise ValueError(
-                f"`n_clusters` must equal len(sizes)={len(size_array)} for model='perm'; "
-                f"got {_describe(n_clusters)}."
-            )
-        return n, model, None, size_array
-    if sizes is not None:
-        raise ValueError(f"`sizes` is only used with model='perm'; got model={model!r}.")
-    if model == "num":
-        if n_clusters is None:
-            raise ValueError("`n_clusters` is required for model='num'; got None.")
-        k = check_count(n_clusters, "n_clusters", minimum=1)
-        if k > n:
-            raise ValueError(f"`n_clusters` must be between 1 and n={n}; got {k}.")
-        return n, model, k, None
-    if n_clusters is not None:
-        raise ValueError(f"`n_clusters` is only used with model='num'; got model={model!r}.")
-    return n, model, None, None
+__all__ = ["random_clustering", "random_clusterings"]
 
 
 def random_clustering(
@@ -82,6 +34,8 @@ def random_clustering(
     rng: Any = None,
 ) -> NDArray[np.int64]:
     """Draw one clustering of ``n`` elements uniformly from a random model.
+
+    Formula: docs/math.md#math-samplers.
 
     Parameters
     ----------
@@ -164,8 +118,9 @@ def random_clusterings(
         probability u(u-1)...(u-k+1) / u^N given u; averaged over u this is
         sum_u (u)_k / (e u! B_N) = (1/B_N) (1/e) sum_j 1/j! = 1/B_N for
         every partition. The law of u is evaluated in log space on the window
-        around its mode outside which the weights are below 1e-40 of the
-        largest (:func:`chanceclust.ensembles.all_law`).
+        around its mode outside which the weights are below ~4.5e-35 of the
+        largest (``log w > log(1e-30) - 10``; ``chanceclust._expected.laws.all_law``,
+        docs/math.md#math-laws).
 
     num (uniform surjection)
         A uniform clustering with K clusters is a uniform surjective labeling
@@ -209,16 +164,16 @@ def random_clusterings(
     [4, 4, 4]
     """
     m = check_count(m, "m")
-    n, model, k, size_array = _check_model_args(n, model, n_clusters, sizes)
+    n, model, k, size_array = check_model_summary(n, model, n_clusters, sizes)
     gen = check_rng(rng)
-    draw = row_sampler(n, model, n_clusters=k, sizes=size_array)
+    draw = _row_sampler(n, model, n_clusters=k, sizes=size_array)
     out = np.empty((m, n), dtype=np.int64)
     for row in out:  # row by row: m draws consume the stream as m single draws do
         row[:] = draw(gen)
     return out
 
 
-def row_sampler(
+def _row_sampler(
     n: int, model: str, *, n_clusters: int | None = None, sizes: NDArray[np.int64] | None = None
 ) -> Callable[[np.random.Generator], NDArray[np.int64]]:
     """A function gen -> one uniform clustering (labels 0..K-1), set-up work done once.
@@ -246,7 +201,7 @@ def row_sampler(
         return draw_num
     if n == 1:
         return lambda gen: np.zeros(1, dtype=np.int64)
-    from chanceclust.ensembles import stam_mixture  # noqa: PLC0415
+    from chanceclust._expected.laws import stam_mixture  # noqa: PLC0415
 
     mixture = stam_mixture(n)
     slots = np.asarray(mixture.slots, dtype=np.int64)
@@ -265,15 +220,6 @@ def row_sampler(
     return draw_all
 
 
-def _truncated_poisson_rate(n: int, k: int) -> float:
-    """rho with rho / (1 - exp(-rho)) = n / k: the mean of a zero-truncated Poisson is n/k."""
-    c = n / k
-    rho = float(c + lambertw(-c * math.exp(-c)).real) if c < 700 else c
-    if not math.isfinite(rho) or rho <= 0:  # only the efficiency depends on rho
-        rho = 2.0 * (c - 1.0)
-    return rho
-
-
 def _surjection_sizes(n: int, k: int, gen: np.random.Generator) -> NDArray[np.int64]:
     """Size vector of a uniform surjection of n elements onto k labels (see Notes above)."""
     if k == 1:
@@ -281,7 +227,7 @@ def _surjection_sizes(n: int, k: int, gen: np.random.Generator) -> NDArray[np.in
     extra = n - k  # M: the elements beyond one per cluster
     if extra == 0:
         return np.ones(k, dtype=np.int64)
-    rho = _truncated_poisson_rate(n, k)
+    rho = float(truncated_poisson_rate(extra / k))  # only the efficiency depends on rho
     scale = -math.expm1(-rho)  # P(a rate-rho process has a point in [0, 1])
     while True:
         # First points t_i with density rho e^(-rho t) / scale on [0, 1]; keep 1 - t_i.

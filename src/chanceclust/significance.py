@@ -19,6 +19,7 @@ drawn one after the other from ``rng``.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -27,59 +28,64 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._expected_mi import expected_mi_of_laws
+from chanceclust._expected.mutual_information import expected_mi_of_laws
 from chanceclust._validation import (
+    DISTANCES,
     _describe,
+    check_alternative,
     check_count,
     check_model,
     check_one_sided,
+    check_rng,
     validate_clusterings,
 )
 from chanceclust.adjusted import (
-    adjust,
-    adjusted_rand_values,
-    mutual_information_bound,
-    rand_expectation,
+    _adjust_for_chance,
+    _adjusted_rand_values,
+    _mi_max,
 )
 from chanceclust.contingency import Table, _table_from_codes
-from chanceclust.expectations import table_laws
+from chanceclust.expectations import _expected_rand_index_and_spread, _laws_of_table
 from chanceclust.measures import (
-    entropy_values,
-    exact_counts,
-    fowlkes_mallows_values,
-    jaccard_values,
-    mutual_information_values,
-    normalized_mutual_information_values,
-    rand_values,
-    variation_of_information_values,
+    _entropy_values,
+    _exact_counts,
+    _fowlkes_mallows_values,
+    _jaccard_values,
+    _mutual_information_values,
+    _normalized_mutual_information_values,
+    _rand_values,
+    _variation_of_information_values,
 )
-from chanceclust.samplers import check_rng, row_sampler
+from chanceclust.samplers import _row_sampler
 
 __all__ = [
-    "MEASURES",
     "MonteCarloAdjustedResult",
     "SignificanceResult",
+    "SignificanceTestResult",
     "monte_carlo_adjusted",
     "null_distribution",
     "significance",
+    "significance_test",
 ]
 
 #: Names of the built-in measures: Rand index, adjusted Rand index, mutual
 #: information (nats), normalized MI, adjusted MI (both with the arithmetic
 #: mean), Fowlkes-Mallows, Jaccard, variation of information (nats).
 MEASURES = ("ri", "ari", "mi", "nmi", "ami", "fmi", "jaccard", "vi")
-_ALTERNATIVES = ("greater", "less", "two-sided")
 # Elements per batch of samples: bounds the memory of the vectorized tables.
 _BATCH_ELEMENTS = 1 << 20
-# Null values within this relative distance of the statistic count as ties:
-# the same table can be summed in a different order for the observed pair and
-# a sample (as scipy.stats.permutation_test does, with 100 eps).
-_TIE = 1e-12
+# Relative tolerance for detecting numerically distinct but theoretically equal values
+# (the same table summed in another order for the observed pair and a sample): null
+# values within 100 eps |statistic| of the statistic count as ties, as in
+# scipy.stats.permutation_test and monte_carlo_test.
+_TIE = 100 * float(np.finfo(np.float64).eps)
 
 
 @dataclass(frozen=True)
 class SignificanceResult:
-    """Result of :func:`significance`.
+    """Result of the deprecated :func:`significance` (see :class:`SignificanceTestResult`).
+
+    Formula: docs/math.md#math-significance.
 
     Attributes
     ----------
@@ -101,8 +107,12 @@ class SignificanceResult:
 
     Examples
     --------
-    >>> from chanceclust import significance
-    >>> r = significance("ri", [0, 0, 1, 1], [0, 0, 1, 1], model="perm", n_samples=99, rng=0)
+    >>> import warnings
+    >>> from chanceclust.significance import significance
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     r = significance("ri", [0, 0, 1, 1], [0, 0, 1, 1], model="perm", n_samples=99,
+    ...                      rng=0)
     >>> r.statistic, r.alternative, r.n_samples, r.samples is None
     (1.0, 'greater', 99, True)
     """
@@ -121,6 +131,8 @@ class SignificanceResult:
 class MonteCarloAdjustedResult:
     """Result of :func:`monte_carlo_adjusted`.
 
+    Formula: docs/math.md#math-significance.
+
     Attributes
     ----------
     value : float
@@ -133,14 +145,14 @@ class MonteCarloAdjustedResult:
         E_mc[s], the mean of the null samples, and its standard error sd / sqrt(n).
     best : float
         The measure's best value s_max (1.0, 0.0 for VI, the MI bound for MI).
-    n_samples : int
-        Number of null samples.
+    n_resamples : int
+        Number of values of the null distribution (``n_samples`` is a deprecated alias).
 
     Examples
     --------
     >>> from chanceclust import monte_carlo_adjusted
     >>> r = monte_carlo_adjusted("jaccard", [0, 0, 1, 1], [0, 0, 1, 1], model="perm",
-    ...                          n_samples=99, rng=0)
+    ...                          n_resamples=99, rng=0)
     >>> r.value, r.statistic, r.best
     (1.0, 1.0, 1.0)
     """
@@ -151,7 +163,17 @@ class MonteCarloAdjustedResult:
     expected: float
     expected_stderr: float
     best: float
-    n_samples: int
+    n_resamples: int
+
+    @property
+    def n_samples(self) -> int:
+        """Deprecated alias of :attr:`n_resamples` (removed in 0.2)."""
+        warnings.warn(
+            "MonteCarloAdjustedResult.n_samples is deprecated; use n_resamples.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.n_resamples
 
 
 # ----------------------------------------------------------------- batched tables
@@ -217,14 +239,14 @@ class _Batch:
 
     @cached_property
     def pair_counts(self) -> tuple[NDArray[Any], ...]:
-        """(n11, n10, n01, n00) of every sample, exact (see measures.exact_counts)."""
+        """(n11, n10, n01, n00) of every sample, exact (see measures._exact_counts)."""
         pairs = self.n * (self.n - 1) // 2
         n10, n01 = self.q_true - self.n11, self.q_pred - self.n11
-        return exact_counts(self.n11, n10, n01, pairs - self.n11 - n10 - n01)
+        return _exact_counts(self.n11, n10, n01, pairs - self.n11 - n10 - n01)
 
     @cached_property
     def mi(self) -> NDArray[np.float64]:
-        return mutual_information_values(self.x, self.a, self.b, self.n, self.starts)
+        return _mutual_information_values(self.x, self.a, self.b, self.n, self.starts)
 
     @cached_property
     def k_true(self) -> NDArray[np.int64]:
@@ -292,31 +314,32 @@ def _make_evaluator(
     (all), and a one-sided reference is fixed.
     """
     if name == "ri":
-        return lambda t: rand_values(*t.pair_counts)
+        return lambda t: _rand_values(*t.pair_counts)
     if name == "fmi":
-        return lambda t: fowlkes_mallows_values(*t.pair_counts[:3])
+        return lambda t: _fowlkes_mallows_values(*t.pair_counts[:3])
     if name == "jaccard":
-        return lambda t: jaccard_values(*t.pair_counts[:3])
+        return lambda t: _jaccard_values(*t.pair_counts[:3])
     if name == "mi":
         return lambda t: t.mi
     if name == "vi":
-        return lambda t: variation_of_information_values(t.x, t.a, t.b, t.n, t.starts)
+        return lambda t: _variation_of_information_values(t.x, t.a, t.b, t.n, t.starts)
     if name == "nmi":
-        return lambda t: normalized_mutual_information_values(
+        return lambda t: _normalized_mutual_information_values(
             t.mi,
-            entropy_values(t.sizes_true, t.n),
-            entropy_values(t.sizes_pred, t.n),
+            _entropy_values(t.sizes_true, t.n),
+            _entropy_values(t.sizes_pred, t.n),
             t.k_true,
             t.k_pred,
             "arithmetic",
         )
     if name == "ari":
-        law = None if model == "perm" else rand_expectation(table, model, one_sided)
-        return lambda t: adjusted_rand_values(*t.pair_counts, law)
+        law = (None if model == "perm"
+               else _expected_rand_index_and_spread(*_laws_of_table(table, model, one_sided)))
+        return lambda t: _adjusted_rand_values(*t.pair_counts, law)
     if name == "ami":
-        expected_mi = expected_mi_of_laws(*table_laws(table, model, one_sided))
-        bound = mutual_information_bound(table, model, one_sided, "arithmetic")
-        return lambda t: adjust(t.mi, expected_mi, bound, k_true=t.k_true, k_pred=t.k_pred)
+        expected_mi = expected_mi_of_laws(*_laws_of_table(table, model, one_sided))
+        bound = _mi_max(table, model, one_sided, "arithmetic")
+        return lambda t: _adjust_for_chance(t.mi, expected_mi, bound, k_true=t.k_true, k_pred=t.k_pred)
     raise AssertionError(name)  # pragma: no cover - names are validated before
 
 
@@ -333,15 +356,6 @@ def _check_measure(measure: Any) -> str | Callable[[Any, Any], float]:
     raise ValueError(
         f"`measure` must be one of {', '.join(repr(m) for m in MEASURES)} or a callable "
         f"f(labels_true, labels_pred) -> float; got {_describe(measure)}."
-    )
-
-
-def _check_alternative(alternative: Any) -> str:
-    if isinstance(alternative, str) and alternative in _ALTERNATIVES:
-        return alternative
-    raise ValueError(
-        "`alternative` must be one of 'greater', 'less', 'two-sided'; "
-        f"got {_describe(alternative)}."
     )
 
 
@@ -403,7 +417,7 @@ def _samplers(s: _Setup) -> tuple[Callable[[np.random.Generator], Any] | None, C
     model = s.model
 
     def side(sizes: NDArray[np.int64]) -> Callable[[np.random.Generator], NDArray[np.int64]]:
-        return row_sampler(
+        return _row_sampler(
             n,
             model,
             n_clusters=len(sizes) if model == "num" else None,
@@ -451,6 +465,24 @@ def _null(
     return out
 
 
+_DEPRECATED_N_SAMPLES = (
+    "`n_samples` is deprecated and will be removed in chanceclust 0.2; use `n_resamples` "
+    "(SciPy's name for the number of null draws)."
+)
+
+
+def _resamples(n_resamples: Any, n_samples: Any, stacklevel: int = 3) -> int:
+    """Validate ``n_resamples``, or the deprecated ``n_samples`` when that is given."""
+    if n_samples is not None:
+        warnings.warn(_DEPRECATED_N_SAMPLES, DeprecationWarning, stacklevel=stacklevel)
+        return check_count(n_samples, "n_samples", minimum=1)
+    return check_count(n_resamples, "n_resamples", minimum=1)
+
+
+def _check_batch(batch: Any) -> int | None:
+    return None if batch is None else check_count(batch, "batch", minimum=1)
+
+
 def null_distribution(
     measure: str | Callable[[Any, Any], float],
     labels_true: Any,
@@ -458,14 +490,17 @@ def null_distribution(
     *,
     model: str,
     one_sided: bool = False,
-    n_samples: int = 9999,
+    n_resamples: int = 9999,
     rng: Any = None,
     batch: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     unassigned_label: Any = None,
     unassigned: str = "raise",
+    n_samples: int | None = None,
 ) -> NDArray[np.float64]:
     """Sample the null distribution of a similarity measure under a random model.
+
+    Formula: docs/math.md#math-significance.
 
     Parameters
     ----------
@@ -480,29 +515,32 @@ def null_distribution(
         :func:`chanceclust.contingency_table` numbers them), never the
         original label values.
     labels_true, labels_pred : array-like of shape (n_samples,)
-        The observed clusterings: they fix N and the sizes (perm) or the
-        number of clusters (num) of the random clusterings.
+        The observed clusterings of the n_samples elements: they fix N and the sizes
+        (perm) or the number of clusters (num) of the random clusterings.
     model : {"perm", "num", "all"}
         The random model.
     one_sided : bool, default=False
         If True, ``labels_true`` is held fixed and only ``labels_pred`` is
         resampled; otherwise both are, independently.
-    n_samples : int, default=9999
-        Number of null samples.
+    n_resamples : int, default=9999
+        Number of random pairs drawn, i.e. of values of the null distribution.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness.
     batch : int, optional
-        Samples evaluated together (memory only: the values do not depend on it).
+        Random pairs evaluated together: memory is O(``batch`` * N); the values do not
+        depend on it.
     progress : callable, optional
-        Called as ``progress(done, n_samples)`` after each batch (e.g. a progress bar).
+        Called as ``progress(done, n_resamples)`` after each batch (e.g. a progress bar).
     unassigned_label : label or collection of labels, optional
         Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
         What unassigned elements mean, as in :func:`chanceclust.compare`.
+    n_samples : int, optional
+        Deprecated alias of ``n_resamples`` (removed in 0.2).
 
     Returns
     -------
-    ndarray of shape (n_samples,)
+    ndarray of shape (n_resamples,)
         The measure of each random pair.
 
     Notes
@@ -518,34 +556,251 @@ def null_distribution(
 
     Examples
     --------
-    >>> from chanceclust.significance import null_distribution
+    >>> from chanceclust import null_distribution
     >>> a, b = [0, 0, 1, 1, 2, 2], [0, 0, 0, 1, 1, 1]
-    >>> null = null_distribution("ri", a, b, model="perm", n_samples=1000, rng=0)
+    >>> null = null_distribution("ri", a, b, model="perm", n_resamples=1000, rng=0)
     >>> null.shape, round(float(null.mean()), 1)  # E[RI] = 0.56
     ((1000,), 0.6)
     """
     s = _setup(
         measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
     )
-    n_samples = check_count(n_samples, "n_samples", minimum=1)
-    if batch is not None:
-        batch = check_count(batch, "batch", minimum=1)
-    return _null(s, n_samples, check_rng(rng), batch, progress)
+    n_resamples = _resamples(n_resamples, n_samples)
+    return _null(s, n_resamples, check_rng(rng), _check_batch(batch), progress)
 
 
 def _pvalue(statistic: float, null: NDArray[np.float64], alternative: str) -> float:
-    gamma = _TIE * max(1.0, abs(statistic))
+    gamma = _TIE * abs(statistic)
     n = null.shape[0]
     # The +1 correction counts the observed value among the samples: an exact
     # p-value under the null, never 0 (Phipson & Smyth 2010, Stat. Appl. Genet.
     # Mol. Biol. 9(1):39).
     greater = (1 + int(np.count_nonzero(null >= statistic - gamma))) / (n + 1)
     less = (1 + int(np.count_nonzero(null <= statistic + gamma))) / (n + 1)
-    if alternative == "greater":
-        return greater
-    if alternative == "less":
-        return less
-    return min(1.0, 2.0 * min(greater, less))
+    compare = {"greater": greater, "less": less, "two-sided": min(1.0, 2.0 * min(greater, less))}
+    return compare[alternative]
+
+
+def _check_best(best: Any) -> float | None:
+    if best is None:
+        return None
+    if isinstance(best, bool) or not isinstance(best, (int, float, np.number)) or not (
+        math.isfinite(best)
+    ):
+        raise ValueError(f"`best` must be a finite number; got {_describe(best)}.")
+    return float(best)
+
+
+@dataclass(frozen=True)
+class SignificanceTestResult:
+    """Result of :func:`significance_test`: the statistic, its p-value and the null sample.
+
+    Formula: docs/math.md#math-significance.
+
+    Attributes
+    ----------
+    statistic : float
+        The measure of the observed pair.
+    pvalue : float
+        Monte Carlo p-value with the +1 correction, in (0, 1].
+    null_distribution : ndarray of shape (n_resamples,)
+        The measure of each random pair drawn under the null hypothesis.
+    alternative : str
+        "greater", "less" or "two-sided".
+    model : str
+        The random model of the null hypothesis.
+    one_sided : bool
+        Whether ``labels_true`` was held fixed.
+    best : float
+        The measure's best value s_max, the default of :meth:`adjusted`.
+
+    Examples
+    --------
+    >>> from chanceclust import significance_test
+    >>> r = significance_test("ri", [0, 0, 1, 1], [0, 0, 1, 1], model="perm",
+    ...                       n_resamples=99, rng=0)
+    >>> r.statistic, r.alternative, r.null_distribution.shape
+    (1.0, 'greater', (99,))
+    >>> round(r.null_mean, 1), r.adjusted().value  # E[RI] = 1/3 + (2/3)(2/3) = 5/9
+    (0.6, 1.0)
+    """
+
+    statistic: float
+    pvalue: float
+    null_distribution: NDArray[np.float64]
+    alternative: str
+    model: str
+    one_sided: bool
+    best: float
+
+    @property
+    def null_mean(self) -> float:
+        """Mean of the null distribution (a Monte Carlo estimate of E[s])."""
+        return float(np.mean(self.null_distribution))
+
+    @property
+    def null_std(self) -> float:
+        """Standard deviation of the null distribution (ddof=1; 0.0 for one value)."""
+        null = self.null_distribution
+        return float(np.std(null, ddof=1)) if null.size > 1 else 0.0
+
+    @property
+    def zscore(self) -> float:
+        """(statistic - null_mean) / null_std; 0.0 when both are equal (ties as for the
+        p-value), +-inf when null_std is 0 and they differ."""
+        mean, std = self.null_mean, self.null_std
+        diff = self.statistic - mean
+        if std > 0:
+            return diff / std
+        tie = _TIE * max(abs(self.statistic), abs(mean))
+        return 0.0 if abs(diff) <= tie else math.copysign(math.inf, diff)
+
+    def adjusted(self, best: float | None = None) -> MonteCarloAdjustedResult:
+        """The Monte Carlo chance-corrected value (s - E_mc[s]) / (best - E_mc[s]).
+
+        E_mc[s] is the mean of this result's null distribution (no new sampling), and
+        the value comes with its Monte Carlo standard error (docs/math.md#math-significance).
+
+        Parameters
+        ----------
+        best : float, optional
+            The measure's best value s_max; default ``self.best`` (1.0 for the bounded
+            similarities and callables, 0.0 for "vi", the MI bound of the model for "mi").
+
+        Returns
+        -------
+        MonteCarloAdjustedResult
+
+        Notes
+        -----
+        1 means s = best, 0 means chance level; the sign is that of an agreement
+        better than chance for distances too. The standard error of the value
+        comes from the delta method: d value / d E = (s - best) / (best - E)^2,
+        times the standard error of E_mc, sd / sqrt(n_resamples). When
+        best = E_mc[s] (every sample equals the best value: a single-valued
+        ensemble), the value is 1.0 if s equals it and 0.0 otherwise, with error 0.
+        """
+        checked = _check_best(best)
+        best = self.best if checked is None else checked
+        null = self.null_distribution
+        n = null.size
+        expected = float(np.mean(null))
+        stderr = float(np.std(null, ddof=1) / math.sqrt(n)) if n > 1 else 0.0
+        gap = best - expected
+        statistic = self.statistic
+        if gap == 0.0:
+            value, value_stderr = (1.0 if statistic == best else 0.0), 0.0
+        else:
+            value = (statistic - expected) / gap
+            value_stderr = abs(statistic - best) / (gap * gap) * stderr
+        return MonteCarloAdjustedResult(
+            value, value_stderr, statistic, expected, stderr, best, n
+        )
+
+
+def significance_test(
+    measure: str | Callable[[Any, Any], float],
+    labels_true: Any,
+    labels_pred: Any,
+    *,
+    model: str,
+    one_sided: bool = False,
+    alternative: str | None = None,
+    n_resamples: int = 9999,
+    batch: int | None = None,
+    rng: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
+) -> SignificanceTestResult:
+    """Monte Carlo test of the agreement of two clusterings against a random model.
+
+    The null hypothesis: the clusterings are random draws from ``model`` with the
+    observed summaries (or only ``labels_pred`` is, when ``one_sided``). Like
+    :func:`scipy.stats.monte_carlo_test`, the result holds the statistic, the p-value
+    and the whole null distribution.
+
+    Formula: docs/math.md#math-significance.
+
+    Parameters
+    ----------
+    measure : str or callable
+        As in :func:`null_distribution`.
+    labels_true, labels_pred : array-like of shape (n_samples,)
+        The observed clusterings of the n_samples elements.
+    model : {"perm", "num", "all"}
+        The random model of the null hypothesis.
+    one_sided : bool, default=False
+        If True, ``labels_true`` is a fixed reference.
+    alternative : {"greater", "less", "two-sided"}, optional
+        "greater": the p-value is the probability of a value at least the observed
+        one; "less": at most; "two-sided": twice the smaller of the two, capped at 1.
+        Default: the agreement direction of the measure, "less" for the distance
+        "vi" and "greater" for the similarities and callables.
+    n_resamples : int, default=9999
+        Number of random pairs drawn, i.e. of values of the null distribution.
+    batch : int, optional
+        Random pairs evaluated together: memory is O(``batch`` * N); the result does
+        not depend on it.
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness: the same seed gives the same result.
+    progress : callable, optional
+        Called as ``progress(done, n_resamples)`` after each batch.
+    unassigned_label : label or collection of labels, optional
+        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
+    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+        What unassigned elements mean, as in :func:`chanceclust.compare`.
+
+    Returns
+    -------
+    SignificanceTestResult
+        statistic, pvalue, null_distribution (always), alternative, model,
+        one_sided, best; null_mean, null_std and zscore as properties; the Monte
+        Carlo chance-corrected value by :meth:`SignificanceTestResult.adjusted`.
+
+    Notes
+    -----
+    p = (1 + #{null values at least as extreme}) / (n_resamples + 1)
+    (Phipson and Smyth 2010): valid (P(p <= alpha) <= alpha under the null)
+    and never 0, so the smallest p-value is 1 / (n_resamples + 1). Null values
+    within 100 eps |statistic| of the statistic (relative, as in SciPy) count as ties.
+    Cost: O(N) per random pair (:func:`null_distribution`); the smallest
+    attainable p-value, 1 / (n_resamples + 1), sets how many are needed.
+
+    References
+    ----------
+    Phipson, B. and Smyth, G. K. (2010). Permutation p-values should never be
+    zero. Stat. Appl. Genet. Mol. Biol. 9(1):39.
+
+    Examples
+    --------
+    >>> from chanceclust import significance_test
+    >>> a = [0] * 10 + [1] * 10 + [2] * 10
+    >>> b = [0] * 9 + [1] * 11 + [2] * 10
+    >>> result = significance_test("ari", a, b, model="perm", n_resamples=999, rng=0)
+    >>> result.pvalue  # no random pair beat the observed ARI: 1 / (999 + 1)
+    0.001
+    >>> significance_test("vi", a, b, model="perm", n_resamples=99, rng=0).alternative
+    'less'
+    """
+    if alternative is not None:
+        alternative = check_alternative(alternative)
+    s = _setup(
+        measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
+    )
+    if alternative is None:
+        alternative = "less" if s.measure in DISTANCES else "greater"
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
+    null = _null(s, n_resamples, check_rng(rng), _check_batch(batch), progress)
+    return SignificanceTestResult(
+        s.statistic,
+        _pvalue(s.statistic, null, alternative),
+        null,
+        alternative,
+        s.model,
+        s.one_sided,
+        _best_value(s),
+    )
 
 
 def significance(
@@ -564,37 +819,14 @@ def significance(
     unassigned_label: Any = None,
     unassigned: str = "raise",
 ) -> SignificanceResult:
-    """Monte Carlo test of the agreement of two clusterings against a random model.
+    """Deprecated: use :func:`significance_test` (removed in chanceclust 0.2).
 
-    Parameters
-    ----------
-    measure : str or callable
-        As in :func:`null_distribution`. For a distance ("vi") use
-        ``alternative="less"`` to test for agreement.
-    labels_true, labels_pred : array-like of shape (n_samples,)
-        The observed clusterings.
-    model : {"perm", "num", "all"}
-        The random model of the null hypothesis.
-    one_sided : bool, default=False
-        If True, ``labels_true`` is a fixed reference.
-    n_samples : int, default=9999
-        Number of null samples.
-    alternative : {"greater", "less", "two-sided"}, default="greater"
-        "greater": the p-value is the probability of a value at least the
-        observed one; "less": at most; "two-sided": twice the smaller of the
-        two, capped at 1.
-    rng : None, int or numpy.random.Generator, optional
-        Source of randomness: the same seed gives the same result.
-    return_samples : bool, default=False
-        Keep the null samples in the result.
-    batch : int, optional
-        Samples evaluated together (memory only).
-    progress : callable, optional
-        Called as ``progress(done, n_samples)`` after each batch.
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    The same test with the old names: ``n_samples`` is ``n_resamples``, the null
+    values are returned only with ``return_samples=True`` (as ``samples``), and
+    ``alternative`` defaults to "greater" for every measure. Emits a
+    ``DeprecationWarning``.
+
+    Formula: docs/math.md#math-significance.
 
     Returns
     -------
@@ -602,52 +834,35 @@ def significance(
         statistic, null_mean, null_std, zscore, pvalue, alternative,
         n_samples, samples.
 
-    Notes
-    -----
-    p = (1 + #{null samples at least as extreme}) / (n_samples + 1)
-    (Phipson and Smyth 2010): valid (P(p <= alpha) <= alpha under the null)
-    and never 0, so the smallest p-value is 1 / (n_samples + 1). Null values
-    within 1e-12 (relative) of the statistic count as ties.
-    Cost: O(N) per null sample (:func:`null_distribution`); the smallest
-    attainable p-value, 1 / (n_samples + 1), sets how many are needed.
-
-    References
-    ----------
-    Phipson, B. and Smyth, G. K. (2010). Permutation p-values should never be
-    zero. Stat. Appl. Genet. Mol. Biol. 9(1):39.
-
     Examples
     --------
+    >>> import warnings
     >>> from chanceclust.significance import significance
     >>> a = [0] * 10 + [1] * 10 + [2] * 10
     >>> b = [0] * 9 + [1] * 11 + [2] * 10
-    >>> result = significance("ari", a, b, model="perm", n_samples=999, rng=0)
-    >>> result.pvalue  # no random pair beat the observed ARI: 1 / (999 + 1)
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     r = significance("ari", a, b, model="perm", n_samples=999, rng=0)
+    >>> r.pvalue  # as significance_test("ari", a, b, model="perm", n_resamples=999, rng=0)
     0.001
     """
-    alternative = _check_alternative(alternative)
-    s = _setup(
-        measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
+    warnings.warn(
+        "significance() is deprecated and will be removed in chanceclust 0.2; use "
+        "significance_test(), whose result always holds the null distribution "
+        "(n_samples= is n_resamples=).",
+        DeprecationWarning,
+        stacklevel=2,
     )
-    n_samples = check_count(n_samples, "n_samples", minimum=1)
-    if batch is not None:
-        batch = check_count(batch, "batch", minimum=1)
-    null = _null(s, n_samples, check_rng(rng), batch, progress)
-    mean = float(np.mean(null))
-    std = float(np.std(null, ddof=1)) if n_samples > 1 else 0.0
-    diff = s.statistic - mean
-    if std > 0:
-        zscore = diff / std
-    else:
-        zscore = 0.0 if abs(diff) <= _TIE * max(1.0, abs(mean)) else math.copysign(math.inf, diff)
+    alternative = check_alternative(alternative)
+    r = significance_test(
+        measure, labels_true, labels_pred, model=model, one_sided=one_sided,
+        alternative=alternative, n_resamples=check_count(n_samples, "n_samples", minimum=1),
+        batch=batch, rng=rng, progress=progress, unassigned_label=unassigned_label,
+        unassigned=unassigned,
+    )
+    null = r.null_distribution
     return SignificanceResult(
-        s.statistic,
-        mean,
-        std,
-        zscore,
-        _pvalue(s.statistic, null, alternative),
-        alternative,
-        n_samples,
+        r.statistic, r.null_mean, r.null_std, r.zscore, r.pvalue, alternative, null.size,
         null if return_samples else None,
     )
 
@@ -656,7 +871,7 @@ def _best_value(s: _Setup) -> float:
     if s.measure == "vi":
         return 0.0
     if s.measure == "mi":
-        return mutual_information_bound(s.table, s.model, s.one_sided, "arithmetic")
+        return _mi_max(s.table, s.model, s.one_sided, "arithmetic")
     return 1.0
 
 
@@ -667,31 +882,36 @@ def monte_carlo_adjusted(
     *,
     model: str,
     one_sided: bool = False,
-    n_samples: int = 9999,
+    n_resamples: int = 9999,
     rng: Any = None,
     best: float | None = None,
     batch: int | None = None,
     unassigned_label: Any = None,
     unassigned: str = "raise",
+    n_samples: int | None = None,
 ) -> MonteCarloAdjustedResult:
     """Adjust any measure for chance by Monte Carlo: (s - E_mc[s]) / (best - E_mc[s]).
 
     For measures without a closed-form expectation (Jaccard, Fowlkes-Mallows,
     NMI, VI, any callable), E[s] under the model is estimated by the mean of
-    the null samples and reported with its Monte Carlo error.
+    the null distribution and reported with its Monte Carlo error. The same as
+    ``significance_test(...).adjusted(best)``; use that form to test and adjust
+    with one null distribution.
+
+    Formula: docs/math.md#math-significance.
 
     Parameters
     ----------
     measure : str or callable
         As in :func:`null_distribution`.
     labels_true, labels_pred : array-like of shape (n_samples,)
-        The observed clusterings.
+        The observed clusterings of the n_samples elements.
     model : {"perm", "num", "all"}
         The random model.
     one_sided : bool, default=False
         If True, ``labels_true`` is a fixed reference.
-    n_samples : int, default=9999
-        Number of null samples.
+    n_resamples : int, default=9999
+        Number of random pairs drawn.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness.
     best : float, optional
@@ -701,57 +921,37 @@ def monte_carlo_adjusted(
         1 - VI / E_mc[VI]; for "mi", the MI bound (docs/math.md#math-s-max) under the model
         (arithmetic mean), so that the result estimates the AMI.
     batch : int, optional
-        Samples evaluated together (memory only).
+        Random pairs evaluated together (memory only).
     unassigned_label : label or collection of labels, optional
         Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
         What unassigned elements mean, as in :func:`chanceclust.compare`.
+    n_samples : int, optional
+        Deprecated alias of ``n_resamples`` (removed in 0.2).
 
     Returns
     -------
     MonteCarloAdjustedResult
-        value, value_stderr, statistic, expected, expected_stderr, best, n_samples.
+        value, value_stderr, statistic, expected, expected_stderr, best, n_resamples.
 
     Notes
     -----
-    1 means s = best, 0 means chance level; the sign is that of an agreement
-    better than chance for distances too. The standard error of the value
-    comes from the delta method: d value / d E = (s - best) / (best - E)^2,
-    times the standard error of E_mc, sd / sqrt(n_samples). When
-    best = E_mc[s] (every sample equals the best value: a single-valued
-    ensemble), the value is 1.0 if s equals it and 0.0 otherwise, with error 0.
-    Cost: O(N) per null sample (:func:`null_distribution`).
+    See :meth:`SignificanceTestResult.adjusted`.
+    Cost: O(N) per random pair (:func:`null_distribution`).
 
     Examples
     --------
-    >>> from chanceclust.significance import monte_carlo_adjusted
+    >>> from chanceclust import monte_carlo_adjusted
     >>> a = [0] * 10 + [1] * 10 + [2] * 10
     >>> b = [0] * 9 + [1] * 11 + [2] * 10
-    >>> r = monte_carlo_adjusted("jaccard", a, b, model="num", n_samples=2000, rng=0)
+    >>> r = monte_carlo_adjusted("jaccard", a, b, model="num", n_resamples=2000, rng=0)
     >>> 0.8 < r.value < 0.9, r.value_stderr < 0.01
     (True, True)
     """
-    s = _setup(
-        measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
-    )
-    n_samples = check_count(n_samples, "n_samples", minimum=1)
-    if batch is not None:
-        batch = check_count(batch, "batch", minimum=1)
-    if best is None:
-        best = _best_value(s)
-    elif not isinstance(best, (int, float, np.number)) or not math.isfinite(best):
-        raise ValueError(f"`best` must be a finite number; got {_describe(best)}.")
-    best = float(best)
-    null = _null(s, n_samples, check_rng(rng), batch)
-    expected = float(np.mean(null))
-    stderr = float(np.std(null, ddof=1) / math.sqrt(n_samples)) if n_samples > 1 else 0.0
-    gap = best - expected
-    statistic = s.statistic
-    if gap == 0.0:
-        value, value_stderr = (1.0 if statistic == best else 0.0), 0.0
-    else:
-        value = (statistic - expected) / gap
-        value_stderr = abs(statistic - best) / (gap * gap) * stderr
-    return MonteCarloAdjustedResult(
-        value, value_stderr, statistic, expected, stderr, best, n_samples
-    )
+    best = _check_best(best)
+    n_resamples = _resamples(n_resamples, n_samples)
+    return significance_test(
+        measure, labels_true, labels_pred, model=model, one_sided=one_sided,
+        n_resamples=n_resamples, batch=batch, rng=rng, unassigned_label=unassigned_label,
+        unassigned=unassigned,
+    ).adjusted(best)

@@ -30,13 +30,19 @@ Algorithms (details in the function docstrings):
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from chanceclust._elementary import gammaln, lambertw, unique
+from chanceclust._expected.elementary import (
+    STIRLING_SERIES,
+    gammaln,
+    lambertw,
+    truncated_poisson_rate,
+    unique,
+)
+from chanceclust._validation import check_count, check_counts
 
 __all__ = ["bell", "log_bell", "log_stirling2", "stirling2"]
 
@@ -57,60 +63,11 @@ _LOG_T1_MAX = math.log(0.25)
 _CHUNK = 1 << 15
 
 
-# --------------------------------------------------------------------------- validation
-def _describe(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _check_int_scalar(value: Any, name: str) -> int:
-    """Return ``value`` as a Python int >= 0 (integral floats accepted), else raise."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError(f"`{name}` must be a non-negative integer; got {_describe(value)}.")
-    if isinstance(value, numbers.Integral):
-        result = int(value)
-    else:
-        fvalue = float(value)
-        if not math.isfinite(fvalue) or not fvalue.is_integer():
-            raise ValueError(f"`{name}` must be a non-negative integer; got {_describe(value)}.")
-        result = int(fvalue)
-    if result < 0:
-        raise ValueError(f"`{name}` must be a non-negative integer; got {_describe(value)}.")
-    return result
-
-
-def _check_int_array(value: Any, name: str) -> NDArray[np.int64]:
-    """Return ``value`` as an int64 array of non-negative integers, else raise."""
-    try:
-        arr = np.asarray(value)
-    except Exception as exc:  # ragged input and the like
-        raise ValueError(
-            f"`{name}` must be an array of non-negative integers; got {_describe(value)}."
-        ) from exc
-    if arr.dtype == np.bool_ or arr.dtype.kind not in "iuf":
-        raise ValueError(
-            f"`{name}` must be an array of non-negative integers; got dtype {arr.dtype}."
-        )
-    if arr.dtype.kind == "f":
-        bad = ~np.isfinite(arr) | (arr != np.floor(arr)) | (np.abs(arr) > 2.0**53)
-        if np.any(bad):
-            raise ValueError(
-                f"`{name}` must hold non-negative integers; got {_describe(arr[bad].flat[0])}."
-            )
-    if arr.dtype.kind in "iu" and arr.size and int(arr.max()) > 2**53:
-        # beyond 2**53 the float64 kernels could not even represent n exactly
-        raise ValueError(f"`{name}` must be at most 2**53; got {_describe(int(arr.max()))}.")
-    out = arr.astype(np.int64)
-    if np.any(out < 0):
-        raise ValueError(
-            f"`{name}` must hold non-negative integers; got {_describe(out[out < 0].flat[0])}."
-        )
-    return out
-
-
 # --------------------------------------------------------------------------- exact integers
 def stirling2(n: int, k: int) -> int:
     r"""Stirling number of the second kind :math:`S(n, k)` as an exact Python int.
+
+    Formula: docs/math.md#math-special.
 
     :math:`S(n, k)` is the number of partitions of an ``n``-element set into
     ``k`` non-empty blocks, i.e. the number of clusterings of ``n`` elements
@@ -157,8 +114,8 @@ def stirling2(n: int, k: int) -> int:
     >>> stirling2(1000, 10).bit_length()  # far beyond a double (1024 bits of exponent)
     3301
     """
-    n = _check_int_scalar(n, "n")
-    k = _check_int_scalar(k, "k")
+    n = check_count(n, "n")
+    k = check_count(k, "k")
     if k > n:
         return 0
     if k == 0:
@@ -197,6 +154,8 @@ def _eulerian2_row(m: int) -> list[int]:
 
 def bell(n: int) -> int:
     r"""Bell number :math:`B_n` as an exact Python int.
+
+    Formula: docs/math.md#math-special.
 
     :math:`B_n = \sum_k S(n, k)` is the number of partitions of an ``n``-element
     set, i.e. the number of clusterings of ``n`` elements.
@@ -238,7 +197,7 @@ def bell(n: int) -> int:
     >>> [bell(n) for n in range(7)]
     [1, 1, 2, 5, 15, 52, 203]
     """
-    n = _check_int_scalar(n, "n")
+    n = check_count(n, "n")
     if n == 0:
         return 1
     derange = [1, 0]
@@ -279,10 +238,8 @@ def _log_factorial_ratio(n: NDArray[np.float64], k: NDArray[np.float64]) -> NDAr
 def _stirling_delta(x: NDArray[np.float64]) -> NDArray[np.float64]:
     """``log Gamma(x + 1) - (x log x - x + log(2 pi x) / 2)`` for ``x >= 30`` (series)."""
     y = 1.0 / (x * x)
-    # Bernoulli-number series; the first omitted term is < 1e-24 at x = 30.
-    coef = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360, 1 / 156)
     acc = np.zeros_like(x)
-    for c in reversed(coef):
+    for c in reversed(STIRLING_SERIES):  # the first omitted term is < 1e-24 at x = 30
         acc = acc * y + c
     return acc / x
 
@@ -389,36 +346,6 @@ def _lattice_probability(log_cf: Any, v: NDArray[np.float64]) -> NDArray[np.floa
     return np.log1p(2.0 * total) - np.log(m_nodes)
 
 
-def _saddle_rho(mu1: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Solve ``rho / (1 - exp(-rho)) = 1 + mu1`` (mean of a zero-truncated Poisson)."""
-    target = np.log1p(mu1)
-    # rho <= min(mu, 2 (mu - 1)); Newton in s = log rho from above (G convex in s).
-    rho = np.minimum(1.0 + mu1, 2.0 * mu1)
-    todo = np.arange(rho.size)
-    for _ in range(60):
-        r = rho[todo]
-        x = 0.5 * r
-        x2 = x * x
-        xs = np.maximum(x, 0.1)
-        with np.errstate(over="ignore"):
-            # log(rho / (1 - e^-rho)) = x - log(sinh(x) / x), series for small x
-            lsx = np.where(
-                x < 0.1,
-                x2 * (1 / 6 + x2 * (-1 / 180 + x2 * (1 / 2835 + x2 * (-1 / 37800)))),
-                np.log(np.sinh(xs) / xs),
-            )
-        g = x - lsx - target[todo]
-        # d/ds = rho * d/drho = rho * (1 - (coth(x) - 1/x)) / 2
-        cm = np.where(x < 0.1, x * (1 / 3 + x2 * (-1 / 45 + x2 * (2 / 945))), 1.0 / np.tanh(xs) - 1.0 / xs)
-        new = r * np.exp(-g / (r * 0.5 * (1.0 - cm)))
-        rho[todo] = new
-        # Newton converges quadratically: a relative step of 1e-9 leaves ~1e-18.
-        todo = todo[np.abs(new - r) > 1e-9 * r]
-        if todo.size == 0:
-            break
-    return rho
-
-
 def _log_stirling2_surjection(n: NDArray[np.float64], k: NDArray[np.float64]) -> NDArray[np.float64]:
     """``n log k - log k! + log T(n, k)``, ``T = sum_j (-1)^j C(k, j) (1 - j/k)^n``.
 
@@ -445,7 +372,7 @@ def _log_stirling2_saddle(n: NDArray[np.float64], k: NDArray[np.float64]) -> NDA
     """Saddle-point identity with the exact lattice probability (see log_stirling2)."""
     m = n - k
     mu1 = m / k
-    rho = _saddle_rho(mu1)
+    rho = truncated_poisson_rate(mu1)
     log_h_rho = _log_h_real(rho)
     log_em1_rho = log_h_rho + np.log(rho)
     # Var X = mu (1 + rho - mu) for ZTP(rho); used only to size the quadrature.
@@ -497,6 +424,8 @@ def _log_stirling2_flat(n: NDArray[np.int64], k: NDArray[np.int64]) -> NDArray[n
 # --------------------------------------------------------------------------- public log API
 def log_stirling2(n: ArrayLike, k: ArrayLike) -> Any:
     r"""Natural log of the Stirling number of the second kind, :math:`\log S(n, k)`.
+
+    Formula: docs/math.md#math-special.
 
     In principle ``log(stirling2(n, k))``, computed without forming the number,
     which overflows a double as soon as ``n`` is in the hundreds.
@@ -582,8 +511,8 @@ def log_stirling2(n: ArrayLike, k: ArrayLike) -> Any:
     >>> log_stirling2(5, [0, 1, 2, 5, 6])  # S(5, 2) = 15
     array([     -inf, 0.       , 2.7080502, 0.       ,      -inf])
     """
-    n_arr = _check_int_array(n, "n")
-    k_arr = _check_int_array(k, "k")
+    n_arr = check_counts(n, "n")
+    k_arr = check_counts(k, "k")
     nb, kb = np.broadcast_arrays(n_arr, k_arr)
     out = _log_stirling2_flat(nb.ravel(), kb.ravel()).reshape(nb.shape)
     return out[()] if out.ndim == 0 else out
@@ -615,6 +544,8 @@ def _log_bell_positive(n: NDArray[np.float64]) -> NDArray[np.float64]:
 
 def log_bell(n: ArrayLike) -> Any:
     r"""Natural log of the Bell number, :math:`\log B_n`.
+
+    Formula: docs/math.md#math-special.
 
     In principle ``log(bell(n))``, computed without forming the number
     (``B_n`` overflows a double from ``n = 219``).
@@ -668,7 +599,7 @@ def log_bell(n: ArrayLike) -> Any:
     >>> bool(abs(log_bell(1000) - math.log(bell(1000))) < 1e-12)
     True
     """
-    n_arr = _check_int_array(n, "n")
+    n_arr = check_counts(n, "n")
     flat = n_arr.ravel()
     out = np.zeros(flat.shape)
     pos = flat >= 2
@@ -678,7 +609,7 @@ def log_bell(n: ArrayLike) -> Any:
     return out[()] if out.ndim == 0 else out
 
 
-def stirling2_ratio_curvature(n: int, k: int) -> float:
+def _stirling2_ratio_curvature(n: int, k: int) -> float:
     """log[S(n-2,k) S(n,k) / S(n-1,k)^2], the second difference of log S(., k) at n - 1.
 
     For 2 <= k <= n - 2. The ratio r(n) = S(n-1,k)/S(n,k) is the probability
@@ -700,7 +631,7 @@ def stirling2_ratio_curvature(n: int, k: int) -> float:
     """
     nf, kf = float(n - 1), float(k)
     mu1 = np.array([(nf - kf) / kf])
-    rho = _saddle_rho(mu1)
+    rho = truncated_poisson_rate(mu1)
     log_h_rho = _log_h_real(rho)
     var = kf * (1.0 + mu1) * np.maximum(rho - mu1, 0.1 * rho / (1.0 + rho))
     sd = float(np.sqrt(var[0]))

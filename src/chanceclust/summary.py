@@ -380,7 +380,7 @@ def _sparse_cells(
     return coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data, coo.shape
 
 
-def sum_by_key(
+def _sum_by_key(
     keys: NDArray[np.int64], counts: NDArray[np.int64]
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Distinct keys, ascending, with the sums of their counts: one sort (none if sorted).
@@ -423,7 +423,7 @@ def _canonical(
         rows, cols, counts = rows[keep], cols[keep], counts[keep]
     keys = rows * k_pred + cols
     _total(counts, "counts")  # refuses totals >= 2**63: the sums below are int64
-    keys, counts = sum_by_key(keys, counts)
+    keys, counts = _sum_by_key(keys, counts)
     rows, cols = np.divmod(keys, k_pred) if k_pred else (keys, keys)
     used_rows = np.zeros(len(labels_true), dtype=bool)
     used_rows[rows] = True
@@ -821,7 +821,7 @@ def histogram_entropies(table: Table) -> tuple[list[float], list[float], list[fl
     return parts[0], parts[1], parts[2]
 
 
-def histogram_mutual_information(table: Table) -> float:
+def _histogram_mutual_information(table: Table) -> float:
     """MI = H(A) + H(B) - H(A, B) of a histogram table, as one compensated sum."""
     if table.n == 0:
         return 0.0
@@ -830,7 +830,7 @@ def histogram_mutual_information(table: Table) -> float:
     return max(total / table.n, 0.0)
 
 
-def histogram_variation_of_information(table: Table) -> float:
+def _histogram_variation_of_information(table: Table) -> float:
     """VI = 2 H(A, B) - H(A) - H(B) of a histogram table, as one compensated sum."""
     if table.n == 0:
         return 0.0

@@ -31,20 +31,14 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from chanceclust.contingency import Table, table_pair_counts
-from chanceclust.ensembles import Law, SizeLaw, exact_pair_probability, inverse_moments
-from chanceclust.expectations import table_laws, validated_table
+from chanceclust._expected.elementary import falling
+from chanceclust._expected.laws import Law, SizeLaw, exact_pair_probability, inverse_moments
+from chanceclust.contingency import Table, _pair_counts
+from chanceclust.expectations import _laws_of_table, _validated_table
 
 __all__ = ["rand_index_variance", "standardized_rand_index"]
 
 Number = Fraction | float
-
-
-def _falling(x: int, m: int) -> int:
-    out = 1
-    for i in range(m):
-        out *= x - i
-    return out
 
 
 def _fixed_moments(law: SizeLaw) -> tuple[Fraction, Fraction, Fraction]:
@@ -61,8 +55,8 @@ def _fixed_moments(law: SizeLaw) -> tuple[Fraction, Fraction, Fraction]:
         s4 += c * f2 * (a - 2) * (a - 3)
         sq += c * f2 * f2
     a1 = Fraction(s2, n * (n - 1))
-    overlap = Fraction(s3, _falling(n, 3)) - a1 * a1 if n >= 3 else Fraction(0)
-    disjoint = Fraction(s4 + s2 * s2 - sq, _falling(n, 4)) - a1 * a1 if n >= 4 else Fraction(0)
+    overlap = Fraction(s3, falling(n, 3)) - a1 * a1 if n >= 3 else Fraction(0)
+    disjoint = Fraction(s4 + s2 * s2 - sq, falling(n, 4)) - a1 * a1 if n >= 4 else Fraction(0)
     return a1, overlap, disjoint
 
 
@@ -89,7 +83,7 @@ def _table_variance(table: Table, model: str, one_sided: bool) -> Number:
     """Var[RI] for a table (exact Fraction when both sides are fixed size sequences).
 
     A random side (num or all) enters through (p1, g, v) of
-    :func:`~chanceclust.ensembles.inverse_moments`: p1 = P(pair together),
+    :func:`~chanceclust._expected.laws.inverse_moments`: p1 = P(pair together),
     g = p1 - p2 >= 0 and v = p2 - p1^2, p2 = P(two pairs together). With
     alpha = v for both kinds of pair pairs, the pair-pair sum regroups into
     terms that do not cancel (the fixed side's own Var[Q] = 0 is used exactly):
@@ -102,7 +96,7 @@ def _table_variance(table: Table, model: str, one_sided: bool) -> Number:
     if n < 2:
         return Fraction(0)
     # One-sided, the reference acts as a perm side with its own sizes (module notes).
-    law_true, law_pred = table_laws(table, model, one_sided)
+    law_true, law_pred = _laws_of_table(table, model, one_sided)
     if _is_fixed(law_true) and _is_fixed(law_pred):
         return _exact_variance(n, _fixed_moments(law_true), _fixed_moments(law_pred))
     pairs = float(n * (n - 1) // 2)
@@ -131,6 +125,8 @@ def rand_index_variance(
     unassigned: str = "raise",
 ) -> float:
     """Exact variance of the Rand index of two random clusterings under a random model.
+
+    Formula: docs/math.md#math-rand-variance.
 
     The random clusterings have the cluster sizes (perm), the numbers of
     clusters (num) or only the number of elements (all) of ``labels_true``
@@ -188,7 +184,7 @@ def rand_index_variance(
     from 2 to 10^15 from a table, measured <= 1e-15 except num with a mean
     cluster size mu below about log K + 2 (its size law), where v = p1^2
     expm1(c) with c the curvature of log S(., K)
-    (:func:`~chanceclust.special.stirling2_ratio_curvature`): relative error
+    (``special._stirling2_ratio_curvature``): relative error
     ~1e-16 e^mu, measured <= 1.1e-13 for N <= 85000 (K from 400 to N - 1)
     but 5.9e-12 at N = 10^6, K = 10^5 (mu = 10); near the switch to the
     mixture (e^mu ~ K) it can reach ~1e-16 K, i.e. beyond 1e-12 for K
@@ -213,7 +209,7 @@ def rand_index_variance(
     """
     return float(
         _table_variance(
-            *validated_table(
+            *_validated_table(
                 labels_true, labels_pred, contingency, model, one_sided,
                 unassigned_label=unassigned_label, unassigned=unassigned,
             )
@@ -227,9 +223,9 @@ def _table_centered(table: Table, model: str, one_sided: bool) -> Fraction:
     Floats a1, b1 (random sides) enter as their exact binary values, so the
     only error is theirs, never a cancellation in this sum.
     """
-    counts = table_pair_counts(table)
+    counts = _pair_counts(table)
     pairs = counts.total
-    law_true, law_pred = table_laws(table, model, one_sided)
+    law_true, law_pred = _laws_of_table(table, model, one_sided)
     a1, b1 = exact_pair_probability(law_true), exact_pair_probability(law_pred)
     q_true = Fraction(counts.n11 + counts.n10, pairs)
     q_pred = Fraction(counts.n11 + counts.n01, pairs)
@@ -248,6 +244,8 @@ def standardized_rand_index(
     unassigned: str = "raise",
 ) -> float:
     """Standardized Rand index (RI - E[RI]) / sd[RI] under a random model, without sampling.
+
+    Formula: docs/math.md#math-rand-variance.
 
     Parameters
     ----------
@@ -293,7 +291,7 @@ def standardized_rand_index(
     >>> round(standardized_rand_index(a, b), 6)  # (2/3 - 14/25) / sqrt(32/1875)
     0.816497
     """
-    table, model, one_sided = validated_table(
+    table, model, one_sided = _validated_table(
         labels_true, labels_pred, contingency, model, one_sided,
         unassigned_label=unassigned_label, unassigned=unassigned,
     )

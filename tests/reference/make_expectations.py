@@ -61,6 +61,9 @@ from functools import lru_cache
 from pathlib import Path
 
 import mpmath
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared primitives: _exact.py
+from _exact import bell, stirling2  # noqa: E402  # recurrences, independent of the enumeration below
 from mpmath import mp, mpf
 
 DPS = 60  # working precision of mpmath (decimal digits)
@@ -78,26 +81,8 @@ mp.dps = DPS
 # ----------------------------------------------------------------------------
 # Exact special numbers (recurrences, independent of the enumeration below)
 # ----------------------------------------------------------------------------
-@lru_cache(maxsize=None)
-def stirling2(n: int, k: int) -> int:
-    """Stirling number of the second kind by S(n,k) = k S(n-1,k) + S(n-1,k-1)."""
-    if n == 0 and k == 0:
-        return 1
-    if n <= 0 or k <= 0 or k > n:
-        return 0
-    return k * stirling2(n - 1, k) + stirling2(n - 1, k - 1)
-
-
-@lru_cache(maxsize=None)
-def bell(n: int) -> int:
-    """Bell number by B_{n+1} = sum_k C(n, k) B_k."""
-    if n == 0:
-        return 1
-    return sum(math.comb(n - 1, k) * bell(k) for k in range(n))
-
-
 def _warm_caches(nmax: int) -> None:
-    # Fill the recursive caches bottom-up so that recursion depth stays small.
+    # Fill the caches, and check the triangle against Bell's: sum_k S(n, k) = B_n.
     for n in range(nmax + 1):
         bell(n)
         for k in range(n + 1):

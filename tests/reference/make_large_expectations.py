@@ -82,6 +82,10 @@ from functools import cache
 from pathlib import Path
 
 import mpmath
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared primitives: _exact.py
+from _exact import bell_numbers, stirling2_range  # noqa: E402
+from _exact import stirling2 as stirling2_by_recurrence  # noqa: E402
 from mpmath import mp, mpf
 
 mp.dps = 50  # working precision of every mpf result
@@ -100,59 +104,18 @@ HERE = Path(__file__).resolve().parent
 # ----------------------------------------------------------------------------
 # Exact special numbers
 # ----------------------------------------------------------------------------
-def stirling2_range(m_lo: int, m_hi: int, k: int) -> dict[int, int]:
-    """{m: S(m, k)} for m_lo <= m <= m_hi, exact, by inclusion-exclusion.
-
-    k! S(m, k) = sum_j (-1)^j C(k, j) (k - j)^m; the powers are advanced by one
-    multiplication per step in m, and the division by k! is checked exact.
-    """
-    if k == 0:
-        return {m: int(m == 0) for m in range(m_lo, m_hi + 1)}
-    coef = [(-1) ** j * math.comb(k, j) for j in range(k)]  # j = k term is 0^m, 0 for m>0
-    base = [k - j for j in range(k)]
-    powers = [pow(x, m_lo) for x in base]
-    kfact = math.factorial(k)
-    out = {}
-    for m in range(m_lo, m_hi + 1):
-        total = sum(c * p for c, p in zip(coef, powers, strict=True))
-        if m == 0:
-            total += (-1) ** k  # the j = k term, 0^0 = 1
-        q, r = divmod(total, kfact)
-        assert r == 0, (m, k)
-        assert q >= 0, (m, k)
-        out[m] = q
-        if m < m_hi:
-            powers = [p * x for p, x in zip(powers, base, strict=True)]
-    return out
-
-
 def stirling2(n: int, k: int) -> int:
     return stirling2_range(n, n, k)[n]
 
 
-def bell_numbers(n: int) -> list[int]:
-    """[B_0, ..., B_n] exactly, by the Bell (Aitken) triangle."""
-    out = [1]
-    row = [1]
-    for _ in range(n):
-        new = [row[-1]]
-        for x in row:
-            new.append(new[-1] + x)
-        row = new
-        out.append(row[0])
-    return out
-
-
 def _check_special_numbers() -> None:
-    table = [[1]]
-    for n in range(1, 61):
-        prev = table[-1] + [0]
-        table.append([0] + [k * prev[k] + prev[k - 1] for k in range(1, n + 1)])
+    # inclusion-exclusion against the triangle, and the triangle against Bell's
     for n in range(61):
         for k in range(n + 1):
-            assert stirling2(n, k) == table[n][k], (n, k)
+            assert stirling2(n, k) == stirling2_by_recurrence(n, k), (n, k)
     bells = bell_numbers(60)
-    assert all(bells[n] == sum(table[n]) for n in range(61))
+    assert all(bells[n] == sum(stirling2_by_recurrence(n, k) for k in range(n + 1))
+               for n in range(61))
 
 
 # ----------------------------------------------------------------------------

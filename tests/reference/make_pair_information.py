@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Generate ``pair_information.json``: E[bd0(X, ab/N)] for X ~ hypergeometric(N, a, b).
 
-The reference for ``chanceclust._pair_information.pair_information`` (which
+The reference for ``chanceclust._expected.size_pairs.pair_information`` (which
 returns this value divided by N), the whole cost of the perm expected mutual
 information. It does NOT import chanceclust; mpmath only:
 
@@ -21,9 +21,13 @@ and N - 1. Run: ``python tests/reference/make_pair_information.py``.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import mpmath as mp
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared primitives: _exact.py
+from _exact import bd0  # noqa: E402
 
 mp.mp.dps = 50
 STOP = mp.mpf(10) ** -45
@@ -44,10 +48,6 @@ CASES = [
     (10**7, 5 * 10**6, 5 * 10**6), (10**7, 1_336_000, 1_336_000),
     (10**8, 1, 10**4), (10**8, 10**4, 10**4), (10**8, 10**5, 10**5), (10**8, 10**6, 10**6),
 ]
-
-
-def bd0(x: int, m: mp.mpf) -> mp.mpf:
-    return m if x == 0 else x * mp.log(x / m) + m - x
 
 
 def expected_deviance(n: int, a: int, b: int) -> mp.mpf:

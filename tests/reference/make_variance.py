@@ -40,7 +40,7 @@ Run: ``python tests/reference/make_variance.py`` (about a minute); writes
 from __future__ import annotations
 
 import json
-import math
+import sys
 import time
 from collections import Counter
 from fractions import Fraction
@@ -48,6 +48,9 @@ from itertools import product
 from pathlib import Path
 
 import mpmath as mp
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared primitives: _exact.py
+from _exact import bell_numbers, falling, stirling2_range  # noqa: E402
 
 mp.mp.dps = 80
 HERE = Path(__file__).resolve().parent
@@ -57,13 +60,6 @@ DOBINSKI_MAX = 10**7
 
 
 # ---------------------------------------------------------------- per-side probabilities
-def falling(x: int, m: int) -> int:
-    out = 1
-    for i in range(m):
-        out *= x - i
-    return out
-
-
 def fixed_side(sizes: list[int]) -> tuple:
     """(p1, p_overlap, p_disjoint) exactly for a fixed size sequence (Fractions)."""
     n = sum(sizes)
@@ -78,8 +74,7 @@ def fixed_side(sizes: list[int]) -> tuple:
 
 
 def stirling_exact(n: int, k: int) -> int:
-    total = sum((-1) ** j * math.comb(k, j) * (k - j) ** n for j in range(k + 1))
-    return total // math.factorial(k)
+    return stirling2_range(n, n, k)[n]  # inclusion-exclusion, exact
 
 
 def num_side(n: int, k: int) -> tuple:
@@ -108,18 +103,6 @@ def num_side(n: int, k: int) -> tuple:
     p1 = t(n - 1) / (k * t0)
     p2 = t(n - 2) / (k * k * t0)
     return p1, p2, p2
-
-
-def bell_numbers(top: int) -> list[int]:
-    """B_0 .. B_top by the Bell triangle."""
-    out, row = [1], [1]
-    for _ in range(top):
-        new = [row[-1]]
-        for v in row:
-            new.append(new[-1] + v)
-        row = new
-        out.append(row[0])
-    return out
 
 
 _BELLS = bell_numbers(EXACT_BELL_MAX)

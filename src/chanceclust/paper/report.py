@@ -5,11 +5,11 @@ from __future__ import annotations
 import contextlib
 import csv
 import os
-import sys
-import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
+
+from chanceclust._progress import Progress  # noqa: F401  (the paper modules import it from here)
 
 #: Order of the sections in REPORT.md.
 ORDER = ("ranking", "digits", "preferential", "genes")
@@ -18,42 +18,6 @@ RUNTIMES = (
     "full run 150 s wall (56 s CPU), --quick 47 s (19 s CPU), measured on a 2-core "
     "machine shared with other jobs (load average 6-7)"
 )
-
-
-class Progress:
-    """``label [#####-----] i/total`` on stderr; silent when stderr is not a terminal.
-
-    Parameters
-    ----------
-    label : str
-        Name shown before the bar.
-    total : int
-        Number of steps.
-    enabled : bool or None, default=None
-        None means "only if stderr is a TTY".
-    """
-
-    def __init__(self, label: str, total: int, enabled: bool | None = None) -> None:
-        self.label, self.total, self.done = label, max(int(total), 1), 0
-        self.enabled = sys.stderr.isatty() if enabled is None else bool(enabled)
-        self.start = time.perf_counter()
-        self._shown = -1
-
-    def update(self, n: int = 1) -> None:
-        self.done = min(self.done + n, self.total)
-        width = 30
-        filled = width * self.done // self.total
-        if self.enabled and filled != self._shown:
-            self._shown = filled
-            elapsed = time.perf_counter() - self.start
-            sys.stderr.write(f"\r{self.label:>12} [{'#' * filled}{'-' * (width - filled)}] "
-                             f"{self.done}/{self.total} {elapsed:5.0f}s")
-            sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
 
 
 @contextlib.contextmanager

@@ -18,7 +18,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._elementary import unique
+from chanceclust._expected.elementary import unique
 
 _LOG_TWO_OVER_DELTA = np.log(2.0 / 1e-20)
 _CHUNK = 1 << 18  # elements per padded block: small enough to stay in cache

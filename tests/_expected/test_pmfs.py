@@ -9,7 +9,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from chanceclust._kernels import binom_pmf, deviance, hypergeom_pmf, stirlerr
+from chanceclust._expected.pmfs import binom_pmf, deviance, hypergeom_pmf, stirlerr
 
 mp.mp.dps = 50
 

@@ -26,8 +26,8 @@ import numpy as np
 from numpy.polynomial import chebyshev
 from numpy.typing import NDArray
 
-from chanceclust._elementary import unique
-from chanceclust.ensembles import SlotMixture
+from chanceclust._expected.elementary import unique
+from chanceclust._expected.laws import SlotMixture
 
 _DEGREE = 16
 FIT_NODES = 40

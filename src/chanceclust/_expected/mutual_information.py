@@ -23,11 +23,11 @@ from math import comb
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._kernels import binom_pmf, deviance, exact_offset
-from chanceclust._pair_information import pair_information
-from chanceclust._smooth import FIT_NODES, fitted_joint_sum, fitted_mixture_sums
-from chanceclust._sums import mode_recurrence_sums, tail_halfwidth
-from chanceclust.ensembles import Law, SizeLaw, SlotMixture, StamQuadrature
+from chanceclust._expected.laws import Law, SizeLaw, SlotMixture, StamQuadrature
+from chanceclust._expected.mixture_fits import FIT_NODES, fitted_joint_sum, fitted_mixture_sums
+from chanceclust._expected.pmfs import binom_pmf, deviance, exact_offset
+from chanceclust._expected.size_pairs import pair_information
+from chanceclust._expected.windows import mode_recurrence_sums, tail_halfwidth
 
 # Above this many slot pairs the joint mixture sum goes through a fit in log u,
 # and mixtures with more than 2 * FIT_NODES slots go through fits in log u.

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import scipy.special as sc
 
-from chanceclust._elementary import gammaln, lambertw, logsumexp, polygamma_large, unique
+from chanceclust._expected.elementary import gammaln, lambertw, logsumexp, polygamma_large, unique
 
 mp.mp.dps = 30
 
@@ -78,6 +78,29 @@ def test_lambertw_rejects_points_off_the_real_branch():
 @pytest.mark.parametrize("values", [[], [3, 1, 3, 2], [5], [2.5, -1.0, 2.5], list(range(50, 0, -3)) * 2])
 def test_unique_equals_numpy(values):
     np.testing.assert_array_equal(unique(values), np.unique(values))
+
+
+@pytest.mark.parametrize("excess", [1e-12, 1e-6, 1e-3, 0.1, 0.5, 1.0, 3.0, 50.0, 1e3, 1e7 - 1])
+def test_truncated_poisson_rate_solves_the_mean(excess):
+    """rho / (1 - e^-rho) = 1 + excess, checked in 40 digits; means near 1 and far above it."""
+    from chanceclust._expected.elementary import truncated_poisson_rate
+
+    rho = float(truncated_poisson_rate(excess))
+    mp.mp.dps = 40
+    root = mp.findroot(lambda r: r / (1 - mp.exp(-r)) - 1 - mp.mpf(excess), mp.mpf(rho))
+    assert rho == pytest.approx(float(root), rel=2e-15)
+
+
+def test_falling_and_stirling_series():
+    from chanceclust._expected.elementary import STIRLING_SERIES, falling
+
+    assert falling(10, 3) == 720
+    assert falling(5, 0) == 1
+    assert falling(3, 4) == 0
+    n = mp.mpf(30)
+    series = sum(c / n ** (2 * i + 1) for i, c in enumerate(STIRLING_SERIES))
+    exact = mp.loggamma(n + 1) - (n * mp.log(n) - n + mp.log(2 * mp.pi * n) / 2)
+    assert float(series) == pytest.approx(float(exact), rel=1e-15)
 
 
 @pytest.mark.parametrize("m", [0, 1, 2, 3, 7, 15, 23, 30])

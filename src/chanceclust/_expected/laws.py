@@ -28,16 +28,21 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._elementary import gammaln, lambertw, logsumexp, polygamma_large
-from chanceclust._validation import check_count, check_model, check_sizes
-from chanceclust.special import stirling2_ratio_curvature
+from chanceclust._expected.elementary import (
+    falling,
+    gammaln,
+    lambertw,
+    logsumexp,
+    polygamma_large,
+    truncated_poisson_rate,
+)
+from chanceclust.special import _stirling2_ratio_curvature
 
-__all__ = ["SizeLaw", "SlotMixture", "StamQuadrature", "law", "same_cluster_probability"]
+__all__ = ["SizeLaw", "SlotMixture", "StamQuadrature", "law"]
 
 # Mixture terms below this fraction of the largest are dropped (their total is
 # bounded by the same factor times the number of terms).
@@ -177,18 +182,6 @@ def _surjection_mixture(n: int, k: int) -> SlotMixture | None:
     return SlotMixture(n, k - j, terms / total)
 
 
-def _truncated_poisson_rate(mean: float) -> float:
-    """rho with rho / (1 - exp(-rho)) = mean > 1: the zero-truncated Poisson of that mean."""
-    lo, hi = 0.0, mean + 1.0
-    for _ in range(200):  # bisection: any rho is exact below, this one centres the sums
-        mid = 0.5 * (lo + hi)
-        if mid / -np.expm1(-mid) < mean:
-            lo = mid
-        else:
-            hi = mid
-    return 0.5 * (lo + hi)
-
-
 def _convolve_trimmed(
     first: tuple[int, int, NDArray[np.float64]],
     second: tuple[int, int, NDArray[np.float64]],
@@ -228,7 +221,7 @@ def _surjection_size_law(n: int, k: int) -> SizeLaw:
     Used where the inclusion-exclusion mixture is ill-conditioned (small
     clusters), so the size support stays short.
     """
-    rho = _truncated_poisson_rate(n / k)
+    rho = float(truncated_poisson_rate((n - k) / k))
     mean = n / k
     sd = np.sqrt(max(mean * (1.0 + rho - mean), 0.0))  # variance of the truncated Poisson
     top = min(n - k + 1, int(rho + 40.0 * np.sqrt(rho) + 200))  # beyond: p(x)/p(mode) < 1e-40
@@ -357,7 +350,7 @@ def inverse_moments(law_: Law) -> tuple[float, float, float]:
     = (u0 - u) / (u u0) for the slot u0 of largest weight (exact integer
     differences, or the quadrature's own offsets): relative error ~1e-15 at
     any N. For a size law (num with small clusters) p2 = p1^2 exp(c) with c
-    the curvature of log S(., K) from :func:`~chanceclust.special.stirling2_ratio_curvature`,
+    the curvature of log S(., K) from ``special._stirling2_ratio_curvature``,
     so v = p1^2 expm1(c) carries an absolute error ~1e-16 p1^2 / N (1 + e^rho / rho),
     rho the saddle point of the mean cluster size, instead of ~1e-16 p1^2.
     """
@@ -376,7 +369,7 @@ def inverse_moments(law_: Law) -> tuple[float, float, float]:
         p2 = falling_moment(law_, 3)
         return p1, p1 - p2, p2 - p1 * p1
     # p2 = S(N-2,K)/S(N,K) = p1^2 exp(c), c the curvature of log S(., K) (no cancellation).
-    curvature = stirling2_ratio_curvature(n, k)
+    curvature = _stirling2_ratio_curvature(n, k)
     return p1, p1 * (1.0 - p1 * math.exp(curvature)), p1 * p1 * math.expm1(curvature)
 
 
@@ -440,82 +433,10 @@ def falling_moment(law_: Law, m: int) -> float:
         return float(np.sum(law_.coefs * np.power(law_.slots.astype(np.float64), 1 - m)))
     if law_.exact:
         numerator = sum(
-            int(c) * _falling(int(a), m) for a, c in zip(law_.sizes, law_.weights, strict=True)
+            int(c) * falling(int(a), m) for a, c in zip(law_.sizes, law_.weights, strict=True)
         )
-        return numerator / _falling(n, m)
+        return numerator / falling(n, m)
     ratio = np.ones_like(law_.weights)
     for i in range(m):  # (a)_m / (n)_m as a product of ratios, no overflow
         ratio *= (law_.sizes - i) / (n - i)
     return float(np.sum(law_.weights * np.clip(ratio, 0.0, None)))
-
-
-def _falling(x: int, m: int) -> int:
-    out = 1
-    for i in range(m):
-        out *= x - i
-    return out
-
-
-def same_cluster_probability(
-    n: Any,
-    *,
-    model: str,
-    n_clusters: Any = None,
-    sizes: Any = None,
-    m: int = 2,
-) -> float:
-    """Probability that m given elements all share a cluster in a random clustering.
-
-    Parameters
-    ----------
-    n : int
-        Number of elements N.
-    model : {"perm", "num", "all"}
-        perm: uniform over clusterings with the cluster sizes ``sizes``;
-        num: uniform over the S(N, K) clusterings with K = ``n_clusters``;
-        all: uniform over the B_N clusterings.
-    n_clusters : int, optional
-        K, for ``num``.
-    sizes : array-like of int, optional
-        The cluster sizes, for ``perm`` (they must sum to ``n``).
-    m : int, default=2
-        Number of elements.
-
-    Returns
-    -------
-    float
-        perm: sum_i (a_i)_m / (N)_m; num: S(N-m+1, K)/S(N, K); all: B_{N-m+1}/B_N.
-        For m = 2 this is p_X of docs/math.md#math-expected-rand; for m = 3
-        it is also the probability that two given pairs are both co-clustered
-        under num and all, whether or not the pairs share an element.
-
-    Notes
-    -----
-    Exact rational arithmetic for perm; under num and all the ratios of
-    Stirling or Bell numbers are computed as moments of a mixture of i.i.d.
-    labelings (relative error ~1e-15) or from log-Stirling numbers for num with
-    small clusters. Cost independent of N for perm after the sizes, O(sqrt(N))
-    for all.
-
-    Examples
-    --------
-    >>> from chanceclust.ensembles import same_cluster_probability
-    >>> round(same_cluster_probability(4, model="all"), 12)  # B_3 / B_4 = 5 / 15
-    0.333333333333
-    """
-    n = check_count(n, "n")
-    model = check_model(model)
-    m = check_count(m, "m", minimum=1)
-    size_array = None
-    k = None
-    if model == "perm":
-        if sizes is None:
-            raise ValueError("`sizes` is required for model='perm'; got None.")
-        size_array = check_sizes(sizes, "sizes")
-        if int(size_array.sum()) != n:
-            raise ValueError(f"`sizes` must sum to n={n}; got {int(size_array.sum())}.")
-    elif model == "num":
-        k = check_count(n_clusters, "n_clusters", minimum=1)
-        if k > n:
-            raise ValueError(f"`n_clusters` must be between 1 and n={n}; got {k}.")
-    return falling_moment(law(n, model, sizes=size_array, n_clusters=k), m)

@@ -19,7 +19,7 @@ Sources of the exact integers:
   +-60 standard deviations around its largest term (checked against the
   exact values at n = 1000 and 1500).
 
-Run from the repository root:  python tests/reference/special_values.py
+Run from the repository root:  python tests/reference/make_special_values.py
 (about 3 minutes of CPU time; most of it is the big-integer powers for
 n = 10^5, k = 1000, n = 10^6, k = 100 and n = 10^7, k = 10).
 """
@@ -27,15 +27,17 @@ n = 10^5, k = 1000, n = 10^6, k = 100 and n = 10^7, k = 10).
 from __future__ import annotations
 
 import json
-import math
 import sys
 import time
 from pathlib import Path
 
 import mpmath
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared primitives: _exact.py
+from _exact import bell_numbers, stirling2_near_diagonal, stirling2_range, stirling2_rows  # noqa: E402
+
 mpmath.mp.dps = 40
-OUT = Path(__file__).with_suffix(".json")
+OUT = Path(__file__).parent / "special_values.json"
 
 
 def logstr(x: int) -> str:
@@ -44,35 +46,7 @@ def logstr(x: int) -> str:
 
 
 def inclusion_exclusion(n: int, k: int) -> int:
-    total, binom = 0, 1
-    for j in range(k + 1):
-        term = binom * (k - j) ** n
-        total += -term if j % 2 else term
-        binom = binom * (k - j) // (j + 1)
-    q, r = divmod(total, math.factorial(k))
-    assert r == 0
-    return q
-
-
-def eulerian2(m: int) -> list[list[int]]:
-    """Rows 0..m of second-order Eulerian numbers <<i, j>>."""
-    rows = [[1]]
-    for i in range(1, m + 1):
-        prev = rows[-1]
-        row = []
-        for j in range(i):
-            a = (j + 1) * prev[j] if j < len(prev) else 0
-            b = (2 * i - 1 - j) * prev[j - 1] if 1 <= j <= len(prev) else 0
-            row.append(a + b)
-        rows.append(row)
-    return rows
-
-
-EUL = eulerian2(300)
-
-
-def near_diagonal(n: int, m: int) -> int:
-    return sum(e * math.comb(n + m - 1 - j, 2 * m) for j, e in enumerate(EUL[m]))
+    return stirling2_range(n, n, k)[n]
 
 
 def dobinski_log(n: int) -> mpmath.mpf:
@@ -105,12 +79,7 @@ def main() -> None:
     nmax = 1500
     full_rows = {500, 1000, 1500}
     grid_rows = set(range(301, nmax + 1, 53)) | full_rows
-    row = [1]
-    for n in range(1, nmax + 1):
-        new = [0] * (n + 1)
-        for k in range(1, n + 1):
-            new[k] = (k * row[k] if k < n else 0) + row[k - 1]
-        row = new
+    for n, row in stirling2_rows(nmax):
         if n in grid_rows:
             if n in full_rows:
                 ks = range(1, n + 1)
@@ -122,19 +91,12 @@ def main() -> None:
                 out["stirling2"].append([n, k, logstr(row[k]), "triangle"])
         if n <= 300:
             for m in range(0, min(n, 300) + 1):
-                assert near_diagonal(n, m) == row[n - m], (n, m)
+                assert stirling2_near_diagonal(n, m) == row[n - m], (n, m)
         if n == 200:
             assert inclusion_exclusion(200, 37) == row[37]
     print(f"triangle done {time.time() - t0:.1f}s", file=sys.stderr)
 
-    bell_row = [1]
-    bells = [1]
-    for _ in range(nmax):
-        new = [bell_row[-1]]
-        for x in bell_row:
-            new.append(new[-1] + x)
-        bell_row = new
-        bells.append(bell_row[0])
+    bells = bell_numbers(nmax)
     for n in range(nmax + 1):
         out["bell"].append([n, logstr(bells[n]), "bell_triangle"])
     for n in (1000, 1500):
@@ -158,7 +120,7 @@ def main() -> None:
     # Large n, k close to n: Eulerian numbers.
     for n in (2000, 10**4, 10**5, 10**6, 10**7):
         for m in (1, 2, 3, 10, 30, 100, 300):
-            out["stirling2"].append([n, n - m, logstr(near_diagonal(n, m)), "eulerian"])
+            out["stirling2"].append([n, n - m, logstr(stirling2_near_diagonal(n, m)), "eulerian"])
     print(f"eulerian done {time.time() - t0:.1f}s", file=sys.stderr)
 
     for n in (2000, 5000, 10**4, 10**5, 10**6, 10**7):
@@ -166,7 +128,7 @@ def main() -> None:
     print(f"dobinski done {time.time() - t0:.1f}s", file=sys.stderr)
 
     out["meta"] = {
-        "generator": "tests/reference/special_values.py",
+        "generator": "tests/reference/make_special_values.py",
         "format": "stirling2 rows: [n, k, log S(n,k) as a decimal string, source]; "
                   "bell rows: [n, log B_n, source]",
         "mpmath_dps": 40,

@@ -21,7 +21,7 @@ it is computed in two ways:
   carried outwards through each pair's own window (``_sums.mode_recurrence_sums``).
 
 Windows are Bennett's (``_sums.tail_halfwidth``, mass < 1e-20 left out).
-Accuracy: <= 2e-15 relative on every case of tests/test_pair_information.py
+Accuracy: <= 2e-15 relative on every case of tests/_expected/test_size_pairs.py
 (50-digit mpmath, N = 10 to 10^8); each recurrence step adds one rounding.
 """
 
@@ -32,8 +32,8 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._kernels import deviance, hypergeom_pmf
-from chanceclust._sums import mode_recurrence_sums, tail_halfwidth
+from chanceclust._expected.pmfs import deviance, hypergeom_pmf
+from chanceclust._expected.windows import mode_recurrence_sums, tail_halfwidth
 
 _CHUNK = 1 << 17  # elements per block of pmf rows: stays in cache
 _MANY_PAIRS = 512  # from this many pairs in a block, step over x with vector operations

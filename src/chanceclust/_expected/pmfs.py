@@ -14,8 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from chanceclust._expected.elementary import STIRLING_SERIES
+
 _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
-# stirlerr(n) for n = 0..15, rounded from 40-digit mpmath (tests/test_kernels.py checks them);
+# stirlerr(n) for n = 0..15, rounded from 40-digit mpmath (tests/_expected/test_pmfs.py checks them);
 # below 16 the Stirling series converges too slowly and lgamma forms lose ~3e-15.
 _STIRLERR_SMALL = np.array(
     [
@@ -89,11 +91,9 @@ def stirlerr(n: ArrayLike) -> NDArray[np.float64]:
     large = ~small
     inv = 1.0 / n[large]
     inv2 = inv * inv
-    # Stirling series B_2k / (2k (2k-1) n^(2k-1)); at n >= 16 the first omitted term,
-    # 3617/(122400 n^15), is below 3e-20.
-    series = (1.0 / 12, -1.0 / 360, 1.0 / 1260, -1.0 / 1680, 1.0 / 1188, -691.0 / 360360, 1.0 / 156)
+    # Stirling series; at n >= 16 the first omitted term is below 3e-20.
     total = np.zeros(inv.shape)
-    for coefficient in reversed(series):
+    for coefficient in reversed(STIRLING_SERIES):
         total = total * inv2 + coefficient
     out[large] = inv * total
     return out

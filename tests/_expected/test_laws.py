@@ -1,0 +1,110 @@
+"""Tests of chanceclust._expected.laws (private: the random models as laws of cluster sizes).
+
+Each law is checked against exact Stirling and Bell numbers (``chanceclust.special``'s
+integers, themselves checked against the recurrences in ``test_special.py``);
+docs/math.md#math-laws derives them.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from chanceclust._expected.laws import (
+    SizeLaw,
+    SlotMixture,
+    all_law,
+    falling_moment,
+    fixed_law,
+    law,
+    num_law,
+)
+from chanceclust.special import bell, stirling2
+
+
+def _ratio(numerator: int, denominator: int) -> float:
+    return float(Fraction(numerator, denominator))
+
+
+class TestFixedLaw:
+    def test_counts_of_each_size(self):
+        got = fixed_law(np.array([3, 1, 3, 2, 1, 1]))
+        assert got.n == 11
+        assert got.sizes.tolist() == [1, 2, 3]
+        assert got.weights.tolist() == [3.0, 1.0, 2.0]
+        assert got.exact
+
+    def test_many_sizes_take_the_bincount_route(self):
+        sizes = np.random.default_rng(0).integers(1, 5, 5000)
+        got = fixed_law(sizes, total=int(sizes.sum()))
+        values, counts = np.unique(sizes, return_counts=True)
+        assert got.sizes.tolist() == values.tolist()
+        assert got.weights.tolist() == counts.tolist()
+
+    def test_arrays_are_read_only(self):
+        got = fixed_law(np.array([2, 2]))
+        with pytest.raises(ValueError, match="read-only"):
+            got.weights[0] = 5.0
+
+
+class TestAllLaw:
+    @pytest.mark.parametrize("n", [2, 5, 30, 200])
+    def test_stam_mixture_is_a_law_with_bell_ratios(self, n):
+        mixture = all_law(n)
+        assert isinstance(mixture, SlotMixture)
+        assert mixture.coefs.sum() == pytest.approx(1.0, rel=1e-15)
+        for m in range(2, min(4, n) + 1):
+            exact = _ratio(bell(n - m + 1), bell(n))
+            assert falling_moment(mixture, m) == pytest.approx(exact, rel=1e-14)
+
+    def test_one_and_zero_elements_are_fixed(self):
+        assert all_law(1).exact
+        assert all_law(0).n == 0
+
+
+class TestNumLaw:
+    @pytest.mark.parametrize(
+        ("n", "k"),
+        [(10, 2), (50, 3), (200, 10), (60, 30), (100, 90), (400, 399)],
+    )
+    def test_p_same_is_a_ratio_of_stirling_numbers(self, n, k):
+        got = num_law(n, k)
+        for m in (2, 3, 4):
+            exact = _ratio(stirling2(n - m + 1, k), stirling2(n, k))
+            assert falling_moment(got, m) == pytest.approx(exact, rel=1e-13)
+
+    def test_small_clusters_give_the_exact_size_law(self):
+        """w(a) = C(n, a) S(n - a, k - 1) / S(n, k) (the conditioned Poisson route)."""
+        n, k = 60, 30
+        got = num_law(n, k)
+        assert isinstance(got, SizeLaw)
+        assert not got.exact
+        for a, w in zip(got.sizes.tolist(), got.weights.tolist(), strict=True):
+            exact = _ratio(k * math.comb(n, a) * stirling2(n - a, k - 1), k * stirling2(n, k))
+            assert w == pytest.approx(exact, rel=1e-12, abs=1e-25)
+        assert got.weights.sum() == pytest.approx(k, rel=1e-13)
+
+    def test_large_clusters_give_the_inclusion_exclusion_mixture(self):
+        got = num_law(1000, 5)
+        assert isinstance(got, SlotMixture)
+        assert got.slots.max() == 5
+        assert got.coefs.sum() == pytest.approx(1.0, rel=1e-14)
+
+    @pytest.mark.parametrize(("n", "k"), [(7, 1), (7, 7)])
+    def test_one_clustering_is_a_fixed_law(self, n, k):
+        assert num_law(n, k).exact
+
+
+def test_law_dispatches_by_model():
+    assert law(6, "perm", sizes=np.array([4, 2])).sizes.tolist() == [2, 4]
+    assert law(6, "num", n_clusters=2) is num_law(6, 2)
+    assert law(6, "all") is all_law(6)
+
+
+def test_falling_moment_conventions():
+    assert falling_moment(all_law(5), 1) == 1.0
+    assert falling_moment(fixed_law(np.array([2])), 3) == 0.0  # fewer elements than m
+    assert falling_moment(fixed_law(np.array([2, 2])), 2) == 1 / 3

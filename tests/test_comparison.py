@@ -1,0 +1,122 @@
+"""Tests of chanceclust.comparison: compare() and its result classes.
+
+Every row of ``compare()`` must be the value of the public function it names (the registry of
+``test_common.py`` lists them), computed from one table; the result's accessors are checked
+on a hand-made example.
+"""
+
+from __future__ import annotations
+
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from strategies import label_pairs
+from test_common import CASES, SLOW_N, SMALL_A, SMALL_B, Case
+
+from chanceclust import (
+    ComparisonResult,
+    ComparisonRow,
+    compare,
+    contingency_table,
+    expected_mutual_information,
+    expected_rand_index,
+)
+
+
+def _compare_lookup(case: Case) -> tuple[str, str | None, bool, str | None]:
+    """(measure, model, one_sided, average_method) of a case in compare()'s rows."""
+    names = {
+        "rand_index": "RI",
+        "fowlkes_mallows_index": "FMI",
+        "jaccard_index": "JACCARD",
+        "mutual_information": "MI",
+        "variation_of_information": "VI",
+        "normalized_mutual_information": "NMI",
+        "adjusted_rand_index": "ARI",
+        "adjusted_mutual_information": "AMI",
+    }
+    kw = case.kwargs
+    return names[case.name], kw.get("model"), kw.get("one_sided", False), kw.get("average_method")
+
+
+@settings(max_examples=6)
+@given(label_pairs(max_n=SLOW_N))
+def test_compare_rows_equal_individual_functions(pair):
+    """Every row of compare() is the value (and E[s]) of the corresponding function."""
+    a, b = pair
+    result = compare(a, b)
+    assert type(result.n) is int
+    assert result.n == len(a)
+    assert len(result.rows) == len({row.key for row in result.rows}) == 34
+    assert result.n_clusters_true == len(set(a.tolist()))
+    assert result.n_clusters_pred == len(set(b.tolist()))
+    checked = 0
+    for case in CASES:
+        if case.name.startswith("expected_"):
+            continue
+        measure, model, one_sided, method = _compare_lookup(case)
+        if model == "perm" and one_sided:
+            continue  # compare() has a single perm row: one-sided is the same
+        value = result.get(measure, model, one_sided=one_sided, average_method=method)
+        assert value == case(a, b), case.id
+        checked += 1
+    assert checked == len(result.rows)
+    for row in result.rows:
+        if row.measure == "ARI":
+            expected = expected_rand_index(a, b, model=row.model, one_sided=row.one_sided)
+            assert row.expected == expected, row.key
+        elif row.measure == "AMI":
+            expected = expected_mutual_information(a, b, model=row.model, one_sided=row.one_sided)
+            assert row.expected == expected, row.key
+        else:
+            assert row.expected is None
+
+
+def test_compare_accepts_contingency():
+    """compare(contingency=...) gives the same rows as compare(labels)."""
+    table = contingency_table(SMALL_A, SMALL_B)
+    assert compare(contingency=table) == compare(SMALL_A, SMALL_B)
+    assert compare(contingency=sp.csr_array(table)) == compare(SMALL_A, SMALL_B)
+
+
+class TestComparisonResult:
+    A, B = [0, 0, 1, 1], [0, 0, 1, 2]
+
+    def test_get_by_measure_model_side_and_normalization(self):
+        result = compare(self.A, self.B)
+        assert result.get("RI") == 5 / 6
+        assert result.get("ari", "perm") == result.get("ARI", "perm")  # case-insensitive
+        key = {row.key: row.value for row in result.rows}["AMI[all1,max]"]
+        assert result.get("AMI", "all", one_sided=True, average_method="max") == key
+
+    def test_get_unknown_row_names_it(self):
+        with pytest.raises((KeyError, ValueError), match="XYZ"):
+            compare(self.A, self.B).get("XYZ")
+
+    def test_to_dict_and_to_records(self):
+        result = compare(self.A, self.B)
+        assert result.to_dict() == {row.key: row.value for row in result.rows}
+        records = result.to_records()
+        assert len(records) == len(result.rows)
+        assert records[0] == {"measure": "RI", "model": None, "one_sided": None,
+                              "average_method": None, "value": 5 / 6, "expected": None}
+
+    def test_to_frame(self):
+        frame = compare(self.A, self.B).to_frame()
+        assert list(frame.columns) == ["measure", "model", "one_sided", "average_method",
+                                       "value", "expected"]
+        assert len(frame) == 34
+
+    def test_str_is_a_table_of_every_row(self):
+        result = compare(self.A, self.B)
+        lines = str(result).splitlines()
+        assert lines[0] == "N = 4, K_true = 2, K_pred = 3"
+        assert lines[1].split() == ["measure", "model", "normalization", "value", "E[s]"]
+        assert len(lines) == 2 + len(result.rows)
+
+    def test_frozen(self):
+        result = compare(self.A, self.B)
+        assert isinstance(result, ComparisonResult)
+        assert isinstance(result.rows[0], ComparisonRow)
+        with pytest.raises(AttributeError):
+            result.n = 5  # type: ignore[misc]
