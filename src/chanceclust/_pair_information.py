@@ -20,6 +20,12 @@ it is computed in two ways:
   overflow: never seen, but checked).** Loader's pmf at each pair's own mode,
   carried outwards through each pair's own window (``_sums.mode_recurrence_sums``).
 
+* **Beyond N = 3037000499** (N**2 >= 2**63: x N - a b would overflow int64):
+  ``_huge_pair_information``: the moment expansion where Var X >= 2**16, the
+  grouped route (float64 throughout) or windowed sums through the 2x2 table's
+  smallest-margin cell for the rest; <= 7e-15 against the 50-digit references of
+  tests/test_pair_information_huge.py (N = 1e9 .. 2**63 - 1).
+
 Windows are Bennett's (``_sums.tail_halfwidth``, mass < 1e-20 left out).
 Accuracy: <= 2e-15 relative on every case of tests/test_pair_information.py
 (50-digit mpmath, N = 10 to 10^8); each recurrence step adds one rounding.
