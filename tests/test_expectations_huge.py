@@ -124,7 +124,7 @@ def test_variance_from_summaries_at_huge_n():
 
 def test_perm_expectations_beyond_int64_products():
     """perm E[MI] beyond n = 3037000499 is tested against 50-digit references in
-    tests/test_pair_information_huge.py; here only that it is no longer refused."""
+    tests/_expected/test_size_pairs_huge.py; here only that it is no longer refused."""
     n = 10**13
     value = expected_mutual_information_baseline(
         n, sizes_true=[n // 2, n - n // 2], sizes_pred=[n // 3, n - n // 3]

@@ -24,7 +24,7 @@ it is computed in two ways:
   ``_huge_pair_information``: the moment expansion where Var X >= 2**16, the
   grouped route (float64 throughout) or windowed sums through the 2x2 table's
   smallest-margin cell for the rest; <= 7e-15 against the 50-digit references of
-  tests/test_pair_information_huge.py (N = 1e9 .. 2**63 - 1).
+  tests/_expected/test_size_pairs_huge.py (N = 1e9 .. 2**63 - 1).
 
 Windows are Bennett's (``_sums.tail_halfwidth``, mass < 1e-20 left out).
 Accuracy: <= 2e-15 relative on every case of tests/_expected/test_size_pairs.py
