@@ -295,7 +295,7 @@ def _expanded_information(
     central moments mu_4 = kappa_4 + 3 kappa_2^2, mu_5 = kappa_5 + 10 kappa_3
     kappa_2, mu_6 = 15 kappa_2^3 + O(mu^2), collecting powers of r:
         E[bd0] = c_2/2 + r (c_2^2/4 - c_3/6) + r^2 (c_4/12 - c_2 c_3/2 + c_2^3/2) + O(r^3),
-    where (exact closed forms, tests/test_pair_information.py checks them against
+    where (exact closed forms, tests/_expected/test_size_pairs_huge.py checks them against
     factorial moments) c_2 = (N - a)(N - b)/(N (N - 1)), c_3 = c_2 (N - 2a)(N - 2b)
     / (N (N - 2)) and c_4 = c_2 [(N - 1) N^2 (N (N + 1) - 6a(N - a) - 6b(N - b))
     + 6ab(N - a)(N - b)(5N - 6)] / (N^2 (N - 1)(N - 2)(N - 3)); |c_k| <= ~1.
