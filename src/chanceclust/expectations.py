@@ -290,8 +290,12 @@ def expected_mutual_information(
     Range: num and all, any N up to 2^63 - 1 (measured <= 2e-15 relative
     against 50-digit references at N = 10^6 .. 2^63 - 1, < 0.1 s). Two
     sides given by cluster sizes (perm, or num with a mean cluster size
-    below about log K, whose size law is used) need N**2 < 2**63 (N <=
-    3037000499): a ``ValueError`` beyond. num with small clusters: K <= 10^8.
+    below about log K, whose size law is used): any N up to 2^63 - 1;
+    beyond N = 3037000499 (where N**2 >= 2**63) size pairs whose cell count
+    has variance >= 2^16 use the hypergeometric moment expansion (truncation
+    ~1e-15 relative) and the others windowed sums free of int64 products
+    (measured <= 7e-15 against 50-digit references at N = 1e9 .. 2^63 - 1).
+    num with small clusters: K <= 10^8.
 
     References
     ----------
@@ -439,15 +443,17 @@ def expected_mutual_information_baseline(
     Raises
     ------
     ValueError
-        For an invalid argument; for two sides given by cluster sizes (perm,
-        or num with small clusters) when n > 3037000499; for num with small
-        clusters and K > 10^8.
+        For an invalid argument; for num with small clusters and K > 10^8.
 
     Notes
     -----
     num and all: any ``n`` up to 2^63 - 1 in < 0.1 s and constant memory,
     relative error <= 2e-15 measured against 50-digit references
-    (tests/reference/huge_expectations.json). Accuracy and method as
+    (tests/reference/huge_expectations.json). perm (two size sequences): any
+    ``n`` up to 2^63 - 1, <= 7e-15 measured against 50-digit references
+    (tests/reference/huge_pair_information.json); the cost grows with the
+    number of distinct size pairs whose cell count has variance below 2^16
+    (benchmarks/PERM_HUGE_N.md). Accuracy and method as
     :func:`expected_mutual_information` (docs/math.md#math-collapsed-sums).
 
     Examples
