@@ -183,7 +183,7 @@ def test_compare_reports_what_happened():
 
 @pytest.mark.parametrize(
     "missing",
-    [None, float("nan"), np.nan, np.float32("nan"), pd.NA, pd.NaT, np.datetime64("NaT")],
+    [None, float("nan"), np.nan, np.float32("nan"), pd.NA, pd.NaT, np.datetime64("NaT", "ns")],
     ids=["None", "nan", "np.nan", "float32_nan", "pd.NA", "pd.NaT", "np.NaT"],
 )
 def test_missing_values_are_always_unassigned(missing):
