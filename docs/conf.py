@@ -107,9 +107,14 @@ def _check_api_listing(app):
     """Fail the build (a warning, an error under -W) if a public name has no API page."""
     from sphinx.util import logging
 
+    import chanceclust.dask
+    import chanceclust.datasets
+
     listing = (Path(app.srcdir) / "api.rst").read_text(encoding="utf-8")
-    listed = {line.strip() for line in listing.splitlines() if line.startswith("   ")}
-    missing = [n for n in chanceclust.__all__ if n != "__version__" and n not in listed]
+    listed = {line.split("::")[-1].strip() for line in listing.splitlines()
+              if line.startswith(("   ", ".. autodata::"))}
+    public = chanceclust.__all__ + chanceclust.dask.__all__ + chanceclust.datasets.__all__
+    missing = [n for n in public if n != "__version__" and n not in listed]
     if missing:
         logging.getLogger(__name__).warning(
             "public names without an API page (add them to docs/api.rst): %s", ", ".join(missing)
@@ -126,12 +131,19 @@ def _escape_bars(app, what, name, obj, options, lines):
             lines[i] = _BARS.sub(r"\\|\1\\|", line)
 
 
+#: Public modules with API pages of their own (docs/api.rst); other chanceclust.* modules have none.
+_DOCUMENTED_MODULES = ("chanceclust.dask", "chanceclust.datasets")
+
+
 def _public_name(app, env, node, contnode):
     """Resolve ``chanceclust.<module>.<name>`` to the documented ``chanceclust.<name>``.
 
     Docstrings may cite a public function by its defining module; its page lives at the
-    package level. Names of internal modules (``chanceclust._expected.*``, ``_private``)
-    have no page and are left as plain text.
+    package level. Modules (``:mod:``) have no pages, nor have the names of internal modules
+    (``chanceclust._expected.*``, ``chanceclust.special.<helper>``, ``_private``) and of the
+    paper reproductions (``chanceclust.paper.*``, documented by ``paper/README.md`` and
+    ``chanceclust reproduce --help``): they are left as plain text. A name cited at the package
+    level (``chanceclust.<name>``) or in a documented module must resolve, else the build fails.
     """
     target = node.get("reftarget", "")
     if node.get("refdomain") != "py" or not target.startswith("chanceclust."):
@@ -142,7 +154,10 @@ def _public_name(app, env, node, contnode):
         return app.env.domains["py"].resolve_xref(
             env, node["refdoc"], app.builder, node["reftype"], node["reftarget"], node, contnode
         )
-    if target.startswith("chanceclust._"):
+    if node.get("reftype") == "mod":
+        return contnode
+    module = target.rsplit(".", 1)[0]
+    if module != "chanceclust" and module not in _DOCUMENTED_MODULES:
         return contnode
     return None
 

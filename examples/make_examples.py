@@ -9,8 +9,13 @@ files it reads:
 - ``kmeans.txt``      one k-means cluster per line (line i is cell i)
 - ``reference.csv``   ``cell,type`` table with a header, rows in a shuffled order
 - ``communities.txt`` the k-means clusters, one per line, members as cell ids
+- ``cells.tsv``       the contingency table of ``reference.txt`` x ``kmeans.txt`` as cells
+  ``type<TAB>cluster<TAB>count`` with a header, as an engine's group-by-count writes it
+- ``dbscan.txt``      DBSCAN (eps 0.6, min_samples 4) of the same cells, one label per line,
+  ``-1`` for noise (the unassigned-elements examples of the documentation)
 """
 
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -28,6 +33,25 @@ def kmeans(x: np.ndarray, k: int, rng: np.random.Generator, n_iter: int = 100) -
         if np.allclose(new, centers):
             break
         centers = new
+    return labels
+
+
+def dbscan(x: np.ndarray, eps: float, min_samples: int) -> np.ndarray:
+    """DBSCAN (Ester et al. 1996) as scikit-learn defines it (same labels here): -1 is noise."""
+    near = ((x[:, None, :] - x[None, :, :]) ** 2).sum(-1) <= eps**2
+    core = near.sum(1) >= min_samples
+    labels = np.full(len(x), -1)
+    k = 0
+    for seed in np.flatnonzero(core):
+        if labels[seed] != -1:
+            continue
+        labels[seed], stack = k, [seed]
+        while stack:  # grow the cluster through core points; border points join, not spread
+            for j in np.flatnonzero(near[stack.pop()] & (labels == -1)):
+                labels[j] = k
+                if core[j]:
+                    stack.append(j)
+        k += 1
     return labels
 
 
@@ -54,6 +78,11 @@ def main() -> None:
         "# k-means (k=4) clusters, one per line\n"
         + "".join(" ".join(members) + "\n" for members in communities)
     )
+    cells = sorted(Counter(zip(types, labels.tolist(), strict=True)).items())
+    (HERE / "cells.tsv").write_text(
+        "type\tcluster\tcount\n" + "".join(f"{t}\t{c}\t{n}\n" for (t, c), n in cells)
+    )
+    (HERE / "dbscan.txt").write_text("".join(f"{c}\n" for c in dbscan(x, 0.6, 4)))
 
 
 if __name__ == "__main__":

@@ -1,48 +1,67 @@
 """The documentation site (docs/) cannot drift from the code.
 
-* every name in ``chanceclust.__all__`` is listed in the API reference (``docs/api.rst``),
-  whose autosummary gives each one a page (the build also fails without it, see docs/conf.py);
+* every name in ``chanceclust.__all__`` (and in the ``__all__`` of the public modules not imported
+  by the package: ``chanceclust.dask``, ``chanceclust.datasets``) is listed in the API reference
+  (``docs/api.rst``), whose autosummary gives each one a page (the build also fails without
+  it, see docs/conf.py);
 * the Python examples (``>>>``) of every Markdown page of docs/ run as doctests;
 * every ``$ chanceclust ...`` line of a ``console`` block of docs/ is run from the
-  repository root and its stdout must equal the lines that follow it.
+  repository root and its stdout must equal the lines that follow it (or, where those lines
+  are an error message, it must exit with status 2 and print that message on stderr).
 
 Building the site itself (``sphinx-build -W``) is done by CI (``.ci/run``), not here.
 """
 
 import doctest
+import importlib
 import re
 import shutil
 from pathlib import Path
 
 import pytest
 from sessions import block_sessions, run_session
-
-import chanceclust
+from test_portable_doctests import _long_floats
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
+#: The public modules whose ``__all__`` docs/api.rst documents in full (the package itself, and
+#: the public modules that ``import chanceclust`` does not import).
+DOCUMENTED_MODULES = ("chanceclust", "chanceclust.dask", "chanceclust.datasets")
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts)
 
 
-def _api_listing() -> set[str]:
-    """Names listed in the autosummary directives of docs/api.rst."""
-    names, inside = set(), False
+def _api_listing() -> dict[str, list[str]]:
+    """Names documented in docs/api.rst, by module (``.. currentmodule::``; default chanceclust):
+    the entries of its autosummary directives and its ``.. autodata::``/``.. autofunction::``."""
+    listed: dict[str, list[str]] = {}
+    module, inside = "chanceclust", False
     for line in (DOCS / "api.rst").read_text(encoding="utf-8").splitlines():
+        if line.startswith(".. currentmodule::"):
+            module = line.split("::", 1)[1].strip()
         if line.startswith(".. autosummary::"):
             inside = True
         elif inside and line.startswith("   ") and not line.strip().startswith(":"):
-            names.add(line.strip())
+            listed.setdefault(module, []).append(line.strip())
         elif inside and line and not line.startswith(" "):
             inside = False
-    return names
+        if re.match(r"\.\. auto(data|function|class):: ", line):
+            listed.setdefault(module, []).append(line.split("::", 1)[1].strip())
+    return listed
 
 
 def test_every_public_name_has_an_api_page():
     listed = _api_listing()
-    missing = sorted(set(chanceclust.__all__) - listed - {"__version__"})
-    assert not missing, f"add to docs/api.rst: {missing}"
-    unknown = sorted(listed - set(chanceclust.__all__))
-    assert not unknown, f"docs/api.rst lists names that are not public: {unknown}"
+    assert set(listed) >= set(DOCUMENTED_MODULES), f"modules missing from docs/api.rst: {listed}"
+    for name in DOCUMENTED_MODULES:
+        public = set(importlib.import_module(name).__all__) - {"__version__"}
+        twice = sorted({n for n in listed[name] if listed[name].count(n) > 1})
+        assert not twice, f"docs/api.rst lists these twice ({name}): {twice}"
+        missing = sorted(public - set(listed[name]))
+        assert not missing, f"add to docs/api.rst ({name}): {missing}"
+        unknown = sorted(set(listed[name]) - public)
+        assert not unknown, f"docs/api.rst lists names that are not public in {name}: {unknown}"
+    undeclared = sorted(set(listed) - set(DOCUMENTED_MODULES))
+    assert not undeclared, f"add to DOCUMENTED_MODULES in tests/test_docs.py: {undeclared}"
 
 
 def test_version_is_documented():
@@ -66,6 +85,15 @@ def test_page_examples(page):
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed"
 
 
+@pytest.mark.parametrize("page", [p for p in PAGES if _pycon(p)],
+                         ids=lambda p: str(p.relative_to(DOCS)))
+def test_page_examples_show_no_full_precision_floats(page):
+    """As docstrings and README (tests/test_portable_doctests.py): no float's last bits."""
+    offenders = [example.want.strip() for example in doctest.DocTestParser().get_examples(
+        _pycon(page)) if _long_floats(example.want)]
+    assert offenders == []
+
+
 def _console_sessions():
     """(page, command, expected stdout) for each ``$ chanceclust`` line of a console block."""
     sessions = []
@@ -78,13 +106,16 @@ def _console_sessions():
 
 
 SESSIONS = _console_sessions()
+#: A session whose output is an error message (``chanceclust: error: ...`` or
+#: ``chanceclust <subcommand>: error: ...``).
+ERROR = re.compile(r"chanceclust( \w+)?: error: ")
 
 
 def test_every_subcommand_has_a_tested_session():
     """The command-line page shows every subcommand (``reproduce`` writes files, not a table:
     tests/test_paper.py runs it)."""
     shown = {command.split()[1] for _, command, _ in SESSIONS}
-    assert shown >= {"compare", "table", "rank", "expect", "sample", "test"}, shown
+    assert shown >= {"compare", "table", "rank", "expect", "sample", "test", "pairwise"}, shown
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash for brace expansion")
@@ -92,5 +123,9 @@ def test_every_subcommand_has_a_tested_session():
                          ids=[f"{p}:{c[:50]}" for p, c, _ in SESSIONS])
 def test_console_session_output(page, command, expected):
     done = run_session(command, ROOT)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip("\n") == expected.strip("\n")
+    if ERROR.match(expected):  # a session that shows an error: status 2, the message on stderr
+        assert done.returncode == 2, done.stderr
+        assert (done.stdout, done.stderr.strip("\n")) == ("", expected.strip("\n"))
+    else:
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip("\n") == expected.strip("\n")
