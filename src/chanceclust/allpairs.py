@@ -77,6 +77,8 @@ _NORMALIZED = ("ami", "nmi")
 class PairwiseResult:
     """A labelled matrix of similarities between clusterings.
 
+    Formula: docs/math.md#math-summaries.
+
     Attributes
     ----------
     values : ndarray of shape (M, M') of float64
@@ -177,6 +179,8 @@ def pairwise(
     block_size: int | None = None,
 ) -> PairwiseResult:
     """The matrix of a similarity measure between every pair of clusterings.
+
+    Formula: docs/math.md#math-summaries.
 
     Parameters
     ----------

@@ -166,6 +166,8 @@ def _total(counts: NDArray[np.int64], name: str) -> int:
 class PartialTable:
     """The non-zero cells of a contingency table of some elements, in canonical form.
 
+    Formula: docs/math.md#math-summaries.
+
     Build with :func:`partial_table` (from labels), :meth:`from_cells`
     (from ``(label_true, label_pred, count)`` triples) or :meth:`from_table`
     (from a dense or sparse table); combine with :func:`merge_tables`. Two
@@ -441,6 +443,8 @@ def _canonical(
 def partial_table(labels_true: Any, labels_pred: Any) -> PartialTable:
     """The partial contingency table of one chunk of elements.
 
+    Formula: docs/math.md#math-summaries.
+
     Parameters
     ----------
     labels_true, labels_pred : array-like of shape (n_chunk,)
@@ -483,6 +487,8 @@ def partial_table(labels_true: Any, labels_pred: Any) -> PartialTable:
 
 def merge_tables(tables: Iterable[PartialTable]) -> PartialTable:
     """Merge partial tables of disjoint sets of elements into one.
+
+    Formula: docs/math.md#math-summaries.
 
     Associative and commutative: any order, any tree of merges and any
     grouping gives identical arrays, so engines can merge partial results
@@ -600,6 +606,8 @@ def _check_histogram(value: Any, name: str) -> Histogram:
 @dataclass(frozen=True, eq=False)
 class TableSummary:
     """What every measure needs of two clusterings: N and three histograms.
+
+    Formula: docs/math.md#math-summaries.
 
     Attributes
     ----------
