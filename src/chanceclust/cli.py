@@ -907,8 +907,10 @@ def _raised_by_chanceclust(exc: BaseException) -> bool:
         return True
     while tb.tb_next is not None:
         tb = tb.tb_next
-    package = os.path.dirname(os.path.abspath(__file__))
-    return os.path.abspath(tb.tb_frame.f_code.co_filename).startswith(package + os.sep)
+    # By module name, not file path: a test runner may import this module from the source
+    # tree and its siblings from an installed copy (or as ``src.chanceclust.cli``).
+    module = tb.tb_frame.f_globals.get("__name__", "")
+    return "chanceclust" in module.split(".")
 
 
 def _classify(exc: Exception, command: str) -> tuple[int, str]:
