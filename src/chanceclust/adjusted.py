@@ -108,8 +108,13 @@ def adjusted_rand_index(
     """
     return _adjusted_rand_index(
         *_validated_table(
-            labels_true, labels_pred, contingency, model, one_sided,
-            unassigned_label=unassigned_label, unassigned=unassigned,
+            labels_true,
+            labels_pred,
+            contingency,
+            model,
+            one_sided,
+            unassigned_label=unassigned_label,
+            unassigned=unassigned,
         )
     )
 
@@ -155,9 +160,7 @@ def _adjusted_rand_values(
     return np.where(identical, 1.0, value)
 
 
-def _mi_max(
-    table: Table, model: str, one_sided: bool, average_method: str
-) -> float:
+def _mi_max(table: Table, model: str, one_sided: bool, average_method: str) -> float:
     """s_max: the normalization applied to each side's largest reachable entropy.
 
     docs/math.md#math-s-max.
@@ -248,7 +251,13 @@ default="arithmetic"
     model = check_model(model)
     one_sided = check_one_sided(one_sided)
     method = check_average_method(average_method)
-    table = _summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned)
+    table = _summarize(
+        labels_true,
+        labels_pred,
+        contingency,
+        unassigned_label=unassigned_label,
+        unassigned=unassigned,
+    )
     mi = _mutual_information(table)
     expected = _expected_mutual_information_of_table(table, model, one_sided)
     bound = _mi_max(table, model, one_sided, method)

@@ -209,7 +209,10 @@ def compare(
     34
     """
     table, report = _summarize_report(
-        labels_true, labels_pred, contingency, unassigned_label=unassigned_label,
+        labels_true,
+        labels_pred,
+        contingency,
+        unassigned_label=unassigned_label,
         unassigned=unassigned,
     )
     mi = _mutual_information(table)
@@ -233,10 +236,11 @@ def compare(
         for method in AVERAGE_METHODS:
             bound = _mi_max(table, model, one_sided, method)
             value = _adjust_for_chance(
-                mi, expected, bound,
-                k_true=len(table.row_sums), k_pred=len(table.col_sums),
+                mi,
+                expected,
+                bound,
+                k_true=len(table.row_sums),
+                k_pred=len(table.col_sums),
             )
             rows.append(ComparisonRow("AMI", model, one_sided, method, value, expected))
-    return ComparisonResult(
-        table.n, len(table.row_sums), len(table.col_sums), tuple(rows), report
-    )
+    return ComparisonResult(table.n, len(table.row_sums), len(table.col_sums), tuple(rows), report)

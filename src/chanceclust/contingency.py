@@ -376,8 +376,11 @@ def _summarize(
 ) -> Table:
     """Return the :class:`Table` of either two labelings or a precomputed table (exactly one)."""
     return _summarize_report(
-        labels_true, labels_pred, contingency,
-        unassigned_label=unassigned_label, unassigned=unassigned,
+        labels_true,
+        labels_pred,
+        contingency,
+        unassigned_label=unassigned_label,
+        unassigned=unassigned,
     )[0]
 
 
@@ -468,7 +471,13 @@ def pair_counts(
     PairCounts(n11=1, n10=1, n01=2, n00=2)
     """
     return _pair_counts(
-        _summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned)
+        _summarize(
+            labels_true,
+            labels_pred,
+            contingency,
+            unassigned_label=unassigned_label,
+            unassigned=unassigned,
+        )
     )
 
 

@@ -107,9 +107,7 @@ def _expected_mutual_information_two_sided(
     n: int, model: str, k_true: int | None, k_pred: int | None
 ) -> float:
     """E[MI] when both sides are random: depends on (N, K_A, K_B) for num, on N for all."""
-    return expected_mi_of_laws(
-        law(n, model, n_clusters=k_true), law(n, model, n_clusters=k_pred)
-    )
+    return expected_mi_of_laws(law(n, model, n_clusters=k_true), law(n, model, n_clusters=k_pred))
 
 
 def _expected_mutual_information(
@@ -150,7 +148,13 @@ def _validated_table(
     """Check ``model`` and ``one_sided``, then summarize the labels or table (in that order)."""
     model = check_model(model)
     one_sided = check_one_sided(one_sided)
-    table = _summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned)
+    table = _summarize(
+        labels_true,
+        labels_pred,
+        contingency,
+        unassigned_label=unassigned_label,
+        unassigned=unassigned,
+    )
     return table, model, one_sided
 
 
@@ -225,8 +229,13 @@ def expected_rand_index(
     0.618918
     """
     table, model, one_sided = _validated_table(
-        labels_true, labels_pred, contingency, model, one_sided,
-        unassigned_label=unassigned_label, unassigned=unassigned,
+        labels_true,
+        labels_pred,
+        contingency,
+        model,
+        one_sided,
+        unassigned_label=unassigned_label,
+        unassigned=unassigned,
     )
     return _expected_rand_index(*_laws_of_table(table, model, one_sided))
 
@@ -314,8 +323,13 @@ def expected_mutual_information(
     """
     return _expected_mutual_information_of_table(
         *_validated_table(
-            labels_true, labels_pred, contingency, model, one_sided,
-            unassigned_label=unassigned_label, unassigned=unassigned,
+            labels_true,
+            labels_pred,
+            contingency,
+            model,
+            one_sided,
+            unassigned_label=unassigned_label,
+            unassigned=unassigned,
         )
     )
 

@@ -92,7 +92,9 @@ def entropy(
     >>> round(entropy([0, 0, 1, 1]), 12)  # log 2
     0.69314718056
     """
-    codes, k = check_labels(labels, "labels", unassigned_label=unassigned_label, unassigned=unassigned)
+    codes, k = check_labels(
+        labels, "labels", unassigned_label=unassigned_label, unassigned=unassigned
+    )
     return _entropy_of_sizes(np.bincount(codes, minlength=k), codes.shape[0])
 
 
@@ -136,9 +138,15 @@ def rand_index(
     >>> rand_index([0, 0, 1, 1], [0, 0, 1, 2])  # 5 of the 6 pairs
     0.8333333333...
     """
-    return _rand_index(pair_counts(
-            labels_true, labels_pred, contingency=contingency, unassigned_label=unassigned_label, unassigned=unassigned
-        ))
+    return _rand_index(
+        pair_counts(
+            labels_true,
+            labels_pred,
+            contingency=contingency,
+            unassigned_label=unassigned_label,
+            unassigned=unassigned,
+        )
+    )
 
 
 def _rand_index(counts: PairCounts) -> float:
@@ -376,7 +384,15 @@ def mutual_information(
     >>> round(mutual_information([0, 0, 1, 1], [0, 0, 1, 1]), 12)  # log 2
     0.69314718056
     """
-    return _mutual_information(_summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned))
+    return _mutual_information(
+        _summarize(
+            labels_true,
+            labels_pred,
+            contingency,
+            unassigned_label=unassigned_label,
+            unassigned=unassigned,
+        )
+    )
 
 
 def _generalized_mean(u: Any, v: Any, average_method: str) -> Any:
@@ -448,7 +464,14 @@ default="arithmetic"
     """
     method = check_average_method(average_method)
     return _normalized_mutual_information(
-        _summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned), method
+        _summarize(
+            labels_true,
+            labels_pred,
+            contingency,
+            unassigned_label=unassigned_label,
+            unassigned=unassigned,
+        ),
+        method,
     )
 
 
@@ -506,9 +529,15 @@ def fowlkes_mallows_index(
     >>> round(fowlkes_mallows_index([0, 0, 1, 1], [0, 0, 1, 2]), 12)  # 1 / sqrt(2)
     0.707106781187
     """
-    return _fowlkes_mallows_index(pair_counts(
-            labels_true, labels_pred, contingency=contingency, unassigned_label=unassigned_label, unassigned=unassigned
-        ))
+    return _fowlkes_mallows_index(
+        pair_counts(
+            labels_true,
+            labels_pred,
+            contingency=contingency,
+            unassigned_label=unassigned_label,
+            unassigned=unassigned,
+        )
+    )
 
 
 def _fowlkes_mallows_index(c: PairCounts) -> float:
@@ -556,9 +585,15 @@ def jaccard_index(
     >>> jaccard_index([0, 0, 1, 1], [0, 0, 1, 2])
     0.5
     """
-    return _jaccard_index(pair_counts(
-            labels_true, labels_pred, contingency=contingency, unassigned_label=unassigned_label, unassigned=unassigned
-        ))
+    return _jaccard_index(
+        pair_counts(
+            labels_true,
+            labels_pred,
+            contingency=contingency,
+            unassigned_label=unassigned_label,
+            unassigned=unassigned,
+        )
+    )
 
 
 def _jaccard_index(c: PairCounts) -> float:
@@ -609,7 +644,15 @@ def variation_of_information(
     >>> round(variation_of_information([0, 0, 1, 1], [0, 0, 1, 2]), 6)  # log(2)/2
     0.346574
     """
-    return _variation_of_information(_summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label, unassigned=unassigned))
+    return _variation_of_information(
+        _summarize(
+            labels_true,
+            labels_pred,
+            contingency,
+            unassigned_label=unassigned_label,
+            unassigned=unassigned,
+        )
+    )
 
 
 def _variation_of_information(table: Table) -> float:

@@ -333,13 +333,18 @@ def _make_evaluator(
             "arithmetic",
         )
     if name == "ari":
-        law = (None if model == "perm"
-               else _expected_rand_index_and_spread(*_laws_of_table(table, model, one_sided)))
+        law = (
+            None
+            if model == "perm"
+            else _expected_rand_index_and_spread(*_laws_of_table(table, model, one_sided))
+        )
         return lambda t: _adjusted_rand_values(*t.pair_counts, law)
     if name == "ami":
         expected_mi = expected_mi_of_laws(*_laws_of_table(table, model, one_sided))
         bound = _mi_max(table, model, one_sided, "arithmetic")
-        return lambda t: _adjust_for_chance(t.mi, expected_mi, bound, k_true=t.k_true, k_pred=t.k_pred)
+        return lambda t: _adjust_for_chance(
+            t.mi, expected_mi, bound, k_true=t.k_true, k_pred=t.k_pred
+        )
     raise AssertionError(name)  # pragma: no cover - names are validated before
 
 
@@ -562,9 +567,7 @@ def null_distribution(
     >>> null.shape, round(float(null.mean()), 1)  # E[RI] = 0.56
     ((1000,), 0.6)
     """
-    s = _setup(
-        measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
-    )
+    s = _setup(measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned)
     n_resamples = _resamples(n_resamples, n_samples)
     return _null(s, n_resamples, check_rng(rng), _check_batch(batch), progress)
 
@@ -584,8 +587,10 @@ def _pvalue(statistic: float, null: NDArray[np.float64], alternative: str) -> fl
 def _check_best(best: Any) -> float | None:
     if best is None:
         return None
-    if isinstance(best, bool) or not isinstance(best, (int, float, np.number)) or not (
-        math.isfinite(best)
+    if (
+        isinstance(best, bool)
+        or not isinstance(best, (int, float, np.number))
+        or not (math.isfinite(best))
     ):
         raise ValueError(f"`best` must be a finite number; got {_describe(best)}.")
     return float(best)
@@ -693,9 +698,7 @@ class SignificanceTestResult:
         else:
             value = (statistic - expected) / gap
             value_stderr = abs(statistic - best) / (gap * gap) * stderr
-        return MonteCarloAdjustedResult(
-            value, value_stderr, statistic, expected, stderr, best, n
-        )
+        return MonteCarloAdjustedResult(value, value_stderr, statistic, expected, stderr, best, n)
 
 
 def significance_test(
@@ -785,9 +788,7 @@ def significance_test(
     """
     if alternative is not None:
         alternative = check_alternative(alternative)
-    s = _setup(
-        measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
-    )
+    s = _setup(measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned)
     if alternative is None:
         alternative = "less" if s.measure in DISTANCES else "greater"
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
@@ -855,14 +856,28 @@ def significance(
     )
     alternative = check_alternative(alternative)
     r = significance_test(
-        measure, labels_true, labels_pred, model=model, one_sided=one_sided,
-        alternative=alternative, n_resamples=check_count(n_samples, "n_samples", minimum=1),
-        batch=batch, rng=rng, progress=progress, unassigned_label=unassigned_label,
+        measure,
+        labels_true,
+        labels_pred,
+        model=model,
+        one_sided=one_sided,
+        alternative=alternative,
+        n_resamples=check_count(n_samples, "n_samples", minimum=1),
+        batch=batch,
+        rng=rng,
+        progress=progress,
+        unassigned_label=unassigned_label,
         unassigned=unassigned,
     )
     null = r.null_distribution
     return SignificanceResult(
-        r.statistic, r.null_mean, r.null_std, r.zscore, r.pvalue, alternative, null.size,
+        r.statistic,
+        r.null_mean,
+        r.null_std,
+        r.zscore,
+        r.pvalue,
+        alternative,
+        null.size,
         null if return_samples else None,
     )
 
@@ -951,7 +966,14 @@ def monte_carlo_adjusted(
     best = _check_best(best)
     n_resamples = _resamples(n_resamples, n_samples)
     return significance_test(
-        measure, labels_true, labels_pred, model=model, one_sided=one_sided,
-        n_resamples=n_resamples, batch=batch, rng=rng, unassigned_label=unassigned_label,
+        measure,
+        labels_true,
+        labels_pred,
+        model=model,
+        one_sided=one_sided,
+        n_resamples=n_resamples,
+        batch=batch,
+        rng=rng,
+        unassigned_label=unassigned_label,
         unassigned=unassigned,
     ).adjusted(best)
