@@ -73,6 +73,27 @@ def pair_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDAr
     return out
 
 
+def pair_information_grid(
+    sizes_a: NDArray[np.int64], sizes_b: NDArray[np.int64], n: int
+) -> NDArray[np.float64]:
+    """I(a, b) for every a in ``sizes_a`` (rows) and b in ``sizes_b`` (columns), each unordered
+    pair of sizes computed once: where both sizes appear on both sides (two clusterings with
+    common sizes), I(a, b) = I(b, a) is read off the transposed pair."""
+    unique_a, rows = np.unique(np.asarray(sizes_a, np.int64), return_inverse=True)
+    unique_b, columns = np.unique(np.asarray(sizes_b, np.int64), return_inverse=True)
+    in_b = np.minimum(np.searchsorted(unique_b, unique_a), len(unique_b) - 1)
+    in_a = np.minimum(np.searchsorted(unique_a, unique_b), len(unique_a) - 1)
+    both_a, both_b = unique_b[in_b] == unique_a, unique_a[in_a] == unique_b
+    # (a, b) with a > b, both on both sides: the same as (b, a), computed as such.
+    mirrored = both_a[:, None] & both_b[None, :] & (unique_a[:, None] > unique_b[None, :])
+    out = np.empty(mirrored.shape)
+    i, j = np.nonzero(~mirrored)
+    out[i, j] = pair_information(unique_a[i], unique_b[j], n)
+    i, j = np.nonzero(mirrored)
+    out[i, j] = out[in_a[j], in_b[i]]
+    return out[rows][:, columns]
+
+
 def _summed_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDArray[np.float64]:
     """I(a, b) by sums of the pmf over its window (any mean; the means below _SERIES_MEAN)."""
     if n > INT64_EXACT_MAX_N:
