@@ -156,7 +156,8 @@ def test_truncation_is_below_1e_17_at_every_switch_for_every_fraction_of_n(n):
         # The term of order + 1: the monomials of weight order + 2, the last level.
         levels, coefficients = series._series_monomials(order + 1)
         last = len(levels[-1][0])
-        monomials = series._monomial_values(a, b, n, mean, order + 1)[-last:]
+        gamma = series._scaled_cumulants(a, b, n, mean, order + 1)
+        monomials = series._monomials(gamma, order + 1)[-last:]
         omitted = (coefficients[-last:] @ monomials) * mean
         worst = max(worst, np.max(np.abs(omitted) / value))
     # Poisson: exactly 1e-17 of A_0 = 1/2 at the switch (observed: 9.9999e-18 at N = 2**63 - 1).

@@ -212,25 +212,34 @@ def series_expected_deviance(
     out = np.empty(len(a))
     for level in np.unique(order):
         members = np.flatnonzero(order == level)
-        rows_per_block = max(64, _BLOCK // len(_series_monomials(int(level))[1]))
-        for first in range(0, len(members), rows_per_block):
-            rows = members[first : first + rows_per_block]
-            out[rows] = _series_sum(a[rows], b[rows], n, mean[rows], int(level))
+        out[members] = _series_sum(a[members], b[members], n, mean[members], int(level))
     return out
 
 
 def _series_sum(a, b, n, mean, order):
-    """sum_{J <= order} r^J A_J(c) for one block of pairs, by the monomials of gamma_i = c_i r^(i-1)."""
-    return (_series_monomials(order)[1] @ _monomial_values(a, b, n, mean, order)) * mean
+    """sum_{J <= order} r^J A_J(c) for pairs of one order, by the monomials of gamma_i = c_i r^(i-1),
+    in blocks of pairs whose monomials stay in cache."""
+    gamma = _scaled_cumulants(a, b, n, mean, order)
+    coefficients = _series_monomials(order)[1]
+    out = np.empty(len(a))
+    rows = max(64, _BLOCK // len(coefficients))
+    for first in range(0, len(a), rows):
+        block = slice(first, first + rows)
+        out[block] = coefficients @ _monomials(gamma[:, block], order)
+    return out * mean
 
 
-def _monomial_values(a, b, n, mean, order):
+def _scaled_cumulants(a, b, n, mean, order):
+    """gamma_i = c_i r^(i-1), i = 2 .. order + 2 (rows), r = 1/mean."""
+    gamma = cumulant_ratios(a, b, n, order + 1)
+    gamma *= (1.0 / mean) ** np.arange(1, order + 2)[:, None]
+    return gamma
+
+
+def _monomials(gamma, order):
     """The monomials of :func:`_series_monomials` (rows, by weight 1 .. order + 1) for each pair."""
-    r = 1.0 / mean
-    gamma = cumulant_ratios(a, b, n, order + 1)  # c_2 .. c_{order+2}
-    gamma *= r ** np.arange(1, order + 2)[:, None]
     levels, coefficients = _series_monomials(order)
-    columns = np.empty((len(coefficients) + 1, len(a)))
+    columns = np.empty((len(coefficients) + 1, gamma.shape[1]))
     columns[0] = 1.0
     done = 1
     for parents, factors in levels:
