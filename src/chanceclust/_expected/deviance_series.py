@@ -74,6 +74,8 @@ def _series_coefficients() -> tuple[dict[tuple[int, ...], Fraction], ...]:
         acc: dict = {}
         for j in range(k - 1):
             for (power, exps), value in moments[j].items():
+                if k - power - 1 > top + 1:  # weight k - p beyond A_top: dropped
+                    continue
                 bumped = list(exps)
                 bumped[k - j - 2] += 1
                 key = (power + 1, tuple(bumped))
