@@ -4,7 +4,7 @@ This is the whole cost of the perm expected MI (one value per pair of distinct
 cluster sizes: ~3.6e5 pairs for Zipf-like sizes with K = 1000 at N = 10^6, 10^6
 at N >= 10^8), so it is computed in three ways:
 
-* **Series (means ab/N >= 100, any N up to 2**63 - 1).** The series of E[bd0]
+* **Series (means ab/N >= 100, or >= 70 with s + l > N/2; any N up to 2**63 - 1).** The series of E[bd0]
   in 1/mean with the hypergeometric cumulants (``deviance_series``), each pair to
   the order its mean needs (13 orders at mean 70, 3 from ~3e5): a few hundred
   flops per pair where the pmf's window has ~20 sqrt(mean) points.
@@ -44,7 +44,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._expected.deviance_series import series_expected_deviance
+from chanceclust._expected.deviance_series import series_expected_deviance, series_min_mean
 from chanceclust._expected.pmfs import deviance, hypergeom_pmf
 from chanceclust._expected.windows import mode_recurrence_sums, tail_halfwidth
 
@@ -63,7 +63,9 @@ def pair_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDAr
     """I(a, b) = E[bd0(X, ab/N)] / N for X hypergeometric(N, a, b), for each pair (a, b) of sizes >= 0."""
     a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
     mean = a * (b / float(n))
-    series = mean >= _SERIES_MEAN
+    # From series_min_mean() up the series is also the more accurate (the general route's
+    # pmf sums lose up to ~4e-15 at means ~70 .. 100): pairs that are not grouped take it.
+    series = (mean >= _SERIES_MEAN) | ((mean >= series_min_mean()) & (a > n // 2 - b))
     if series.all():
         return series_expected_deviance(a, b, n) / n
     out = np.empty(len(a))
