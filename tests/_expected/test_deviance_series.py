@@ -72,7 +72,8 @@ def test_first_coefficients_are_the_closed_forms():
         monomial(c2=3): Fraction(1, 2),
     }
     # One monomial per partition of J + 1 (weights sum (j - 1) over the factors c_j).
-    assert [len(c) for c in coefficients] == [1, 2, 3, 5, 7, 11, 15, 22, 30, 42, 56, 77, 101, 135, 176]
+    partitions = [1, 2, 3, 5, 7, 11, 15, 22, 30, 42, 56, 77, 101, 135, 176]
+    assert [len(c) for c in coefficients] == partitions
 
 
 def _exact_cumulant_ratios(n: int, a: int, b: int, count: int) -> list[Fraction]:
@@ -86,7 +87,9 @@ def _exact_cumulant_ratios(n: int, a: int, b: int, count: int) -> list[Fraction]
     ]
     kappa = [None, mean]
     for k in range(2, top + 1):
-        kappa.append(central[k] - sum(comb(k - 1, j) * kappa[k - j] * central[j] for j in range(2, k - 1)))
+        kappa.append(
+            central[k] - sum(comb(k - 1, j) * kappa[k - j] * central[j] for j in range(2, k - 1))
+        )
     return [kappa[k] / mean for k in range(2, top + 1)]
 
 
@@ -99,7 +102,7 @@ def _falling(x: int, k: int) -> int:
 
 def _stirling2(j: int, k: int) -> int:
     row = [1] + [0] * k
-    for i in range(1, j + 1):
+    for _ in range(j):
         row = [0] + [m * row[m] + row[m - 1] for m in range(1, k + 1)]
     return row[k] if j or not k else 0
 

@@ -96,4 +96,5 @@ def test_grid_computes_each_unordered_pair_once_and_agrees_with_the_pairs(monkey
     np.testing.assert_allclose(grid.ravel(), original(a, b, n), rtol=1e-15)
     unordered = [tuple(sorted(pair)) for pair in calls]
     assert len(unordered) == len(set(unordered))
-    assert set(unordered) == {tuple(sorted(pair)) for pair in zip(a.tolist(), b.tolist(), strict=True)}
+    pairs = zip(a.tolist(), b.tolist(), strict=True)
+    assert set(unordered) == {tuple(sorted(pair)) for pair in pairs}

@@ -21,7 +21,7 @@ from pathlib import Path
 import mpmath as mp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_huge_pair_information import direct  # noqa: E402
+from make_huge_pair_information import direct
 
 mp.mp.dps = 60
 LIMIT = 2**63 - 1

@@ -6,7 +6,7 @@ at N >= 10^8), so it is computed in three ways:
 
 * **Series (means ab/N >= 100, or >= 70 with s + l > N/2; any N up to 2**63 - 1).** The series of E[bd0]
   in 1/mean with the hypergeometric cumulants (``deviance_series``), each pair to
-  the order its mean needs (13 orders at mean 70, 3 from ~3e5): a few hundred
+  the order its mean needs (J = 13 at mean 70, 2 from ~3e5): a few hundred
   flops per pair where the pmf's window has ~20 sqrt(mean) points.
 * **Grouped (nearly all other pairs: s + l <= N/2, s <= l the two sizes).** Pairs
   are sorted into groups of nearby means. Within a group the pmf of every
