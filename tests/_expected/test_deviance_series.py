@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from reference._exact import falling, stirling2  # tests/ is on sys.path (conftest.py)
 
 from chanceclust._expected import deviance_series as series
 from chanceclust._expected import size_pairs as kernel
@@ -79,8 +80,8 @@ def test_first_coefficients_are_the_closed_forms():
 def _exact_cumulant_ratios(n: int, a: int, b: int, count: int) -> list[Fraction]:
     """kappa_j / mu, j = 2 .. count + 1, from the factorial moments (a)_k (b)_k / (N)_k."""
     top = count + 1
-    falling = [Fraction(_falling(a, k) * _falling(b, k), _falling(n, k)) for k in range(top + 1)]
-    raw = [sum(_stirling2(j, k) * falling[k] for k in range(j + 1)) for j in range(top + 1)]
+    factorial = [Fraction(falling(a, k) * falling(b, k), falling(n, k)) for k in range(top + 1)]
+    raw = [sum(stirling2(j, k) * factorial[k] for k in range(j + 1)) for j in range(top + 1)]
     mean = Fraction(a * b, n)
     central = [
         sum(comb(j, i) * raw[i] * (-mean) ** (j - i) for i in range(j + 1)) for j in range(top + 1)
@@ -91,20 +92,6 @@ def _exact_cumulant_ratios(n: int, a: int, b: int, count: int) -> list[Fraction]
             central[k] - sum(comb(k - 1, j) * kappa[k - j] * central[j] for j in range(2, k - 1))
         )
     return [kappa[k] / mean for k in range(2, top + 1)]
-
-
-def _falling(x: int, k: int) -> int:
-    out = 1
-    for i in range(k):
-        out *= x - i
-    return out
-
-
-def _stirling2(j: int, k: int) -> int:
-    row = [1] + [0] * k
-    for _ in range(j):
-        row = [0] + [m * row[m] + row[m - 1] for m in range(1, k + 1)]
-    return row[k] if j or not k else 0
 
 
 @pytest.mark.parametrize(
