@@ -51,6 +51,8 @@ from math import comb, factorial
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._expected.elementary import unique
+
 # The highest order used, from the least mean series_min_mean() (~69.9) up to ~79.7.
 _MAX_ORDER = 13
 # The truncation target: the Poisson law's first omitted term against A_0 = 1/2.
@@ -212,7 +214,7 @@ def series_expected_deviance(
     if np.any(order < 0):
         raise ValueError("series_expected_deviance: a mean below series_min_mean()")
     out = np.empty(len(a))
-    for level in np.unique(order):
+    for level in unique(order):
         members = np.flatnonzero(order == level)
         for first in range(0, len(members), _GROUP):  # bounds the memory of the cumulants
             rows = members[first : first + _GROUP]

@@ -45,6 +45,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._expected.deviance_series import series_expected_deviance, series_min_mean
+from chanceclust._expected.elementary import unique
 from chanceclust._expected.pmfs import deviance, hypergeom_pmf
 from chanceclust._expected.windows import mode_recurrence_sums, tail_halfwidth
 
@@ -65,11 +66,15 @@ def pair_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDAr
     mean = a * (b / float(n))
     # From series_min_mean() up the series is also the more accurate (the general route's
     # pmf sums lose up to ~4e-15 at means ~70 .. 100): pairs that are not grouped take it.
-    series = (mean >= _SERIES_MEAN) | ((mean >= series_min_mean()) & (a > n // 2 - b))
+    series = mean >= _SERIES_MEAN
+    ungrouped = a > n // 2 - b  # s + l > N/2 without an int64 sum
+    if ungrouped.any():
+        series |= ungrouped & (mean >= series_min_mean())
     if series.all():
         return series_expected_deviance(a, b, n) / n
     out = np.empty(len(a))
-    out[series] = series_expected_deviance(a[series], b[series], n) / n
+    if series.any():
+        out[series] = series_expected_deviance(a[series], b[series], n) / n
     rest = ~series
     out[rest] = _summed_information(a[rest], b[rest], n)
     return out
@@ -81,8 +86,9 @@ def pair_information_grid(
     """I(a, b) for every a in ``sizes_a`` (rows) and b in ``sizes_b`` (columns), each unordered
     pair of sizes computed once: where both sizes appear on both sides (two clusterings with
     common sizes), I(a, b) = I(b, a) is read off the transposed pair."""
-    unique_a, rows = np.unique(np.asarray(sizes_a, np.int64), return_inverse=True)
-    unique_b, columns = np.unique(np.asarray(sizes_b, np.int64), return_inverse=True)
+    sizes_a, sizes_b = np.asarray(sizes_a, np.int64), np.asarray(sizes_b, np.int64)
+    unique_a, unique_b = unique(sizes_a), unique(sizes_b)
+    rows, columns = np.searchsorted(unique_a, sizes_a), np.searchsorted(unique_b, sizes_b)
     in_b = np.minimum(np.searchsorted(unique_b, unique_a), len(unique_b) - 1)
     in_a = np.minimum(np.searchsorted(unique_a, unique_b), len(unique_a) - 1)
     both_a, both_b = unique_b[in_b] == unique_a, unique_a[in_a] == unique_b
