@@ -72,6 +72,15 @@ def _measure(n: int, sizes_a: np.ndarray, sizes_b: np.ndarray) -> tuple[float, f
     return value, cpu, wall, peak
 
 
+def _costs(cpu: float, wall: float, peak: float) -> tuple[str, str, str]:
+    return f"{cpu:.2f}", f"{wall:.2f}", f"{peak:.0f}"
+
+
+def _add_row(lines: list[str], *cells: str) -> None:
+    lines.append("| " + " | ".join(cells) + " |")
+    print(lines[-1], flush=True)
+
+
 def main() -> None:
     lines = [
         "# perm E[MI] from N = 10^6 to 2^63 - 1 (issue #10)",
@@ -94,11 +103,8 @@ def main() -> None:
             for name, other in (("reversed", sizes[::-1].copy()), ("k^-0.8", _zipf(n, k, 0.8))):
                 if name == "k^-0.8" and k == 100:
                     continue
-                value, cpu, wall, peak = _measure(n, sizes, other)
-                lines.append(
-                    f"| {n:.3g} | {k} | {name} | {value:.10g} | {cpu:.2f} | {wall:.2f} | {peak:.0f} |"
-                )
-                print(lines[-1], flush=True)
+                value, *costs = _measure(n, sizes, other)
+                _add_row(lines, f"{n:.3g}", str(k), name, f"{value:.10g}", *_costs(*costs))
     lines += [
         "",
         "## The most costly means",
@@ -114,11 +120,8 @@ def main() -> None:
         sizes_a = base + 3 * np.arange(1000)
         sizes_b = sizes_a + 1
         sizes_a, sizes_b = (np.r_[s, n - s.sum()] for s in (sizes_a, sizes_b))
-        _, cpu, wall, peak = _measure(n, sizes_a, sizes_b)
-        lines.append(
-            f"| {n:.3g} | {base:.0e} | {base**2 / n:.0f} | {cpu:.2f} | {wall:.2f} | {peak:.0f} |"
-        )
-        print(lines[-1], flush=True)
+        _, *costs = _measure(n, sizes_a, sizes_b)
+        _add_row(lines, f"{n:.3g}", f"{base:.0e}", f"{base**2 / n:.0f}", *_costs(*costs))
     lines += [
         "",
         "## Size pairs against 50-digit references",
