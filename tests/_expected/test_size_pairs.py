@@ -75,3 +75,26 @@ def test_empty_clusters_carry_no_information():
     got = kernel.pair_information(np.array([0, 1, 5, 0]), np.array([3, 0, 5, 0]), 10)
     np.testing.assert_array_equal(got[[0, 1, 3]], 0.0)
     assert got[2] > 0
+
+
+def test_grid_computes_each_unordered_pair_once_and_agrees_with_the_pairs(monkeypatch):
+    """Sizes common to both sides (some repeated, some on one side only): the grid equals the
+    pairwise values, and asks the kernel for each unordered pair of sizes at most once."""
+    n = 10**7
+    sizes_a = np.array([5, 3000, 10**5, 7, 3000, 2 * 10**6, 40])
+    sizes_b = np.array([10**5, 7, 12, 3000, 5, 9 * 10**6, 41])
+    calls = []
+    original = kernel.pair_information
+
+    def counting(a, b, total):
+        calls.extend(zip(a.tolist(), b.tolist(), strict=True))
+        return original(a, b, total)
+
+    monkeypatch.setattr(kernel, "pair_information", counting)
+    grid = kernel.pair_information_grid(sizes_a, sizes_b, n)
+    a, b = (v.ravel() for v in np.meshgrid(sizes_a, sizes_b, indexing="ij"))
+    np.testing.assert_allclose(grid.ravel(), original(a, b, n), rtol=1e-15)
+    unordered = [tuple(sorted(pair)) for pair in calls]
+    assert len(unordered) == len(set(unordered))
+    pairs = zip(a.tolist(), b.tolist(), strict=True)
+    assert set(unordered) == {tuple(sorted(pair)) for pair in pairs}

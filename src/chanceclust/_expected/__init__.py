@@ -23,7 +23,10 @@ derives it -- the function that evaluates it (in this package unless prefixed).
 - E[MI] = sum_{a,b} w_A(a) w_B(b) I(a, b) for two size laws -- #math-collapsed-sums --
   :func:`mutual_information.expected_mi_of_laws` (every pair of laws enters here).
 - I(a, b) = E[bd0(X, ab/N)] / N, X ~ Hypergeometric(N, a, b), for many size pairs --
-  #math-perm-groups -- :func:`size_pairs.pair_information`.
+  #math-perm-groups -- :func:`size_pairs.pair_information` (each unordered pair of sizes once:
+  :func:`size_pairs.pair_information_grid`); pairs of mean ab/N >= 100 by the series in
+  1/mean with exact hypergeometric cumulants -- #math-perm-groups --
+  :func:`deviance_series.series_expected_deviance`.
 - E[MI] = (1/N) sum_u c_u (sum_a w(a) D(a, u) - D(N, u)), a size law against a mixture, and
   the joint form for two mixtures -- #math-collapsed-sums --
   ``mutual_information._sizes_mixture``, ``mutual_information._mixture_mixture``.
@@ -48,6 +51,7 @@ digit references in ``tests/reference/`` (measured at most ~8e-15).
 
 Modules, by role: :mod:`laws` (the random models as laws), :mod:`mutual_information`
 (E[MI] of two laws), :mod:`size_pairs` (I(a, b) for many size pairs: perm's whole cost),
+:mod:`deviance_series` (E[bd0] of a hypergeometric of large mean: its series in 1/mean),
 :mod:`mixture_fits` (Chebyshev fits in log u), :mod:`windows` (Bennett windows and
 ratio-recurrence sums), :mod:`pmfs` (Loader's pmfs), :mod:`elementary` (elementary
 special functions).

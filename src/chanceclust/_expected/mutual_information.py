@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 from chanceclust._expected.laws import Law, SizeLaw, SlotMixture, StamQuadrature
 from chanceclust._expected.mixture_fits import FIT_NODES, fitted_joint_sum, fitted_mixture_sums
 from chanceclust._expected.pmfs import binom_pmf, deviance, exact_offset
-from chanceclust._expected.size_pairs import pair_information
+from chanceclust._expected.size_pairs import pair_information_grid
 from chanceclust._expected.windows import mode_recurrence_sums, tail_halfwidth
 
 # Above this many slot pairs the joint mixture sum goes through a fit in log u,
@@ -149,10 +149,8 @@ def _short_slot_deviance(
 
 
 def _sizes_sizes(law_a: SizeLaw, law_b: SizeLaw) -> float:
-    n = law_a.n
-    a, b = np.meshgrid(law_a.sizes, law_b.sizes, indexing="ij")
     weights = np.outer(law_a.weights, law_b.weights)
-    return float(np.sum(weights.ravel() * pair_information(a.ravel(), b.ravel(), n)))
+    return float(np.sum(weights * pair_information_grid(law_a.sizes, law_b.sizes, law_a.n)))
 
 
 def mixture_sums(sizes: NDArray[np.int64], mixture: SlotMixture) -> NDArray[np.float64]:

@@ -1,10 +1,14 @@
 """I(a, b) = E[bd0(X, ab/N)] / N for X ~ hypergeometric(N, a, b), for many size pairs at once.
 
 This is the whole cost of the perm expected MI (one value per pair of distinct
-cluster sizes: ~3.6e5 pairs for Zipf-like sizes with K = 1000 at N = 10^6), so
-it is computed in two ways:
+cluster sizes: ~3.6e5 pairs for Zipf-like sizes with K = 1000 at N = 10^6, 10^6
+at N >= 10^8), so it is computed in three ways:
 
-* **Grouped (nearly all pairs: s + l <= N/2, s <= l the two sizes).** Pairs
+* **Series (means ab/N >= 100, or >= 70 with s + l > N/2; any N up to 2**63 - 1).** The series of E[bd0]
+  in 1/mean with the hypergeometric cumulants (``deviance_series``), each pair to
+  the order its mean needs (J = 13 at mean 70, 2 from ~3e5): a few hundred
+  flops per pair where the pmf's window has ~20 sqrt(mean) points.
+* **Grouped (nearly all other pairs: s + l <= N/2, s <= l the two sizes).** Pairs
   are sorted into groups of nearby means. Within a group the pmf of every
   pair is carried over one shared range of x (holding each pair's window) by
   its exact ratio recurrence from the range's start, and every sum is one
@@ -20,15 +24,17 @@ it is computed in two ways:
   overflow: never seen, but checked).** Loader's pmf at each pair's own mode,
   carried outwards through each pair's own window (``_sums.mode_recurrence_sums``).
 
-* **Beyond N = 3037000499** (N**2 >= 2**63: x N - a b would overflow int64):
-  ``_huge_pair_information``: the moment expansion where Var X >= 2**16, the
-  grouped route (float64 throughout) or windowed sums through the 2x2 table's
-  smallest-margin cell for the rest; <= 7e-15 against the 50-digit references of
+* **Beyond N = 3037000499** (N**2 >= 2**63: x N - a b would overflow int64), the
+  pairs of means below 100 take ``_huge_pair_information``: the grouped route
+  (float64 throughout) or windowed sums through the 2x2 table's smallest-margin
+  cell; <= 7e-15 against the 50-digit references of
   tests/_expected/test_size_pairs_huge.py (N = 1e9 .. 2**63 - 1).
 
 Windows are Bennett's (``_sums.tail_halfwidth``, mass < 1e-20 left out).
 Accuracy: <= 2e-15 relative on every case of tests/_expected/test_size_pairs.py
-(50-digit mpmath, N = 10 to 10^8); each recurrence step adds one rounding.
+(50-digit mpmath, N = 10 to 10^8; each recurrence step adds one rounding), and
+<= 7e-16 on those of tests/_expected/test_deviance_series.py (means 60 to 10^6
+around the series' switch points, N = 10^6 .. 2**63 - 1).
 """
 
 from __future__ import annotations
@@ -38,23 +44,70 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._expected.deviance_series import series_expected_deviance, series_min_mean
+from chanceclust._expected.elementary import unique
 from chanceclust._expected.pmfs import deviance, hypergeom_pmf
 from chanceclust._expected.windows import mode_recurrence_sums, tail_halfwidth
 
-_CHUNK = 1 << 17  # elements per block of pmf rows: stays in cache
+# Elements per block of pmf rows (2 MB): the rows are written step by step, then read by one
+# matrix product, at ~4 ns a point while they stay in a core's cache, 2-3 times that beyond.
+_CHUNK = 1 << 18
 _MANY_PAIRS = 512  # from this many pairs in a block, step over x with vector operations
 # Up to this N the general route forms x N - a b in int64 (N**2 < 2**63); beyond, every pair
 # goes through ``_huge_pair_information``, which forms no such product.
 INT64_EXACT_MAX_N = 3_037_000_499
-# Beyond INT64_EXACT_MAX_N, pairs whose X has at least this variance use the moment expansion
-# (truncation error ~0.07 Var^-3 relative: 1.1e-15 at the switch; the windows below stay short).
-_EXPANSION_VARIANCE = 2.0**16
+# Pairs of at least this mean ab/N take the series in 1/mean (``deviance_series``), at any N:
+# above ~100 it costs less than the pmf over the window (~20 sqrt(mean) points), and it is
+# accurate from series_min_mean() (~70) up.
+_SERIES_MEAN = 100.0
 
 
 def pair_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDArray[np.float64]:
-    """I(a, b) = E[bd0(X, ab/N)] / N for X hypergeometric(N, a, b), for each pair (a, b) of sizes >= 1."""
+    """I(a, b) = E[bd0(X, ab/N)] / N for X hypergeometric(N, a, b), for each pair (a, b) of sizes >= 0."""
+    a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
+    mean = a * (b / float(n))
+    # From series_min_mean() up the series is also the more accurate (the general route's
+    # pmf sums lose up to ~4e-15 at means ~70 .. 100): pairs that are not grouped take it.
+    series = mean >= _SERIES_MEAN
+    ungrouped = a > n // 2 - b  # s + l > N/2 without an int64 sum
+    if ungrouped.any():
+        series |= ungrouped & (mean >= series_min_mean())
+    if series.all():
+        return series_expected_deviance(a, b, n) / n
+    out = np.empty(len(a))
+    if series.any():
+        out[series] = series_expected_deviance(a[series], b[series], n) / n
+    rest = ~series
+    out[rest] = _summed_information(a[rest], b[rest], n)
+    return out
+
+
+def pair_information_grid(
+    sizes_a: NDArray[np.int64], sizes_b: NDArray[np.int64], n: int
+) -> NDArray[np.float64]:
+    """I(a, b) for every a in ``sizes_a`` (rows) and b in ``sizes_b`` (columns), each unordered
+    pair of sizes computed once: where both sizes appear on both sides (two clusterings with
+    common sizes), I(a, b) = I(b, a) is read off the transposed pair."""
+    sizes_a, sizes_b = np.asarray(sizes_a, np.int64), np.asarray(sizes_b, np.int64)
+    unique_a, unique_b = unique(sizes_a), unique(sizes_b)
+    rows, columns = np.searchsorted(unique_a, sizes_a), np.searchsorted(unique_b, sizes_b)
+    in_b = np.minimum(np.searchsorted(unique_b, unique_a), len(unique_b) - 1)
+    in_a = np.minimum(np.searchsorted(unique_a, unique_b), len(unique_a) - 1)
+    both_a, both_b = unique_b[in_b] == unique_a, unique_a[in_a] == unique_b
+    # (a, b) with a > b, both on both sides: the same as (b, a), computed as such.
+    mirrored = both_a[:, None] & both_b[None, :] & (unique_a[:, None] > unique_b[None, :])
+    out = np.empty(mirrored.shape)
+    i, j = np.nonzero(~mirrored)
+    out[i, j] = pair_information(unique_a[i], unique_b[j], n)
+    i, j = np.nonzero(mirrored)
+    out[i, j] = out[in_a[j], in_b[i]]
+    return out[rows][:, columns]
+
+
+def _summed_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDArray[np.float64]:
+    """I(a, b) by sums of the pmf over its window (any mean; the means below _SERIES_MEAN)."""
     if n > INT64_EXACT_MAX_N:
-        return _huge_pair_information(np.asarray(a, np.int64), np.asarray(b, np.int64), n)
+        return _huge_pair_information(a, b, n)
     small = np.minimum(a, b).astype(np.float64)
     large = np.maximum(a, b).astype(np.float64)
     grouped = 2.0 * (small + large) <= n
@@ -163,6 +216,8 @@ def _normalized_sums(s, l, n, start, columns):
     length = columns.shape[1]
     out = np.empty((len(s), len(columns)))
     rows_per_block = max(1, _CHUNK // length)
+    blocks = -(-len(s) // rows_per_block)
+    rows_per_block = -(-len(s) // blocks)  # blocks of equal size: no short last one
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         for first in range(0, len(s), rows_per_block):
             block = slice(first, first + rows_per_block)
@@ -262,17 +317,13 @@ def _huge_pair_information(
 ) -> NDArray[np.float64]:
     """I(a, b) for N > INT64_EXACT_MAX_N (up to 2**63 - 1), with no int64 product.
 
-    Var X >= 2**16: :func:`_expanded_information`. The others: the grouped
-    route where s + l <= N/2 (it works in float64 throughout, and there the
-    values of X are below ~2**19), else :func:`_folded_information`.
+    The grouped route where s + l <= N/2 (it works in float64 throughout, and
+    there the values of X are below ~2**19), else :func:`_folded_information`.
     """
     out = np.full(len(a), np.nan)
-    variance = a * (b / n) * _variance_factor(a, b, n)
-    expanded = variance >= _EXPANSION_VARIANCE
-    out[expanded] = _expanded_information(a[expanded], b[expanded], n)
     small = np.minimum(a, b).astype(np.float64)
     large = np.maximum(a, b).astype(np.float64)
-    grouped = ~expanded & (2.0 * (small + large) <= n)
+    grouped = 2.0 * (small + large) <= n
     out[grouped] = _grouped_information(small[grouped], large[grouped], n)
     rest = ~np.isfinite(out)  # not grouped, or a pmf row overflowed
     out[rest] = _folded_information(a[rest], b[rest], n)
@@ -282,50 +333,6 @@ def _huge_pair_information(
 def _variance_factor(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDArray[np.float64]:
     """Var X / E X = (N - a)(N - b) / (N (N - 1)), from the exact int64 differences N - a, N - b."""
     return ((n - a) / float(n)) * ((n - b) / float(n - 1))
-
-
-def _expanded_information(
-    a: NDArray[np.int64], b: NDArray[np.int64], n: int
-) -> NDArray[np.float64]:
-    """N I(a, b) = E[bd0(X, mu)], mu = ab/N, for Var X >= 2**16: a moment expansion.
-
-    bd0(mu + d, mu) = sum_{k>=2} (-1)^k d^k / (k (k - 1) mu^(k-1)), taken
-    termwise (as ``_expected_mi._expanded_slot_deviance`` does for the
-    binomial). With the hypergeometric cumulants kappa_k = mu c_k and r = 1/mu,
-    central moments mu_4 = kappa_4 + 3 kappa_2^2, mu_5 = kappa_5 + 10 kappa_3
-    kappa_2, mu_6 = 15 kappa_2^3 + O(mu^2), collecting powers of r:
-        E[bd0] = c_2/2 + r (c_2^2/4 - c_3/6) + r^2 (c_4/12 - c_2 c_3/2 + c_2^3/2) + O(r^3),
-    where (exact closed forms, tests/_expected/test_size_pairs_huge.py checks them against
-    factorial moments) c_2 = (N - a)(N - b)/(N (N - 1)), c_3 = c_2 (N - 2a)(N - 2b)
-    / (N (N - 2)) and c_4 = c_2 [(N - 1) N^2 (N (N + 1) - 6a(N - a) - 6b(N - b))
-    + 6ab(N - a)(N - b)(5N - 6)] / (N^2 (N - 1)(N - 2)(N - 3)); |c_k| <= ~1.
-    The omitted O(r^3), mu >= Var X, is ~0.07 Var^-3 relative (the Poisson-like
-    pairs, a << N, are the worst): 1.1e-15 at Var X = 2**16, 6.7e-14 at 2**14
-    (measured against the windowed sums); the series is asymptotic and misses
-    only P(|X - mu| > mu/2) < exp(-2**13).
-    The differences N - a, N - b, N - 2a, N - 2b are exact in int64.
-    """
-    c2, c3, c4 = _expansion_cumulants(a, b, n)
-    r = 1.0 / (a * (b / n))
-    second = c4 / 12.0 - c2 * c3 / 2.0 + c2**3 / 2.0
-    first = c2 * c2 / 4.0 - c3 / 6.0
-    return c2 / 2.0 + r * (first + r * second)
-
-
-def _expansion_cumulants(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> tuple:
-    """kappa_k / mu, k = 2, 3, 4, of X ~ hypergeometric(N, a, b) (see ``_expanded_information``)."""
-    nf = float(n)
-    af, bf = a.astype(np.float64), b.astype(np.float64)
-    ra, rb = (n - a).astype(np.float64), (n - b).astype(np.float64)
-    c2 = _variance_factor(a, b, n)
-    c3 = c2 * (((n - a) - a) / nf) * (((n - b) - b) / (nf - 2.0))
-    # c_4 / c_2 with every product scaled by N^-5 (no overflow, O(1) terms: absolute error ~eps).
-    pa, pb = (af / nf) * (ra / nf), (bf / nf) * (rb / nf)
-    bracket = (1.0 - 1.0 / nf) * (1.0 + 1.0 / nf - 6.0 * pa - 6.0 * pb) + 6.0 * pa * pb * (
-        5.0 - 6.0 / nf
-    )
-    c4 = c2 * bracket / ((1.0 - 1.0 / nf) * (1.0 - 2.0 / nf) * (1.0 - 3.0 / nf))
-    return c2, c3, c4
 
 
 def _folded_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDArray[np.float64]:
