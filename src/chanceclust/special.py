@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from scipy import special as scipy_special
 
 from chanceclust._expected.elementary import (
     STIRLING_SERIES,
@@ -41,6 +42,13 @@ from chanceclust._expected.elementary import (
     lambertw,
     truncated_poisson_rate,
     unique,
+)
+from chanceclust._expected.taylor import (
+    series_exp,
+    series_log,
+    series_mul,
+    series_power,
+    series_reciprocal,
 )
 from chanceclust._validation import check_count, check_counts
 
@@ -609,6 +617,12 @@ def log_bell(n: ArrayLike) -> Any:
     return out[()] if out.ndim == 0 else out
 
 
+# From this variance of the lattice sum (K Var X, X zero-truncated Poisson at the saddle point)
+# the curvature is taken from its asymptotic expansion (_stirling2_curvature_expansion), whose
+# truncation error ~(K Var X)^-4 is below 1e-14 there; below it, from the Fourier sums.
+_CURVATURE_EXPANSION_FROM = 1000.0
+
+
 def _stirling2_ratio_curvature(n: int, k: int) -> float:
     """log[S(n-2,k) S(n,k) / S(n-1,k)^2], the second difference of log S(., k) at n - 1.
 
@@ -618,6 +632,11 @@ def _stirling2_ratio_curvature(n: int, k: int) -> float:
     covariance of two pairs' co-clustering indicators without the cancellation
     of r(n-1) - r(n) (an O(1/n) relative difference).
 
+    Where the variance k Var X of the lattice sum below is at least
+    _CURVATURE_EXPANSION_FROM (every large k, unless n - k is small), the
+    asymptotic expansion of :func:`_stirling2_curvature_expansion`: relative
+    error <= 1e-14 measured against exact and 40-digit references. Otherwise:
+
     With one saddle point rho for the mean (n-1)/k and L(m) = P(X_1 + .. + X_k = m)
     for X_i i.i.d. zero-truncated Poisson(rho), the exact identity of
     :func:`log_stirling2` gives log S(m,k) = log m! - m log rho + log L(m) + c,
@@ -625,10 +644,21 @@ def _stirling2_ratio_curvature(n: int, k: int) -> float:
     differences L(n-1 +- 1) - L(n-1) and the second difference are trapezoid
     sums of the characteristic function times e^(-+it) - 1 and 2 cos t - 2,
     so none of them is a difference of rounded probabilities. What is left
-    cancels only between log(n/(n-1)) and the lattice term (both ~1/n, their
-    difference ~ rho e^-rho / n): absolute error ~1e-16 / n times
-    (1 + e^rho / rho).
+    cancels between log(n/(n-1)) and the lattice term (both ~1/n, their
+    difference ~ rho e^-rho / n); measured relative error <= 1e-13 where
+    this route is used (k Var X < 1000), but up to 1e-7 beyond (n = 10^6,
+    k = 10^5), hence the expansion there.
     """
+    nf, kf = float(n - 1), float(k)
+    mu1 = np.array([(nf - kf) / kf])
+    rho = truncated_poisson_rate(mu1)
+    if kf * (1.0 + mu1[0]) * (rho[0] - mu1[0]) >= _CURVATURE_EXPANSION_FROM:
+        return _stirling2_curvature_expansion(n, k)
+    return _stirling2_curvature_fourier(n, k)
+
+
+def _stirling2_curvature_fourier(n: int, k: int) -> float:
+    """The curvature from trapezoid sums of the characteristic function (see the caller)."""
     nf, kf = float(n - 1), float(k)
     mu1 = np.array([(nf - kf) / kf])
     rho = truncated_poisson_rate(mu1)
@@ -660,3 +690,124 @@ def _stirling2_ratio_curvature(n: int, k: int) -> float:
     up, down = (even + odd) / level, (even - odd) / level  # L(n-1 +- 1)/L(n-1) - 1
     second = 4.0 * float(np.sum(cf_re[0] * cos_m1)) / level  # (L(n) - 2L(n-1) + L(n-2))/L(n-1)
     return math.log1p(second + up * down) - math.log1p(-1.0 / n)
+
+
+# Taylor coefficients of mu(theta) kept by the expansion: kappa_2 .. kappa_8 to second order.
+_SERIES_LENGTH = 10
+# Triangular-kernel Gauss-Legendre nodes on each half of [-1, 1] (the second difference).
+_DIFFERENCE_NODES = 8
+# Below this rate the mean rho / (1 - e^-rho) is summed from its Bernoulli series (its
+# derivatives are O(rho) and would cancel in the quotient).
+_BERNOULLI_BELOW = 0.5
+_BERNOULLI_TERMS = 40
+
+
+def _ztp_mean_series(rho: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Taylor coefficients in e of mu(log rho + e), mu(rho) = rho / (1 - e^-rho), per rho."""
+    length = _SERIES_LENGTH
+    fact = np.array([math.factorial(j) for j in range(length)], dtype=np.float64)
+    rate = rho[:, None] / fact  # rho e^e
+    shift = rate.copy()
+    shift[:, 0] = 0.0
+    empty = series_exp(-shift) * np.exp(-rho)[:, None]  # e^-(rho e^e)
+    occupied = -empty
+    occupied[:, 0] = -np.expm1(-rho)
+    mean = series_mul(rate, series_reciprocal(occupied))
+    small = rho < _BERNOULLI_BELOW
+    if small.any():  # mu = sum_j b_j rho^j e^(j e), b_j = B_j^+ / j!
+        j = np.arange(1, _BERNOULLI_TERMS + 1)
+        b = scipy_special.bernoulli(_BERNOULLI_TERMS)[1:] / np.array(
+            [math.factorial(i) for i in j], dtype=np.float64
+        )
+        b[0] = 0.5
+        terms = b * rho[small][:, None] ** j  # (points, j)
+        mean[small] = terms @ (j[:, None] ** np.arange(length)[None, :] / fact)
+        mean[small, 0] += 1.0
+    return mean
+
+
+def _edgeworth_at_mean(lam: dict) -> list:
+    """The 1/k, 1/k^2, 1/k^3 terms of sqrt(2 pi k kappa_2) P(S_k = its mean) (series in e).
+
+    lam[r] = kappa_r / kappa_2^(r/2), the standardized cumulants of one summand:
+    the Gaussian moments of exp(sum_r lam_r (i z)^r k^(1-r/2) / r!) (the
+    Edgeworth expansion at the mean, where the odd orders vanish).
+    """
+    mul = series_mul
+    l3, l4, l5, l6, l7, l8 = (lam[r] for r in range(3, 9))
+    l3_2, l4_2 = mul(l3, l3), mul(l4, l4)
+    l3_4 = mul(l3_2, l3_2)
+    first = l4 / 8 - 5 * l3_2 / 24
+    second = (
+        385 * l3_4 / 1152 - 35 * mul(l3_2, l4) / 64 + 7 * mul(l3, l5) / 48
+        + 35 * l4_2 / 384 - l6 / 48
+    )
+    third = (
+        -85085 * mul(l3_4, l3_2) / 82944 + 25025 * mul(l3_4, l4) / 9216
+        - 1001 * mul(mul(l3_2, l3), l5) / 1152 - 5005 * mul(l3_2, l4_2) / 3072
+        + 77 * mul(l3_2, l6) / 384 + 77 * mul(mul(l3, l4), l5) / 128 - mul(l3, l7) / 32
+        + 385 * mul(l4_2, l4) / 3072 - 7 * mul(l4, l6) / 128 - 21 * mul(l5, l5) / 640 + l8 / 384
+    )
+    return [first, second, third]
+
+
+def _curvature_density(excess: NDArray[np.float64], k: float) -> NDArray[np.float64]:
+    """H''(x) at x = k + excess: the smooth part of d^2/dx^2 log T(x, k) (see the caller)."""
+    rho = truncated_poisson_rate(excess / k)
+    mean = _ztp_mean_series(rho)
+    fact = np.array([math.factorial(j) for j in range(_SERIES_LENGTH)], dtype=np.float64)
+    order = np.arange(3)
+    # kappa_r(theta) = (d/dtheta)^(r-1) mu: its series from mu's, to second order.
+    kappa = {
+        r: mean[:, r - 1 : r + 2] * (fact[order + r - 1] / fact[order]) for r in range(2, 9)
+    }
+    lam = {r: series_mul(kappa[r], series_power(kappa[2], -r / 2)) for r in range(3, 9)}
+    correction = np.zeros_like(kappa[2])
+    correction[:, 0] = 1.0
+    for power, term in enumerate(_edgeworth_at_mean(lam), start=1):
+        correction = correction + term / k**power
+    log_correction = series_log(correction)
+    c1, c2 = log_correction[:, 1], 2.0 * log_correction[:, 2]
+    k2, k3, k4 = kappa[2][:, 0], kappa[3][:, 0], kappa[4][:, 0]
+    lattice = (k3 * k3 / (k2 * k2) - 0.5 * k4 / k2 + c2 - c1 * k3 / k2) / (k * k * k2 * k2)
+    poisson_gap = -rho / (np.expm1(rho) * k * k2)  # 1/x - 1/(k kappa_2), without cancellation
+    return poisson_gap + lattice
+
+
+def _stirling2_curvature_expansion(n: int, k: int) -> float:
+    """log[S(n-2,k) S(n,k) / S(n-1,k)^2] by an asymptotic expansion in 1/(k Var X).
+
+    With T(m, k) = k! S(m, k) / k^m (the probability that m uniform labels
+    use all k), the result is the second difference of log T(., k) at
+    m = n - 1 (the k^m cancel). Poissonizing with any rate rho,
+    T(m, k) = (1 - e^-rho)^k L(m) m! e^(k rho) / (k rho)^m, L the pmf of a sum
+    of k i.i.d. zero-truncated Poisson(rho). With rho = rho(x) the saddle
+    point of the real x (k E[X] = x) this is log T(x) = log Gamma(x + 1) +
+    F(x) + G(x), F(x) = k log(1 - e^-rho) + k rho - x log(k rho), whose second
+    derivative is -1/(k kappa_2) (envelope theorem), and G(x) = log L(x) at
+    the mean, -log(2 pi k kappa_2)/2 plus the Edgeworth series at the mean
+    (three terms, truncation ~(k kappa_2)^-4). Then
+
+        Delta^2 log T(m) = D(m) + int_{-1}^{1} (1 - |u|) H''(m + u) du,
+
+    D(m) = Delta^2[log Gamma(x + 1) - x log x + x] = -sum_{p even} 1/(p m^p) +
+    sum_{p odd >= 3} (p - 1)/(p (p + 1) m^p), and H'' = (1/x - 1/(k kappa_2))
+    + G''(x): the first is -rho / (expm1(rho) k kappa_2) exactly (E[X] -
+    Var X = rho E[X] / expm1(rho)), and G'' comes from the cumulants kappa_r
+    = (d/d log rho)^(r-1) E[X] as truncated Taylor series (no finite
+    differences). Nothing cancels beyond a factor ~e^rho / (rho^2 k) <= 0.1
+    where it is used (the size-law regime, e^rho < ~1.5 k). The integral is
+    an 8+8-node Gauss-Legendre rule, exact for H'' of degree 15 (H'' varies
+    on the scale of k). Measured relative error <= 1e-14 against exact
+    integers (n <= 4000, k from 1000 to n - 500, n = 10^5 .. 10^15 with n - k
+    = 1000) and 40-digit inclusion-exclusion (n to 2.2 * 10^6).
+    """
+    m = float(n - 1)
+    base = float(n - 1 - k)  # x - k at the nodes, exactly from integers
+    nodes, weights = np.polynomial.legendre.leggauss(_DIFFERENCE_NODES)
+    u = 0.5 * (nodes + 1.0)
+    kernel = 0.5 * weights * (1.0 - u)
+    density = _curvature_density(np.concatenate([base + u, base - u]), float(k))
+    powers = np.arange(2, 13)
+    stirling = np.where(powers % 2 == 0, -1.0 / powers, (powers - 1.0) / (powers * (powers + 1.0)))
+    return float(np.sum(stirling / m**powers)) + float(np.concatenate([kernel, kernel]) @ density)

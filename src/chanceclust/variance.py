@@ -181,15 +181,13 @@ def rand_index_variance(
 
     Accuracy and range (tests/reference/variance.json, 80-digit references
     from first principles): <= 1e-12 relative for every model and side, N
-    from 2 to 10^15 from a table, measured <= 1e-15 except num with a mean
-    cluster size mu below about log K + 2 (its size law), where v = p1^2
-    expm1(c) with c the curvature of log S(., K)
-    (``special._stirling2_ratio_curvature``): relative error
-    ~1e-16 e^mu, measured <= 1.1e-13 for N <= 85000 (K from 400 to N - 1)
-    but 5.9e-12 at N = 10^6, K = 10^5 (mu = 10); near the switch to the
-    mixture (e^mu ~ K) it can reach ~1e-16 K, i.e. beyond 1e-12 for K
-    above ~10^4 there. Cost O(distinct cluster sizes)
-    after the table, otherwise independent of N; memory constant.
+    from 2 to 10^15 from a table, measured <= 1e-15. Under num with a mean
+    cluster size below about log K + 2 (its size law) v = p1^2 expm1(c),
+    with c the curvature of log S(., K) (``special._stirling2_ratio_curvature``:
+    an asymptotic expansion where the size law's lattice variance is >= 1000,
+    <= 1e-14 relative against 40-digit references up to N = 10^15). Cost
+    O(distinct cluster sizes) after the table, otherwise independent of N;
+    memory constant.
 
     References
     ----------

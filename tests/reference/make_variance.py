@@ -355,7 +355,10 @@ def cases() -> list[tuple[str, list[list[int]]]]:
         (20000, 5000),
         (70000, 10000),
         (85000, 10000),
+        (200000, 20000),
         (1000000, 100000),
+        (2200000, 200000),
+        (12000000, 1000000),
     ):
         # num with small clusters: K close to N
         cols = [n // k + (1 if j < n % k else 0) for j in range(k)]
