@@ -27,13 +27,13 @@ import json
 import math
 import sys
 import time
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import mpmath as mp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared primitives: _exact.py
-from _exact import stirling2_range  # noqa: E402
+from _exact import stirling2_range
 
 HERE = Path(__file__).resolve().parent
 DIGITS = 40
@@ -45,7 +45,7 @@ def exact_curvature(n: int, k: int) -> mp.mpf:
         return mp.log(mp.mpf(s[n]) * s[n - 2] / (mp.mpf(s[n - 1]) ** 2))
 
 
-@lru_cache(maxsize=None)
+@cache
 def eulerian2(d: int) -> tuple[int, ...]:
     """Second-order Eulerian numbers <<d, j>>, j = 0..d."""
     row = [1]
@@ -96,9 +96,11 @@ def series_curvature(n: int, k: int) -> mp.mpf:
         with mp.workdps(dps):
             t = [_surjection(n, k, m) for m in (n, n - 1, n - 2)]
             value = mp.log(t[0] * t[2] / t[1] ** 2) if min(t) > 0 else None
-            if value is not None and previous is not None:
-                if abs(value - previous) < abs(value) * mp.mpf(10) ** -(DIGITS + 5):
-                    return +value
+            close = value is not None and previous is not None and (
+                abs(value - previous) < abs(value) * mp.mpf(10) ** -(DIGITS + 5)
+            )
+            if close:
+                return +value
         previous = value
         dps *= 2
 
