@@ -170,8 +170,9 @@ def main() -> None:
             "## Expectations from summaries: worst relative error against the 50-digit "
             "references (tests/reference/huge_expectations.json) per family and N, over "
             "its K (num two-sided K_A x K_B: 2 x 2, 3 x 1000, 1000 x N//45, N//45 x N//45, "
-            "2 x (N - 1); one-sided K_B = 2, 7, 10^6, N//45; one-sided references "
-            "sizes_true = (N//3, N - N//3))"
+            "2 x (N - 1), and with small clusters 3 x N//10 at 10^6, 3 x N//17 at 10^9; "
+            "one-sided K_B = 2, 7, 10^6, N//45 and N//10 at 10^6, N//17 at 10^9; one-sided "
+            "references sizes_true = (N//3, N - N//3))"
         ),
         "",
     ]

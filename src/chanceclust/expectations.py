@@ -210,7 +210,7 @@ def expected_rand_index(
     num and all the ratios of Stirling and Bell numbers are moments of a
     mixture of i.i.d. labelings, relative error ~1e-15 (measured <= 6e-16
     against 50-digit references at N = 10^6 .. 10^18 and exactly 2^63 - 1,
-    num with K = 2 .. N/45 and N - 1). Under all, from
+    num with K = 2 .. N/45, N - 1 and small clusters). Under all, from
     N = 10^4, Stam's mixture is a 48-node Gauss-Hermite rule in real u
     (:mod:`chanceclust._expected.laws`), so the cost and memory do not grow with
     N. Cost O(K_A + K_B) after the table under perm and num.
@@ -299,7 +299,7 @@ def expected_mutual_information(
 
     Range: num and all, any N up to 2^63 - 1 (measured <= 5e-15 relative
     against 50-digit references at N = 10^6 .. 10^18 and exactly 2^63 - 1,
-    num with K = 2 .. N/45 and N - 1; < 0.1 s). Two
+    num with K = 2 .. N/45, N - 1 and small clusters; < 0.1 s). Two
     sides given by cluster sizes (perm, or num with a mean cluster size
     below about log K, whose size law is used): any N up to 2^63 - 1;
     beyond N = 3037000499 (where N**2 >= 2**63) size pairs whose cell count
@@ -466,8 +466,8 @@ def expected_mutual_information_baseline(
     num and all: any ``n`` up to 2^63 - 1 in < 0.1 s and constant memory
     (<= 0.03 s and <= 0.5 MB allocated at n = 2^63 - 1, benchmarks/HUGE_N.md),
     relative error <= 5e-15 measured against 50-digit references at
-    n = 10^6 .. 10^18 and exactly 2^63 - 1, num with K = 2 .. n/45 and n - 1
-    (tests/reference/huge_expectations.json). perm (two size sequences): any
+    n = 10^6 .. 10^18 and exactly 2^63 - 1, num with K = 2 .. n/45, n - 1
+    and small clusters (tests/reference/huge_expectations.json). perm (two size sequences): any
     ``n`` up to 2^63 - 1, <= 7e-15 measured against 50-digit references
     (tests/reference/huge_pair_information.json); the cost grows with the
     number of distinct size pairs whose cell count has variance below 2^16

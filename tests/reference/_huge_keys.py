@@ -14,14 +14,25 @@ def big_k(n: int) -> int:
     return n // 45
 
 
+def small_k(n: int) -> list[int]:
+    """[K] of num with small clusters (mean size 10 at 10^6, 17 at 10^9), while K <= 10^8.
+
+    The library's size-law route (its mixture ill-conditioned: K (1 - 1/K)^N = 4.5, 2.4);
+    beyond K = 10^8 it raises, so from N ~ 2e9 this regime has no family.
+    """
+    k = n // 10 if n <= 10**6 else n // 17
+    return [k] if k <= 10**8 else []
+
+
 def two_sided_pairs(n: int) -> list[tuple[int, int]]:
     """(K_A, K_B) of the two-sided num families at n."""
-    return [(2, 2), (3, 1000), (1000, big_k(n)), (big_k(n), big_k(n)), (2, n - 1)]
+    pairs = [(2, 2), (3, 1000), (1000, big_k(n)), (big_k(n), big_k(n)), (2, n - 1)]
+    return pairs + [(3, k) for k in small_k(n)]
 
 
 def one_sided_ks(n: int) -> list[int]:
     """K_B of the one-sided num families at n (the reference: sizes_true)."""
-    return [2, 7, *([10**6] if n >= 10**9 else []), big_k(n)]
+    return [2, 7, *([10**6] if n >= 10**9 else []), big_k(n), *small_k(n)]
 
 
 def family_keys(n: int) -> set[str]:

@@ -41,7 +41,9 @@ The mixtures:
   is the tensor Gauss-Hermite rule of D(N, u_A u_B) itself.
 * num with K clusters: the inclusion-exclusion mixture c_{K-j} = (-1)^j
   C(K, j) (1 - j/K)^N / T(N, K), terms summed until below 1e-80 (they are
-  ~x^j / j!, x = K (1 - 1/K)^N <= 0.2 here, so no digits are lost). Route A
+  ~x^j / j!, x = K (1 - 1/K)^N <= 4.5 here, so sum |c| / T ~ e^(2x) costs at
+  most 4 of the 90 digits; the library itself takes this route only for
+  e^(2x) <= 2 and a size law by convolutions beyond). Route A
   forms the terms from mpmath.binomial and powers, route B from log-gamma
   differences; the identity K p + (1 - 1/K)^(N-1) T(N-1, K-1) / T(N, K) = 1
   (S(N, K) = K S(N-1, K) + S(N-1, K-1)) is asserted to 80 digits.
@@ -64,11 +66,14 @@ all, E[RI] and E[MI], two- and one-sided; num two-sided (K_A, K_B) = (2, 2),
 (3, 1000), (1000, N // 45), (N // 45, N // 45), (2, N - 1), one-sided K_B =
 2, 7, 10^6 (N >= 10^9), N // 45. N // 45 (mean cluster size 45, just above
 log K + 2 at 2^63 - 1) is the largest K of num's mixture route; below a
-mean of about log K + 2 num needs K <= 10^8, which no N >= 10^16 reaches
-(the library refuses; tested there).
+mean of about log K + 2 (small clusters: the library's size-law route) num
+needs K <= 10^8, so that regime has families only at N = 10^6 (K = N // 10,
+two-sided with K_A = 3 and one-sided) and N = 10^9 (K = N // 17); no
+N >= 10^16 reaches it (the library refuses; tested there).
 
-Run: ``python tests/reference/make_huge_expectations.py`` (about 25 minutes on 2 busy
-cores; ``--n N`` for one N); writes ``huge_expectations.json`` beside this file.
+Run: ``python tests/reference/make_huge_expectations.py`` (about 20 minutes on 2 busy
+cores; ``--n N`` for one N, printed only); writes ``huge_expectations.json`` beside this
+file.
 """
 
 from __future__ import annotations
@@ -85,7 +90,7 @@ import mpmath as mp
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _huge_keys import big_k, key, one_sided_ks, two_sided_pairs
+from _huge_keys import big_k, key, one_sided_ks, small_k, two_sided_pairs
 
 DPS = 90
 mp.mp.dps = DPS
@@ -325,7 +330,7 @@ def num_values(n: int, sizes: list[int], route: str) -> dict:
         return num_mixture(n, k, route)
 
     def side(k: int, mix) -> mp.mpf:
-        return mp.fsum(c * d(n, u) for u, c in mix)
+        return mp.fsum(c * d(n, u, c) for u, c in mix)
 
     out = {}
     for ka, kb in two_sided_pairs(n):
@@ -347,7 +352,7 @@ def num_values(n: int, sizes: list[int], route: str) -> dict:
     for kb in one_sided_ks(n):
         mix_b = mixture(kb)
         pb = mp.fsum(c / u for u, c in mix_b)
-        within = mp.fsum(c * (mp.fsum(d(a, u) for a in sizes) - d(n, u)) for u, c in mix_b)
+        within = mp.fsum(c * (mp.fsum(d(a, u, c) for a in sizes) - d(n, u, c)) for u, c in mix_b)
         out[key("num", "rand", True, kb)] = rand(q, pb)
         out[key("num", "mi", True, kb)] = within / n
     return out
@@ -386,7 +391,7 @@ def check_deviance_routes(n: int, sizes: list[int]) -> float:
 def reference_case(n: int) -> dict:
     start = time.perf_counter()
     sizes = [n // 3, n - n // 3]
-    for k in {big_k(n), 1000, 7}:
+    for k in {big_k(n), 1000, 7, *small_k(n)}:
         check_num_identity(n, k)
     deviance_digits = check_deviance_routes(n, sizes)
     values = {}
