@@ -1,10 +1,11 @@
-"""Expectations from summaries at huge N (10^9 .. 2^63 - 1) and the routes that make them possible.
+"""Expectations from summaries at huge N (10^6 .. 2^63 - 1) and the routes that make them possible.
 
 References: tests/reference/huge_expectations.json, written by
 tests/reference/make_huge_expectations.py (stdlib + mpmath, independent of
-chanceclust): Stam's law as integrals over real u, slot deviances summed term
-by term or, for the huge binomial means of num, by the series over exact
-central moments to order 30. The routes are also checked against each other
+chanceclust; every value two independent ways, agreeing to > 45 digits):
+every family (E[RI], E[MI]; all and num with K from 2 to N // 45 and N - 1;
+one- and two-sided) at N = 10^6, 10^9, 10^12, 10^15, 10^16, 10^17, 10^18 and
+exactly 2^63 - 1. The library's routes are also checked against each other
 where both apply: Stam's law as the exact mixture over integers and as the
 Gauss-Hermite rule, and the slot deviance as a pmf sum and as its moment
 expansion.
@@ -13,10 +14,12 @@ expansion.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
 import pytest
+from reference._huge_keys import baseline_arguments, family_keys
 
 import chanceclust._expected.mutual_information as expected_mi
 from chanceclust._expected import laws as ensembles
@@ -32,39 +35,32 @@ CASES = json.loads((Path(__file__).parent / "reference" / "huge_expectations.jso
 RTOL = 1e-12
 
 
-def _calls(n: int, sizes: list[int]) -> dict:
-    return {
-        "all_rand_two_sided": lambda: expected_rand_index_baseline(n, model="all"),
-        "all_rand_one_sided": lambda: expected_rand_index_baseline(
-            n, model="all", one_sided=True, sizes_true=sizes
-        ),
-        "all_mi_two_sided": lambda: expected_mutual_information_baseline(n, model="all"),
-        "all_mi_one_sided": lambda: expected_mutual_information_baseline(
-            n, model="all", one_sided=True, sizes_true=sizes
-        ),
-        "num_rand_two_sided": lambda: expected_rand_index_baseline(
-            n, model="num", n_clusters_true=3, n_clusters_pred=1000
-        ),
-        "num_rand_one_sided": lambda: expected_rand_index_baseline(
-            n, model="num", one_sided=True, sizes_true=sizes, n_clusters_pred=7
-        ),
-        "num_mi_two_sided": lambda: expected_mutual_information_baseline(
-            n, model="num", n_clusters_true=3, n_clusters_pred=1000
-        ),
-        "num_mi_one_sided": lambda: expected_mutual_information_baseline(
-            n, model="num", one_sided=True, sizes_true=sizes, n_clusters_pred=7
-        ),
-    }
+def reference_call(n: int, sizes: list[int], key: str) -> float:
+    """The library's value for a family of huge_expectations.json (reference/_huge_keys.py)."""
+    kind, kwargs = baseline_arguments(n, sizes, key)
+    func = expected_rand_index_baseline if kind == "rand" else expected_mutual_information_baseline
+    return func(**kwargs)
 
 
-QUANTITIES = list(_calls(1, []))
+RECORDS = [
+    pytest.param(case["n"], case["sizes_true"], key, value, id=f"N{case['n']:.3e}-{key}")
+    for case in CASES
+    for key, value in case["values"].items()
+]
 
 
-@pytest.mark.parametrize("quantity", QUANTITIES)
-@pytest.mark.parametrize("case", CASES, ids=[f"N{c['n']:.2e}" for c in CASES])
-def test_huge_n_matches_reference(case, quantity):
-    value = _calls(case["n"], case["sizes_true"])[quantity]()
-    assert value == pytest.approx(float(case[quantity]), rel=RTOL, abs=0.0)
+@pytest.mark.parametrize(("n", "sizes", "key", "reference"), RECORDS)
+def test_huge_n_matches_reference(n, sizes, key, reference):
+    """Every family from N = 1e6 to 2^63 - 1 (incl. num with K = N // 45, whose mixture was
+    refused at 2^63 - 1, and K_A K_B >= 2^63, which wrapped around int64) at 1e-12."""
+    assert reference_call(n, sizes, key) == pytest.approx(float(reference), rel=RTOL, abs=0.0)
+
+
+def test_references_reach_the_largest_n():
+    """The references cover 10^16, 10^17, 10^18 and exactly 2^63 - 1, every family at each."""
+    assert {10**16, 10**17, 10**18, 2**63 - 1} <= {case["n"] for case in CASES}
+    assert all(set(case["values"]) == family_keys(case["n"]) for case in CASES)
+    assert min(min(case["digits"].values()) for case in CASES) > 45  # the two routes agree
 
 
 def test_python_int_n_beyond_int64_float_range():
@@ -86,7 +82,9 @@ def test_stam_quadrature_agrees_with_the_exact_mixture(n, monkeypatch):
         ),
     )
     ensembles.all_law.cache_clear()
-    expectations_module = __import__("chanceclust.expectations", fromlist=["_expected_mutual_information_two_sided"])
+    expectations_module = __import__(
+        "chanceclust.expectations", fromlist=["_expected_mutual_information_two_sided"]
+    )
     expectations_module._expected_mutual_information_two_sided.cache_clear()
     quadrature = [call() for call in calls]
     assert isinstance(ensembles.all_law(n), ensembles.StamQuadrature)
@@ -141,33 +139,32 @@ def test_num_with_huge_k_and_small_clusters_is_refused():
         expected_rand_index_baseline(10**13, model="num", n_clusters_true=10**12, n_clusters_pred=3)
 
 
-def test_num_mi_at_the_largest_n_has_its_leading_order_value():
-    """At n = 2^63 - 1, E[MI] of num = (K_A - 1)(K_B - 1) / (2N) (1 + O(K/N)): an exact check."""
+def test_num_with_small_clusters_is_refused_at_the_largest_n():
+    """Mean cluster size 40 < log K + 2 at N = 2^63 - 1: ill-conditioned mixture, K > 10^8."""
     n = 2**63 - 1
-    two = expected_mutual_information_baseline(
-        n, model="num", n_clusters_true=3, n_clusters_pred=1000
-    )
-    assert two == pytest.approx(2 * 999 / (2 * n), rel=1e-12)
-    one = expected_mutual_information_baseline(
-        n, model="num", one_sided=True, sizes_true=[n // 3, n - n // 3], n_clusters_pred=7
-    )
-    assert one == pytest.approx(6 / (2 * n), rel=1e-12)
-
-
-def test_all_model_at_the_largest_n_is_finite_and_ordered():
-    """n = 2^63 - 1 (no 50-digit reference there): finite values that continue the trend."""
-    n = 2**63 - 1
-    values = [expected_mutual_information_baseline(m, model="all") for m in (10**15, n)]
-    assert np.all(np.isfinite(values))
-    assert values[0] < values[1] < 40
-    one = expected_mutual_information_baseline(
-        n, model="all", one_sided=True, sizes_true=[n // 3, n - n // 3]
-    )
-    assert (
-        0.0
-        < one
-        < expected_mutual_information_baseline(
-            10**15, model="all", one_sided=True, sizes_true=[10**15 // 3, 10**15 - 10**15 // 3]
+    with pytest.raises(ValueError, match=r"K <= 100000000"):
+        expected_mutual_information_baseline(
+            n, model="num", n_clusters_true=3, n_clusters_pred=n // 40
         )
+
+
+def test_num_slot_products_beyond_int64():
+    """Two-sided num with K_A K_B just below and just above 2^63: the joint slots u_A u_B
+    wrapped around int64 (E[MI] came out negative); now the two agree to O(1/K)."""
+    n = 10**16
+    below, above = (
+        expected_mutual_information_baseline(n, model="num", n_clusters_true=k, n_clusters_pred=k)
+        for k in (3037000499, 3037000500)
     )
-    assert 1.0 - 1e-15 <= expected_rand_index_baseline(n, model="all") <= 1.0
+    assert 3037000499**2 < 2**63 < 3037000500**2
+    assert 0.0 < below < above
+    assert above == pytest.approx(below, rel=1e-8)
+
+
+@pytest.mark.parametrize("k", [2, 7, 1000, 2**24 + 1, 10**14, 2**62, 2**63 - 1])
+def test_log_binomials_of_huge_k(k):
+    """log C(K, j) of the num mixture to 1e-13 at any K up to 2^63 - 1 (log-gamma
+    differences were 0.24 off at K = 1e14, so K = N // 45 was refused at N = 2^63 - 1)."""
+    j = np.arange(0, min(k, 256), dtype=np.int64)
+    expected = [math.log(math.comb(k, int(i))) for i in j]
+    assert ensembles._log_binomials(k, j) == pytest.approx(expected, rel=1e-13, abs=1e-13)

@@ -151,6 +151,17 @@ def _stam_mixture(n: int) -> SlotMixture:
     return SlotMixture(n, u, np.exp(log_w - logsumexp(log_w)))
 
 
+def _log_binomials(k: int, j: NDArray[np.int64]) -> NDArray[np.float64]:
+    """log C(k, j) for j = 0, 1, ... < k: j log k + sum_{i<j} log1p(-i/k) - log j!.
+
+    Absolute error ~1e-12 for any k up to 2^63 - 1 (256 terms), where the
+    log-gamma difference log k! - log (k-j)! - log j! loses ~1e-16 k log k to
+    the size of log k! (0.007 at k = 1e12, the j = 1 term 25 % off at 1e14).
+    """
+    falling = np.concatenate(([0.0], np.cumsum(np.log1p(-j[:-1] / k))))
+    return j * math.log(k) + falling - gammaln(j + 1.0)
+
+
 def _surjection_mixture(n: int, k: int) -> SlotMixture | None:
     """Inclusion-exclusion mixture for num, or None when it is ill-conditioned.
 
@@ -160,9 +171,7 @@ def _surjection_mixture(n: int, k: int) -> SlotMixture | None:
     sum |c| exceeds _MAX_CONDITION (T(n, k) <= 1).
     """
     j = np.arange(0, min(k, _MIXTURE_TERMS), dtype=np.int64)
-    log_abs = (
-        gammaln(k + 1.0) - gammaln(j + 1.0) - gammaln(k - j + 1.0) + n * np.log1p(-j / k)
-    )
+    log_abs = _log_binomials(k, j) + n * np.log1p(-j / k)
     if log_abs.max() > np.log(_MAX_CONDITION) or (
         len(j) < k and log_abs[-1] > _NEGLIGIBLE_LOG
     ):

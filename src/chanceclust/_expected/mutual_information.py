@@ -197,8 +197,16 @@ def _joint_direct(law_a: SlotMixture, law_b: SlotMixture) -> float:
     # every term of the joint sum is of the size of the whole.
     keep = np.abs(weights) > 1e-22 * np.abs(weights).max()
     ua, ub = np.meshgrid(law_a.slots, law_b.slots, indexing="ij")
-    products = (ua * ub)[keep]
-    return float(weights[keep] @ slot_deviance(np.full(products.size, n), products))
+    ua, ub = ua[keep], ub[keep]
+    # Products beyond int64 (K_A K_B >= 2^63 under num) as floats: their binomial means
+    # N / (u_A u_B) are below 2, where slot_deviance takes real slots.
+    wide = ua.astype(np.float64) * ub.astype(np.float64) >= 2.0**62
+    values = np.empty(ua.size)
+    values[~wide] = slot_deviance(np.full(int(np.sum(~wide)), n), ua[~wide] * ub[~wide])
+    values[wide] = slot_deviance(
+        np.full(int(np.sum(wide)), n), ua[wide].astype(np.float64) * ub[wide]
+    )
+    return float(weights[keep] @ values)
 
 
 def expected_mi_of_laws(law_a: Law, law_b: Law) -> float:
