@@ -468,10 +468,11 @@ def expected_mutual_information_baseline(
     (<= 0.03 s and <= 0.5 MB allocated at n = 2^63 - 1, benchmarks/HUGE_N.md),
     relative error <= 5e-15 measured against 50-digit references at
     n = 10^6 .. 10^18 and exactly 2^63 - 1, num with K = 2 .. n/45, n - 1
-    and small clusters (tests/reference/huge_expectations.json). perm (two size sequences): any
-    ``n`` up to 2^63 - 1, <= 2e-15 measured per size pair against 50-digit
-    references (tests/reference/*pair_information.json); the cost grows with
-    the number of distinct size pairs (two Zipf sequences of 1000 sizes:
+    and small clusters (tests/reference/huge_expectations.json). perm (two
+    size sequences): any ``n`` up to 2^63 - 1, <= 2e-15 measured per size
+    pair against 50-digit references (the pair_information,
+    huge_pair_information and series_pair_information JSON files of
+    tests/reference/); the cost grows with the number of distinct size pairs (two Zipf sequences of 1000 sizes:
     < 1 s and < 300 MB at every n from 10^6 to 2^63 - 1,
     benchmarks/PERM_HUGE_N.md). Accuracy and method as
     :func:`expected_mutual_information` (docs/math.md#math-collapsed-sums).
