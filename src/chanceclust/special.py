@@ -737,7 +737,7 @@ def _ztp_cumulant_series(mean: NDArray[np.float64], length: int) -> tuple[dict, 
     for r in range(2, 9):
         known = min(length, mean.shape[-1] - (r - 1))
         order = np.arange(known)
-        series = np.zeros(mean.shape[:-1] + (length,))
+        series = np.zeros((*mean.shape[:-1], length))
         series[..., :known] = mean[..., r - 1 : r - 1 + known] * (fact[order + r - 1] / fact[order])
         kappa[r] = series
     lam = {r: series_mul(kappa[r], series_power(kappa[2], -r / 2)) for r in range(3, 9)}

@@ -189,27 +189,40 @@ def _surjection_mixture(n: int, k: int) -> SlotMixture | None:
     return SlotMixture(n, k - j, terms / total)
 
 
+# Convolutions of arrays up to this product of lengths are summed directly (np.convolve:
+# every entry a sum of non-negative terms, so relative accuracy ~1e-15 even far below the
+# maximum); FFT rounding leaves ~1e-16 of the maximum everywhere, which compounds over the
+# ~2 log2 K steps when the mean size is near 1 (tilting the weights by 4e-7 per unit size at
+# N = 10^12, K = N - 300). Where K Var X >= _EXPANSION_FROM the expansion is used anyway.
+_DIRECT_CONVOLUTION_MAX = 1 << 22
+
+
 def _convolve_trimmed(
     first: tuple[int, int, NDArray[np.float64]],
     second: tuple[int, int, NDArray[np.float64]],
-    mean: float,
+    n: int,
+    k: int,
     sd: float,
 ) -> tuple[int, int, NDArray[np.float64]]:
     """Convolution of two scaled pmfs of sums (summands, offset, values), rescaled to max 1.
 
-    The sum of m summands is kept on m mean +- (12 sqrt(m) sd + 40): the
-    mass outside is below ~1e-30 (sub-Poisson tails), and FFT rounding leaves
-    ~1e-16 of the maximum there anyway, which must not widen the arrays.
+    The sum of m summands is kept on m n/k +- (12 sqrt(m) sd + 40) (the centre
+    from exact integers: m n/k may exceed 2^53): the mass outside is below
+    ~1e-30 (sub-Poisson tails).
     """
     count = first[0] + second[0]
     length = len(first[2]) + len(second[2]) - 1
-    size = 1 << (length - 1).bit_length()  # numpy's FFT: no scipy.fft import at first use
-    product = np.fft.rfft(first[2], size) * np.fft.rfft(second[2], size)
-    values = np.clip(np.fft.irfft(product, size)[:length], 0.0, None)
+    if len(first[2]) * len(second[2]) <= _DIRECT_CONVOLUTION_MAX:
+        values = np.convolve(first[2], second[2])
+    else:
+        size = 1 << (length - 1).bit_length()  # numpy's FFT: no scipy.fft import at first use
+        product = np.fft.rfft(first[2], size) * np.fft.rfft(second[2], size)
+        values = np.clip(np.fft.irfft(product, size)[:length], 0.0, None)
     offset = first[1] + second[1]
+    centre = (count * n - offset * k) / k  # m n/k - offset, exactly rounded
     half = 12.0 * np.sqrt(count) * sd + 40.0
-    lo = max(int(np.floor(count * mean - half)) - offset, 0)
-    hi = min(int(np.ceil(count * mean + half)) - offset + 1, length)
+    lo = max(math.floor(centre - half), 0)
+    hi = min(math.ceil(centre + half) + 1, length)
     values = values[lo:hi]
     return count, offset + lo, values / values.max()
 
@@ -222,11 +235,12 @@ def _surjection_size_law(n: int, k: int) -> SizeLaw:
     w(a) = k p(a) P(X_1 + ... + X_{k-1} = n - a) / P(X_1 + ... + X_k = n)
     and the denominator is the sum over a of the numerator. Only the shape
     of the (k-1)-fold convolution near its mean is needed, so it is built by
-    binary powering with FFT convolutions, each rescaled (scale factors
-    cancel): no Stirling number and no large logarithm enters, and the
-    relative error of each weight is ~1e-14 where the weight matters.
-    Used where the inclusion-exclusion mixture is ill-conditioned (small
-    clusters), so the size support stays short.
+    binary powering with convolutions (direct for short arrays, FFT for
+    long ones), each rescaled (scale factors cancel): no Stirling number and
+    no large logarithm enters, and the relative error of each weight is
+    ~1e-14 where the weight matters. Used where the inclusion-exclusion
+    mixture is ill-conditioned (small clusters) and the lattice variance
+    k Var X is below _EXPANSION_FROM, so the arrays stay short.
     """
     rho = float(truncated_poisson_rate((n - k) / k))
     mean = n / k
@@ -238,10 +252,10 @@ def _surjection_size_law(n: int, k: int) -> SizeLaw:
     power, remaining = base, k - 1
     while remaining:
         if remaining & 1:
-            total = power if total is None else _convolve_trimmed(total, power, mean, sd)
+            total = power if total is None else _convolve_trimmed(total, power, n, k, sd)
         remaining >>= 1
         if remaining:
-            power = _convolve_trimmed(power, power, mean, sd)
+            power = _convolve_trimmed(power, power, n, k, sd)
     assert total is not None
     index = n - a - total[1]
     inside = (index >= 0) & (index < len(total[2]))
@@ -333,8 +347,8 @@ def _series_value(coefs: NDArray[np.float64], x: NDArray[np.float64]) -> NDArray
 # From this lattice variance k Var X of the size law (X zero-truncated Poisson at the saddle
 # point) the weights come from the expansion (_edgeworth_size_law), as the curvature does
 # (special._CURVATURE_EXPANSION_FROM): measured within 1e-14 of exact integers from k Var X
-# ~ 500 on (3e-15 at 1200), while the convolutions lose accuracy (a tilt of ~1e-13 per unit
-# size at k = 1e5 .. 1e6 with mean sizes near 1) and cost ~sqrt(k Var X) log k.
+# ~ 500 on (3e-15 at 1200), while the convolutions cost ~sqrt(k Var X) log k (and by FFT
+# drift by ~1e-13 per unit size at k = 1e5 .. 1e6 with mean sizes near 1).
 _EXPANSION_FROM = 1000.0
 
 
