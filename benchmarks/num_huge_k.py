@@ -91,7 +91,8 @@ def main() -> None:
         (
             "Command: `python benchmarks/num_huge_k.py`. Machine: "
             f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()} "
-            f"{platform.release()}, Python {platform.python_version()}, numpy {np.__version__}."
+            f"{platform.release()}, Python {platform.python_version()}, numpy {np.__version__} "
+            "(timings indicative where the machine is shared)."
         ),
         "",
         (
