@@ -109,6 +109,17 @@ def test_expected_mutual_information_matches_reference(case):
     assert _rel(two, float(case["mi_two_sided_k7"])) <= TOL
 
 
+PAIR_CASES = [c for c in CASES if "mi_two_sided_kk" in c]
+
+
+@pytest.mark.parametrize("case", PAIR_CASES, ids=[f"N={c['n']},K={c['k']}" for c in PAIR_CASES])
+def test_expected_mutual_information_of_two_size_laws_matches_reference(case):
+    """num(K) x num(K) with small clusters: both sides size laws (the size-pair route)."""
+    n, k = case["n"], case["k"]
+    got = expected_mutual_information_baseline(n, model="num", n_clusters_true=k, n_clusters_pred=k)
+    assert _rel(got, float(case["mi_two_sided_kk"])) <= TOL
+
+
 def test_two_small_cluster_sides_are_finite_and_symmetric():
     """Both sides from size laws (the size-pair route): the example of issue #10 no longer raises."""
     n = 10**10

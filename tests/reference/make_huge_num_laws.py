@@ -30,7 +30,8 @@ Var[RI] against num with the same K (``make_variance.variance``), E[RI]
 = p_A p_B + (1 - p_A)(1 - p_B) for the same two comparisons, and E[MI]
 one-sided against the same reference (exact hypergeometric sums per size)
 and two-sided against num with K = 7 (i.i.d. labels; the slot deviances of
-``make_huge_expectations.py``).
+``make_huge_expectations.py``) and, where at most 40 sizes matter, against num
+with the same K (the double sum over sizes of the hypergeometric terms).
 
 Run: ``python tests/reference/make_huge_num_laws.py`` (a few minutes);
 writes ``huge_num_laws.json`` beside this file.
@@ -171,6 +172,14 @@ def expected_mi(n: int, res: dict, reference: list[int]) -> tuple[mp.mpf, mp.mpf
     return one / n, two / n
 
 
+def expected_mi_same_k(n: int, res: dict) -> mp.mpf:
+    """E[MI] of two independent num(K) sides: sum_{a,b} w(a) w(b) E[X log(XN/(ab))] / N."""
+    w = res["w"]
+    return sum(
+        wa * wb * hypergeometric_information(n, a, b) for a, wa in w.items() for b, wb in w.items()
+    ) / n
+
+
 def record(n: int, k: int, res: dict) -> dict:
     p1, p2 = res["p1"], res["p2"]
     with mp.workdps(80):
@@ -190,6 +199,8 @@ def record(n: int, k: int, res: dict) -> dict:
             "var_two_sided": mp.nstr(variance(n, num, num), 30),
             "mi_one_sided": mp.nstr(mi_one, 30),
             "mi_two_sided_k7": mp.nstr(mi_two, 30),
+            # two size laws (the size-pair route): where the support is short enough to sum
+            **({"mi_two_sided_kk": mp.nstr(expected_mi_same_k(n, res), 30)} if len(res["w"]) <= 40 else {}),
         }
 
 

@@ -276,7 +276,8 @@ def _ztp_size_support(rho: float, n: int, k: int) -> tuple[NDArray[np.int64], ND
 
 
 # Series terms of the mean mu(log rho + e) kept by the expansion of the size law (the
-# exponent's terms fall by ~|theta| <= 0.05 each, so 16 reach 1e-20 of the leading one).
+# exponent's terms fall by ~|theta| <= 0.1 each, so 16 reach ~1e-16 of the leading one, itself
+# ~(a - mu)^2 / (2 m kappa_2) <~ 2).
 _SIZE_SERIES_LENGTH = 16
 
 
@@ -347,8 +348,8 @@ def _series_value(coefs: NDArray[np.float64], x: NDArray[np.float64]) -> NDArray
 # From this lattice variance k Var X of the size law (X zero-truncated Poisson at the saddle
 # point) the weights come from the expansion (_edgeworth_size_law), as the curvature does
 # (special._CURVATURE_EXPANSION_FROM): measured within 1e-14 of exact integers from k Var X
-# ~ 500 on (3e-15 at 1200), while the convolutions cost ~sqrt(k Var X) log k (and by FFT
-# drift by ~1e-13 per unit size at k = 1e5 .. 1e6 with mean sizes near 1).
+# ~ 500 on (3e-15 at 1200), while the convolutions cost ~sqrt(k Var X) log k (and, once
+# long enough for FFT, drift by ~1e-13 per unit size at k = 1e5 .. 1e6, mean sizes near 1).
 _EXPANSION_FROM = 1000.0
 
 
