@@ -307,7 +307,10 @@ def expected_mutual_information(
     relative, docs/math.md#math-perm-groups), the others windowed sums (free
     of int64 products beyond N = 3037000499, where N**2 >= 2**63); measured
     <= 2e-15 per size pair against 50-digit references at N = 10 .. 2^63 - 1.
-    num with small clusters: K <= 10^8.
+    num with small clusters: any K (up to N - 2); where the size law's
+    lattice variance K Var X is >= 1000 it comes from a saddle-point
+    expansion (docs/math.md#math-laws), tested <= 1e-12 against Fourier-
+    inversion references at K = 10^6 .. 2^62.
 
     References
     ----------
@@ -396,8 +399,7 @@ def expected_rand_index_baseline(
     Raises
     ------
     ValueError
-        For an invalid argument, or num with a mean cluster size below about
-        log K and K > 10^8 (beyond the size law's supported range).
+        For an invalid argument.
 
     Notes
     -----
@@ -460,7 +462,7 @@ def expected_mutual_information_baseline(
     Raises
     ------
     ValueError
-        For an invalid argument; for num with small clusters and K > 10^8.
+        For an invalid argument.
 
     Notes
     -----

@@ -702,9 +702,8 @@ _BERNOULLI_BELOW = 0.5
 _BERNOULLI_TERMS = 40
 
 
-def _ztp_mean_series(rho: NDArray[np.float64]) -> NDArray[np.float64]:
+def _ztp_mean_series(rho: NDArray[np.float64], length: int = _SERIES_LENGTH) -> NDArray[np.float64]:
     """Taylor coefficients in e of mu(log rho + e), mu(rho) = rho / (1 - e^-rho), per rho."""
-    length = _SERIES_LENGTH
     fact = np.array([math.factorial(j) for j in range(length)], dtype=np.float64)
     rate = rho[:, None] / fact  # rho e^e
     shift = rate.copy()
@@ -724,6 +723,25 @@ def _ztp_mean_series(rho: NDArray[np.float64]) -> NDArray[np.float64]:
         mean[small] = terms @ (j[:, None] ** np.arange(length)[None, :] / fact)
         mean[small, 0] += 1.0
     return mean
+
+
+def _ztp_cumulant_series(mean: NDArray[np.float64], length: int) -> tuple[dict, dict]:
+    """({r: kappa_r}, {r: lam_r}) as series in e of ``length`` terms, from :func:`_ztp_mean_series`.
+
+    kappa_r(theta) = (d/dtheta)^(r-1) mu and lam_r = kappa_r / kappa_2^(r/2), r = 3..8;
+    coefficients beyond those that ``mean`` determines are left 0 (the callers use
+    them only at orders where they are negligible).
+    """
+    fact = np.array([math.factorial(j) for j in range(mean.shape[-1] + 1)], dtype=np.float64)
+    kappa = {}
+    for r in range(2, 9):
+        known = min(length, mean.shape[-1] - (r - 1))
+        order = np.arange(known)
+        series = np.zeros((*mean.shape[:-1], length))
+        series[..., :known] = mean[..., r - 1 : r - 1 + known] * (fact[order + r - 1] / fact[order])
+        kappa[r] = series
+    lam = {r: series_mul(kappa[r], series_power(kappa[2], -r / 2)) for r in range(3, 9)}
+    return kappa, lam
 
 
 def _edgeworth_at_mean(lam: dict) -> list:
@@ -754,14 +772,8 @@ def _edgeworth_at_mean(lam: dict) -> list:
 def _curvature_density(excess: NDArray[np.float64], k: float) -> NDArray[np.float64]:
     """H''(x) at x = k + excess: the smooth part of d^2/dx^2 log T(x, k) (see the caller)."""
     rho = truncated_poisson_rate(excess / k)
-    mean = _ztp_mean_series(rho)
-    fact = np.array([math.factorial(j) for j in range(_SERIES_LENGTH)], dtype=np.float64)
-    order = np.arange(3)
     # kappa_r(theta) = (d/dtheta)^(r-1) mu: its series from mu's, to second order.
-    kappa = {
-        r: mean[:, r - 1 : r + 2] * (fact[order + r - 1] / fact[order]) for r in range(2, 9)
-    }
-    lam = {r: series_mul(kappa[r], series_power(kappa[2], -r / 2)) for r in range(3, 9)}
+    kappa, lam = _ztp_cumulant_series(_ztp_mean_series(rho), 3)
     correction = np.zeros_like(kappa[2])
     correction[:, 0] = 1.0
     for power, term in enumerate(_edgeworth_at_mean(lam), start=1):

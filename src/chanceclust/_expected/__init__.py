@@ -12,8 +12,9 @@ derives it -- the function that evaluates it (in this package unless prefixed).
   - ``all``: Stam's mixture c_u = u^N / (e u! B_N) -- ``laws._stam_mixture``.
   - ``num``: inclusion-exclusion over the unused labels -- ``laws._surjection_mixture``.
   - ``num`` with small clusters: K i.i.d. zero-truncated Poisson sizes conditioned on their
-    sum (FFT convolutions) -- ``laws._surjection_size_law``, rate by
-    :func:`elementary.truncated_poisson_rate`.
+    sum (convolutions) -- ``laws._surjection_size_law``, rate by
+    :func:`elementary.truncated_poisson_rate`; where the lattice variance K Var X >= 1000,
+    its saddle-point (Edgeworth) expansion -- ``laws._edgeworth_size_law``.
 
 - p_X = P(two given elements share a cluster) = sum_u c_u / u, or sum_a w(a) (a)_2 / (N)_2;
   E[RI] = p_A p_B + (1 - p_A)(1 - p_B) -- #math-expected-rand --

@@ -40,7 +40,13 @@ from chanceclust._expected.elementary import (
     polygamma_large,
     truncated_poisson_rate,
 )
-from chanceclust.special import _stirling2_ratio_curvature
+from chanceclust._expected.taylor import series_log
+from chanceclust.special import (
+    _edgeworth_at_mean,
+    _stirling2_ratio_curvature,
+    _ztp_cumulant_series,
+    _ztp_mean_series,
+)
 
 __all__ = ["SizeLaw", "SlotMixture", "StamQuadrature", "law"]
 
@@ -191,27 +197,40 @@ def _surjection_mixture(n: int, k: int) -> SlotMixture | None:
     return SlotMixture(n, k - j, terms / total)
 
 
+# Convolutions of arrays up to this product of lengths are summed directly (np.convolve:
+# every entry a sum of non-negative terms, so relative accuracy ~1e-15 even far below the
+# maximum); FFT rounding leaves ~1e-16 of the maximum everywhere, which compounds over the
+# ~2 log2 K steps when the mean size is near 1 (tilting the weights by 4e-7 per unit size at
+# N = 10^12, K = N - 300). Where K Var X >= _EXPANSION_FROM the expansion is used anyway.
+_DIRECT_CONVOLUTION_MAX = 1 << 22
+
+
 def _convolve_trimmed(
     first: tuple[int, int, NDArray[np.float64]],
     second: tuple[int, int, NDArray[np.float64]],
-    mean: float,
+    n: int,
+    k: int,
     sd: float,
 ) -> tuple[int, int, NDArray[np.float64]]:
     """Convolution of two scaled pmfs of sums (summands, offset, values), rescaled to max 1.
 
-    The sum of m summands is kept on m mean +- (12 sqrt(m) sd + 40): the
-    mass outside is below ~1e-30 (sub-Poisson tails), and FFT rounding leaves
-    ~1e-16 of the maximum there anyway, which must not widen the arrays.
+    The sum of m summands is kept on m n/k +- (12 sqrt(m) sd + 40) (the centre
+    from exact integers: m n/k may exceed 2^53): the mass outside is below
+    ~1e-30 (sub-Poisson tails).
     """
     count = first[0] + second[0]
     length = len(first[2]) + len(second[2]) - 1
-    size = 1 << (length - 1).bit_length()  # numpy's FFT: no scipy.fft import at first use
-    product = np.fft.rfft(first[2], size) * np.fft.rfft(second[2], size)
-    values = np.clip(np.fft.irfft(product, size)[:length], 0.0, None)
+    if len(first[2]) * len(second[2]) <= _DIRECT_CONVOLUTION_MAX:
+        values = np.convolve(first[2], second[2])
+    else:
+        size = 1 << (length - 1).bit_length()  # numpy's FFT: no scipy.fft import at first use
+        product = np.fft.rfft(first[2], size) * np.fft.rfft(second[2], size)
+        values = np.clip(np.fft.irfft(product, size)[:length], 0.0, None)
     offset = first[1] + second[1]
+    centre = (count * n - offset * k) / k  # m n/k - offset, exactly rounded
     half = 12.0 * np.sqrt(count) * sd + 40.0
-    lo = max(int(np.floor(count * mean - half)) - offset, 0)
-    hi = min(int(np.ceil(count * mean + half)) - offset + 1, length)
+    lo = max(math.floor(centre - half), 0)
+    hi = min(math.ceil(centre + half) + 1, length)
     values = values[lo:hi]
     return count, offset + lo, values / values.max()
 
@@ -224,32 +243,28 @@ def _surjection_size_law(n: int, k: int) -> SizeLaw:
     w(a) = k p(a) P(X_1 + ... + X_{k-1} = n - a) / P(X_1 + ... + X_k = n)
     and the denominator is the sum over a of the numerator. Only the shape
     of the (k-1)-fold convolution near its mean is needed, so it is built by
-    binary powering with FFT convolutions, each rescaled (scale factors
-    cancel): no Stirling number and no large logarithm enters, and the
-    relative error of each weight is ~1e-14 where the weight matters.
-    Used where the inclusion-exclusion mixture is ill-conditioned (small
-    clusters), so the size support stays short.
+    binary powering with convolutions (direct for short arrays, FFT for
+    long ones), each rescaled (scale factors cancel): no Stirling number and
+    no large logarithm enters, and the relative error of each weight is
+    ~1e-14 where the weight matters. Used where the inclusion-exclusion
+    mixture is ill-conditioned (small clusters) and the lattice variance
+    k Var X is below _EXPANSION_FROM, so the arrays stay short.
     """
     rho = float(truncated_poisson_rate((n - k) / k))
     mean = n / k
     sd = np.sqrt(max(mean * (1.0 + rho - mean), 0.0))  # variance of the truncated Poisson
-    top = min(n - k + 1, int(rho + 40.0 * np.sqrt(rho) + 200))  # beyond: p(x)/p(mode) < 1e-40
-    x = np.arange(1, top + 1, dtype=np.float64)
-    log_p = x * np.log(rho) - gammaln(x + 1.0)
-    log_p -= log_p.max()
-    support = np.flatnonzero(log_p > _NEGLIGIBLE_LOG - 10)
-    size_count = int(support[-1]) + 1
-    base = (1, 1, np.exp(log_p[:size_count]))
+    a, log_p = _ztp_size_support(rho, n, k)
+    size_count = len(a)
+    base = (1, 1, np.exp(log_p))
     total: tuple[int, int, NDArray[np.float64]] | None = None
     power, remaining = base, k - 1
     while remaining:
         if remaining & 1:
-            total = power if total is None else _convolve_trimmed(total, power, mean, sd)
+            total = power if total is None else _convolve_trimmed(total, power, n, k, sd)
         remaining >>= 1
         if remaining:
-            power = _convolve_trimmed(power, power, mean, sd)
+            power = _convolve_trimmed(power, power, n, k, sd)
     assert total is not None
-    a = np.arange(1, size_count + 1, dtype=np.int64)
     index = n - a - total[1]
     inside = (index >= 0) & (index < len(total[2]))
     weights = np.zeros(size_count)
@@ -258,8 +273,101 @@ def _surjection_size_law(n: int, k: int) -> SizeLaw:
     return SizeLaw(n, a[keep], weights[keep] * (k / weights.sum()), False)
 
 
-# num with small clusters (size law by FFT convolutions): ~1 s at K = 1e8.
-SIZE_LAW_MAX_K = 10**8
+def _ztp_size_support(rho: float, n: int, k: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """Sizes a = 1, 2, ... and log p(a) - max (ZTP(rho) pmf) down to ~4.5e-35 of the mode."""
+    top = min(n - k + 1, int(rho + 40.0 * np.sqrt(rho) + 200))  # beyond: p(x)/p(mode) < 1e-40
+    x = np.arange(1, top + 1, dtype=np.float64)
+    log_p = x * np.log(rho) - gammaln(x + 1.0)
+    log_p -= log_p.max()
+    size_count = int(np.flatnonzero(log_p > _NEGLIGIBLE_LOG - 10)[-1]) + 1
+    return np.arange(1, size_count + 1, dtype=np.int64), log_p[:size_count]
+
+
+# Series terms of the mean mu(log rho + e) kept by the expansion of the size law (the
+# exponent's terms fall by ~|theta| <= 0.1 each, so 16 reach ~1e-16 of the leading one, itself
+# ~(a - mu)^2 / (2 m kappa_2) <~ 2).
+_SIZE_SERIES_LENGTH = 16
+
+
+def _edgeworth_size_law(n: int, k: int) -> SizeLaw:
+    """w(a) = C(n,a) S(n-a,k-1)/S(n,k) for large k by the saddle-point (Edgeworth) expansion.
+
+    As in :func:`_surjection_size_law`, w(a) is proportional to
+    p(a) L(n - a), p the zero-truncated Poisson(rho) pmf at the saddle point
+    (k E[X] = n) and L the pmf of the sum of m = k - 1 such variables, now
+    from an expansion instead of convolutions. Tilting every summand by
+    e^(theta X) (rho -> rho e^theta) puts the mean of the sum at x = n - a when
+    m mu(theta) = x, mu the tilted mean, K' = mu its cumulant generating
+    function's derivative; then exactly
+
+        log L(x) = m [K(theta) - theta mu(theta)] + log L_theta(x),
+
+    L_theta the tilted pmf at its own mean: (2 pi m kappa_2(theta))^(-1/2)
+    times the Edgeworth series at the mean (three terms,
+    ``special._edgeworth_at_mean``, truncation ~(m kappa_2)^-4). Every piece
+    is a truncated Taylor series in theta (from ``special._ztp_mean_series``;
+    the exponent is m sum_{j>=2} (1 - j) mu_{j-1} theta^j / j, so nothing
+    cancels), evaluated at the theta of each a, solved by Newton from
+    mu(theta) - mu(0) = (mu - a) / m, where mu - a = (q - a) + r/k from
+    n = qk + r without rounding n. The tilts are small (|theta| ~ |a - mu| /
+    (m kappa_2) <= 0.1 where this is used, m kappa_2 >= _EXPANSION_FROM), and
+    a first-order error in theta leaves log L unchanged (the exponent is
+    stationary there). Cost O(size support), independent of k.
+    """
+    rho = float(truncated_poisson_rate((n - k) / k))
+    length = _SIZE_SERIES_LENGTH
+    mean = _ztp_mean_series(np.array([rho]), length + 1)[0]
+    kappa, lam = _ztp_cumulant_series(mean, length)
+    m = float(k - 1)
+    correction = np.zeros(length)
+    correction[0] = 1.0
+    for power, term in enumerate(_edgeworth_at_mean(lam), start=1):
+        correction = correction + term / m**power
+    # Constant terms dropped: the weights are normalized to sum k below.
+    density = series_log(correction) - 0.5 * series_log(kappa[2])
+    j = np.arange(length + 1)
+    exponent = np.zeros(length + 1)
+    exponent[2:] = m * (1.0 - j[2:]) * mean[1:length] / j[2:]
+    sizes, log_p = _ztp_size_support(rho, n, k)
+    q, r = divmod(n, k)
+    target = ((q - sizes).astype(np.float64) + r / k) / m  # mu(theta) - mu(0)
+    shift = mean[1:]  # mu(theta) - mu(0) = sum_{i>=1} mean[i] theta^i
+    slope = shift * np.arange(1, length + 1)
+    theta = target / mean[1]
+    for _ in range(8):
+        step = (_series_value(shift, theta) * theta - target) / _series_value(slope, theta)
+        theta = theta - step
+        if np.all(np.abs(step) <= 1e-17 * np.abs(theta)):
+            break
+    log_w = log_p + _series_value(exponent, theta) + _series_value(density, theta) - density[0]
+    weights = np.exp(log_w - log_w.max())
+    keep = weights > 1e-30
+    return SizeLaw(n, sizes[keep], weights[keep] * (k / weights.sum()), False)
+
+
+def _series_value(coefs: NDArray[np.float64], x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """sum_i coefs[i] x^i by Horner."""
+    out = np.zeros_like(x)
+    for c in coefs[::-1]:
+        out = out * x + c
+    return out
+
+
+# From this lattice variance k Var X of the size law (X zero-truncated Poisson at the saddle
+# point) the weights come from the expansion (_edgeworth_size_law), as the curvature does
+# (special._CURVATURE_EXPANSION_FROM): measured within 1e-14 of exact integers from k Var X
+# ~ 500 on (3e-15 at 1200), while the convolutions cost ~sqrt(k Var X) log k (and, once
+# long enough for FFT, drift by ~1e-13 per unit size at k = 1e5 .. 1e6, mean sizes near 1).
+_EXPANSION_FROM = 1000.0
+
+
+def _small_cluster_size_law(n: int, k: int) -> SizeLaw:
+    """The num size law by convolutions or, where the lattice variance is large, the expansion."""
+    mu1 = (n - k) / k
+    rho = float(truncated_poisson_rate(mu1))
+    if k * (1.0 + mu1) * max(rho - mu1, 0.1 * rho / (1.0 + rho)) >= _EXPANSION_FROM:
+        return _edgeworth_size_law(n, k)
+    return _surjection_size_law(n, k)
 
 
 @lru_cache(maxsize=128)
@@ -273,13 +381,7 @@ def num_law(n: int, k: int) -> Law:
         weights = np.array([float(c) for c in counts.values() if c])
         return SizeLaw(n, sizes, weights, True)
     mixture = _surjection_mixture(n, k)
-    if mixture is None and k > SIZE_LAW_MAX_K:
-        raise ValueError(
-            f"the num model with a mean cluster size N/K below about log K + 2 is "
-            f"supported for K <= {SIZE_LAW_MAX_K} clusters (its size law is built by "
-            f"convolutions that grow with K); got K = {k} clusters of N = {n} elements."
-        )
-    return mixture if mixture is not None else _surjection_size_law(n, k)
+    return mixture if mixture is not None else _small_cluster_size_law(n, k)
 
 
 # From this N the ``all`` model is Stam's law as a Gauss-Hermite rule (StamQuadrature):
