@@ -51,7 +51,8 @@ import mpmath as mp
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from _exact import stirling2_range
-from make_huge_expectations import expanded_deviance, slot_deviance
+from make_huge_expectations import deviance_pmf as slot_deviance
+from make_huge_expectations import deviance_series as expanded_deviance
 from make_variance import fixed_side, variance
 
 AGREE = 30  # digits two evaluations must share
