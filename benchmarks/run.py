@@ -21,6 +21,7 @@ import datetime as _dt
 import json
 import os
 import platform
+import re
 import signal
 import subprocess
 import sys
@@ -386,7 +387,8 @@ def write_report(path: str, info: dict, setup: dict, results: list, refs: dict, 
                 ["`python -c 'import chanceclust'`", fs(o["import_only"])],
                 ["`python -c pass` (interpreter alone)", fs(o["python_only"])],
                 ["peak RSS of the largest child", fmib(o["peak"])]]), "",
-                "Output of the first call:", "", "```", o["output"].rstrip(), "```", ""]
+                "Output of the first call (directories stripped):", "", "```",
+                re.sub(r"(?<!\S)/\S*/([^/\s]+)", r"\1", o["output"]).rstrip(), "```", ""]
         else:
             md += [f"status: {o.get('status')} {o.get('error', '')}", ""]
 

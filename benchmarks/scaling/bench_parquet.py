@@ -1,7 +1,7 @@
 """One comparison of N elements stored as Parquet: chanceclust.dask vs in memory vs dask.dataframe.
 
-    python benchmarks/scaling/bench_parquet.py --data /tmp/labels --n 1e8 --k 1e3   # the issue's
-    python benchmarks/scaling/bench_parquet.py --data /tmp/labels --n 2e7 --k 1e3   # what ran here
+    python benchmarks/scaling/bench_parquet.py --data labels --n 1e8 --k 1e3   # the issue's
+    python benchmarks/scaling/bench_parquet.py --data labels --n 2e7 --k 1e3   # what ran here
 
 Data (made once per --data folder): N rows, int32 columns ``a`` (uniform over K labels) and
 ``b`` (a random map of ``a`` into K labels with probability 0.7, else uniform), 8 files of 5
