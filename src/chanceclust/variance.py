@@ -185,7 +185,7 @@ def rand_index_variance(
     cluster size below about log K + 2 (its size law) v = p1^2 expm1(c),
     with c the curvature of log S(., K) (``special._stirling2_ratio_curvature``:
     an asymptotic expansion where the size law's lattice variance is >= 1000,
-    <= 1e-14 relative against 40-digit references up to N = 10^15). Cost
+    <= 3e-13 relative against 40-digit references up to N = 10^15). Cost
     O(distinct cluster sizes) after the table, otherwise independent of N;
     memory constant.
 

@@ -462,7 +462,7 @@ def inverse_moments(law_: Law) -> tuple[float, float, float]:
     differences, or the quadrature's own offsets): relative error ~1e-15 at
     any N. For a size law (num with small clusters) p2 = p1^2 exp(c) with c
     the curvature of log S(., K) from ``special._stirling2_ratio_curvature``
-    (relative error <= 1e-14), so v = p1^2 expm1(c) keeps the relative accuracy
+    (relative error <= 3e-13), so v = p1^2 expm1(c) keeps the relative accuracy
     of c although v is ~rho e^-rho / N of p1^2 (rho the saddle point of the
     mean cluster size).
     """
