@@ -137,7 +137,7 @@ def test_two_small_cluster_sides_are_finite_and_symmetric():
     [(1_020_000, 10**6), (10**6 + 2_000, 10**6), (3 * 10**5, 10**5), (3_000, 1_000), (20_000, 10**4)],
 )
 def test_expansion_and_convolutions_agree_near_the_switch(n, k):
-    """Both routes where K Var X is near _EXPANSION_FROM (and beyond): the switch is continuous."""
+    """Both routes where K Var X is near special._LATTICE_EXPANSION_FROM (and beyond): the switch is continuous."""
     fft, expansion = laws._surjection_size_law(n, k), laws._edgeworth_size_law(n, k)
     np.testing.assert_array_equal(fft.sizes, expansion.sizes)
     matter = fft.weights >= 1e-6 * fft.weights.max()

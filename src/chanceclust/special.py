@@ -138,13 +138,27 @@ def stirling2(n: int, k: int) -> int:
         # O(m^2) small integers instead of k huge powers.
         row = _eulerian2_row(m)
         return sum(e * math.comb(n + m - 1 - j, 2 * m) for j, e in enumerate(row) if e)
-    total = 0
+    return _surjection_counts(n, k, 1)[0] // math.factorial(k)
+
+
+def _surjection_counts(n: int, k: int, depth: int) -> list[int]:
+    """k! S(m, k) = sum_{j<k} (-1)^j C(k, j) (k - j)^m for m = n, n - 1, .., n - depth + 1.
+
+    Exact integers (m >= 1, so the j = k term 0^m is 0); the powers of each base
+    are shared between the ``depth`` values of m.
+    """
+    totals = [0] * depth
     binom = 1  # C(k, j)
-    for j in range(k + 1):
-        term = binom * (k - j) ** n
-        total += -term if j & 1 else term
-        binom = binom * (k - j) // (j + 1)
-    return total // math.factorial(k)
+    for j in range(k):
+        base = k - j
+        term = binom * base ** (n - depth + 1)
+        if j & 1:
+            term = -term
+        for i in range(depth - 1, -1, -1):  # m = n - i, ascending
+            totals[i] += term
+            term *= base
+        binom = binom * base // (j + 1)
+    return totals
 
 
 def _eulerian2_row(m: int) -> list[int]:
@@ -619,9 +633,10 @@ def log_bell(n: ArrayLike) -> Any:
 
 
 # From this variance of the lattice sum (K Var X, X zero-truncated Poisson at the saddle point)
-# the curvature is taken from its asymptotic expansion (_stirling2_curvature_expansion), whose
-# truncation error ~(K Var X)^-4 is below 1e-14 there; below it, from the Fourier sums.
-_CURVATURE_EXPANSION_FROM = 1000.0
+# the num model's curvature (_stirling2_curvature_expansion) and size law
+# (_expected.laws._edgeworth_size_law) come from their saddle-point expansions, whose
+# truncation error ~(K Var X)^-4 is below 1e-14 there.
+_LATTICE_EXPANSION_FROM = 1000.0
 # Below it, exact integers while n k is at most this (small k with mean sizes of a few, where
 # the Fourier sums lose up to ~1e-12 on some platforms); the Fourier sums beyond (mean sizes
 # near 1: k Var X < 1000 with n k > 10^6 leaves rho < ~2, where they hold ~3e-13).
@@ -658,14 +673,25 @@ def _stirling2_ratio_curvature(n: int, k: int) -> float:
     large k (n = 10^6, k = 10^5), hence the other routes there. Tested
     contract of the whole function: 1e-12 relative.
     """
-    nf, kf = float(n - 1), float(k)
-    mu1 = np.array([(nf - kf) / kf])
-    rho = truncated_poisson_rate(mu1)
-    if kf * (1.0 + mu1[0]) * (rho[0] - mu1[0]) >= _CURVATURE_EXPANSION_FROM:
+    if _ztp_saddle(n - 1, k)[2] >= _LATTICE_EXPANSION_FROM:
         return _stirling2_curvature_expansion(n, k)
     if n * k <= _CURVATURE_EXACT_MAX_NK:
         return _stirling2_curvature_exact(n, k)
     return _stirling2_curvature_fourier(n, k)
+
+
+def _ztp_saddle(total: int, k: int) -> tuple[float, float, float]:
+    """(mean - 1, rho, k Var X) of the zero-truncated Poisson X with k E[X] = ``total``.
+
+    The saddle point of ``total`` elements in ``k`` non-empty clusters; k Var X is
+    the variance of the lattice sum, which decides between the exact routes and
+    the expansions (_LATTICE_EXPANSION_FROM). Var X = E[X] (1 + rho - E[X]) > 0,
+    kept away from rounding to 0 by a floor far below its true value.
+    """
+    excess = (total - k) / k
+    rho = float(truncated_poisson_rate(excess))
+    variance = (1.0 + excess) * max(rho - excess, 0.1 * rho / (1.0 + rho))
+    return excess, rho, k * variance
 
 
 def _stirling2_curvature_exact(n: int, k: int) -> float:
@@ -675,35 +701,25 @@ def _stirling2_curvature_exact(n: int, k: int) -> float:
     difference is an exact integer, so the only rounding is the final one (then
     log1p's). O(k) powers of n log2(k) bits: ~30 ms at n k = 10^6.
     """
-    t0 = t1 = t2 = 0
-    for j in range(k):
-        base = k - j
-        term = math.comb(k, j) * pow(base, n - 2)
-        if j % 2:
-            term = -term
-        t2 += term
-        term *= base
-        t1 += term
-        t0 += term * base
+    t0, t1, t2 = _surjection_counts(n, k, 3)
     return math.log1p(Fraction(t0 * t2 - t1 * t1, t1 * t1))
 
 
 def _stirling2_curvature_fourier(n: int, k: int) -> float:
     """The curvature from trapezoid sums of the characteristic function (see the caller)."""
     nf, kf = float(n - 1), float(k)
-    mu1 = np.array([(nf - kf) / kf])
-    rho = truncated_poisson_rate(mu1)
+    _, rate, var = _ztp_saddle(n - 1, k)
+    rho = np.array([rate])
     log_h_rho = _log_h_real(rho)
-    var = kf * (1.0 + mu1) * np.maximum(rho - mu1, 0.1 * rho / (1.0 + rho))
-    sd = float(np.sqrt(var[0]))
+    sd = math.sqrt(var)
     m_nodes = math.floor(_ALIAS_SD * sd + _ALIAS_ADD)
     m_nodes += 1 - m_nodes % 2
     step = 2.0 * math.pi / m_nodes
     half = (m_nodes - 1) // 2
     count = min(half, math.ceil(_CUT_SD / (sd * step)) + 1)
+    kk, mm, nn = np.array([[kf]]), np.array([[nf - kf]]), np.array([[nf]])
     while True:
         t = step * np.arange(1.0, count + 1.0)[None, :]
-        kk, mm, nn = np.array([[kf]]), np.array([[nf - kf]]), np.array([[nf]])
         if rho[0] < 0.5:
             re, im = _log_cf_ztp_small(rho[:, None], kk, mm, log_h_rho[:, None], t)
         else:
@@ -719,7 +735,7 @@ def _stirling2_curvature_fourier(n: int, k: int) -> float:
     even = 2.0 * float(np.sum(cf_re[0] * cos_m1))
     odd = 2.0 * float(np.sum(cf_im[0] * np.sin(t)))
     up, down = (even + odd) / level, (even - odd) / level  # L(n-1 +- 1)/L(n-1) - 1
-    second = 4.0 * float(np.sum(cf_re[0] * cos_m1)) / level  # (L(n) - 2L(n-1) + L(n-2))/L(n-1)
+    second = 2.0 * even / level  # (L(n) - 2L(n-1) + L(n-2))/L(n-1)
     return math.log1p(second + up * down) - math.log1p(-1.0 / n)
 
 

@@ -42,10 +42,12 @@ from chanceclust._expected.elementary import (
 )
 from chanceclust._expected.taylor import series_log
 from chanceclust.special import (
+    _LATTICE_EXPANSION_FROM,
     _edgeworth_at_mean,
     _stirling2_ratio_curvature,
     _ztp_cumulant_series,
     _ztp_mean_series,
+    _ztp_saddle,
 )
 
 __all__ = ["SizeLaw", "SlotMixture", "StamQuadrature", "law"]
@@ -201,7 +203,8 @@ def _surjection_mixture(n: int, k: int) -> SlotMixture | None:
 # every entry a sum of non-negative terms, so relative accuracy ~1e-15 even far below the
 # maximum); FFT rounding leaves ~1e-16 of the maximum everywhere, which compounds over the
 # ~2 log2 K steps when the mean size is near 1 (tilting the weights by 4e-7 per unit size at
-# N = 10^12, K = N - 300). Where K Var X >= _EXPANSION_FROM the expansion is used anyway.
+# N = 10^12, K = N - 300). Where K Var X >= _LATTICE_EXPANSION_FROM the expansion is used
+# anyway.
 _DIRECT_CONVOLUTION_MAX = 1 << 22
 
 
@@ -248,7 +251,7 @@ def _surjection_size_law(n: int, k: int) -> SizeLaw:
     no large logarithm enters, and the relative error of each weight is
     ~1e-14 where the weight matters. Used where the inclusion-exclusion
     mixture is ill-conditioned (small clusters) and the lattice variance
-    k Var X is below _EXPANSION_FROM, so the arrays stay short.
+    k Var X is below _LATTICE_EXPANSION_FROM, so the arrays stay short.
     """
     rho = float(truncated_poisson_rate((n - k) / k))
     mean = n / k
@@ -310,7 +313,7 @@ def _edgeworth_size_law(n: int, k: int) -> SizeLaw:
     cancels), evaluated at the theta of each a, solved by Newton from
     mu(theta) - mu(0) = (mu - a) / m, where mu - a = (q - a) + r/k from
     n = qk + r without rounding n. The tilts are small (|theta| ~ |a - mu| /
-    (m kappa_2) <= 0.1 where this is used, m kappa_2 >= _EXPANSION_FROM), and
+    (m kappa_2) <= 0.1 where this is used, m kappa_2 >= _LATTICE_EXPANSION_FROM), and
     a first-order error in theta leaves log L unchanged (the exponent is
     stationary there). Cost O(size support), independent of k.
     """
@@ -353,19 +356,15 @@ def _series_value(coefs: NDArray[np.float64], x: NDArray[np.float64]) -> NDArray
     return out
 
 
-# From this lattice variance k Var X of the size law (X zero-truncated Poisson at the saddle
-# point) the weights come from the expansion (_edgeworth_size_law), as the curvature does
-# (special._CURVATURE_EXPANSION_FROM): measured within 1e-14 of exact integers from k Var X
-# ~ 500 on (3e-15 at 1200), while the convolutions cost ~sqrt(k Var X) log k (and, once
-# long enough for FFT, drift by ~1e-13 per unit size at k = 1e5 .. 1e6, mean sizes near 1).
-_EXPANSION_FROM = 1000.0
-
-
 def _small_cluster_size_law(n: int, k: int) -> SizeLaw:
-    """The num size law by convolutions or, where the lattice variance is large, the expansion."""
-    mu1 = (n - k) / k
-    rho = float(truncated_poisson_rate(mu1))
-    if k * (1.0 + mu1) * max(rho - mu1, 0.1 * rho / (1.0 + rho)) >= _EXPANSION_FROM:
+    """The num size law by convolutions or, where the lattice variance is large, the expansion.
+
+    The switch is ``special._LATTICE_EXPANSION_FROM``, as for the curvature: the expansion
+    is within 1e-14 of exact integers from k Var X ~ 500 on (3e-15 at 1200), while the
+    convolutions cost ~sqrt(k Var X) log k (and, once long enough for FFT, drift by ~1e-13
+    per unit size at k = 1e5 .. 1e6, mean sizes near 1).
+    """
+    if _ztp_saddle(n, k)[2] >= _LATTICE_EXPANSION_FROM:
         return _edgeworth_size_law(n, k)
     return _surjection_size_law(n, k)
 
