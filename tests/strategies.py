@@ -89,19 +89,6 @@ def labels_from_table(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.repeat(rows, counts), np.repeat(cols, counts)
 
 
-def set_partitions(n: int):
-    """Every set partition of n elements as a tuple of restricted-growth labels (0 first)."""
-
-    def grow(prefix, used):
-        if len(prefix) == n:
-            yield tuple(prefix)
-            return
-        for v in range(used + 1):
-            yield from grow([*prefix, v], max(used, v + 1))
-
-    yield from grow([0], 1)
-
-
 def ensemble_members(labels, model: str, parts: list) -> list:
     """The clusterings of the ensemble of ``labels`` under a model, each equally likely.
 

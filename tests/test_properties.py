@@ -28,9 +28,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference._exact import set_partitions
 from sklearn import metrics
 from strategies import label_pairs
-from test_samplers import set_partitions
 
 import chanceclust as cc
 from chanceclust.significance import MEASURES, null_distribution

@@ -7,8 +7,8 @@ from math import comb
 
 import numpy as np
 import pytest
+from reference._exact import set_partitions
 from scipy import stats
-from strategies import set_partitions
 
 from chanceclust.samplers import random_clustering, random_clusterings
 

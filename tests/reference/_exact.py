@@ -121,3 +121,21 @@ def bell(n: int) -> int:
 def bd0(x: int, m: mp.mpf) -> mp.mpf:
     """Loader's deviance x log(x/m) + m - x, with bd0(0, m) = m, in mpmath."""
     return m if x == 0 else x * mp.log(x / m) + m - x
+
+
+def set_partitions(n: int) -> Iterator[tuple[int, ...]]:
+    """All set partitions of range(n) as restricted-growth label tuples (0 first), in order."""
+    labels = [0] * n
+
+    def rec(i: int, m: int) -> Iterator[tuple[int, ...]]:
+        if i == n:
+            yield tuple(labels)
+            return
+        for v in range(m + 1):
+            labels[i] = v
+            yield from rec(i + 1, max(m, v + 1))
+
+    if n == 0:
+        yield ()
+        return
+    yield from rec(1, 1)

@@ -63,7 +63,7 @@ from pathlib import Path
 import mpmath
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared primitives: _exact.py
-from _exact import bell, stirling2  # noqa: E402  # recurrences, independent of the enumeration below
+from _exact import bell, set_partitions, stirling2  # noqa: E402  # recurrences, independent of the enumeration below
 from mpmath import mp, mpf
 
 DPS = 60  # working precision of mpmath (decimal digits)
@@ -105,24 +105,6 @@ def mpfrac(f: Fraction):
 # ----------------------------------------------------------------------------
 # Clusterings
 # ----------------------------------------------------------------------------
-def set_partitions(n: int):
-    """All set partitions of range(n) as restricted growth strings (label tuples)."""
-    labels = [0] * n
-
-    def rec(i: int, m: int):
-        if i == n:
-            yield tuple(labels)
-            return
-        for v in range(m + 1):
-            labels[i] = v
-            yield from rec(i + 1, max(m, v + 1))
-
-    if n == 0:
-        yield ()
-        return
-    yield from rec(1, 1)
-
-
 def sizes_of(labels) -> tuple[int, ...]:
     return tuple(sorted(Counter(labels).values(), reverse=True))
 

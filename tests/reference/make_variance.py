@@ -50,7 +50,7 @@ from pathlib import Path
 import mpmath as mp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared primitives: _exact.py
-from _exact import bell_numbers, falling, stirling2_range  # noqa: E402
+from _exact import bell_numbers, falling, set_partitions, stirling2_range  # noqa: E402
 
 mp.mp.dps = 80
 HERE = Path(__file__).resolve().parent
@@ -225,17 +225,6 @@ def reference(table: list[list[int]], model: str, one_sided: bool) -> tuple:
 
 
 # ---------------------------------------------------------------- self-check by enumeration
-def set_partitions(n: int):
-    def grow(prefix, used):
-        if len(prefix) == n:
-            yield tuple(prefix)
-            return
-        for v in range(used + 1):
-            yield from grow([*prefix, v], max(used, v + 1))
-
-    yield from grow([0], 1)
-
-
 def enumerated_variance(labels_a, labels_b, model: str, one_sided: bool) -> Fraction:
     n = len(labels_a)
     parts = list(set_partitions(n))
