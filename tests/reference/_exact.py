@@ -79,17 +79,25 @@ def stirling2_range(m_lo: int, m_hi: int, k: int) -> dict[int, int]:
     return out
 
 
-@cache
+_EULERIAN2_ROWS: list[tuple[int, ...]] = [(1,)]
+
+
 def eulerian2(d: int) -> tuple[int, ...]:
-    """Second-order Eulerian numbers <<d, j>>, j = 0..d-1 (row d; row 0 is (1,))."""
-    if d == 0:
-        return (1,)
-    prev = eulerian2(d - 1)  # cached: rows 0..d cost O(d^2) in all
-    return tuple(
-        ((j + 1) * prev[j] if j < len(prev) else 0)
-        + ((2 * d - 1 - j) * prev[j - 1] if 1 <= j <= len(prev) else 0)
-        for j in range(d)
-    )
+    """Second-order Eulerian numbers <<d, j>>, j = 0..d-1 (row d; row 0 is (1,)).
+
+    Rows are built bottom-up and kept (O(d^2) in all, no recursion depth to run out of).
+    """
+    rows = _EULERIAN2_ROWS
+    while len(rows) <= d:
+        m, prev = len(rows), rows[-1]
+        rows.append(
+            tuple(
+                ((j + 1) * prev[j] if j < len(prev) else 0)
+                + ((2 * m - 1 - j) * prev[j - 1] if 1 <= j <= len(prev) else 0)
+                for j in range(m)
+            )
+        )
+    return rows[d]
 
 
 def stirling2_near_diagonal(n: int, d: int) -> int:

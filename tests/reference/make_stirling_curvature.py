@@ -24,16 +24,14 @@ writes ``stirling_curvature.json`` beside this file.
 from __future__ import annotations
 
 import json
-import math
 import sys
 import time
-from functools import cache
 from pathlib import Path
 
 import mpmath as mp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the shared primitives: _exact.py
-from _exact import stirling2_range
+from _exact import stirling2_near_diagonal, stirling2_range
 
 HERE = Path(__file__).resolve().parent
 DIGITS = 40
@@ -45,32 +43,11 @@ def exact_curvature(n: int, k: int) -> mp.mpf:
         return mp.log(mp.mpf(s[n]) * s[n - 2] / (mp.mpf(s[n - 1]) ** 2))
 
 
-@cache
-def eulerian2(d: int) -> tuple[int, ...]:
-    """Second-order Eulerian numbers <<d, j>>, j = 0..d."""
-    row = [1]
-    for m in range(1, d + 1):
-        new = [0] * (m + 1)
-        for j in range(m + 1):
-            keep = (j + 1) * row[j] if j < len(row) else 0
-            grow = (2 * m - 1 - j) * row[j - 1] if 1 <= j <= len(row) else 0
-            new[j] = keep + grow
-        row = new
-    return tuple(row)
-
-
-def stirling_near_diagonal(x: int, d: int) -> int:
-    """S(x, x - d), exactly."""
-    if d == 0:
-        return 1
-    return sum(c * math.comb(x + d - 1 - j, 2 * d) for j, c in enumerate(eulerian2(d)) if c)
-
-
 def diagonal_curvature(n: int, k: int) -> mp.mpf:
     d = n - k
-    s0 = stirling_near_diagonal(n, d)
-    s1 = stirling_near_diagonal(n - 1, d - 1)
-    s2 = stirling_near_diagonal(n - 2, d - 2)
+    s0 = stirling2_near_diagonal(n, d)
+    s1 = stirling2_near_diagonal(n - 1, d - 1)
+    s2 = stirling2_near_diagonal(n - 2, d - 2)
     with mp.workdps(DIGITS + 20):
         return mp.log(mp.mpf(s0) * s2 / (mp.mpf(s1) ** 2))
 
