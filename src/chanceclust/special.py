@@ -791,6 +791,19 @@ def _ztp_cumulant_series(mean: NDArray[np.float64], length: int) -> tuple[dict, 
     return kappa, lam
 
 
+def _edgeworth_log_correction(lam: dict, count: float) -> NDArray[np.float64]:
+    """log[sqrt(2 pi m kappa_2) P(S_m = its mean)] for a sum of m = ``count`` summands.
+
+    The log of 1 + A_1/m + A_2/m^2 + A_3/m^3 (:func:`_edgeworth_at_mean`), a series in
+    e like ``lam``.
+    """
+    correction = np.zeros_like(lam[3])
+    correction[..., 0] = 1.0
+    for power, term in enumerate(_edgeworth_at_mean(lam), start=1):
+        correction = correction + term / count**power
+    return series_log(correction)
+
+
 def _edgeworth_at_mean(lam: dict) -> list:
     """The 1/k, 1/k^2, 1/k^3 terms of sqrt(2 pi k kappa_2) P(S_k = its mean) (series in e).
 
@@ -821,11 +834,7 @@ def _curvature_density(excess: NDArray[np.float64], k: float) -> NDArray[np.floa
     rho = truncated_poisson_rate(excess / k)
     # kappa_r(theta) = (d/dtheta)^(r-1) mu: its series from mu's, to second order.
     kappa, lam = _ztp_cumulant_series(_ztp_mean_series(rho), 3)
-    correction = np.zeros_like(kappa[2])
-    correction[:, 0] = 1.0
-    for power, term in enumerate(_edgeworth_at_mean(lam), start=1):
-        correction = correction + term / k**power
-    log_correction = series_log(correction)
+    log_correction = _edgeworth_log_correction(lam, k)
     c1, c2 = log_correction[:, 1], 2.0 * log_correction[:, 2]
     k2, k3, k4 = kappa[2][:, 0], kappa[3][:, 0], kappa[4][:, 0]
     lattice = (k3 * k3 / (k2 * k2) - 0.5 * k4 / k2 + c2 - c1 * k3 / k2) / (k * k * k2 * k2)

@@ -43,7 +43,7 @@ from chanceclust._expected.elementary import (
 from chanceclust._expected.taylor import series_log
 from chanceclust.special import (
     _LATTICE_EXPANSION_FROM,
-    _edgeworth_at_mean,
+    _edgeworth_log_correction,
     _stirling2_ratio_curvature,
     _ztp_cumulant_series,
     _ztp_mean_series,
@@ -307,7 +307,7 @@ def _edgeworth_size_law(n: int, k: int) -> SizeLaw:
 
     L_theta the tilted pmf at its own mean: (2 pi m kappa_2(theta))^(-1/2)
     times the Edgeworth series at the mean (three terms,
-    ``special._edgeworth_at_mean``, truncation ~(m kappa_2)^-4). Every piece
+    ``special._edgeworth_log_correction``, truncation ~(m kappa_2)^-4). Every piece
     is a truncated Taylor series in theta (from ``special._ztp_mean_series``;
     the exponent is m sum_{j>=2} (1 - j) mu_{j-1} theta^j / j, so nothing
     cancels), evaluated at the theta of each a, solved by Newton from
@@ -322,12 +322,8 @@ def _edgeworth_size_law(n: int, k: int) -> SizeLaw:
     mean = _ztp_mean_series(np.array([rho]), length + 1)[0]
     kappa, lam = _ztp_cumulant_series(mean, length)
     m = float(k - 1)
-    correction = np.zeros(length)
-    correction[0] = 1.0
-    for power, term in enumerate(_edgeworth_at_mean(lam), start=1):
-        correction = correction + term / m**power
     # Constant terms dropped: the weights are normalized to sum k below.
-    density = series_log(correction) - 0.5 * series_log(kappa[2])
+    density = _edgeworth_log_correction(lam, m) - 0.5 * series_log(kappa[2])
     j = np.arange(length + 1)
     exponent = np.zeros(length + 1)
     exponent[2:] = m * (1.0 - j[2:]) * mean[1:length] / j[2:]
