@@ -12,6 +12,12 @@ from chanceclust.adjusted import adjusted_mutual_information, adjusted_rand_inde
 from chanceclust.allpairs import PairwiseResult, pairwise
 from chanceclust.comparison import ComparisonResult, ComparisonRow, compare
 from chanceclust.contingency import PairCounts, contingency_table, pair_counts
+from chanceclust.exceptions import (
+    InternalError,
+    InvalidFileError,
+    InvalidInputError,
+    InvalidInputTypeError,
+)
 from chanceclust.expectations import (
     expected_mutual_information,
     expected_mutual_information_baseline,
@@ -47,6 +53,10 @@ __version__ = "0.1.0.dev0"
 __all__ = [
     "ComparisonResult",
     "ComparisonRow",
+    "InternalError",
+    "InvalidFileError",
+    "InvalidInputError",
+    "InvalidInputTypeError",
     "MonteCarloAdjustedResult",
     "PairCounts",
     "PairwiseResult",

@@ -1,8 +1,10 @@
 """Input validation: every user-facing error message of the library lives here.
 
-Each checker returns normalized arguments or raises ``ValueError`` (``TypeError``
-for a container that cannot hold a clustering) naming the argument, what it must
-be and what it got. Labels of every kind go through :func:`validate_clusterings`.
+Each checker returns normalized arguments or raises
+:class:`~chanceclust.exceptions.InvalidInputError` (a ``ValueError``;
+:class:`~chanceclust.exceptions.InvalidInputTypeError`, also a ``TypeError``, for a
+container that cannot hold a clustering) naming the argument, what it must be and what it
+got. Labels of every kind go through :func:`validate_clusterings`.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+from chanceclust.exceptions import InvalidInputError, InvalidInputTypeError
 
 MODELS = ("perm", "num", "all")
 AVERAGE_METHODS = ("min", "geometric", "arithmetic", "max")
@@ -44,7 +48,7 @@ def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
     """Return ``value`` if it is one of the strings ``choices``, else raise naming ``name``."""
     if isinstance(value, str) and value in choices:
         return value
-    raise ValueError(
+    raise InvalidInputError(
         f"`{name}` must be one of {', '.join(map(repr, choices))}; got {_describe(value)}."
     )
 
@@ -68,7 +72,7 @@ def check_alternative(alternative: Any) -> str:
 def check_one_sided(one_sided: Any) -> bool:
     """Return ``one_sided`` as a bool, refusing anything but a boolean."""
     if not isinstance(one_sided, (bool, np.bool_)):
-        raise ValueError(f"`one_sided` must be True or False; got {_describe(one_sided)}.")
+        raise InvalidInputError(f"`one_sided` must be True or False; got {_describe(one_sided)}.")
     return bool(one_sided)
 
 
@@ -78,7 +82,7 @@ def check_average_method(average_method: Any) -> str:
         name = _AVERAGE_ALIASES.get(average_method, average_method)
         if name in AVERAGE_METHODS or name in ONE_SIDE_AVERAGE_METHODS:
             return name
-    raise ValueError(
+    raise InvalidInputError(
         "`average_method` must be one of 'min', 'geometric' (alias 'sqrt'), "
         f"'arithmetic' (alias 'sum'), 'max', 'true', 'pred'; got {_describe(average_method)}."
     )
@@ -87,15 +91,15 @@ def check_average_method(average_method: Any) -> str:
 def check_count(value: Any, name: str, *, minimum: int = 0) -> int:
     """Return ``value`` as a Python int >= ``minimum``; integral floats are accepted."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
+        raise InvalidInputError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
     if isinstance(value, numbers.Integral):
         result = int(value)
     elif math.isfinite(value) and float(value).is_integer():
         result = int(value)
     else:
-        raise ValueError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
+        raise InvalidInputError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
     if result < minimum:
-        raise ValueError(f"{_arg(name)} must be an integer >= {minimum}; got {result}.")
+        raise InvalidInputError(f"{_arg(name)} must be an integer >= {minimum}; got {result}.")
     return result
 
 
@@ -200,7 +204,7 @@ def check_unassigned_label(unassigned_label: Any) -> frozenset[Any]:
     ):
         values: list[Any] = [unassigned_label]
     elif isinstance(unassigned_label, Mapping):
-        raise ValueError(
+        raise InvalidInputError(
             "`unassigned_label` must be a label or a collection of labels; "
             f"got a mapping {_describe(unassigned_label)}."
         )
@@ -210,7 +214,7 @@ def check_unassigned_label(unassigned_label: Any) -> frozenset[Any]:
         values = list(unassigned_label)
     for value in values:
         if not isinstance(value, Hashable):
-            raise ValueError(
+            raise InvalidInputError(
                 f"`unassigned_label` must hold hashable labels; got {_describe(value)}."
             )
     return frozenset(values)
@@ -240,12 +244,12 @@ def _is_pandas(labels: Any, name: str) -> bool:
 def _check_container(labels: Any, name: str) -> None:
     """Refuse containers that have no element order or more than one label per element."""
     if isinstance(labels, (str, bytes)):
-        raise ValueError(
+        raise InvalidInputError(
             f"`{name}` must be a 1-D sequence of hashable labels; got {_describe(labels)}."
         )
     if _is_pandas(labels, "DataFrame"):
         columns = ", ".join(repr(c) for c in list(labels.columns)[:5])
-        raise TypeError(
+        raise InvalidInputTypeError(
             f"`{name}` is a pandas DataFrame (columns {columns}); pass the column that holds "
             "the labels, e.g. df['cluster']."
         )
@@ -266,7 +270,7 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray | list[Any]:
         array = labels
     else:
         if not hasattr(labels, "__len__") or not hasattr(labels, "__iter__"):
-            raise ValueError(
+            raise InvalidInputError(
                 f"`{name}` must be a 1-D sequence of hashable labels; got {_describe(labels)}."
             )
         values = labels if isinstance(labels, (list, tuple)) else list(labels)
@@ -281,7 +285,7 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray | list[Any]:
         if array is None:
             return values if isinstance(values, list) else list(values)
     if array.ndim != 1:
-        raise ValueError(
+        raise InvalidInputError(
             f"`{name}` must be 1-D (one label per element); got an array of shape {array.shape}."
         )
     return array
@@ -311,7 +315,7 @@ def _encode_objects(
     except TypeError:
         for position, value in enumerate(values):
             if not isinstance(value, Hashable):
-                raise ValueError(
+                raise InvalidInputError(
                     f"`{name}` must hold hashable labels; got {type(value).__name__} "
                     f"at position {position}."
                 ) from None
@@ -386,7 +390,7 @@ def _encode_array(
     if kind == "O":
         return _encode_objects(array.tolist(), name, marks)
     if kind not in "biufcUSMm":
-        raise ValueError(f"`{name}` must hold hashable labels; got dtype {array.dtype}.")
+        raise InvalidInputError(f"`{name}` must hold hashable labels; got dtype {array.dtype}.")
     missing = None
     if kind in "fc":
         missing = np.isnan(array)
@@ -431,20 +435,20 @@ def _communities(groups: Any, name: str) -> tuple[list[Any], list[int]]:
         if isinstance(group, np.ndarray):
             group = group.tolist()
         if not isinstance(group, _COMMUNITY_TYPES):
-            raise ValueError(
+            raise InvalidInputError(
                 f"`{name}` mixes communities (collections of elements) with "
                 f"{type(group).__name__} item {_describe(group)} at position {k}."
             )
         for element in group:
             if not isinstance(element, Hashable):
-                raise ValueError(
+                raise InvalidInputError(
                     f"`{name}` community {k} holds an unhashable element {_describe(element)}."
                 )
             first = seen.setdefault(element, k)
             if first == k and len(seen) == len(elements):
                 continue  # listed twice in the same community
             if first != k:
-                raise ValueError(
+                raise InvalidInputError(
                     f"`{name}` is an overlapping clustering: element {element!r} is in "
                     f"communities {first} and {k}; each element must be in exactly one cluster."
                 )
@@ -498,7 +502,7 @@ def _read_side(labels: Any, name: str, marks: frozenset[Any]) -> _Side:
         labels = list(labels)
     if isinstance(labels, (set, frozenset)):
         if not labels or not all(isinstance(g, frozenset) for g in labels):
-            raise TypeError(
+            raise InvalidInputTypeError(
                 f"`{name}` is a set, which has no element order; pass a list or array of "
                 "labels, or a list of communities."
             )
@@ -526,7 +530,7 @@ def _align(true: _Side, pred: _Side) -> tuple[_Side, _Side, Any]:
     for side, name in ((true, "labels_true"), (pred, "labels_pred")):
         if side.series and not side.keys.is_unique:
             duplicated = side.keys[side.keys.duplicated()].unique()
-            raise ValueError(
+            raise InvalidInputError(
                 f"`{name}` is a Series with a duplicated index ({_describe_keys(list(duplicated))})"
                 "; its labels cannot be matched to the other clustering's elements by index."
             )
@@ -578,7 +582,7 @@ def _raise_unassigned(sides: list[tuple[_Side, str]], marks: frozenset[Any]) -> 
         if side.n_unassigned
     ]
     marked = f", labels in unassigned_label={sorted(marks, key=repr)!r}" if marks else ""
-    raise ValueError(
+    raise InvalidInputError(
         "; ".join(parts) + f" (missing values: None, NaN, NA, NaT{marked}"
         + (", or elements absent from one of two keyed inputs" if sides[0][0].keys is not None
            else "")
@@ -632,7 +636,7 @@ def validate_clusterings(
     if keyed_true != keyed_pred and (true.keys is None or pred.keys is None):
         keyed, positional = ("labels_true", "labels_pred") if keyed_true else (
             "labels_pred", "labels_true")
-        raise TypeError(
+        raise InvalidInputTypeError(
             f"`{keyed}` names its elements (a mapping or communities) but `{positional}` "
             "gives labels by position: give both by element (e.g. dict(zip(elements, "
             f"{positional}))), or both by position (e.g. [{keyed}[e] for e in elements])."
@@ -643,7 +647,7 @@ def validate_clusterings(
         true, pred, _ = _align(true, pred)
     else:
         if true.codes.shape[0] != pred.codes.shape[0]:
-            raise ValueError(
+            raise InvalidInputError(
                 "`labels_true` and `labels_pred` must label the same elements; got lengths "
                 f"{true.codes.shape[0]} and {pred.codes.shape[0]}."
             )
@@ -712,20 +716,20 @@ def check_sizes(sizes: Any, name: str) -> NDArray[np.int64]:
     """Validate a cluster-size sequence: positive integers."""
     array = np.asarray(sizes)
     if array.ndim != 1 or array.size == 0:
-        raise ValueError(
+        raise InvalidInputError(
             f"{_arg(name)} must be a non-empty 1-D sequence of positive integers; "
             f"got {_describe(sizes)}."
         )
     if array.dtype.kind == "f":
         if not np.all(np.isfinite(array)) or not np.all(array == np.round(array)):
-            raise ValueError(f"{_arg(name)} must hold positive integers; got {_describe(sizes)}.")
+            raise InvalidInputError(f"{_arg(name)} must hold positive integers; got {_describe(sizes)}.")
     elif array.dtype.kind not in "iu":
-        raise ValueError(f"{_arg(name)} must hold positive integers; got {_describe(sizes)}.")
+        raise InvalidInputError(f"{_arg(name)} must hold positive integers; got {_describe(sizes)}.")
     if array.dtype.kind == "u" and array.dtype.itemsize == 8 and array.max() >= 2**63:
-        raise ValueError(f"{_arg(name)} holds sizes too large for int64; got {_describe(sizes)}.")
+        raise InvalidInputError(f"{_arg(name)} holds sizes too large for int64; got {_describe(sizes)}.")
     array = array.astype(np.int64, copy=False)  # no copy for int64 input: it is only read
     if array.min() <= 0:
-        raise ValueError(f"{_arg(name)} must hold positive integers; got {_describe(sizes)}.")
+        raise InvalidInputError(f"{_arg(name)} must hold positive integers; got {_describe(sizes)}.")
     return array
 
 
@@ -735,11 +739,11 @@ def check_rng(rng: Any) -> np.random.Generator:
         return np.random.default_rng(rng)
     if isinstance(rng, numbers.Integral) and not isinstance(rng, (bool, np.bool_)):
         if int(rng) < 0:
-            raise ValueError(f"`rng` must be None, a non-negative int or a Generator; got {rng}.")
+            raise InvalidInputError(f"`rng` must be None, a non-negative int or a Generator; got {rng}.")
         return np.random.default_rng(int(rng))
     if isinstance(rng, np.random.SeedSequence):
         return np.random.default_rng(rng)
-    raise ValueError(
+    raise InvalidInputError(
         "`rng` must be None, a non-negative int or a numpy.random.Generator; "
         f"got {_describe(rng)}."
     )
@@ -763,17 +767,17 @@ def check_side(
     """
     size_array = None if sizes is None else check_sizes(sizes, sizes_name)
     if size_array is not None and int(size_array.sum()) != n:
-        raise ValueError(
+        raise InvalidInputError(
             f"{_arg(sizes_name)} must sum to {_setting(n_name, n)}; got {int(size_array.sum())}."
         )
     k = None if n_clusters is None else check_count(n_clusters, n_clusters_name, minimum=1)
     if k is not None and k > max(n, 1):
-        raise ValueError(
+        raise InvalidInputError(
             f"{_arg(n_clusters_name)} must be between 1 and {_setting(n_name, n)}; got {k}."
         )
     if size_array is not None:
         if k is not None and k != len(size_array):
-            raise ValueError(
+            raise InvalidInputError(
                 f"{_arg(n_clusters_name)}={k} contradicts the {len(size_array)} cluster sizes "
                 "given."
             )
@@ -789,7 +793,7 @@ def check_needed(model: str, name: str, value: Any, *, role: str = "this model")
     """
     if value is None:
         got = "" if name.startswith("--") else "; got None"
-        raise ValueError(f"{_arg(name)} is required for model={model!r} ({role}){got}.")
+        raise InvalidInputError(f"{_arg(name)} is required for model={model!r} ({role}){got}.")
 
 
 #: The names of the summary arguments of the *_baseline functions, as messages show them.
@@ -844,7 +848,7 @@ def check_summaries(
         verb = "is" if len(missing) == 1 else "are"
         side = ", one-sided" if one_sided else ""
         got = "" if missing[0][0].startswith("--") else "; got None"
-        raise ValueError(f"{listed} {verb} required for model={model!r}{side}{got}.")
+        raise InvalidInputError(f"{listed} {verb} required for model={model!r}{side}{got}.")
     return sizes_true, k_true, sizes_pred, k_pred
 
 
@@ -860,9 +864,9 @@ def check_model_summary(
     n = check_count(n, "n", minimum=1)
     model = check_model(model)
     if model != "perm" and sizes is not None:
-        raise ValueError(f"`sizes` is only used with model='perm'; got model={model!r}.")
+        raise InvalidInputError(f"`sizes` is only used with model='perm'; got model={model!r}.")
     if model == "all" and n_clusters is not None:
-        raise ValueError(f"`n_clusters` is only used with model='num'; got model={model!r}.")
+        raise InvalidInputError(f"`n_clusters` is only used with model='num'; got model={model!r}.")
     size_array, k = check_side(n, sizes, n_clusters)
     if model == "perm":
         check_needed(model, "sizes", size_array)
@@ -877,25 +881,25 @@ def check_counts(value: Any, name: str) -> NDArray[np.int64]:
     try:
         arr = np.asarray(value)
     except Exception as exc:  # ragged input and the like
-        raise ValueError(
+        raise InvalidInputError(
             f"`{name}` must be an array of non-negative integers; got {_describe(value)}."
         ) from exc
     if arr.dtype == np.bool_ or arr.dtype.kind not in "iuf":
-        raise ValueError(
+        raise InvalidInputError(
             f"`{name}` must be an array of non-negative integers; got dtype {arr.dtype}."
         )
     if arr.dtype.kind == "f":
         bad = ~np.isfinite(arr) | (arr != np.floor(arr)) | (np.abs(arr) > 2.0**53)
         if np.any(bad):
-            raise ValueError(
+            raise InvalidInputError(
                 f"`{name}` must hold non-negative integers; got {_describe(arr[bad].flat[0])}."
             )
     if arr.dtype.kind in "iu" and arr.size and int(arr.max()) > 2**53:
         # beyond 2**53 the float64 kernels could not even represent n exactly
-        raise ValueError(f"`{name}` must be at most 2**53; got {_describe(int(arr.max()))}.")
+        raise InvalidInputError(f"`{name}` must be at most 2**53; got {_describe(int(arr.max()))}.")
     out = arr.astype(np.int64)
     if np.any(out < 0):
-        raise ValueError(
+        raise InvalidInputError(
             f"`{name}` must hold non-negative integers; got {_describe(out[out < 0].flat[0])}."
         )
     return out
