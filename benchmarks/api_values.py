@@ -12,8 +12,7 @@ average method), the seeded samplers and significance tests, the special functio
 benchmark cases of ``benchmarks/cases.py`` whose values are compared with
 ``benchmarks/references`` (the num/all baselines at N = 10^7, clusim's small cases and the
 quick perm AMI cases). Floats are written with ``repr`` (all 17 digits), so the diff is
-exact. Names renamed by #15 are looked up under both spellings, so the script runs on
-either side of the rename; deprecation warnings are silenced for the same reason.
+exact.
 """
 
 from __future__ import annotations
@@ -61,13 +60,6 @@ def _inputs() -> dict[str, tuple[np.ndarray, np.ndarray]]:
         "random-200": (rng.integers(0, 5, 200), rng.integers(0, 8, 200)),
         "random-3000": (rng.integers(0, 40, 3000), rng.integers(0, 25, 3000)),
     }
-
-
-def _get(*names: str):
-    for name in names:
-        if hasattr(cc, name):
-            return getattr(cc, name)
-    raise AttributeError(names)
 
 
 def label_values(out: dict) -> None:
@@ -134,7 +126,6 @@ def sampler_values(out: dict) -> None:
 
 
 def significance_values(out: dict) -> None:
-    test = _get("significance_test", "significance")
     a, b = _inputs()["random-200"]
     row: dict = {}
     with warnings.catch_warnings():
@@ -143,24 +134,14 @@ def significance_values(out: dict) -> None:
             for model in MODELS:
                 for one_sided in SIDES:
                     key = f"{measure}-{model}-{'1s' if one_sided else '2s'}"
-                    try:
-                        r = test(measure, a, b, model=model, one_sided=one_sided,
-                                 n_resamples=60, rng=7, alternative="greater")
-                    except TypeError:
-                        r = test(measure, a, b, model=model, one_sided=one_sided,
-                                 n_samples=60, rng=7, alternative="greater")
+                    r = cc.significance_test(measure, a, b, model=model, one_sided=one_sided,
+                                             n_resamples=60, rng=7, alternative="greater")
                     row[key] = [_value(v) for v in (r.statistic, r.null_mean, r.null_std,
                                                      r.zscore, r.pvalue)]
         for measure in ("ari", "vi"):
-            try:
-                null = cc.null_distribution(measure, a, b, model="num", n_resamples=40, rng=8)
-            except TypeError:
-                null = cc.null_distribution(measure, a, b, model="num", n_samples=40, rng=8)
+            null = cc.null_distribution(measure, a, b, model="num", n_resamples=40, rng=8)
             row[f"null_distribution-{measure}"] = _value(null)
-            try:
-                m = cc.monte_carlo_adjusted(measure, a, b, model="all", n_resamples=40, rng=9)
-            except TypeError:
-                m = cc.monte_carlo_adjusted(measure, a, b, model="all", n_samples=40, rng=9)
+            m = cc.monte_carlo_adjusted(measure, a, b, model="all", n_resamples=40, rng=9)
             row[f"monte_carlo_adjusted-{measure}"] = [
                 _value(getattr(m, f)) for f in ("value", "value_stderr", "statistic",
                                                 "expected", "expected_stderr", "best")]

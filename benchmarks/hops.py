@@ -54,7 +54,6 @@ def main() -> None:
     rng = np.random.default_rng(0)
     a = rng.integers(0, 20, 5000)
     b = rng.integers(0, 30, 5000)
-    test = getattr(cc, "significance_test", None)
     calls = {
         "rand_index": lambda: cc.rand_index(a, b),
         "adjusted_rand_index perm": lambda: cc.adjusted_rand_index(a, b),
@@ -68,10 +67,8 @@ def main() -> None:
         "adjusted_mutual_information num1": lambda: cc.adjusted_mutual_information(
             a, b, model="num", one_sided=True),
         "log_stirling2": lambda: cc.log_stirling2(1000, 10),
-        "significance ari num": (
-            (lambda: test("ari", a[:200], b[:200], model="num", n_resamples=10, rng=0))
-            if test is not None else
-            (lambda: cc.significance("ari", a[:200], b[:200], model="num", n_samples=10, rng=0))),  # before #15
+        "significance ari num": lambda: cc.significance_test(
+            "ari", a[:200], b[:200], model="num", n_resamples=10, rng=0),
     }
     for name, fn in calls.items():
         seen = trace(fn)

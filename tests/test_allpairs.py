@@ -15,7 +15,8 @@ import pytest
 
 import chanceclust as cc
 from chanceclust import PairwiseResult, pairwise
-from chanceclust.allpairs import PAIRWISE_MEASURES, _AllocatorScope
+from chanceclust._registry import MEASURES
+from chanceclust.allpairs import _AllocatorScope
 
 SINGLE = {
     "ari": cc.adjusted_rand_index,
@@ -57,7 +58,7 @@ def _loop(rows, cols, measure, kw, symmetric):
     return out
 
 
-@pytest.mark.parametrize("measure", PAIRWISE_MEASURES)
+@pytest.mark.parametrize("measure", list(MEASURES))
 @pytest.mark.parametrize(("model", "one_sided"), [("perm", False), ("num", False), ("num", True),
                                                   ("all", False), ("all", True)])  # fmt: skip
 def test_serial_equals_loop_of_single_calls(measure, model, one_sided):

@@ -19,10 +19,10 @@ import pytest
 import chanceclust as cc
 from chanceclust._validation import check_labels
 from chanceclust.contingency import _table_from_codes
+from chanceclust._registry import MEASURES
+from chanceclust._validation import check_setting
 from chanceclust.significance import (
-    MEASURES,
     _batch_tables,
-    _make_evaluator,
     null_distribution,
     significance_test,
 )
@@ -55,7 +55,8 @@ def _batched(name, model, one_sided, labels_true, preds):
     codes_true, k_true = check_labels(labels_true)
     codes_pred, k_pred = check_labels(preds[0])
     table = _table_from_codes(codes_true, k_true, codes_pred, k_pred)
-    evaluate = _make_evaluator(name, table, model, one_sided)
+    sides = check_setting(model, one_sided).sides_of_table(table)
+    evaluate = MEASURES[name].batch(table, sides, "arithmetic")
     rows = np.stack([check_labels(p)[0] for p in preds]).astype(np.int64)
     return evaluate(_batch_tables(codes_true.astype(np.int64)[None], rows))
 

@@ -33,7 +33,8 @@ from sklearn import metrics
 from strategies import label_pairs
 
 import chanceclust as cc
-from chanceclust.significance import MEASURES, null_distribution
+from chanceclust._registry import MEASURES
+from chanceclust.significance import null_distribution
 
 AVERAGE_METHODS = ("min", "geometric", "arithmetic", "max")
 MODELS = ("perm", "num", "all")

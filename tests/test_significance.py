@@ -10,14 +10,13 @@ import pytest
 import chanceclust.adjusted as adjusted
 import chanceclust.measures as measures
 from chanceclust.samplers import random_clusterings
+from chanceclust._registry import MEASURES
 from chanceclust.significance import (
-    MEASURES,
     SignificanceTestResult,
     _batch_tables,
     _setup,
     monte_carlo_adjusted,
     null_distribution,
-    significance,
     significance_test,
 )
 
@@ -284,36 +283,27 @@ class TestSignificanceTest:
             r.adjusted(best=float("nan"))
 
 
-class TestDeprecatedNames:
-    """The names of before 0.1.0 still work for one release, with a DeprecationWarning."""
+class TestNoPreReleaseNames:
+    """The names of before 0.1.0 are gone: nothing was released under them (#19)."""
 
-    def test_significance_is_significance_test_with_old_names(self):
-        with pytest.warns(DeprecationWarning, match="significance_test"):
-            old = significance("ri", A, B, model="all", n_samples=50, rng=2,
-                               return_samples=True)
-        new = significance_test("ri", A, B, model="all", n_resamples=50, rng=2)
-        assert (old.statistic, old.pvalue, old.zscore) == (new.statistic, new.pvalue, new.zscore)
-        assert (old.null_mean, old.null_std, old.n_samples) == (new.null_mean, new.null_std, 50)
-        assert np.array_equal(old.samples, new.null_distribution)
-        with pytest.warns(DeprecationWarning):
-            quiet = significance("ri", A, B, model="all", n_samples=50, rng=2)
-        assert quiet.samples is None
+    def test_significance_and_its_result_are_gone(self):
+        import types
 
-    def test_significance_keeps_greater_as_its_default(self):
-        with pytest.warns(DeprecationWarning):
-            old = significance("vi", A, B, model="perm", n_samples=20, rng=0)
-        assert old.alternative == "greater"
+        import chanceclust
+        import chanceclust.significance as module
 
-    def test_significance_names_n_samples_in_errors(self):
-        with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="`n_samples`"):
-            significance("ri", A, B, model="perm", n_samples=0)
+        assert isinstance(chanceclust.significance, types.ModuleType)  # the module, no function
+        assert "significance" not in chanceclust.__all__
+        assert not hasattr(module, "significance")
+        for owner in (chanceclust, module):
+            assert not hasattr(owner, "SignificanceResult")
 
-    def test_n_samples_keyword(self):
-        with pytest.warns(DeprecationWarning, match="n_resamples"):
-            old = null_distribution("ari", A, B, model="num", n_samples=20, rng=3)
-        assert np.array_equal(old, null_distribution("ari", A, B, model="num", n_resamples=20,
-                                                     rng=3))
-        with pytest.warns(DeprecationWarning, match="n_resamples"):
-            mc = monte_carlo_adjusted("ari", A, B, model="num", n_samples=20, rng=3)
-        with pytest.warns(DeprecationWarning, match="n_resamples"):
-            assert mc.n_samples == mc.n_resamples == 20
+    def test_n_samples_is_not_a_keyword(self):
+        with pytest.raises(TypeError, match="n_samples"):
+            null_distribution("ari", A, B, model="num", n_samples=20, rng=3)
+        with pytest.raises(TypeError, match="n_samples"):
+            monte_carlo_adjusted("ari", A, B, model="num", n_samples=20, rng=3)
+        result = monte_carlo_adjusted("ari", A, B, model="num", n_resamples=20, rng=3)
+        assert not hasattr(result, "n_samples")
+        assert result.n_resamples == 20
+

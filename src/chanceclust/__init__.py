@@ -37,11 +37,9 @@ from chanceclust.measures import (
 from chanceclust.samplers import random_clustering, random_clusterings
 from chanceclust.significance import (
     MonteCarloAdjustedResult,
-    SignificanceResult,
     SignificanceTestResult,
     monte_carlo_adjusted,
     null_distribution,
-    significance,
     significance_test,
 )
 from chanceclust.special import bell, log_bell, log_stirling2, stirling2
@@ -61,7 +59,6 @@ __all__ = [
     "PairCounts",
     "PairwiseResult",
     "PartialTable",
-    "SignificanceResult",
     "SignificanceTestResult",
     "TableSummary",
     "UnassignedReport",
@@ -93,7 +90,6 @@ __all__ = [
     "random_clustering",
     "random_clusterings",
     "same_cluster_probability",
-    "significance",
     "significance_test",
     "standardized_rand_index",
     "stirling2",

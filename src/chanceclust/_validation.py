@@ -15,12 +15,15 @@ import sys
 import warnings
 from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust.exceptions import InvalidInputError, InvalidInputTypeError
+
+if TYPE_CHECKING:
+    from chanceclust._models import Model, Setting
 
 MODELS = ("perm", "num", "all")
 AVERAGE_METHODS = ("min", "geometric", "arithmetic", "max")
@@ -53,15 +56,22 @@ def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
     )
 
 
-def check_model(model: Any) -> str:
-    """Return ``model`` if it names a random model, else raise."""
-    return check_choice(model, "model", MODELS)
+def check_model(model: Any) -> Model:
+    """The random model named ``model`` (a :class:`~chanceclust._models.Model`), else raise."""
+    from chanceclust._models import MODELS as _MODEL_VALUES  # TMP: engine imports special
+
+    return _MODEL_VALUES[check_choice(model, "model", MODELS)]
+
+
+def check_setting(model: Any, one_sided: Any) -> Setting:
+    """Parse ``model`` and ``one_sided`` (in that order) into a :class:`Setting`."""
+    from chanceclust._models import Setting  # TMP: engine imports special
+
+    return Setting(check_model(model), check_one_sided(one_sided))
 
 
 ALTERNATIVES = ("greater", "less", "two-sided")
-#: Measures where a smaller value means more similar clusterings: the default alternative
-#: of a test of agreement is "less" for them, "greater" for the similarities.
-DISTANCES = frozenset({"vi"})
+DISTANCES = frozenset({"vi"})  # TMP: until the CLI reads the measure registry
 
 
 def check_alternative(alternative: Any) -> str:
@@ -92,9 +102,7 @@ def check_count(value: Any, name: str, *, minimum: int = 0) -> int:
     """Return ``value`` as a Python int >= ``minimum``; integral floats are accepted."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise InvalidInputError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
-    if isinstance(value, numbers.Integral):
-        result = int(value)
-    elif math.isfinite(value) and float(value).is_integer():
+    if isinstance(value, numbers.Integral) or (math.isfinite(value) and float(value).is_integer()):
         result = int(value)
     else:
         raise InvalidInputError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
@@ -698,20 +706,6 @@ def check_labels(
     return codes, k
 
 
-def check_clusterings(
-    labels_true: Any,
-    labels_pred: Any,
-    *,
-    unassigned_label: Any = None,
-    unassigned: Any = "raise",
-) -> tuple[NDArray[np.integer], int, NDArray[np.integer], int]:
-    """Validate two labelings of the same elements; return codes and cluster counts."""
-    c = validate_clusterings(
-        labels_true, labels_pred, unassigned_label=unassigned_label, unassigned=unassigned
-    )
-    return c.codes_true, c.k_true, c.codes_pred, c.k_pred
-
-
 def check_sizes(sizes: Any, name: str) -> NDArray[np.int64]:
     """Validate a cluster-size sequence: positive integers."""
     array = np.asarray(sizes)
@@ -785,7 +779,7 @@ def check_side(
     return size_array, k
 
 
-def check_needed(model: str, name: str, value: Any, *, role: str = "this model") -> None:
+def check_needed(model: Model, name: str, value: Any, *, role: str = "this model") -> None:
     """The one rule of what a random side needs: sizes under perm, K under num.
 
     ``name`` is the argument that supplies it (``sizes...`` or ``n_clusters...``) and
@@ -793,7 +787,9 @@ def check_needed(model: str, name: str, value: Any, *, role: str = "this model")
     """
     if value is None:
         got = "" if name.startswith("--") else "; got None"
-        raise InvalidInputError(f"{_arg(name)} is required for model={model!r} ({role}){got}.")
+        raise InvalidInputError(
+            f"{_arg(name)} is required for model={model.name!r} ({role}){got}."
+        )
 
 
 #: The names of the summary arguments of the *_baseline functions, as messages show them.
@@ -808,8 +804,7 @@ SUMMARY_NAMES = {
 
 def check_summaries(
     n: int,
-    model: str,
-    one_sided: bool,
+    setting: Setting,
     sizes_true: Any,
     n_clusters_true: Any,
     sizes_pred: Any,
@@ -817,11 +812,11 @@ def check_summaries(
     *,
     names: dict[str, str] | None = None,
 ) -> tuple[NDArray[np.int64] | None, int | None, NDArray[np.int64] | None, int | None]:
-    """The rules of the two sides' summaries under a model (the *_baseline functions, the CLI).
+    """The rules of the two sides' summaries under a setting (the *_baseline functions, the CLI).
 
-    perm needs both size sequences; one-sided, the reference's sizes (and K of the other
-    side under num); two-sided num needs K of both sides (sizes give K too); all needs
-    neither. ``names`` maps the keys of :data:`SUMMARY_NAMES` to how messages name them.
+    Each random side needs what its model needs (``Model.needs``: sizes under perm, K
+    under num, nothing under all); a one-sided reference needs its sizes. Sizes give K
+    too. ``names`` maps the keys of :data:`SUMMARY_NAMES` to how messages name them.
     Returns ``(sizes_true, K_true, sizes_pred, K_pred)``.
     """
     names = {**SUMMARY_NAMES, **(names or {})}
@@ -833,28 +828,31 @@ def check_summaries(
         n, sizes_pred, n_clusters_pred, sizes_name=names["sizes_pred"],
         n_clusters_name=names["n_clusters_pred"], n_name=names["n"],
     )
-    needs: list[tuple[str, Any, str]] = []  # (name, value, note) of what the model needs
-    if model == "perm" or one_sided:
-        needs.append((names["sizes_true"], sizes_true, " (the reference)" if one_sided else ""))
-    if model == "perm":
-        needs.append((names["sizes_pred"], sizes_pred, ""))
-    elif model == "num":
-        if not one_sided:
-            needs.append((names["n_clusters_true"], k_true, ""))
-        needs.append((names["n_clusters_pred"], k_pred, ""))
-    missing = [(name, note) for name, value, note in needs if value is None]
+    given = {
+        "sizes_true": sizes_true, "n_clusters_true": k_true,
+        "sizes_pred": sizes_pred, "n_clusters_pred": k_pred,
+    }
+    needs: list[tuple[str, str]] = []  # (argument, note) of what the setting needs
+    needed_true = "sizes" if setting.one_sided else setting.model.needs
+    if needed_true is not None:
+        needs.append((f"{needed_true}_true", " (the reference)" if setting.one_sided else ""))
+    if setting.model.needs is not None:
+        needs.append((f"{setting.model.needs}_pred", ""))
+    missing = [(names[key], note) for key, note in needs if given[key] is None]
     if missing:  # every missing argument in one message
         listed = " and ".join(_arg(name) + note for name, note in missing)
         verb = "is" if len(missing) == 1 else "are"
-        side = ", one-sided" if one_sided else ""
+        side = ", one-sided" if setting.one_sided else ""
         got = "" if missing[0][0].startswith("--") else "; got None"
-        raise InvalidInputError(f"{listed} {verb} required for model={model!r}{side}{got}.")
+        raise InvalidInputError(
+            f"{listed} {verb} required for model={setting.name!r}{side}{got}."
+        )
     return sizes_true, k_true, sizes_pred, k_pred
 
 
 def check_model_summary(
     n: Any, model: Any, n_clusters: Any, sizes: Any
-) -> tuple[int, str, int | None, NDArray[np.int64] | None]:
+) -> tuple[int, Model, int | None, NDArray[np.int64] | None]:
     """Validate ``(n, model, n_clusters, sizes)`` of one random clustering (samplers, p_same).
 
     perm needs ``sizes`` (summing to ``n``), num needs ``n_clusters`` (1..n), all needs
@@ -863,17 +861,18 @@ def check_model_summary(
     """
     n = check_count(n, "n", minimum=1)
     model = check_model(model)
-    if model != "perm" and sizes is not None:
-        raise InvalidInputError(f"`sizes` is only used with model='perm'; got model={model!r}.")
-    if model == "all" and n_clusters is not None:
-        raise InvalidInputError(f"`n_clusters` is only used with model='num'; got model={model!r}.")
+    if model.needs != "sizes" and sizes is not None:
+        raise InvalidInputError(
+            f"`sizes` is only used with model='perm'; got model={model.name!r}."
+        )
+    if model.needs is None and n_clusters is not None:
+        raise InvalidInputError(
+            f"`n_clusters` is only used with model='num'; got model={model.name!r}."
+        )
     size_array, k = check_side(n, sizes, n_clusters)
-    if model == "perm":
-        check_needed(model, "sizes", size_array)
-        return n, model, None, size_array
-    if model == "num":
-        check_needed(model, "n_clusters", k)
-    return n, model, k, None
+    if model.needs is not None:
+        check_needed(model, model.needs, size_array if model.needs == "sizes" else k)
+    return n, model, k, size_array if model.needs == "sizes" else None
 
 
 def check_counts(value: Any, name: str) -> NDArray[np.int64]:

@@ -15,23 +15,20 @@ MI = 0 below E[MI] > 0, and the formula's negative value is returned.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._expected.laws import Law
-from chanceclust._validation import check_average_method, check_model, check_one_sided
+from chanceclust._models import Fixed, Side
+from chanceclust._validation import check_average_method, check_setting
 from chanceclust.contingency import Table, _pair_counts, _summarize
 from chanceclust.expectations import (
-    _expected_mutual_information_of_table,
+    _expected_mutual_information,
     _expected_rand_index_and_spread,
-    _laws_of_table,
     _validated_table,
 )
 from chanceclust.measures import (
-    _entropy_of_sizes,
     _generalized_mean,
     _mutual_information,
     _pair_count_arrays,
@@ -106,31 +103,36 @@ def adjusted_rand_index(
     >>> round(adjusted_rand_index(a, b, model="num", one_sided=True), 4)
     0.3202
     """
-    return _adjusted_rand_index(
-        *_validated_table(
-            labels_true,
-            labels_pred,
-            contingency,
-            model,
-            one_sided,
-            unassigned_label=unassigned_label,
-            unassigned=unassigned,
-        )
+    table, setting = _validated_table(
+        labels_true,
+        labels_pred,
+        contingency,
+        model,
+        one_sided,
+        unassigned_label=unassigned_label,
+        unassigned=unassigned,
     )
+    return _adjusted_rand_index(table, setting.sides_of_table(table))
 
 
-def _adjusted_rand_index(
-    table: Table, model: str, one_sided: bool, laws: tuple[Law, Law] | None = None
-) -> float:
-    """The ARI of a :class:`Table` under a model (arguments validated; ``laws`` if known)."""
+def _adjusted_rand_index(table: Table, sides: tuple[Side, Side]) -> float:
+    """The ARI of a :class:`Table` given its two sides (arguments validated)."""
     counts = _pair_counts(table)
     if counts.n10 == 0 and counts.n01 == 0:
         return 1.0  # identical partitions (and N < 2): no expectation to compute
-    expectation = None
-    if model != "perm":  # (E[RI], 1 - E[RI]): the same for every table of the ensemble
-        laws = laws if laws is not None else _laws_of_table(table, model, one_sided)
-        expectation = _expected_rand_index_and_spread(*laws)
-    return float(_adjusted_rand_values(*_pair_count_arrays(counts), expectation)[0])
+    return float(_adjusted_rand_values(*_pair_count_arrays(counts), _rand_expectation(sides))[0])
+
+
+def _rand_expectation(sides: tuple[Side, Side]) -> tuple[float, float] | None:
+    """(E[RI], 1 - E[RI]) where a side is random, None when both are fixed (perm).
+
+    With both sizes fixed the ARI is the exact integer formula of
+    :func:`_adjusted_rand_values`; otherwise the expectation is the same for every
+    table of the ensemble.
+    """
+    if all(isinstance(side, Fixed) for side in sides):
+        return None
+    return _expected_rand_index_and_spread(*sides)
 
 
 def _adjusted_rand_values(
@@ -160,24 +162,38 @@ def _adjusted_rand_values(
     return np.where(identical, 1.0, value)
 
 
-def _mi_max(table: Table, model: str, one_sided: bool, average_method: str) -> float:
+def _mi_max(table: Table, sides: tuple[Side, Side], average_method: str) -> float:
     """s_max: the normalization applied to each side's largest reachable entropy.
 
-    docs/math.md#math-s-max.
+    docs/math.md#math-s-max: each side's bound is its ``entropy_bound`` (a fixed side's own
+    entropy H, log K under num, log N under all).
     """
-    n = table.n
-    if n < 2:
+    if table.n < 2:
         return 0.0  # no pair of elements: every entropy is 0
-    h_true = _entropy_of_sizes(table.row_sums, n)
-    h_pred = _entropy_of_sizes(table.col_sums, n)
-    if model == "perm":
-        return _generalized_mean(h_true, h_pred, average_method)
-    bound_pred = math.log(len(table.col_sums)) if model == "num" else math.log(n)
-    if one_sided:
-        bound_true = h_true
-    else:
-        bound_true = math.log(len(table.row_sums)) if model == "num" else math.log(n)
-    return _generalized_mean(bound_true, bound_pred, average_method)
+    true, pred = sides
+    return _generalized_mean(true.entropy_bound(), pred.entropy_bound(), average_method)
+
+
+def _adjusted_mutual_information(
+    table: Table,
+    sides: tuple[Side, Side],
+    average_method: str,
+    *,
+    expected: float | None = None,
+    mi: float | None = None,
+) -> float:
+    """The AMI of a :class:`Table` given its two sides and a validated normalization.
+
+    ``expected`` (E[MI] of the sides) and ``mi`` (the table's MI), if given, were already
+    computed by the caller (``pairwise``, ``compare``).
+    """
+    return _adjust_for_chance(
+        _mutual_information(table) if mi is None else mi,
+        _expected_mutual_information(*sides) if expected is None else expected,
+        _mi_max(table, sides, average_method),
+        k_true=len(table.row_sums),
+        k_pred=len(table.col_sums),
+    )
 
 
 def adjusted_mutual_information(
@@ -248,8 +264,7 @@ default="arithmetic"
     >>> round(adjusted_mutual_information(a, b, model="all"), 4)  # below chance under all
     -0.0982
     """
-    model = check_model(model)
-    one_sided = check_one_sided(one_sided)
+    setting = check_setting(model, one_sided)
     method = check_average_method(average_method)
     table = _summarize(
         labels_true,
@@ -258,12 +273,7 @@ default="arithmetic"
         unassigned_label=unassigned_label,
         unassigned=unassigned,
     )
-    mi = _mutual_information(table)
-    expected = _expected_mutual_information_of_table(table, model, one_sided)
-    bound = _mi_max(table, model, one_sided, method)
-    return _adjust_for_chance(
-        mi, expected, bound, k_true=len(table.row_sums), k_pred=len(table.col_sums)
-    )
+    return _adjusted_mutual_information(table, setting.sides_of_table(table), method)
 
 
 def _adjust_for_chance(

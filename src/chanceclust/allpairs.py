@@ -41,36 +41,20 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._expected.laws import Law, fixed_law, law
-from chanceclust._expected.mutual_information import expected_mi_of_laws
+from chanceclust._models import Setting, Side, canonical_pair
+from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust._validation import (
     _describe,
     check_average_method,
     check_labels,
-    check_model,
-    check_one_sided,
+    check_setting,
 )
-from chanceclust.adjusted import _adjust_for_chance, _adjusted_rand_index, _mi_max
-from chanceclust.contingency import Table, _pair_counts
-from chanceclust.expectations import _expected_mutual_information_two_sided
-from chanceclust.measures import (
-    _fowlkes_mallows_index,
-    _jaccard_index,
-    _mutual_information,
-    _normalized_mutual_information,
-    _rand_index,
-    _variation_of_information,
-)
+from chanceclust.adjusted import _adjusted_mutual_information
+from chanceclust.contingency import Table
+from chanceclust.exceptions import InternalError, InvalidInputError
+from chanceclust.expectations import _expected_mutual_information
 
-__all__ = ["PAIRWISE_MEASURES", "PairwiseResult", "pairwise"]
-
-#: Measures :func:`pairwise` computes: adjusted Rand index, adjusted MI (these
-#: two under ``model``/``one_sided``), Rand index, MI, normalized MI (AMI and
-#: NMI under ``average_method``), variation of information, Fowlkes-Mallows,
-#: Jaccard.
-PAIRWISE_MEASURES = ("ari", "ami", "ri", "mi", "nmi", "vi", "fmi", "jaccard")
-_ADJUSTED = ("ari", "ami")
-_NORMALIZED = ("ami", "nmi")
+__all__ = ["PairwiseResult", "pairwise"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -134,8 +118,7 @@ class _Spec:
     """What every task needs besides the codes and its pairs (small, picklable)."""
 
     measure: str
-    model: str
-    one_sided: bool
+    setting: Setting
     method: str
     n: int
 
@@ -144,7 +127,7 @@ def _named(clusterings: Any, name: str) -> tuple[tuple[str, ...], list[Any]]:
     if isinstance(clusterings, Mapping):
         return tuple(str(k) for k in clusterings), list(clusterings.values())
     if isinstance(clusterings, (str, bytes)) or not isinstance(clusterings, (Sequence, np.ndarray)):
-        raise ValueError(
+        raise InvalidInputError(
             f"`{name}` must be a sequence or mapping of labelings; got {_describe(clusterings)}."
         )
     items = list(clusterings)
@@ -157,7 +140,7 @@ def _factorize_all(items: list[Any], name: str, offset_names: tuple[str, ...],
     for key, labels in zip(offset_names, items, strict=True):
         c, k = check_labels(labels, f"{name}[{key}]")
         if n is not None and c.shape[0] != n:
-            raise ValueError(
+            raise InvalidInputError(
                 f"`{name}[{key}]` must label the same {n} elements as the first clustering; "
                 f"got {c.shape[0]} labels."
             )
@@ -234,23 +217,25 @@ def pairwise(
     (3, 3)
     """
     measure_name = measure.lower() if isinstance(measure, str) else measure
-    if measure_name not in PAIRWISE_MEASURES:
-        raise ValueError(
-            f"`measure` must be one of {', '.join(map(repr, PAIRWISE_MEASURES))}; "
+    if measure_name not in _REGISTRY:
+        raise InvalidInputError(
+            f"`measure` must be one of {', '.join(map(repr, _REGISTRY))}; "
             f"got {_describe(measure)}."
         )
-    model = check_model(model)
-    one_sided = check_one_sided(one_sided)
+    chosen = _REGISTRY[measure_name]
+    setting = check_setting(model, one_sided)
     method = check_average_method(average_method)
     if executor is not None and not callable(getattr(executor, "submit", None)):
-        raise ValueError(
+        raise InvalidInputError(
             f"`executor` must be a concurrent.futures.Executor (with submit); got "
             f"{_describe(executor)}."
         )
     if block_size is not None and (
         isinstance(block_size, bool) or not isinstance(block_size, int) or block_size < 1
     ):
-        raise ValueError(f"`block_size` must be a positive integer; got {_describe(block_size)}.")
+        raise InvalidInputError(
+            f"`block_size` must be a positive integer; got {_describe(block_size)}."
+        )
     names, items = _named(clusterings, "clusterings")
     codes, ks, n = _factorize_all(items, "clusterings", names, None)
     if other is None:
@@ -262,10 +247,12 @@ def pairwise(
         ks += other_ks
         m_other = len(other_items)
     m = len(names)
-    symmetric = other is None and not (one_sided and measure_name in _ADJUSTED)
+    # Only the upper triangle when s(A, B) = s(B, A) to the last bit (the registry says
+    # where; the measures are computed on a canonical orientation there).
+    symmetric = other is None and chosen.symmetric(setting.one_sided, method)
     rows_index, cols_index = _pairs(m, m_other, other is None, symmetric)
     values = np.empty(rows_index.size, dtype=np.float64)
-    spec = _Spec(measure_name, model, one_sided, method, n or 0)
+    spec = _Spec(measure_name, setting, method, n or 0)
     if codes and rows_index.size:
         matrix = np.stack([c.astype(np.int32 if (n or 0) < 2**31 else np.int64) for c in codes])
         values[:] = _run(matrix, np.asarray(ks, dtype=np.int64), spec, rows_index, cols_index,
@@ -276,15 +263,14 @@ def pairwise(
     out[rows_index, cols_local] = values
     if symmetric:
         out[cols_local, rows_index] = values
-    keep_model = measure_name in _ADJUSTED
     return PairwiseResult(
         out,
         names,
         other_names,
         measure_name,
-        model if keep_model else None,
-        one_sided if keep_model else False,
-        method if measure_name in _NORMALIZED else None,
+        setting.name if chosen.uses_model else None,
+        setting.one_sided if chosen.uses_model else False,
+        method if chosen.normalized else None,
     )
 
 
@@ -327,7 +313,8 @@ def _run(
     block_size: int | None,
 ) -> NDArray[np.float64]:
     token = uuid.uuid4().hex
-    need_pairs = spec.measure == "ami" and spec.model != "perm" and not spec.one_sided
+    # E[MI] of two-sided num/all depends on (K_i, K_j) only: each distinct pair once.
+    need_pairs = spec.measure == "ami" and spec.setting.sides_by_k(spec.n, 1, 1) is not None
     if executor is None:
         source: Any = codes
         expectations = _expectation_table(spec, ks, rows, cols) if need_pairs else {}
@@ -348,7 +335,7 @@ def _run(
             path = os.path.join(folder, "codes.npy")
             np.save(path, codes)
             source = path
-        expectations: dict[tuple[Any, Any], float] = {}
+        expectations: dict[Any, float] = {}
         if need_pairs:
             keys = sorted(_expectation_keys(spec, ks, rows, cols), key=repr)
             key_size = max(1, math.ceil(len(keys) / (4 * workers)))
@@ -373,24 +360,27 @@ def _run(
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def _expectation_key(spec: _Spec, k_true: int, k_pred: int) -> tuple[Any, Any]:
-    return (None, None) if spec.model == "all" else (int(k_true), int(k_pred))
+def _expectation_key(spec: _Spec, k_true: int, k_pred: int) -> tuple[Side, Side]:
+    """The two random sides of a pair, canonically ordered (two-sided num/all only)."""
+    sides = spec.setting.sides_by_k(spec.n, int(k_true), int(k_pred))
+    if sides is None:
+        raise InternalError("pairwise asked for (K_i, K_j) keys of sides that need sizes")
+    return canonical_pair(*sides)
 
 
 def _expectation_keys(spec: _Spec, ks: NDArray[np.int64], rows: NDArray[np.int64],
-                      cols: NDArray[np.int64]) -> set[tuple[Any, Any]]:  # fmt: skip
-    if spec.model == "all":
-        return {(None, None)}
-    return set(zip(ks[rows].tolist(), ks[cols].tolist(), strict=True))
+                      cols: NDArray[np.int64]) -> set[tuple[Side, Side]]:  # fmt: skip
+    pairs = set(zip(ks[rows].tolist(), ks[cols].tolist(), strict=True))
+    return {_expectation_key(spec, k_true, k_pred) for k_true, k_pred in pairs}
 
 
-def _expectation_block(spec: _Spec, keys: list[tuple[Any, Any]]) -> dict[tuple[Any, Any], float]:
-    """Two-sided num/all E[MI] for distinct (K_A, K_B) (the function the single call uses)."""
-    return {key: _expected_mutual_information_two_sided(spec.n, spec.model, *key) for key in keys}
+def _expectation_block(spec: _Spec, keys: list[tuple[Side, Side]]) -> dict[Any, float]:
+    """Two-sided num/all E[MI] for distinct pairs of sides (the function the single call uses)."""
+    return {key: _expected_mutual_information(*key) for key in keys}
 
 
 def _expectation_table(spec: _Spec, ks: NDArray[np.int64], rows: NDArray[np.int64],
-                       cols: NDArray[np.int64]) -> dict[tuple[Any, Any], float]:  # fmt: skip
+                       cols: NDArray[np.int64]) -> dict[Any, float]:  # fmt: skip
     return _expectation_block(spec, sorted(_expectation_keys(spec, ks, rows, cols), key=repr))
 
 
@@ -411,7 +401,7 @@ class _Workspace:
         self.ks = ks
         self.n = n
         self.sizes: dict[int, NDArray[np.int64]] = {}
-        self.laws: dict[tuple[Any, ...], Law] = {}
+        self.sides: dict[tuple[int, bool], Side] = {}
         cap = max(4 * n, 1024)
         self.keys = np.empty(n, dtype=np.int64)
         self.dense = np.zeros(cap, dtype=np.int64)  # all zero between pairs
@@ -429,15 +419,12 @@ class _Workspace:
             self.sizes[i] = sizes
         return sizes
 
-    def law_of(self, key: tuple[Any, ...], i: int) -> Law:
-        """Cached law: ("fixed", i) the sizes of clustering i; (model, K) a random side."""
-        found = self.laws.get(key)
+    def side_of(self, setting: Setting, i: int, *, reference: bool) -> Side:
+        """Clustering i's side (cached with its law): ``reference`` for the row clustering."""
+        found = self.sides.get((i, reference))
         if found is None:
-            if key[0] == "fixed":
-                found = fixed_law(self.size_of(i), total=self.n)
-            else:
-                found = law(self.n, key[0], sizes=self.size_of(i), n_clusters=int(self.ks[i]))
-            self.laws[key] = found
+            found = setting.side(self.n, self.size_of(i), int(self.ks[i]), reference=reference)
+            self.sides[(i, reference)] = found
         return found
 
     def table(self, i: int, j: int) -> Table:
@@ -587,34 +574,17 @@ def _run_block(
 
 
 def _pair_value(ws: _Workspace, spec: _Spec, i: int, j: int,
-                expectations: dict[tuple[Any, Any], float]) -> float:  # fmt: skip
+                expectations: dict[Any, float]) -> float:  # fmt: skip
     """One pair, exactly as the single call computes it (same table, same functions)."""
     table = ws.table(i, j)
-    measure = spec.measure
-    if measure == "ari":
-        return _adjusted_rand_index(table, spec.model, spec.one_sided)
-    if measure == "ami":
-        k_true, k_pred = int(ws.ks[i]), int(ws.ks[j])
-        mi = _mutual_information(table)
-        if spec.model == "perm" or spec.one_sided:  # as expectations._expected_mutual_information
-            law_true = ws.law_of(("fixed", i), i)
-            law_pred = ws.law_of(
-                ("fixed", j) if spec.model == "perm" else (spec.model, k_pred), j
-            )  # under "all" the law does not depend on K: the key only caches it per K
-            expected = expected_mi_of_laws(law_true, law_pred)
-        else:
-            expected = expectations[_expectation_key(spec, k_true, k_pred)]
-        bound = _mi_max(table, spec.model, spec.one_sided, spec.method)
-        return _adjust_for_chance(mi, expected, bound, k_true=k_true, k_pred=k_pred)
-    if measure == "mi":
-        return _mutual_information(table)
-    if measure == "nmi":
-        return _normalized_mutual_information(table, spec.method)
-    if measure == "vi":
-        return _variation_of_information(table)
-    counts = _pair_counts(table)
-    if measure == "ri":
-        return _rand_index(counts)
-    if measure == "fmi":
-        return _fowlkes_mallows_index(counts)
-    return _jaccard_index(counts)
+    measure = _REGISTRY[spec.measure]
+    if not measure.uses_model:
+        return measure.table(table, None, spec.method)
+    sides = (
+        ws.side_of(spec.setting, i, reference=True),
+        ws.side_of(spec.setting, j, reference=False),
+    )
+    if expectations:  # AMI, two-sided num/all: E[MI] computed once per (K_i, K_j)
+        expected = expectations[_expectation_key(spec, ws.ks[i], ws.ks[j])]
+        return _adjusted_mutual_information(table, sides, spec.method, expected=expected)
+    return measure.table(table, sides, spec.method)

@@ -5,27 +5,22 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from chanceclust._models import MODELS, Setting
+from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust._validation import AVERAGE_METHODS, UnassignedReport, check_average_method
-from chanceclust.adjusted import _adjust_for_chance, _adjusted_rand_index, _mi_max
-from chanceclust.contingency import _pair_counts, _summarize_report
-from chanceclust.expectations import (
-    _expected_mutual_information_of_table,
-    _expected_rand_index,
-    _laws_of_table,
-)
-from chanceclust.measures import (
-    _fowlkes_mallows_index,
-    _jaccard_index,
-    _mutual_information,
-    _normalized_mutual_information,
-    _rand_index,
-    _variation_of_information,
-)
+from chanceclust.adjusted import _adjusted_mutual_information
+from chanceclust.contingency import _summarize_report
+from chanceclust.measures import _mutual_information
 
 __all__ = ["ComparisonResult", "ComparisonRow", "compare"]
 
-# (model, one_sided) in the paper's order; perm is the same one- and two-sided.
-SETTINGS = (("perm", False), ("num", False), ("num", True), ("all", False), ("all", True))
+#: The settings of the adjusted measures, in the paper's order (perm is the same one- and
+#: two-sided): perm, num, num1, all, all1.
+SETTINGS = tuple(
+    Setting(MODELS[name], one_sided)
+    for name, one_sided in (("perm", False), ("num", False), ("num", True), ("all", False),
+                            ("all", True))
+)
 
 
 def setting_name(model: str | None, one_sided: bool | None) -> str:
@@ -215,32 +210,33 @@ def compare(
         unassigned_label=unassigned_label,
         unassigned=unassigned,
     )
-    mi = _mutual_information(table)
-    counts = _pair_counts(table)
-    rows = [
-        ComparisonRow("RI", None, None, None, _rand_index(counts)),
-        ComparisonRow("FMI", None, None, None, _fowlkes_mallows_index(counts)),
-        ComparisonRow("JACCARD", None, None, None, _jaccard_index(counts)),
-        ComparisonRow("MI", None, None, None, mi),
-        ComparisonRow("VI", None, None, None, _variation_of_information(table)),
+    measures = list(_REGISTRY.values())
+    rows = [  # the raw measures, then the normalized ones under each normalization
+        ComparisonRow(m.title, None, None, None, m.table(table, None, ""))
+        for m in measures
+        if m.kind == "raw"
     ]
     rows += [
-        ComparisonRow("NMI", None, None, method, _normalized_mutual_information(table, method))
+        ComparisonRow(m.title, None, None, method, m.table(table, None, method))
+        for m in measures
+        if m.kind == "normalized"
         for method in AVERAGE_METHODS
     ]
-    for model, one_sided in SETTINGS:
-        laws = _laws_of_table(table, model, one_sided)
-        ari = _adjusted_rand_index(table, model, one_sided, laws)
-        rows.append(ComparisonRow("ARI", model, one_sided, None, ari, _expected_rand_index(*laws)))
-        expected = _expected_mutual_information_of_table(table, model, one_sided, laws)
-        for method in AVERAGE_METHODS:
-            bound = _mi_max(table, model, one_sided, method)
-            value = _adjust_for_chance(
-                mi,
-                expected,
-                bound,
-                k_true=len(table.row_sums),
-                k_pred=len(table.col_sums),
-            )
-            rows.append(ComparisonRow("AMI", model, one_sided, method, value, expected))
+    mi = _mutual_information(table)
+    for setting in SETTINGS:  # each setting's sides (and laws, expectations) once
+        sides = setting.sides_of_table(table)
+        for m in measures:
+            if m.kind != "adjusted":
+                continue
+            assert m.expected is not None
+            expected = m.expected(sides)
+            key = (m.title, setting.name, setting.one_sided)
+            if not m.normalized:
+                rows.append(ComparisonRow(*key, None, m.table(table, sides, ""), expected))
+                continue
+            for method in AVERAGE_METHODS:
+                value = _adjusted_mutual_information(
+                    table, sides, method, expected=expected, mi=mi
+                )
+                rows.append(ComparisonRow(*key, method, value, expected))
     return ComparisonResult(table.n, len(table.row_sums), len(table.col_sums), tuple(rows), report)

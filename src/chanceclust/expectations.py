@@ -10,16 +10,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
-from numpy.typing import NDArray
-
-from chanceclust._expected.laws import Law, SizeLaw, falling_moment, fixed_law, law
+from chanceclust._expected.laws import Law, SizeLaw, falling_moment
 from chanceclust._expected.mutual_information import expected_mi_of_laws
+from chanceclust._models import Setting, Side, canonical_pair
 from chanceclust._validation import (
     check_count,
-    check_model,
     check_model_summary,
-    check_one_sided,
+    check_setting,
     check_summaries,
 )
 from chanceclust.contingency import Table, _summarize
@@ -31,25 +28,6 @@ __all__ = [
     "expected_rand_index_baseline",
     "same_cluster_probability",
 ]
-
-
-def _side_laws(
-    n: int,
-    model: str,
-    one_sided: bool,
-    sizes_true: NDArray[np.int64] | None,
-    sizes_pred: NDArray[np.int64] | None,
-    k_true: int | None,
-    k_pred: int | None,
-) -> tuple[Law, Law]:
-    """The laws of the two sides: the reference is fixed when one-sided."""
-    if model == "perm" or one_sided:
-        assert sizes_true is not None
-        law_true: Law = fixed_law(sizes_true, total=n)
-    else:
-        law_true = law(n, model, n_clusters=k_true)
-    law_pred = law(n, model, sizes=sizes_pred, n_clusters=k_pred)
-    return law_true, law_pred
 
 
 def _pair_probabilities(side: Law) -> tuple[float, float]:
@@ -71,68 +49,42 @@ def _pair_probabilities(side: Law) -> tuple[float, float]:
     return float(side.coefs @ inverse), float(side.coefs @ (1.0 - inverse))
 
 
-def _expected_rand_index_and_spread(law_true: Law, law_pred: Law) -> tuple[float, float]:
+def _expected_rand_index_and_spread(true: Side, pred: Side) -> tuple[float, float]:
     """(E[RI], 1 - E[RI]) = (p_A p_B + q_A q_B, p_A q_B + q_A p_B), q = 1 - p.
 
     docs/math.md#math-expected-rand. Both are sums of non-negative terms: 1 - E[RI], the
-    ARI's denominator, is never formed by a cancelling subtraction.
+    ARI's denominator, is never formed by a cancelling subtraction; both are symmetric in
+    the two sides to the last bit (two products, added in either order).
     """
-    p_true, q_true = _pair_probabilities(law_true)
-    p_pred, q_pred = _pair_probabilities(law_pred)
+    p_true, q_true = _pair_probabilities(true.law)
+    p_pred, q_pred = _pair_probabilities(pred.law)
     return p_true * p_pred + q_true * q_pred, p_true * q_pred + q_true * p_pred
 
 
-def _expected_rand_index(law_true: Law, law_pred: Law) -> float:
+def _expected_rand_index(true: Side, pred: Side) -> float:
     """E[RI] = p_A p_B + (1 - p_A)(1 - p_B) (docs/math.md#math-expected-rand)."""
-    if law_true.n < 2:
+    if true.n < 2:
         return 1.0
-    return _expected_rand_index_and_spread(law_true, law_pred)[0]
+    return _expected_rand_index_and_spread(true, pred)[0]
 
 
-def _laws_of_table(table: Table, model: str, one_sided: bool) -> tuple[Law, Law]:
-    """The laws of the two sides of a table's clusterings under a model."""
-    return _side_laws(
-        table.n,
-        model,
-        one_sided,
-        table.row_sums,
-        table.col_sums,
-        len(table.row_sums),
-        len(table.col_sums),
-    )
+def _expected_mutual_information(true: Side, pred: Side) -> float:
+    """E[MI] of two sides: the one call path of every E[MI] (docs/math.md#math-expected-mi).
+
+    Two random sides (two-sided num and all) depend on (N, K_A, K_B) or N only and are
+    cached by their keys; otherwise the laws are summed afresh. Sides of one kind are taken
+    in their canonical order, so that E[MI] is symmetric to the last bit.
+    """
+    true, pred = canonical_pair(true, pred)
+    if true.key is not None and pred.key is not None:
+        return _expected_mutual_information_two_sided(true, pred)
+    return expected_mi_of_laws(true.law, pred.law)
 
 
 @lru_cache(maxsize=256)
-def _expected_mutual_information_two_sided(
-    n: int, model: str, k_true: int | None, k_pred: int | None
-) -> float:
-    """E[MI] when both sides are random: depends on (N, K_A, K_B) for num, on N for all."""
-    return expected_mi_of_laws(law(n, model, n_clusters=k_true), law(n, model, n_clusters=k_pred))
-
-
-def _expected_mutual_information(
-    n: int, model: str, one_sided: bool, laws: tuple[Law, Law], k_true: int, k_pred: int
-) -> float:
-    """E[MI] for given laws, cached when both sides are random (it needs no sizes then)."""
-    if model == "perm" or one_sided:
-        return expected_mi_of_laws(*laws)
-    if model == "all":
-        return _expected_mutual_information_two_sided(n, model, None, None)
-    return _expected_mutual_information_two_sided(n, model, k_true, k_pred)
-
-
-def _expected_mutual_information_of_table(
-    table: Table, model: str, one_sided: bool, laws: tuple[Law, Law] | None = None
-) -> float:
-    """E[MI] of a table's clusterings under a model (arguments validated; ``laws`` if known)."""
-    return _expected_mutual_information(
-        table.n,
-        model,
-        one_sided,
-        laws if laws is not None else _laws_of_table(table, model, one_sided),
-        len(table.row_sums),
-        len(table.col_sums),
-    )
+def _expected_mutual_information_two_sided(true: Side, pred: Side) -> float:
+    """E[MI] of two random sides (hashable by value: their law depends on N and K only)."""
+    return expected_mi_of_laws(true.law, pred.law)
 
 
 def _validated_table(
@@ -144,10 +96,9 @@ def _validated_table(
     *,
     unassigned_label: Any = None,
     unassigned: Any = "raise",
-) -> tuple[Table, str, bool]:
-    """Check ``model`` and ``one_sided``, then summarize the labels or table (in that order)."""
-    model = check_model(model)
-    one_sided = check_one_sided(one_sided)
+) -> tuple[Table, Setting]:
+    """Parse ``model`` and ``one_sided``, then summarize the labels or table (in that order)."""
+    setting = check_setting(model, one_sided)
     table = _summarize(
         labels_true,
         labels_pred,
@@ -155,7 +106,7 @@ def _validated_table(
         unassigned_label=unassigned_label,
         unassigned=unassigned,
     )
-    return table, model, one_sided
+    return table, setting
 
 
 def expected_rand_index(
@@ -229,7 +180,7 @@ def expected_rand_index(
     >>> round(expected_rand_index(a, b, model="all"), 6)  # p = B_5/B_6 = 52/203; p^2 + (1-p)^2
     0.618918
     """
-    table, model, one_sided = _validated_table(
+    table, setting = _validated_table(
         labels_true,
         labels_pred,
         contingency,
@@ -238,7 +189,7 @@ def expected_rand_index(
         unassigned_label=unassigned_label,
         unassigned=unassigned,
     )
-    return _expected_rand_index(*_laws_of_table(table, model, one_sided))
+    return _expected_rand_index(*setting.sides_of_table(table))
 
 
 def expected_mutual_information(
@@ -327,20 +278,19 @@ def expected_mutual_information(
     >>> round(expected_mutual_information(a, b, model="num", one_sided=True), 6)
     0.261039
     """
-    return _expected_mutual_information_of_table(
-        *_validated_table(
-            labels_true,
-            labels_pred,
-            contingency,
-            model,
-            one_sided,
-            unassigned_label=unassigned_label,
-            unassigned=unassigned,
-        )
+    table, setting = _validated_table(
+        labels_true,
+        labels_pred,
+        contingency,
+        model,
+        one_sided,
+        unassigned_label=unassigned_label,
+        unassigned=unassigned,
     )
+    return _expected_mutual_information(*setting.sides_of_table(table))
 
 
-def _baseline_laws(
+def _baseline_sides(
     n: Any,
     model: Any,
     one_sided: Any,
@@ -348,16 +298,14 @@ def _baseline_laws(
     sizes_pred: Any,
     n_clusters_true: Any,
     n_clusters_pred: Any,
-) -> tuple[int, str, bool, tuple[Law, Law], int | None, int | None]:
-    """Validate summary arguments; return (n, model, one_sided, laws, K_A, K_B)."""
+) -> tuple[Side, Side]:
+    """Validate summary arguments; return the two sides."""
     n = check_count(n, "n")
-    model = check_model(model)
-    one_sided = check_one_sided(one_sided)
+    setting = check_setting(model, one_sided)
     sizes_true, k_true, sizes_pred, k_pred = check_summaries(
-        n, model, one_sided, sizes_true, n_clusters_true, sizes_pred, n_clusters_pred
+        n, setting, sizes_true, n_clusters_true, sizes_pred, n_clusters_pred
     )
-    laws = _side_laws(n, model, one_sided, sizes_true, sizes_pred, k_true, k_pred)
-    return n, model, one_sided, laws, k_true, k_pred
+    return setting.sides(n, sizes_true, k_true, sizes_pred, k_pred)
 
 
 def expected_rand_index_baseline(
@@ -420,10 +368,11 @@ def expected_rand_index_baseline(
     >>> expected_rand_index_baseline(20, model="all")
     0.7...
     """
-    _, _, _, laws, _, _ = _baseline_laws(
-        n, model, one_sided, sizes_true, sizes_pred, n_clusters_true, n_clusters_pred
+    return _expected_rand_index(
+        *_baseline_sides(
+            n, model, one_sided, sizes_true, sizes_pred, n_clusters_true, n_clusters_pred
+        )
     )
-    return _expected_rand_index(*laws)
 
 
 def expected_mutual_information_baseline(
@@ -487,7 +436,7 @@ def expected_mutual_information_baseline(
     0.0...
     """
     return _expected_mutual_information(
-        *_baseline_laws(
+        *_baseline_sides(
             n, model, one_sided, sizes_true, sizes_pred, n_clusters_true, n_clusters_pred
         )
     )
@@ -549,4 +498,4 @@ def same_cluster_probability(
     """
     n, model, k, size_array = check_model_summary(n, model, n_clusters, sizes)
     m = check_count(group_size, "group_size", minimum=1)
-    return falling_moment(law(n, model, sizes=size_array, n_clusters=k), m)
+    return falling_moment(model.side(n, size_array, k).law, m)

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._entropy import entropy_of_sizes, entropy_values
 from chanceclust._expected.pmfs import deviance
 from chanceclust._validation import check_average_method, check_labels
 from chanceclust.contingency import PairCounts, Table, _summarize, pair_counts
@@ -29,29 +30,6 @@ __all__ = [
     "rand_index",
     "variation_of_information",
 ]
-
-
-def _entropy_values(sizes: NDArray[np.integer], n: int) -> NDArray[np.float64]:
-    """H = -sum (a/N) log(a/N) of each row of a (zero-padded) size matrix, log1p near N.
-
-    The one entropy formula of the library: single clusterings pass one row,
-    the null samples of :mod:`chanceclust.significance` a row per sample.
-    """
-    sizes = np.asarray(sizes)
-    a = sizes.astype(np.float64)
-    if n == 0:
-        return np.zeros(a.shape[0])
-    frac = a / n
-    # a - N exactly in integers: near N = 2**63 the floats a and N differ by rounding only.
-    deficit = (sizes - n).astype(np.float64) if sizes.dtype.kind in "iu" else a - n
-    with np.errstate(divide="ignore"):
-        logs = np.where(2 * a > n, np.log1p(deficit / n), np.log(np.where(a > 0, frac, 1.0)))
-    return np.maximum(-np.sum(frac * logs, axis=1), 0.0) + 0.0  # + 0.0 turns -0.0 into 0.0
-
-
-def _entropy_of_sizes(sizes: NDArray[np.int64], n: int) -> float:
-    """H of one size sequence (see :func:`_entropy_values`)."""
-    return float(_entropy_values(np.asarray(sizes)[None], n)[0])
 
 
 def entropy(
@@ -95,7 +73,7 @@ def entropy(
     codes, k = check_labels(
         labels, "labels", unassigned_label=unassigned_label, unassigned=unassigned
     )
-    return _entropy_of_sizes(np.bincount(codes, minlength=k), codes.shape[0])
+    return entropy_of_sizes(np.bincount(codes, minlength=k), codes.shape[0])
 
 
 def rand_index(
@@ -310,8 +288,56 @@ def _normalized_mutual_information_values(
 
 
 def table_cells(table: Table) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """(n_ij, a_i, b_j) of each non-zero cell of a :class:`Table`."""
-    return table.counts, table.row_sums[table.rows], table.col_sums[table.cols]
+    """(n_ij, a_i, b_j) of each non-zero cell of a :class:`Table`, in its canonical order.
+
+    The canonical order is the row-major order of the table or of its transpose, whichever
+    :func:`_transposing_order` picks: the same cells in the same order for the table of
+    (A, B) and that of (B, A). The symmetric measures (MI, VI, and through MI the
+    two-sided NMI and AMI) sum terms symmetric in (a_i, b_j) in this order, so they are
+    symmetric to the last bit.
+    """
+    order = _transposing_order(table)
+    a, b = table.row_sums[table.rows], table.col_sums[table.cols]
+    if order is None:
+        return table.counts, a, b
+    return table.counts[order], b[order], a[order]
+
+
+def _transposing_order(table: Table) -> NDArray[np.intp] | None:
+    """None if a table's cells are in canonical order; else the order of its transpose's cells.
+
+    Canonical is the orientation whose rows are the side with fewer clusters, then with the
+    lexicographically smaller sorted sizes, then with the lexicographically smaller
+    (row, column, count) cell list; a table equal to its transpose is canonical as it is.
+    The rule gives one answer for a table and the opposite for its transpose. Cells are in
+    row-major order (an invariant of :class:`~chanceclust.contingency.Table`), so a stable
+    sort by column lists them in the row-major order of the transpose.
+    """
+    k_rows, k_cols = len(table.row_sums), len(table.col_sums)
+    if k_rows != k_cols:
+        return None if k_rows < k_cols else _column_major(table)
+    rows_sorted, cols_sorted = np.sort(table.row_sums), np.sort(table.col_sums)
+    differ = np.flatnonzero(rows_sorted != cols_sorted)
+    if differ.size:
+        first = differ[0]
+        return None if rows_sorted[first] < cols_sorted[first] else _column_major(table)
+    order = _column_major(table)
+    cells = np.stack([table.rows, table.cols, table.counts], axis=1)
+    transposed = np.stack([table.cols[order], table.rows[order], table.counts[order]], axis=1)
+    differ = np.flatnonzero(np.any(cells != transposed, axis=1))
+    if not differ.size:
+        return None  # the table is its own transpose
+    first = differ[0]
+    column = int(np.flatnonzero(cells[first] != transposed[first])[0])
+    return None if cells[first, column] < transposed[first, column] else order
+
+
+def _column_major(table: Table) -> NDArray[np.intp]:
+    """The order of a row-major table's cells by (column, row): a stable sort by column."""
+    cols = table.cols
+    if len(table.col_sums) <= 2**16:  # 16-bit keys: numpy's stable sort is a radix sort
+        cols = cols.astype(np.uint16)
+    return np.argsort(cols, kind="stable")
 
 
 _ONE_TABLE = np.zeros(1, dtype=np.intp)  # ``starts`` of a batch of one table
@@ -480,8 +506,8 @@ def _normalized_mutual_information(table: Table, method: str) -> float:
     return float(
         _normalized_mutual_information_values(
             np.array([_mutual_information(table)]),
-            _entropy_values(table.row_sums[None], table.n),
-            _entropy_values(table.col_sums[None], table.n),
+            entropy_values(table.row_sums[None], table.n),
+            entropy_values(table.col_sums[None], table.n),
             np.array([len(table.row_sums)]),
             np.array([len(table.col_sums)]),
             method,

@@ -12,14 +12,11 @@ seed or a :class:`numpy.random.Generator`).
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._expected.elementary import truncated_poisson_rate
 from chanceclust._validation import check_count, check_model_summary, check_rng
 
 __all__ = ["random_clustering", "random_clusterings"]
@@ -166,78 +163,8 @@ def random_clusterings(
     m = check_count(m, "m")
     n, model, k, size_array = check_model_summary(n, model, n_clusters, sizes)
     gen = check_rng(rng)
-    draw = _row_sampler(n, model, n_clusters=k, sizes=size_array)
+    draw = model.side(n, size_array, k).sampler()
     out = np.empty((m, n), dtype=np.int64)
     for row in out:  # row by row: m draws consume the stream as m single draws do
         row[:] = draw(gen)
     return out
-
-
-def _row_sampler(
-    n: int, model: str, *, n_clusters: int | None = None, sizes: NDArray[np.int64] | None = None
-) -> Callable[[np.random.Generator], NDArray[np.int64]]:
-    """A function gen -> one uniform clustering (labels 0..K-1), set-up work done once.
-
-    Arguments are assumed valid (see :func:`random_clusterings`).
-    """
-    if model == "perm":
-        assert sizes is not None
-        base = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
-
-        def draw_perm(gen: np.random.Generator) -> NDArray[np.int64]:
-            return gen.permutation(base)
-
-        return draw_perm
-    if model == "num":
-        assert n_clusters is not None
-        k = n_clusters
-        labels = np.arange(k, dtype=np.int64)
-
-        def draw_num(gen: np.random.Generator) -> NDArray[np.int64]:
-            row = np.repeat(labels, _surjection_sizes(n, k, gen))
-            gen.shuffle(row)
-            return row
-
-        return draw_num
-    if n == 1:
-        return lambda gen: np.zeros(1, dtype=np.int64)
-    from chanceclust._expected.laws import stam_mixture  # noqa: PLC0415
-
-    mixture = stam_mixture(n)
-    slots = np.asarray(mixture.slots, dtype=np.int64)
-    cumulative = np.cumsum(mixture.coefs)
-
-    def draw_all(gen: np.random.Generator) -> NDArray[np.int64]:
-        # Stam: u from the Dobinski law, then i.i.d. uniform labels on u values.
-        index = int(np.searchsorted(cumulative, gen.random() * cumulative[-1], side="right"))
-        u = int(slots[min(index, len(slots) - 1)])
-        raw = gen.integers(0, u, size=n, dtype=np.int64)
-        used = np.zeros(u, dtype=bool)
-        used[raw] = True
-        rank = np.cumsum(used, dtype=np.int64) - 1  # the labels used become 0..K-1
-        return rank[raw]
-
-    return draw_all
-
-
-def _surjection_sizes(n: int, k: int, gen: np.random.Generator) -> NDArray[np.int64]:
-    """Size vector of a uniform surjection of n elements onto k labels (see Notes above)."""
-    if k == 1:
-        return np.array([n], dtype=np.int64)
-    extra = n - k  # M: the elements beyond one per cluster
-    if extra == 0:
-        return np.ones(k, dtype=np.int64)
-    rho = float(truncated_poisson_rate(extra / k))  # only the efficiency depends on rho
-    scale = -math.expm1(-rho)  # P(a rate-rho process has a point in [0, 1])
-    while True:
-        # First points t_i with density rho e^(-rho t) / scale on [0, 1]; keep 1 - t_i.
-        t = -np.log1p(-gen.random(k) * scale) / rho
-        remaining = 1.0 - t
-        total = rho * float(np.sum(remaining))
-        # log[Poisson(M; L) / Poisson(M; M)] = M log(L/M) - (L - M) <= 0.
-        relative = (total - extra) / extra
-        log_accept = extra * math.log1p(relative) - (total - extra)
-        if math.log(1.0 - gen.random()) <= log_accept:
-            break
-    extra_counts = gen.multinomial(extra, remaining / np.sum(remaining))
-    return (1 + extra_counts).astype(np.int64)

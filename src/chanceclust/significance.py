@@ -19,7 +19,6 @@ drawn one after the other from ``rng``.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -28,50 +27,30 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._expected.mutual_information import expected_mi_of_laws
+from chanceclust._models import Fixed, Setting, Side
+from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust._validation import (
-    DISTANCES,
     _describe,
     check_alternative,
     check_count,
-    check_model,
-    check_one_sided,
     check_rng,
+    check_setting,
     validate_clusterings,
 )
-from chanceclust.adjusted import (
-    _adjust_for_chance,
-    _adjusted_rand_values,
-    _mi_max,
-)
 from chanceclust.contingency import Table, _table_from_codes
-from chanceclust.expectations import _expected_rand_index_and_spread, _laws_of_table
-from chanceclust.measures import (
-    _entropy_values,
-    _exact_counts,
-    _fowlkes_mallows_values,
-    _jaccard_values,
-    _mutual_information_values,
-    _normalized_mutual_information_values,
-    _rand_values,
-    _variation_of_information_values,
-)
-from chanceclust.samplers import _row_sampler
+from chanceclust.exceptions import InvalidInputError
+from chanceclust.measures import _exact_counts, _mutual_information_values
 
 __all__ = [
     "MonteCarloAdjustedResult",
-    "SignificanceResult",
     "SignificanceTestResult",
     "monte_carlo_adjusted",
     "null_distribution",
-    "significance",
     "significance_test",
 ]
 
-#: Names of the built-in measures: Rand index, adjusted Rand index, mutual
-#: information (nats), normalized MI, adjusted MI (both with the arithmetic
-#: mean), Fowlkes-Mallows, Jaccard, variation of information (nats).
-MEASURES = ("ri", "ari", "mi", "nmi", "ami", "fmi", "jaccard", "vi")
+#: The normalization of the named NMI and AMI statistics (scikit-learn's default).
+_AVERAGE_METHOD = "arithmetic"
 # Elements per batch of samples: bounds the memory of the vectorized tables.
 _BATCH_ELEMENTS = 1 << 20
 # Relative tolerance for detecting numerically distinct but theoretically equal values
@@ -79,52 +58,6 @@ _BATCH_ELEMENTS = 1 << 20
 # values within 100 eps |statistic| of the statistic count as ties, as in
 # scipy.stats.permutation_test and monte_carlo_test.
 _TIE = 100 * float(np.finfo(np.float64).eps)
-
-
-@dataclass(frozen=True)
-class SignificanceResult:
-    """Result of the deprecated :func:`significance` (see :class:`SignificanceTestResult`).
-
-    Formula: docs/math.md#math-significance.
-
-    Attributes
-    ----------
-    statistic : float
-        The measure of the observed pair.
-    null_mean, null_std : float
-        Mean and standard deviation (ddof=1; 0.0 for one sample) of the null samples.
-    zscore : float
-        (statistic - null_mean) / null_std; 0.0 when both are equal, +-inf
-        when null_std is 0 and they differ.
-    pvalue : float
-        Monte Carlo p-value with the +1 correction, in (0, 1].
-    alternative : str
-        "greater", "less" or "two-sided".
-    n_samples : int
-        Number of null samples.
-    samples : ndarray or None
-        The null samples, if requested.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> from chanceclust.significance import significance
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore", DeprecationWarning)
-    ...     r = significance("ri", [0, 0, 1, 1], [0, 0, 1, 1], model="perm", n_samples=99,
-    ...                      rng=0)
-    >>> r.statistic, r.alternative, r.n_samples, r.samples is None
-    (1.0, 'greater', 99, True)
-    """
-
-    statistic: float
-    null_mean: float
-    null_std: float
-    zscore: float
-    pvalue: float
-    alternative: str
-    n_samples: int
-    samples: NDArray[np.float64] | None = None
 
 
 @dataclass(frozen=True)
@@ -146,7 +79,7 @@ class MonteCarloAdjustedResult:
     best : float
         The measure's best value s_max (1.0, 0.0 for VI, the MI bound for MI).
     n_resamples : int
-        Number of values of the null distribution (``n_samples`` is a deprecated alias).
+        Number of values of the null distribution.
 
     Examples
     --------
@@ -164,17 +97,6 @@ class MonteCarloAdjustedResult:
     expected_stderr: float
     best: float
     n_resamples: int
-
-    @property
-    def n_samples(self) -> int:
-        """Deprecated alias of :attr:`n_resamples` (removed in 0.2)."""
-        warnings.warn(
-            "MonteCarloAdjustedResult.n_samples is deprecated; use n_resamples.",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return self.n_resamples
-
 
 # ----------------------------------------------------------------- batched tables
 
@@ -301,65 +223,18 @@ def _batch_tables(labels_true: NDArray[np.int64], labels_pred: NDArray[np.int64]
     )
 
 
-def _make_evaluator(
-    name: str, table: Table, model: str, one_sided: bool
-) -> Callable[[_Batch], NDArray[np.float64]]:
-    """Vectorized evaluation of a named measure, constants taken from the observed table.
-
-    Every measure is the formula of :mod:`chanceclust.measures` (or
-    :mod:`chanceclust.adjusted`) that the single-pair function calls, here on
-    a whole batch. Under every model, the quantities an adjusted index needs
-    besides the table (E[s] and s_max) are the same for every sample: they
-    depend on the sizes (perm, kept by the sampler), on K (num, kept) or on N
-    (all), and a one-sided reference is fixed.
-    """
-    if name == "ri":
-        return lambda t: _rand_values(*t.pair_counts)
-    if name == "fmi":
-        return lambda t: _fowlkes_mallows_values(*t.pair_counts[:3])
-    if name == "jaccard":
-        return lambda t: _jaccard_values(*t.pair_counts[:3])
-    if name == "mi":
-        return lambda t: t.mi
-    if name == "vi":
-        return lambda t: _variation_of_information_values(t.x, t.a, t.b, t.n, t.starts)
-    if name == "nmi":
-        return lambda t: _normalized_mutual_information_values(
-            t.mi,
-            _entropy_values(t.sizes_true, t.n),
-            _entropy_values(t.sizes_pred, t.n),
-            t.k_true,
-            t.k_pred,
-            "arithmetic",
-        )
-    if name == "ari":
-        law = (
-            None
-            if model == "perm"
-            else _expected_rand_index_and_spread(*_laws_of_table(table, model, one_sided))
-        )
-        return lambda t: _adjusted_rand_values(*t.pair_counts, law)
-    if name == "ami":
-        expected_mi = expected_mi_of_laws(*_laws_of_table(table, model, one_sided))
-        bound = _mi_max(table, model, one_sided, "arithmetic")
-        return lambda t: _adjust_for_chance(
-            t.mi, expected_mi, bound, k_true=t.k_true, k_pred=t.k_pred
-        )
-    raise AssertionError(name)  # pragma: no cover - names are validated before
-
-
 # ----------------------------------------------------------------- sampling
 
 
 def _check_measure(measure: Any) -> str | Callable[[Any, Any], float]:
     if isinstance(measure, str):
         name = measure.lower()
-        if name in MEASURES:
+        if name in _REGISTRY:
             return name
     elif callable(measure):
         return measure
-    raise ValueError(
-        f"`measure` must be one of {', '.join(repr(m) for m in MEASURES)} or a callable "
+    raise InvalidInputError(
+        f"`measure` must be one of {', '.join(repr(m) for m in _REGISTRY)} or a callable "
         f"f(labels_true, labels_pred) -> float; got {_describe(measure)}."
     )
 
@@ -370,8 +245,8 @@ class _Setup:
     codes_true: NDArray[np.int64]
     codes_pred: NDArray[np.int64]
     table: Table
-    model: str
-    one_sided: bool
+    setting: Setting
+    sides: tuple[Side, Side]
     statistic: float
     evaluate: Callable[[_Batch], NDArray[np.float64]] | None
 
@@ -386,21 +261,23 @@ def _setup(
     unassigned: Any = "raise",
 ) -> _Setup:
     measure = _check_measure(measure)
-    model = check_model(model)
-    one_sided = check_one_sided(one_sided)
+    setting = check_setting(model, one_sided)
     clusterings = validate_clusterings(
         labels_true, labels_pred, unassigned_label=unassigned_label, unassigned=unassigned
     )
     codes_true, k_true = clusterings.codes_true, clusterings.k_true
     codes_pred, k_pred = clusterings.codes_pred, clusterings.k_pred
     if codes_true.shape[0] == 0:
-        raise ValueError("`labels_true` and `labels_pred` must label at least one element; got 0.")
+        raise InvalidInputError(
+            "`labels_true` and `labels_pred` must label at least one element; got 0."
+        )
     table = _table_from_codes(codes_true, k_true, codes_pred, k_pred)
+    sides = setting.sides_of_table(table)
     n_elements = codes_true.shape[0]
     codes_true = codes_true.astype(np.int32 if n_elements < 2**31 else np.int64)
     codes_pred = codes_pred.astype(codes_true.dtype)
     if isinstance(measure, str):
-        evaluate = _make_evaluator(measure, table, model, one_sided)
+        evaluate = _REGISTRY[measure].batch(table, sides, _AVERAGE_METHOD)
         # The observed value goes through the same code as the samples, so that
         # equal tables give equal values up to the summation order.
         statistic = float(evaluate(_batch_tables(codes_true[None], codes_pred[None]))[0])
@@ -409,7 +286,7 @@ def _setup(
         # The callable sees what the null samples are: int64 codes of the elements kept,
         # aligned (mappings, communities) and with the unassigned policy applied.
         statistic = float(measure(_as_codes(codes_true), _as_codes(codes_pred)))
-    return _Setup(measure, codes_true, codes_pred, table, model, one_sided, statistic, evaluate)
+    return _Setup(measure, codes_true, codes_pred, table, setting, sides, statistic, evaluate)
 
 
 def _as_codes(row: NDArray[np.integer]) -> NDArray[np.int64]:
@@ -418,27 +295,18 @@ def _as_codes(row: NDArray[np.integer]) -> NDArray[np.int64]:
 
 
 def _samplers(s: _Setup) -> tuple[Callable[[np.random.Generator], Any] | None, Callable]:
-    n = s.table.n
-    model = s.model
-
-    def side(sizes: NDArray[np.int64]) -> Callable[[np.random.Generator], NDArray[np.int64]]:
-        return _row_sampler(
-            n,
-            model,
-            n_clusters=len(sizes) if model == "num" else None,
-            sizes=sizes if model == "perm" else None,
-        )
-
-    draw_pred = side(s.table.col_sums)
-    # Named measures depend on the table only, whose law under perm is the same
-    # with labels_true fixed (docs/math.md#math-models): skip drawing it. Callables get both.
-    fixed_true = s.one_sided or (model == "perm" and s.evaluate is not None)
-    return (None if fixed_true else side(s.table.row_sums)), draw_pred
+    """Samplers of the two sides (None for a side that is not drawn)."""
+    side_true, side_pred = s.sides
+    # Named measures depend on the table only, whose law with both sizes fixed (perm) is
+    # the same with labels_true fixed (docs/math.md#math-models): skip drawing it.
+    # Callables get both, but for a one-sided reference.
+    fixed_true = s.setting.one_sided or (isinstance(side_true, Fixed) and s.evaluate is not None)
+    return (None if fixed_true else side_true.sampler()), side_pred.sampler()
 
 
 def _null(
     s: _Setup,
-    n_samples: int,
+    n_resamples: int,
     gen: np.random.Generator,
     batch: int | None,
     progress: Callable[[int, int], None] | None = None,
@@ -447,9 +315,9 @@ def _null(
     draw_true, draw_pred = _samplers(s)
     if batch is None:
         batch = max(1, _BATCH_ELEMENTS // n)
-    out = np.empty(n_samples, dtype=np.float64)
-    for start in range(0, n_samples, batch):
-        m = min(batch, n_samples - start)
+    out = np.empty(n_resamples, dtype=np.float64)
+    for start in range(0, n_resamples, batch):
+        m = min(batch, n_resamples - start)
         # Labels are < n: 32-bit storage halves the memory traffic of the tables.
         dtype = np.int32 if m * n < 2**31 else np.int64
         preds = np.empty((m, n), dtype=dtype)
@@ -466,22 +334,8 @@ def _null(
                 true = trues[i if draw_true else 0]
                 out[start + i] = float(s.measure(_as_codes(true), _as_codes(preds[i])))
         if progress is not None:
-            progress(start + m, n_samples)
+            progress(start + m, n_resamples)
     return out
-
-
-_DEPRECATED_N_SAMPLES = (
-    "`n_samples` is deprecated and will be removed in chanceclust 0.2; use `n_resamples` "
-    "(SciPy's name for the number of null draws)."
-)
-
-
-def _resamples(n_resamples: Any, n_samples: Any, stacklevel: int = 3) -> int:
-    """Validate ``n_resamples``, or the deprecated ``n_samples`` when that is given."""
-    if n_samples is not None:
-        warnings.warn(_DEPRECATED_N_SAMPLES, DeprecationWarning, stacklevel=stacklevel)
-        return check_count(n_samples, "n_samples", minimum=1)
-    return check_count(n_resamples, "n_resamples", minimum=1)
 
 
 def _check_batch(batch: Any) -> int | None:
@@ -501,7 +355,6 @@ def null_distribution(
     progress: Callable[[int, int], None] | None = None,
     unassigned_label: Any = None,
     unassigned: str = "raise",
-    n_samples: int | None = None,
 ) -> NDArray[np.float64]:
     """Sample the null distribution of a similarity measure under a random model.
 
@@ -540,8 +393,6 @@ def null_distribution(
         Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
         What unassigned elements mean, as in :func:`chanceclust.compare`.
-    n_samples : int, optional
-        Deprecated alias of ``n_resamples`` (removed in 0.2).
 
     Returns
     -------
@@ -568,7 +419,7 @@ def null_distribution(
     ((1000,), 0.6)
     """
     s = _setup(measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned)
-    n_resamples = _resamples(n_resamples, n_samples)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     return _null(s, n_resamples, check_rng(rng), _check_batch(batch), progress)
 
 
@@ -592,7 +443,7 @@ def _check_best(best: Any) -> float | None:
         or not isinstance(best, (int, float, np.number))
         or not (math.isfinite(best))
     ):
-        raise ValueError(f"`best` must be a finite number; got {_describe(best)}.")
+        raise InvalidInputError(f"`best` must be a finite number; got {_describe(best)}.")
     return float(best)
 
 
@@ -790,7 +641,8 @@ def significance_test(
         alternative = check_alternative(alternative)
     s = _setup(measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned)
     if alternative is None:
-        alternative = "less" if s.measure in DISTANCES else "greater"
+        named = _REGISTRY.get(s.measure) if isinstance(s.measure, str) else None
+        alternative = "less" if named is not None and named.distance else "greater"
     n_resamples = check_count(n_resamples, "n_resamples", minimum=1)
     null = _null(s, n_resamples, check_rng(rng), _check_batch(batch), progress)
     return SignificanceTestResult(
@@ -798,95 +650,16 @@ def significance_test(
         _pvalue(s.statistic, null, alternative),
         null,
         alternative,
-        s.model,
-        s.one_sided,
+        s.setting.name,
+        s.setting.one_sided,
         _best_value(s),
     )
 
 
-def significance(
-    measure: str | Callable[[Any, Any], float],
-    labels_true: Any,
-    labels_pred: Any,
-    *,
-    model: str,
-    one_sided: bool = False,
-    n_samples: int = 9999,
-    alternative: str = "greater",
-    rng: Any = None,
-    return_samples: bool = False,
-    batch: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    unassigned_label: Any = None,
-    unassigned: str = "raise",
-) -> SignificanceResult:
-    """Deprecated: use :func:`significance_test` (removed in chanceclust 0.2).
-
-    The same test with the old names: ``n_samples`` is ``n_resamples``, the null
-    values are returned only with ``return_samples=True`` (as ``samples``), and
-    ``alternative`` defaults to "greater" for every measure. Emits a
-    ``DeprecationWarning``.
-
-    Formula: docs/math.md#math-significance.
-
-    Returns
-    -------
-    SignificanceResult
-        statistic, null_mean, null_std, zscore, pvalue, alternative,
-        n_samples, samples.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> from chanceclust.significance import significance
-    >>> a = [0] * 10 + [1] * 10 + [2] * 10
-    >>> b = [0] * 9 + [1] * 11 + [2] * 10
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore", DeprecationWarning)
-    ...     r = significance("ari", a, b, model="perm", n_samples=999, rng=0)
-    >>> r.pvalue  # as significance_test("ari", a, b, model="perm", n_resamples=999, rng=0)
-    0.001
-    """
-    warnings.warn(
-        "significance() is deprecated and will be removed in chanceclust 0.2; use "
-        "significance_test(), whose result always holds the null distribution "
-        "(n_samples= is n_resamples=).",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    alternative = check_alternative(alternative)
-    r = significance_test(
-        measure,
-        labels_true,
-        labels_pred,
-        model=model,
-        one_sided=one_sided,
-        alternative=alternative,
-        n_resamples=check_count(n_samples, "n_samples", minimum=1),
-        batch=batch,
-        rng=rng,
-        progress=progress,
-        unassigned_label=unassigned_label,
-        unassigned=unassigned,
-    )
-    null = r.null_distribution
-    return SignificanceResult(
-        r.statistic,
-        r.null_mean,
-        r.null_std,
-        r.zscore,
-        r.pvalue,
-        alternative,
-        null.size,
-        null if return_samples else None,
-    )
-
-
 def _best_value(s: _Setup) -> float:
-    if s.measure == "vi":
-        return 0.0
-    if s.measure == "mi":
-        return _mi_max(s.table, s.model, s.one_sided, "arithmetic")
+    """The measure's value for perfect agreement (1.0 for callables)."""
+    if isinstance(s.measure, str):
+        return _REGISTRY[s.measure].best(s.table, s.sides)
     return 1.0
 
 
@@ -903,7 +676,6 @@ def monte_carlo_adjusted(
     batch: int | None = None,
     unassigned_label: Any = None,
     unassigned: str = "raise",
-    n_samples: int | None = None,
 ) -> MonteCarloAdjustedResult:
     """Adjust any measure for chance by Monte Carlo: (s - E_mc[s]) / (best - E_mc[s]).
 
@@ -941,8 +713,6 @@ def monte_carlo_adjusted(
         Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
         What unassigned elements mean, as in :func:`chanceclust.compare`.
-    n_samples : int, optional
-        Deprecated alias of ``n_resamples`` (removed in 0.2).
 
     Returns
     -------
@@ -964,7 +734,6 @@ def monte_carlo_adjusted(
     (True, True)
     """
     best = _check_best(best)
-    n_resamples = _resamples(n_resamples, n_samples)
     return significance_test(
         measure,
         labels_true,

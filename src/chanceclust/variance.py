@@ -33,8 +33,9 @@ from typing import Any
 
 from chanceclust._expected.elementary import falling
 from chanceclust._expected.laws import Law, SizeLaw, exact_pair_probability, inverse_moments
+from chanceclust._models import Side
 from chanceclust.contingency import Table, _pair_counts
-from chanceclust.expectations import _laws_of_table, _validated_table
+from chanceclust.expectations import _validated_table
 
 __all__ = ["rand_index_variance", "standardized_rand_index"]
 
@@ -79,7 +80,7 @@ def _exact_variance(n: int, side_true: tuple, side_pred: tuple) -> Fraction:
     return total / (pairs * pairs)
 
 
-def _table_variance(table: Table, model: str, one_sided: bool) -> Number:
+def _table_variance(table: Table, sides: tuple[Side, Side]) -> Number:
     """Var[RI] for a table (exact Fraction when both sides are fixed size sequences).
 
     A random side (num or all) enters through (p1, g, v) of
@@ -96,7 +97,7 @@ def _table_variance(table: Table, model: str, one_sided: bool) -> Number:
     if n < 2:
         return Fraction(0)
     # One-sided, the reference acts as a perm side with its own sizes (module notes).
-    law_true, law_pred = _laws_of_table(table, model, one_sided)
+    law_true, law_pred = (side.law for side in sides)
     if _is_fixed(law_true) and _is_fixed(law_pred):
         return _exact_variance(n, _fixed_moments(law_true), _fixed_moments(law_pred))
     pairs = float(n * (n - 1) // 2)
@@ -205,17 +206,14 @@ def rand_index_variance(
     >>> rand_index_variance([0, 0, 0], [0, 1, 2])
     0.0
     """
-    return float(
-        _table_variance(
-            *_validated_table(
-                labels_true, labels_pred, contingency, model, one_sided,
-                unassigned_label=unassigned_label, unassigned=unassigned,
-            )
-        )
+    table, setting = _validated_table(
+        labels_true, labels_pred, contingency, model, one_sided,
+        unassigned_label=unassigned_label, unassigned=unassigned,
     )
+    return float(_table_variance(table, setting.sides_of_table(table)))
 
 
-def _table_centered(table: Table, model: str, one_sided: bool) -> Fraction:
+def _table_centered(table: Table, sides: tuple[Side, Side]) -> Fraction:
     """RI - E[RI] = 2 (N11/P - a1 b1) + (a1 - Q(A)/P) + (b1 - Q(B)/P), evaluated exactly.
 
     Floats a1, b1 (random sides) enter as their exact binary values, so the
@@ -223,8 +221,7 @@ def _table_centered(table: Table, model: str, one_sided: bool) -> Fraction:
     """
     counts = _pair_counts(table)
     pairs = counts.total
-    law_true, law_pred = _laws_of_table(table, model, one_sided)
-    a1, b1 = exact_pair_probability(law_true), exact_pair_probability(law_pred)
+    a1, b1 = (exact_pair_probability(side.law) for side in sides)
     q_true = Fraction(counts.n11 + counts.n10, pairs)
     q_pred = Fraction(counts.n11 + counts.n01, pairs)
     n11 = Fraction(counts.n11, pairs)
@@ -289,14 +286,15 @@ def standardized_rand_index(
     >>> round(standardized_rand_index(a, b), 6)  # (2/3 - 14/25) / sqrt(32/1875)
     0.816497
     """
-    table, model, one_sided = _validated_table(
+    table, setting = _validated_table(
         labels_true, labels_pred, contingency, model, one_sided,
         unassigned_label=unassigned_label, unassigned=unassigned,
     )
-    variance = _table_variance(table, model, one_sided)
+    sides = setting.sides_of_table(table)  # built once: each side caches its law
+    variance = _table_variance(table, sides)
     if variance == 0:
         return 0.0
-    centered = _table_centered(table, model, one_sided)
+    centered = _table_centered(table, sides)
     # One rounding for the ratio's square: sign * sqrt(c^2 / v).
     value = float(centered * centered / Fraction(variance)) ** 0.5
     return value if centered >= 0 else -value

@@ -1,0 +1,295 @@
+"""The random models as values: each side of a comparison, and the setting that makes them.
+
+docs/math.md#math-models. A comparison under a random model has two sides, each either
+*fixed* (its cluster sizes are kept: both sides under ``perm``, and the reference
+``labels_true`` when ``one_sided=True``) or *random* (``num``: only the number of clusters K
+is kept; ``all``: only N). The user's strings ``model="num"``, ``one_sided=True`` are parsed
+once, by validation, into a :class:`Setting` (a :class:`Model` and the side flag), and the
+setting turns a table's (or the summaries') sizes into two side values:
+
+- :class:`Fixed` (sizes), :class:`Num` (n, k), :class:`All` (n).
+
+Each side owns what used to be re-derived from the model's name: its size law
+(:attr:`law`), its number of clusters where it has one (:attr:`k`), the largest entropy of
+its ensemble (:meth:`entropy_bound`, docs/math.md#math-s-max), its sampler
+(:meth:`sampler`, docs/math.md#math-samplers) and its cache key (:attr:`key`: None when
+the side depends on its sizes, so that nothing is cached by array). Everything downstream
+(expectations, adjustment, variance, samplers, significance, pairwise, compare, the CLI)
+receives these values, never the model's name.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from chanceclust._entropy import entropy_of_sizes
+from chanceclust._expected.elementary import truncated_poisson_rate
+from chanceclust._expected.laws import Law, all_law, fixed_law, num_law, stam_mixture
+from chanceclust.exceptions import InternalError
+
+if TYPE_CHECKING:
+    from chanceclust.contingency import Table
+
+Sampler = Callable[[np.random.Generator], NDArray[np.int64]]
+
+
+@dataclass(frozen=True, eq=False)
+class Fixed:
+    """A side whose cluster sizes are kept (``perm``, or the one-sided reference)."""
+
+    sizes: NDArray[np.int64]
+    n: int
+    #: Hashed by identity (eq=False): a side of sizes is never a cache key by value.
+    key: ClassVar[None] = None
+
+    @property
+    def k(self) -> int:
+        """The number of clusters K."""
+        return len(self.sizes)
+
+    @cached_property
+    def law(self) -> Law:
+        """The size law: exactly the given sizes (each with its multiplicity)."""
+        return fixed_law(self.sizes, total=self.n)
+
+    def entropy_bound(self) -> float:
+        """The largest entropy in the ensemble: the entropy H of the sizes themselves."""
+        return entropy_of_sizes(self.sizes, self.n)
+
+    def sampler(self) -> Sampler:
+        """A uniform permutation of the labels 0..K-1 repeated by size."""
+        base = np.repeat(np.arange(len(self.sizes), dtype=np.int64), self.sizes)
+
+        def draw_fixed(gen: np.random.Generator) -> NDArray[np.int64]:
+            return gen.permutation(base)
+
+        return draw_fixed
+
+    def order(self) -> tuple[Any, ...]:
+        """A total order on sides of one kind, for a canonical orientation of two sides."""
+        return (len(self.law.sizes), self.law.sizes.tolist(), self.law.weights.tolist())
+
+
+@dataclass(frozen=True)
+class Num:
+    """A side uniform over the S(N, K) clusterings of N elements into exactly K clusters."""
+
+    n: int
+    k: int
+
+    @property
+    def key(self) -> tuple[str, int, int]:
+        """Cache key: the law depends on (N, K) only."""
+        return ("num", self.n, self.k)
+
+    @property
+    def law(self) -> Law:
+        """The size law (``laws.num_law``, cached there by (N, K))."""
+        return num_law(self.n, self.k)
+
+    def entropy_bound(self) -> float:
+        """The largest entropy with K clusters: log K (equal sizes)."""
+        return math.log(self.k)
+
+    def sampler(self) -> Sampler:
+        """A uniform surjection onto K labels (docs/math.md#math-samplers)."""
+        n, k = self.n, self.k
+        labels = np.arange(k, dtype=np.int64)
+
+        def draw_num(gen: np.random.Generator) -> NDArray[np.int64]:
+            row = np.repeat(labels, _surjection_sizes(n, k, gen))
+            gen.shuffle(row)
+            return row
+
+        return draw_num
+
+    def order(self) -> tuple[Any, ...]:
+        return (self.k,)
+
+
+@dataclass(frozen=True)
+class All:
+    """A side uniform over the B_N clusterings of N elements."""
+
+    n: int
+    k: None = field(default=None, init=False)
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """Cache key: the law depends on N only."""
+        return ("all", self.n)
+
+    @property
+    def law(self) -> Law:
+        """The size law (``laws.all_law``, cached there by N)."""
+        return all_law(self.n)
+
+    def entropy_bound(self) -> float:
+        """The largest entropy of a clustering of N elements: log N (singletons)."""
+        return math.log(self.n)
+
+    def sampler(self) -> Sampler:
+        """Stam's algorithm (docs/math.md#math-samplers)."""
+        n = self.n
+        if n == 1:
+            return lambda gen: np.zeros(1, dtype=np.int64)
+        mixture = stam_mixture(n)
+        slots = np.asarray(mixture.slots, dtype=np.int64)
+        cumulative = np.cumsum(mixture.coefs)
+
+        def draw_all(gen: np.random.Generator) -> NDArray[np.int64]:
+            # Stam: u from the Dobinski law, then i.i.d. uniform labels on u values.
+            index = int(np.searchsorted(cumulative, gen.random() * cumulative[-1], side="right"))
+            u = int(slots[min(index, len(slots) - 1)])
+            raw = gen.integers(0, u, size=n, dtype=np.int64)
+            used = np.zeros(u, dtype=bool)
+            used[raw] = True
+            rank = np.cumsum(used, dtype=np.int64) - 1  # the labels used become 0..K-1
+            return rank[raw]
+
+        return draw_all
+
+    def order(self) -> tuple[Any, ...]:
+        return ()
+
+
+Side = Fixed | Num | All
+
+
+def canonical_pair(first: Side, second: Side) -> tuple[Side, Side]:
+    """The two random sides of a two-sided comparison in a canonical order.
+
+    Symmetric quantities (two-sided E[MI]) are computed on this order, so that (A, B) and
+    (B, A) give the same floats to the last bit. Sides of different kinds never meet
+    (both sides of a two-sided setting come from one model); they are returned as given.
+    """
+    if type(first) is type(second) and second.order() < first.order():
+        return second, first
+    return first, second
+
+
+def _surjection_sizes(n: int, k: int, gen: np.random.Generator) -> NDArray[np.int64]:
+    """Size vector of a uniform surjection of n elements onto k labels.
+
+    docs/math.md#math-samplers (:func:`chanceclust.random_clusterings` gives the proof).
+    """
+    if k == 1:
+        return np.array([n], dtype=np.int64)
+    extra = n - k  # M: the elements beyond one per cluster
+    if extra == 0:
+        return np.ones(k, dtype=np.int64)
+    rho = float(truncated_poisson_rate(extra / k))  # only the efficiency depends on rho
+    scale = -math.expm1(-rho)  # P(a rate-rho process has a point in [0, 1])
+    while True:
+        # First points t_i with density rho e^(-rho t) / scale on [0, 1]; keep 1 - t_i.
+        t = -np.log1p(-gen.random(k) * scale) / rho
+        remaining = 1.0 - t
+        total = rho * float(np.sum(remaining))
+        # log[Poisson(M; L) / Poisson(M; M)] = M log(L/M) - (L - M) <= 0.
+        relative = (total - extra) / extra
+        log_accept = extra * math.log1p(relative) - (total - extra)
+        if math.log(1.0 - gen.random()) <= log_accept:
+            break
+    extra_counts = gen.multinomial(extra, remaining / np.sum(remaining))
+    return (1 + extra_counts).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class Model:
+    """A random model: how it makes a random side from a clustering's summary.
+
+    ``needs`` is what a random side needs besides N: ``"sizes"`` (perm), ``"n_clusters"``
+    (num) or None (all).
+    """
+
+    name: str
+    needs: str | None
+    _make: Callable[[int, NDArray[np.int64] | None, int | None], Side] = field(repr=False)
+
+    def side(self, n: int, sizes: NDArray[np.int64] | None, k: int | None) -> Side:
+        """The random side of a clustering of ``n`` elements (arguments validated)."""
+        return self._make(n, sizes, k)
+
+
+def _fixed(n: int, sizes: NDArray[np.int64] | None, k: int | None) -> Side:
+    if sizes is None:
+        raise InternalError("a fixed side needs its sizes (validation supplies them)")
+    return Fixed(sizes, n)
+
+
+def _num(n: int, sizes: NDArray[np.int64] | None, k: int | None) -> Side:
+    if k is None:
+        raise InternalError("a num side needs K (validation supplies it)")
+    return Num(n, k)
+
+
+def _all(n: int, sizes: NDArray[np.int64] | None, k: int | None) -> Side:
+    return All(n)
+
+
+#: The random models by name: the only place where a name becomes behaviour.
+MODELS: dict[str, Model] = {
+    m.name: m
+    for m in (
+        Model("perm", "sizes", _fixed),
+        Model("num", "n_clusters", _num),
+        Model("all", None, _all),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A random model and whether ``labels_true`` is a fixed reference (one-sided)."""
+
+    model: Model
+    one_sided: bool
+
+    @property
+    def name(self) -> str:
+        """The model's name: ``"perm"``, ``"num"`` or ``"all"``."""
+        return self.model.name
+
+    def side(
+        self, n: int, sizes: NDArray[np.int64] | None, k: int | None, *, reference: bool
+    ) -> Side:
+        """One side: ``reference`` for ``labels_true``, fixed when one-sided."""
+        if reference and self.one_sided:
+            return _fixed(n, sizes, k)
+        return self.model.side(n, sizes, k)
+
+    def sides(
+        self,
+        n: int,
+        sizes_true: NDArray[np.int64] | None,
+        k_true: int | None,
+        sizes_pred: NDArray[np.int64] | None,
+        k_pred: int | None,
+    ) -> tuple[Side, Side]:
+        """The two sides: the reference is fixed when one-sided (arguments validated)."""
+        return (
+            self.side(n, sizes_true, k_true, reference=True),
+            self.side(n, sizes_pred, k_pred, reference=False),
+        )
+
+    def sides_by_k(self, n: int, k_true: int, k_pred: int) -> tuple[Side, Side] | None:
+        """The two sides when both are random and need no sizes (two-sided num, all), else None.
+
+        Their values, E[MI] among them, then depend on (N, K_A, K_B) alone (on N under all).
+        """
+        if self.one_sided or self.model.needs == "sizes":
+            return None
+        return self.sides(n, None, k_true, None, k_pred)
+
+    def sides_of_table(self, table: Table) -> tuple[Side, Side]:
+        """The two sides of a table's clusterings."""
+        return self.sides(
+            table.n, table.row_sums, len(table.row_sums), table.col_sums, len(table.col_sums)
+        )

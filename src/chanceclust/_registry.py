@@ -1,0 +1,209 @@
+"""The measures by name: the one registry of :func:`~chanceclust.compare`,
+:func:`~chanceclust.pairwise`, :func:`~chanceclust.significance_test` and the command line.
+
+Each :class:`Measure` says what kind it is (a raw similarity, a normalized one, or one
+adjusted for chance under a random model), its public function, its value on a
+:class:`~chanceclust.contingency.Table` given the two random sides and a normalization, its
+vectorized form on a batch of null samples (:mod:`chanceclust.significance`), its expected
+value where it is adjusted, its best value, its direction and where it is symmetric.
+Every entry calls the formulas of :mod:`chanceclust.measures` and :mod:`chanceclust.adjusted`;
+nothing here computes a formula of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from chanceclust._entropy import entropy_values
+from chanceclust._models import Side
+from chanceclust._validation import ONE_SIDE_AVERAGE_METHODS
+from chanceclust.adjusted import (
+    _adjust_for_chance,
+    _adjusted_mutual_information,
+    _adjusted_rand_index,
+    _adjusted_rand_values,
+    _mi_max,
+    _rand_expectation,
+    adjusted_mutual_information,
+    adjusted_rand_index,
+)
+from chanceclust.contingency import Table, _pair_counts
+from chanceclust.expectations import _expected_mutual_information, _expected_rand_index
+from chanceclust.measures import (
+    _fowlkes_mallows_index,
+    _fowlkes_mallows_values,
+    _jaccard_index,
+    _jaccard_values,
+    _mutual_information,
+    _normalized_mutual_information,
+    _normalized_mutual_information_values,
+    _rand_index,
+    _rand_values,
+    _variation_of_information,
+    _variation_of_information_values,
+    fowlkes_mallows_index,
+    jaccard_index,
+    mutual_information,
+    normalized_mutual_information,
+    rand_index,
+    variation_of_information,
+)
+
+Sides = tuple[Side, Side]
+#: A batch of null samples (``significance._Batch``): per-sample pair counts, MI, cells.
+Batch = Any
+Kernel = Callable[[Batch], NDArray[np.float64]]
+
+#: Kinds of measure: "raw" (no model), "normalized" (raw, with an NMI normalization),
+#: "adjusted" (under a random model; AMI also takes a normalization).
+KINDS = ("raw", "normalized", "adjusted")
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One measure of two clusterings, by every route the library evaluates it.
+
+    ``table(table, sides, method)`` is the value of one table (``sides`` None for the raw
+    kinds); ``batch(table, sides, method)`` returns the vectorized evaluation of null
+    samples whose constants (E[s], s_max) come from the observed table;
+    ``expected(sides)`` is E[s] of an adjusted measure; ``best(table, sides)`` the value of
+    perfect agreement (the default ``best`` of a Monte Carlo adjustment).
+    """
+
+    name: str
+    kind: str
+    function: Callable[..., float]
+    table: Callable[[Table, Sides | None, str], float]
+    batch: Callable[[Table, Sides | None, str], Kernel]
+    best: Callable[[Table, Sides | None], float]
+    expected: Callable[[Sides], float] | None = None
+    #: Smaller means more similar (the default alternative of a test is then "less").
+    distance: bool = False
+    #: Takes an NMI/AMI normalization (``average_method``).
+    normalized: bool = False
+
+    @property
+    def title(self) -> str:
+        """The name as tables print it: ``ARI``, ``JACCARD``."""
+        return self.name.upper()
+
+    @property
+    def uses_model(self) -> bool:
+        """Whether the value depends on a random model (the adjusted measures)."""
+        return self.kind == "adjusted"
+
+    def symmetric(self, one_sided: bool, average_method: str) -> bool:
+        """Whether s(A, B) = s(B, A), to the last bit, under these options.
+
+        Every measure is, two-sided, with a symmetric normalization (the library computes
+        them on a canonical orientation); a one-sided model or a one-side normalization
+        ("true", "pred") makes it asymmetric.
+        """
+        if self.uses_model and one_sided:
+            return False
+        return not (self.normalized and average_method in ONE_SIDE_AVERAGE_METHODS)
+
+
+def _one(*_: Any) -> float:
+    return 1.0
+
+
+def _zero(*_: Any) -> float:
+    return 0.0
+
+
+def _ari_batch(table: Table, sides: Sides | None, method: str) -> Kernel:
+    assert sides is not None
+    expectation = _rand_expectation(sides)
+    return lambda t: _adjusted_rand_values(*t.pair_counts, expectation)
+
+
+def _ami_batch(table: Table, sides: Sides | None, method: str) -> Kernel:
+    assert sides is not None
+    expected = _expected_mutual_information(*sides)
+    bound = _mi_max(table, sides, method)
+    return lambda t: _adjust_for_chance(t.mi, expected, bound, k_true=t.k_true, k_pred=t.k_pred)
+
+
+def _nmi_batch(table: Table, sides: Sides | None, method: str) -> Kernel:
+    return lambda t: _normalized_mutual_information_values(
+        t.mi,
+        entropy_values(t.sizes_true, t.n),
+        entropy_values(t.sizes_pred, t.n),
+        t.k_true,
+        t.k_pred,
+        method,
+    )
+
+
+def _mi_best(table: Table, sides: Sides | None) -> float:
+    """The MI bound under the model (arithmetic mean): a Monte Carlo adjustment of MI is AMI."""
+    assert sides is not None
+    return _mi_max(table, sides, "arithmetic")
+
+
+_MEASURES = (
+    Measure(
+        "ri", "raw", rand_index,
+        table=lambda table, sides, method: _rand_index(_pair_counts(table)),
+        batch=lambda table, sides, method: lambda t: _rand_values(*t.pair_counts),
+        best=_one,
+    ),
+    Measure(
+        "ari", "adjusted", adjusted_rand_index,
+        table=lambda table, sides, method: _adjusted_rand_index(table, sides),
+        batch=_ari_batch,
+        best=_one,
+        expected=lambda sides: _expected_rand_index(*sides),
+    ),
+    Measure(
+        "mi", "raw", mutual_information,
+        table=lambda table, sides, method: _mutual_information(table),
+        batch=lambda table, sides, method: lambda t: t.mi,
+        best=_mi_best,
+    ),
+    Measure(
+        "nmi", "normalized", normalized_mutual_information,
+        table=lambda table, sides, method: _normalized_mutual_information(table, method),
+        batch=_nmi_batch,
+        best=_one,
+        normalized=True,
+    ),
+    Measure(
+        "ami", "adjusted", adjusted_mutual_information,
+        table=lambda table, sides, method: _adjusted_mutual_information(table, sides, method),
+        batch=_ami_batch,
+        best=_one,
+        expected=lambda sides: _expected_mutual_information(*sides),
+        normalized=True,
+    ),
+    Measure(
+        "fmi", "raw", fowlkes_mallows_index,
+        table=lambda table, sides, method: _fowlkes_mallows_index(_pair_counts(table)),
+        batch=lambda table, sides, method: lambda t: _fowlkes_mallows_values(*t.pair_counts[:3]),
+        best=_one,
+    ),
+    Measure(
+        "jaccard", "raw", jaccard_index,
+        table=lambda table, sides, method: _jaccard_index(_pair_counts(table)),
+        batch=lambda table, sides, method: lambda t: _jaccard_values(*t.pair_counts[:3]),
+        best=_one,
+    ),
+    Measure(
+        "vi", "raw", variation_of_information,
+        table=lambda table, sides, method: _variation_of_information(table),
+        batch=lambda table, sides, method: lambda t: _variation_of_information_values(
+            t.x, t.a, t.b, t.n, t.starts
+        ),
+        best=_zero,
+        distance=True,
+    ),
+)
+
+#: The measures by name, in the order every listing uses.
+MEASURES: dict[str, Measure] = {m.name: m for m in _MEASURES}
