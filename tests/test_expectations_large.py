@@ -32,7 +32,8 @@ from pathlib import Path
 
 import pytest
 
-from chanceclust._expected.laws import SizeLaw, SlotMixture, law
+from chanceclust._expected.laws import SizeLaw, SlotMixture
+from chanceclust._validation import check_model
 from chanceclust.expectations import (
     expected_mutual_information_baseline,
     expected_rand_index_baseline,
@@ -66,7 +67,7 @@ def side_route(case: dict, which: str) -> str:
     n, model = case["n"], case["model"]
     if model == "perm" or (which == "true" and case["one_sided"]):
         return "fixed"
-    side = law(n, model, n_clusters=case.get(f"n_clusters_{which}"))
+    side = check_model(model).side(n, None, case.get(f"n_clusters_{which}")).law
     if isinstance(side, SizeLaw):
         return "fixed" if side.exact else "size_law"
     assert isinstance(side, SlotMixture)

@@ -1,8 +1,8 @@
 """The measures by name: the one registry of :func:`~chanceclust.compare`,
 :func:`~chanceclust.pairwise`, :func:`~chanceclust.significance_test` and the command line.
 
-Each :class:`Measure` says what kind it is (a raw similarity, a normalized one, or one
-adjusted for chance under a random model), its public function, its value on a
+Each :class:`Measure` says whether it is adjusted for chance under a random model and
+whether it takes an NMI/AMI normalization, its public function, its value on a
 :class:`~chanceclust.contingency.Table` given the two random sides and a normalization, its
 vectorized form on a batch of null samples (:mod:`chanceclust.significance`), its expected
 value where it is adjusted, its best value, its direction and where it is symmetric.
@@ -33,6 +33,7 @@ from chanceclust.adjusted import (
     adjusted_rand_index,
 )
 from chanceclust.contingency import Table, _pair_counts
+from chanceclust.exceptions import InternalError
 from chanceclust.expectations import _expected_mutual_information, _expected_rand_index
 from chanceclust.measures import (
     _fowlkes_mallows_index,
@@ -59,28 +60,23 @@ Sides = tuple[Side, Side]
 Batch = Any
 Kernel = Callable[[Batch], NDArray[np.float64]]
 
-#: Kinds of measure: "raw" (no model), "normalized" (raw, with an NMI normalization),
-#: "adjusted" (under a random model; AMI also takes a normalization).
-KINDS = ("raw", "normalized", "adjusted")
-
-
 @dataclass(frozen=True)
 class Measure:
     """One measure of two clusterings, by every route the library evaluates it.
 
-    ``table(table, sides, method)`` is the value of one table (``sides`` None for the raw
-    kinds); ``batch(table, sides, method)`` returns the vectorized evaluation of null
+    ``table(table, sides, method)`` is the value of one table (``sides`` None unless
+    ``adjusted``); ``batch(table, sides, method)`` returns the vectorized evaluation of null
     samples whose constants (E[s], s_max) come from the observed table;
     ``expected(sides)`` is E[s] of an adjusted measure; ``best(table, sides)`` the value of
     perfect agreement (the default ``best`` of a Monte Carlo adjustment).
     """
 
     name: str
-    kind: str
     function: Callable[..., float]
     table: Callable[[Table, Sides | None, str], float]
     batch: Callable[[Table, Sides | None, str], Kernel]
     best: Callable[[Table, Sides | None], float]
+    #: E[s] of the sides: set for the measures adjusted for chance (they use a model).
     expected: Callable[[Sides], float] | None = None
     #: Smaller means more similar (the default alternative of a test is then "less").
     distance: bool = False
@@ -95,7 +91,7 @@ class Measure:
     @property
     def uses_model(self) -> bool:
         """Whether the value depends on a random model (the adjusted measures)."""
-        return self.kind == "adjusted"
+        return self.expected is not None
 
     def symmetric(self, one_sided: bool, average_method: str) -> bool:
         """Whether s(A, B) = s(B, A), to the last bit, under these options.
@@ -109,6 +105,13 @@ class Measure:
         return not (self.normalized and average_method in ONE_SIDE_AVERAGE_METHODS)
 
 
+def _random(sides: Sides | None) -> Sides:
+    """The sides of an adjusted measure (the callers always pass them)."""
+    if sides is None:
+        raise InternalError("an adjusted measure was evaluated without its random sides")
+    return sides
+
+
 def _one(*_: Any) -> float:
     return 1.0
 
@@ -118,13 +121,12 @@ def _zero(*_: Any) -> float:
 
 
 def _ari_batch(table: Table, sides: Sides | None, method: str) -> Kernel:
-    assert sides is not None
-    expectation = _rand_expectation(sides)
+    expectation = _rand_expectation(_random(sides))
     return lambda t: _adjusted_rand_values(*t.pair_counts, expectation)
 
 
 def _ami_batch(table: Table, sides: Sides | None, method: str) -> Kernel:
-    assert sides is not None
+    sides = _random(sides)
     expected = _expected_mutual_information(*sides)
     bound = _mi_max(table, sides, method)
     return lambda t: _adjust_for_chance(t.mi, expected, bound, k_true=t.k_true, k_pred=t.k_pred)
@@ -143,59 +145,60 @@ def _nmi_batch(table: Table, sides: Sides | None, method: str) -> Kernel:
 
 def _mi_best(table: Table, sides: Sides | None) -> float:
     """The MI bound under the model (arithmetic mean): a Monte Carlo adjustment of MI is AMI."""
-    assert sides is not None
-    return _mi_max(table, sides, "arithmetic")
+    return _mi_max(table, _random(sides), "arithmetic")
 
 
 _MEASURES = (
     Measure(
-        "ri", "raw", rand_index,
+        "ri", rand_index,
         table=lambda table, sides, method: _rand_index(_pair_counts(table)),
         batch=lambda table, sides, method: lambda t: _rand_values(*t.pair_counts),
         best=_one,
     ),
     Measure(
-        "ari", "adjusted", adjusted_rand_index,
-        table=lambda table, sides, method: _adjusted_rand_index(table, sides),
+        "ari", adjusted_rand_index,
+        table=lambda table, sides, method: _adjusted_rand_index(table, _random(sides)),
         batch=_ari_batch,
         best=_one,
         expected=lambda sides: _expected_rand_index(*sides),
     ),
     Measure(
-        "mi", "raw", mutual_information,
+        "mi", mutual_information,
         table=lambda table, sides, method: _mutual_information(table),
         batch=lambda table, sides, method: lambda t: t.mi,
         best=_mi_best,
     ),
     Measure(
-        "nmi", "normalized", normalized_mutual_information,
+        "nmi", normalized_mutual_information,
         table=lambda table, sides, method: _normalized_mutual_information(table, method),
         batch=_nmi_batch,
         best=_one,
         normalized=True,
     ),
     Measure(
-        "ami", "adjusted", adjusted_mutual_information,
-        table=lambda table, sides, method: _adjusted_mutual_information(table, sides, method),
+        "ami", adjusted_mutual_information,
+        table=lambda table, sides, method: _adjusted_mutual_information(
+            table, _random(sides), method
+        ),
         batch=_ami_batch,
         best=_one,
         expected=lambda sides: _expected_mutual_information(*sides),
         normalized=True,
     ),
     Measure(
-        "fmi", "raw", fowlkes_mallows_index,
+        "fmi", fowlkes_mallows_index,
         table=lambda table, sides, method: _fowlkes_mallows_index(_pair_counts(table)),
         batch=lambda table, sides, method: lambda t: _fowlkes_mallows_values(*t.pair_counts[:3]),
         best=_one,
     ),
     Measure(
-        "jaccard", "raw", jaccard_index,
+        "jaccard", jaccard_index,
         table=lambda table, sides, method: _jaccard_index(_pair_counts(table)),
         batch=lambda table, sides, method: lambda t: _jaccard_values(*t.pair_counts[:3]),
         best=_one,
     ),
     Measure(
-        "vi", "raw", variation_of_information,
+        "vi", variation_of_information,
         table=lambda table, sides, method: _variation_of_information(table),
         batch=lambda table, sides, method: lambda t: _variation_of_information_values(
             t.x, t.a, t.b, t.n, t.starts

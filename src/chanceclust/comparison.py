@@ -211,24 +211,24 @@ def compare(
         unassigned=unassigned,
     )
     measures = list(_REGISTRY.values())
+    raw = [m for m in measures if not m.uses_model]
     rows = [  # the raw measures, then the normalized ones under each normalization
         ComparisonRow(m.title, None, None, None, m.table(table, None, ""))
-        for m in measures
-        if m.kind == "raw"
+        for m in raw
+        if not m.normalized
     ]
     rows += [
         ComparisonRow(m.title, None, None, method, m.table(table, None, method))
-        for m in measures
-        if m.kind == "normalized"
+        for m in raw
+        if m.normalized
         for method in AVERAGE_METHODS
     ]
     mi = _mutual_information(table)
     for setting in SETTINGS:  # each setting's sides (and laws, expectations) once
         sides = setting.sides_of_table(table)
         for m in measures:
-            if m.kind != "adjusted":
+            if m.expected is None:  # the raw measures: no model
                 continue
-            assert m.expected is not None
             expected = m.expected(sides)
             key = (m.title, setting.name, setting.one_sided)
             if not m.normalized:

@@ -38,7 +38,7 @@ from chanceclust._validation import (
     validate_clusterings,
 )
 from chanceclust.contingency import Table, _table_from_codes
-from chanceclust.exceptions import InvalidInputError
+from chanceclust.exceptions import InternalError, InvalidInputError
 from chanceclust.measures import _exact_counts, _mutual_information_values
 
 __all__ = [
@@ -328,11 +328,12 @@ def _null(
             preds[i] = draw_pred(gen)
         if s.evaluate is not None:
             out[start : start + m] = s.evaluate(_batch_tables(trues, preds))
-        else:
-            assert callable(s.measure)
+        elif callable(s.measure):
             for i in range(m):
                 true = trues[i if draw_true else 0]
                 out[start + i] = float(s.measure(_as_codes(true), _as_codes(preds[i])))
+        else:
+            raise InternalError("a named measure without its batch evaluator")
         if progress is not None:
             progress(start + m, n_resamples)
     return out

@@ -513,19 +513,6 @@ def exact_pair_probability(law_: Law) -> Fraction:
     return Fraction(falling_moment(law_, 2))
 
 
-def law(
-    n: int, model: str, *, sizes: NDArray[np.int64] | None = None, n_clusters: int | None = None
-) -> Law:
-    """The size law of one random side under ``model`` (perm needs ``sizes``, num ``n_clusters``)."""
-    if model == "perm":
-        assert sizes is not None
-        return fixed_law(sizes, total=n)
-    if model == "num":
-        assert n_clusters is not None
-        return num_law(n, n_clusters)
-    return all_law(n)
-
-
 def falling_moment(law_: Law, m: int) -> float:
     """P(m given distinct elements all share a cluster) for a clustering drawn from ``law_``.
 

@@ -1,0 +1,141 @@
+"""Symmetric where the mathematics is, to the last bit; never mirrored where it is not (#19).
+
+Two-sided measures and expectations are computed on a canonical orientation (the table's
+cells in one order for (A, B) and (B, A); the two random sides in one order), so swapping
+the clusterings gives the same float exactly. ``pairwise`` computes one triangle only where
+the registry says the measure is symmetric for the options given, and every entry equals
+the single call.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+import chanceclust as cc
+from chanceclust._registry import MEASURES
+
+MODELS = ("perm", "num", "all")
+SYMMETRIC_METHODS = ("min", "geometric", "arithmetic", "max")
+
+
+def _clusterings(seed: int, m: int = 8, n: int = 60) -> list[np.ndarray]:
+    """m clusterings of n elements with assorted numbers and sizes of clusters."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(m):
+        k = int(rng.integers(1, 12))
+        weights = rng.dirichlet(np.full(k, 0.3 + i / 4))
+        out.append(rng.choice(k, size=n, p=weights))
+    out.append(out[0].copy())  # an identical pair: a table equal to its own transpose
+    out.append(np.repeat(np.arange(6), 10))
+    out.append(np.tile(np.arange(6), 10))  # same sizes as the previous one, other partition
+    return out
+
+
+def _two_sided_functions():
+    yield "rand_index", cc.rand_index
+    yield "mutual_information", cc.mutual_information
+    yield "fowlkes_mallows_index", cc.fowlkes_mallows_index
+    yield "jaccard_index", cc.jaccard_index
+    yield "variation_of_information", cc.variation_of_information
+    for method in SYMMETRIC_METHODS:
+        yield f"nmi-{method}", functools.partial(
+            cc.normalized_mutual_information, average_method=method
+        )
+    for model in MODELS:
+        yield f"ari-{model}", functools.partial(cc.adjusted_rand_index, model=model)
+        yield f"eri-{model}", functools.partial(cc.expected_rand_index, model=model)
+        yield f"emi-{model}", functools.partial(cc.expected_mutual_information, model=model)
+        yield f"var-{model}", functools.partial(cc.rand_index_variance, model=model)
+        yield f"sri-{model}", functools.partial(cc.standardized_rand_index, model=model)
+        for method in SYMMETRIC_METHODS:
+            yield f"ami-{model}-{method}", functools.partial(
+                cc.adjusted_mutual_information, model=model, average_method=method
+            )
+
+
+@pytest.mark.parametrize(("name", "function"), list(_two_sided_functions()))
+def test_two_sided_values_are_symmetric_to_the_last_bit(name, function):
+    for seed in (0, 1):
+        items = _clusterings(seed)
+        for i, a in enumerate(items):
+            for b in items[i:]:
+                assert function(a, b) == function(b, a), (name, seed)
+
+
+@pytest.mark.parametrize("model", ["num", "all"])
+def test_two_sided_baselines_are_symmetric(model):
+    kw = {"n_clusters_true": 3, "n_clusters_pred": 40} if model == "num" else {}
+    swapped = {"n_clusters_true": 40, "n_clusters_pred": 3} if model == "num" else {}
+    for f in (cc.expected_rand_index_baseline, cc.expected_mutual_information_baseline):
+        assert f(500, model=model, **kw) == f(500, model=model, **swapped)
+    sizes_a, sizes_b = [7, 5, 3, 1], [4, 4, 4, 4]
+    for f in (cc.expected_rand_index_baseline, cc.expected_mutual_information_baseline):
+        assert f(16, sizes_true=sizes_a, sizes_pred=sizes_b) == f(
+            16, sizes_true=sizes_b, sizes_pred=sizes_a
+        )
+
+
+def test_a_given_table_and_its_transpose_agree():
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        table = rng.integers(0, 9, size=(int(rng.integers(1, 7)), int(rng.integers(1, 7))))
+        table[0, 0] += 1
+        for f in (cc.mutual_information, cc.variation_of_information):
+            assert f(contingency=table) == f(contingency=table.T)
+        for model in MODELS:
+            assert cc.adjusted_mutual_information(
+                contingency=table, model=model
+            ) == cc.adjusted_mutual_information(contingency=table.T, model=model)
+
+
+def _single(name, model, one_sided, method):
+    measure = MEASURES[name]
+    kwargs = {}
+    if measure.uses_model:
+        kwargs.update(model=model, one_sided=one_sided)
+    if measure.normalized:
+        kwargs["average_method"] = method
+    return functools.partial(measure.function, **kwargs)
+
+
+def _options():
+    for name, measure in MEASURES.items():
+        models = MODELS if measure.uses_model else ("perm",)
+        sides = (False, True) if measure.uses_model else (False,)
+        methods = (*SYMMETRIC_METHODS, "true", "pred") if measure.normalized else ("arithmetic",)
+        for model in models:
+            for one_sided in sides:
+                for method in methods:
+                    yield name, model, one_sided, method
+
+
+@pytest.mark.parametrize(("name", "model", "one_sided", "method"), list(_options()))
+def test_every_pairwise_entry_is_the_single_call(name, model, one_sided, method):
+    items = _clusterings(3, m=4)
+    result = cc.pairwise(
+        items, measure=name, model=model, one_sided=one_sided, average_method=method
+    )
+    single = _single(name, model, one_sided, method)
+    expected = np.array([[single(a, b) for b in items] for a in items])
+    np.testing.assert_array_equal(result.values, expected)
+
+
+def test_pairwise_does_not_mirror_a_one_side_normalization():
+    # The example of issue #20: the single call gives 0.5755, the mirrored matrix 0.2991.
+    runs = [[0, 0, 0, 1, 1, 1, 2, 2], [0, 0, 1, 1, 1, 1, 1, 1]]
+    result = cc.pairwise(runs, measure="nmi", average_method="true")
+    single = cc.normalized_mutual_information(runs[1], runs[0], average_method="true")
+    assert result.values[1, 0] == single
+    assert round(single, 4) == 0.5755
+    assert result.values[0, 1] != result.values[1, 0]
+
+
+def test_registry_symmetry_flags():
+    assert MEASURES["ami"].symmetric(one_sided=False, average_method="arithmetic")
+    assert not MEASURES["ami"].symmetric(one_sided=True, average_method="arithmetic")
+    assert not MEASURES["nmi"].symmetric(one_sided=False, average_method="true")
+    assert MEASURES["vi"].symmetric(one_sided=True, average_method="pred")  # no model, no norm
