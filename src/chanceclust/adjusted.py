@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._docs import fill_doc
 from chanceclust._models import Fixed, Side
 from chanceclust._validation import check_average_method, check_setting
 from chanceclust.contingency import Table, _pair_counts, _summarize
@@ -44,6 +45,7 @@ __all__ = ["adjusted_mutual_information", "adjusted_rand_index"]
 _DEGENERATE = 1e-12
 
 
+@fill_doc
 def adjusted_rand_index(
     labels_true: Any = None,
     labels_pred: Any = None,
@@ -63,18 +65,10 @@ def adjusted_rand_index(
 
     Parameters
     ----------
-    labels_true, labels_pred : array-like of shape (n_samples,), optional
-        The two clusterings. Give these or ``contingency``.
-    model : {"perm", "num", "all"}, default="perm"
-        The random model (see :func:`chanceclust.expected_rand_index`).
-    one_sided : bool, default=False
-        If True, ``labels_true`` is a fixed reference; only ``labels_pred`` is random.
-    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
-        A precomputed contingency table.
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(labels)s
+    %(model)s
+    %(contingency)s
+    %(unassigned)s
 
     Returns
     -------
@@ -196,6 +190,7 @@ def _adjusted_mutual_information(
     )
 
 
+@fill_doc
 def adjusted_mutual_information(
     labels_true: Any = None,
     labels_pred: Any = None,
@@ -214,23 +209,15 @@ def adjusted_mutual_information(
 
     Parameters
     ----------
-    labels_true, labels_pred : array-like of shape (n_samples,), optional
-        The two clusterings. Give these or ``contingency``.
-    model : {"perm", "num", "all"}, default="perm"
-        The random model (see :func:`chanceclust.expected_mutual_information`).
-    one_sided : bool, default=False
-        If True, ``labels_true`` is a fixed reference; only ``labels_pred`` is random.
+    %(labels)s
+    %(model)s
     average_method : {"min", "geometric", "arithmetic", "max", "true", "pred"}, \
 default="arithmetic"
         The normalization f of s_max; "sqrt" and "sum" (the paper's names)
         are aliases of "geometric" and "arithmetic". "true" and "pred" take
         the bound of one side only (u or v of the Notes).
-    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
-        A precomputed contingency table.
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(contingency)s
+    %(unassigned)s
 
     Returns
     -------

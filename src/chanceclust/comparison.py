@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from chanceclust._docs import fill_doc
 from chanceclust._models import MODELS, Setting
 from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust._validation import AVERAGE_METHODS, UnassignedReport, check_average_method
@@ -151,6 +152,7 @@ class ComparisonResult:
         return "\n".join(lines)
 
 
+@fill_doc
 def compare(
     labels_true: Any = None,
     labels_pred: Any = None,
@@ -171,16 +173,8 @@ def compare(
         position (sequences, arrays, Series, Categoricals), or by element
         (mappings ``{element: label}``, communities such as networkx's list of
         sets, Series with different indexes), both the same way.
-    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
-        A precomputed contingency table.
-    unassigned_label : label or collection of labels, optional
-        Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN
-        noise. Missing values (None, NaN, ``pd.NA``, NaT) always do.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean: an error (naming the count, the
-        argument and the first position); left out of both clusterings (N
-        shrinks, and the random model applies to the elements kept); each its
-        own cluster; or one cluster per clustering (scikit-learn's -1).
+    %(contingency)s
+    %(unassigned)s
 
     Returns
     -------

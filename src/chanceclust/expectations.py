@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from chanceclust._docs import fill_doc
 from chanceclust._expected.laws import Law, SizeLaw, falling_moment
 from chanceclust._expected.mutual_information import expected_mi_of_laws
 from chanceclust._models import Setting, Side, canonical_pair
@@ -109,6 +110,7 @@ def _validated_table(
     return table, setting
 
 
+@fill_doc
 def expected_rand_index(
     labels_true: Any = None,
     labels_pred: Any = None,
@@ -140,10 +142,7 @@ def expected_rand_index(
         ``labels_pred`` is random. Under perm this changes nothing.
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table instead of labels.
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(unassigned)s
 
     Returns
     -------
@@ -192,6 +191,7 @@ def expected_rand_index(
     return _expected_rand_index(*setting.sides_of_table(table))
 
 
+@fill_doc
 def expected_mutual_information(
     labels_true: Any = None,
     labels_pred: Any = None,
@@ -211,18 +211,11 @@ def expected_mutual_information(
 
     Parameters
     ----------
-    labels_true, labels_pred : array-like of shape (n_samples,), optional
-        The two clusterings. Give these or ``contingency``.
-    model : {"perm", "num", "all"}, default="perm"
-        The random model of clusterings (see :func:`expected_rand_index`).
-    one_sided : bool, default=False
-        If True, ``labels_true`` is a fixed reference; only ``labels_pred`` is random.
+    %(labels)s
+    %(model)s
     contingency : array-like or sparse matrix of shape (K_A, K_B), optional
         A precomputed contingency table instead of labels.
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(unassigned)s
 
     Returns
     -------

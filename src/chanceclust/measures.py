@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._docs import fill_doc
 from chanceclust._entropy import entropy_of_sizes, entropy_values
 from chanceclust._expected.pmfs import deviance
 from chanceclust._validation import check_average_method, check_labels
@@ -32,6 +33,7 @@ __all__ = [
 ]
 
 
+@fill_doc
 def entropy(
     labels: Any,
     *,
@@ -48,10 +50,7 @@ def entropy(
     ----------
     labels : array-like of shape (n_samples,)
         Cluster labels (any hashable values).
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(unassigned)s
 
     Returns
     -------
@@ -76,6 +75,7 @@ def entropy(
     return entropy_of_sizes(np.bincount(codes, minlength=k), codes.shape[0])
 
 
+@fill_doc
 def rand_index(
     labels_true: Any = None,
     labels_pred: Any = None,
@@ -92,14 +92,9 @@ def rand_index(
 
     Parameters
     ----------
-    labels_true, labels_pred : array-like of shape (n_samples,), optional
-        The two clusterings. Give these or ``contingency``.
-    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
-        A precomputed contingency table.
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(labels)s
+    %(contingency)s
+    %(unassigned)s
 
     Returns
     -------
@@ -364,6 +359,7 @@ def _mutual_information(table: Table) -> float:
     return total / n + (n * n - covered) / (n * n)
 
 
+@fill_doc
 def mutual_information(
     labels_true: Any = None,
     labels_pred: Any = None,
@@ -380,14 +376,9 @@ def mutual_information(
 
     Parameters
     ----------
-    labels_true, labels_pred : array-like of shape (n_samples,), optional
-        The two clusterings. Give these or ``contingency``.
-    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
-        A precomputed contingency table.
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(labels)s
+    %(contingency)s
+    %(unassigned)s
 
     Returns
     -------
@@ -442,6 +433,7 @@ def _generalized_mean(u: Any, v: Any, average_method: str) -> Any:
     return float(out) if np.ndim(out) == 0 else out
 
 
+@fill_doc
 def normalized_mutual_information(
     labels_true: Any = None,
     labels_pred: Any = None,
@@ -455,8 +447,7 @@ def normalized_mutual_information(
 
     Parameters
     ----------
-    labels_true, labels_pred : array-like of shape (n_samples,), optional
-        The two clusterings. Give these or ``contingency``.
+    %(labels)s
     average_method : {"min", "geometric", "arithmetic", "max", "true", "pred"}, \
 default="arithmetic"
         The normalization f; the paper's "sqrt" and "sum" are accepted as
@@ -464,10 +455,7 @@ default="arithmetic"
         the entropy of one side only, H(A) or H(B) (scikit-learn#12484).
     contingency : array-like or sparse matrix, optional
         A precomputed contingency table.
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(unassigned)s
 
     Returns
     -------
@@ -515,6 +503,7 @@ def _normalized_mutual_information(table: Table, method: str) -> float:
     )
 
 
+@fill_doc
 def fowlkes_mallows_index(
     labels_true: Any = None,
     labels_pred: Any = None,
@@ -529,14 +518,9 @@ def fowlkes_mallows_index(
 
     Parameters
     ----------
-    labels_true, labels_pred : array-like of shape (n_samples,), optional
-        The two clusterings. Give these or ``contingency``.
-    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
-        A precomputed contingency table.
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(labels)s
+    %(contingency)s
+    %(unassigned)s
 
     Returns
     -------
@@ -572,6 +556,7 @@ def _fowlkes_mallows_index(c: PairCounts) -> float:
     return float(_fowlkes_mallows_values(n11, n10, n01)[0])
 
 
+@fill_doc
 def jaccard_index(
     labels_true: Any = None,
     labels_pred: Any = None,
@@ -586,14 +571,9 @@ def jaccard_index(
 
     Parameters
     ----------
-    labels_true, labels_pred : array-like of shape (n_samples,), optional
-        The two clusterings. Give these or ``contingency``.
-    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
-        A precomputed contingency table.
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(labels)s
+    %(contingency)s
+    %(unassigned)s
 
     Returns
     -------
@@ -628,6 +608,7 @@ def _jaccard_index(c: PairCounts) -> float:
     return float(_jaccard_values(n11, n10, n01)[0])
 
 
+@fill_doc
 def variation_of_information(
     labels_true: Any = None,
     labels_pred: Any = None,
@@ -645,14 +626,9 @@ def variation_of_information(
 
     Parameters
     ----------
-    labels_true, labels_pred : array-like of shape (n_samples,), optional
-        The two clusterings. Give these or ``contingency``.
-    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
-        A precomputed contingency table.
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(labels)s
+    %(contingency)s
+    %(unassigned)s
 
     Returns
     -------

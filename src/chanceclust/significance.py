@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._docs import fill_doc
 from chanceclust._models import Fixed, Setting, Side
 from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust._validation import (
@@ -343,6 +344,7 @@ def _check_batch(batch: Any) -> int | None:
     return None if batch is None else check_count(batch, "batch", minimum=1)
 
 
+@fill_doc
 def null_distribution(
     measure: str | Callable[[Any, Any], float],
     labels_true: Any,
@@ -390,10 +392,7 @@ def null_distribution(
         depend on it.
     progress : callable, optional
         Called as ``progress(done, n_resamples)`` after each batch (e.g. a progress bar).
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(unassigned)s
 
     Returns
     -------
@@ -553,6 +552,7 @@ class SignificanceTestResult:
         return MonteCarloAdjustedResult(value, value_stderr, statistic, expected, stderr, best, n)
 
 
+@fill_doc
 def significance_test(
     measure: str | Callable[[Any, Any], float],
     labels_true: Any,
@@ -601,10 +601,7 @@ def significance_test(
         Source of randomness: the same seed gives the same result.
     progress : callable, optional
         Called as ``progress(done, n_resamples)`` after each batch.
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(unassigned)s
 
     Returns
     -------
@@ -664,6 +661,7 @@ def _best_value(s: _Setup) -> float:
     return 1.0
 
 
+@fill_doc
 def monte_carlo_adjusted(
     measure: str | Callable[[Any, Any], float],
     labels_true: Any,
@@ -710,10 +708,7 @@ def monte_carlo_adjusted(
         (arithmetic mean), so that the result estimates the AMI.
     batch : int, optional
         Random pairs evaluated together (memory only).
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(unassigned)s
 
     Returns
     -------

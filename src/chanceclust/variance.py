@@ -31,6 +31,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from chanceclust._docs import fill_doc
 from chanceclust._expected.elementary import falling
 from chanceclust._expected.laws import Law, SizeLaw, exact_pair_probability, inverse_moments
 from chanceclust._models import Side
@@ -115,6 +116,7 @@ def _table_variance(table: Table, sides: tuple[Side, Side]) -> Number:
     return max(total, 0.0)
 
 
+@fill_doc
 def rand_index_variance(
     labels_true: Any = None,
     labels_pred: Any = None,
@@ -135,19 +137,14 @@ def rand_index_variance(
 
     Parameters
     ----------
-    labels_true, labels_pred : array-like of shape (n_samples,), optional
-        The two clusterings. Give these or ``contingency``.
+    %(labels)s
     model : {"perm", "num", "all"}, default="perm"
         The random model (see :func:`chanceclust.expected_rand_index`).
     one_sided : bool, default=False
         If True, ``labels_true`` is fixed and only ``labels_pred`` is random.
         Under perm this changes nothing.
-    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
-        A precomputed contingency table.
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(contingency)s
+    %(unassigned)s
 
     Returns
     -------
@@ -228,6 +225,7 @@ def _table_centered(table: Table, sides: tuple[Side, Side]) -> Fraction:
     return 2 * (n11 - a1 * b1) + (a1 - q_true) + (b1 - q_pred)
 
 
+@fill_doc
 def standardized_rand_index(
     labels_true: Any = None,
     labels_pred: Any = None,
@@ -244,18 +242,13 @@ def standardized_rand_index(
 
     Parameters
     ----------
-    labels_true, labels_pred : array-like of shape (n_samples,), optional
-        The two clusterings. Give these or ``contingency``.
+    %(labels)s
     model : {"perm", "num", "all"}, default="perm"
         The random model.
     one_sided : bool, default=False
         If True, ``labels_true`` is a fixed reference.
-    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
-        A precomputed contingency table.
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(contingency)s
+    %(unassigned)s
 
     Returns
     -------

@@ -1,0 +1,56 @@
+"""Shared pieces of the public docstrings, written once (as SciPy's ``_docscrape`` fragments).
+
+A docstring line holding only ``%(name)s`` is replaced by the fragment ``name`` below,
+indented as that line; :func:`fill_doc` does it when the module is imported, so the help,
+the doctests and the Sphinx pages all read the filled text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+#: The parameter blocks, by name.
+FRAGMENTS = {
+    "labels": """\
+labels_true, labels_pred : array-like of shape (n_samples,), optional
+    The two clusterings. Give these or ``contingency``. Labels by position (sequences,
+    arrays, Series, Categoricals) or by element (mappings ``{element: label}``,
+    communities such as networkx's list of sets), both the same way.""",
+    "contingency": """\
+contingency : array-like or sparse matrix of shape (K_A, K_B), optional
+    A precomputed contingency table (or a :class:`~chanceclust.TableSummary`).""",
+    "unassigned": """\
+unassigned_label : label or collection of labels, optional
+    Labels that mark an element as unassigned, e.g. -1 for DBSCAN/HDBSCAN noise.
+    Missing values (None, NaN, ``pd.NA``, NaT) always do.
+unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
+    What unassigned elements mean: an error (naming the count, the argument and the
+    first position); left out of both clusterings (N shrinks, and the random model
+    applies to the elements kept); each its own cluster; or one cluster per clustering
+    (scikit-learn's -1).""",
+    "model": """\
+model : {"perm", "num", "all"}, default="perm"
+    The random model: ``perm`` keeps both clusterings' cluster sizes, ``num`` their
+    numbers of clusters, ``all`` only N (docs/math.md#math-models).
+one_sided : bool, default=False
+    If True, ``labels_true`` is a fixed reference; only ``labels_pred`` is random.""",
+}
+
+_PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)%\((?P<name>\w+)\)s[ \t]*$", re.MULTILINE)
+
+
+def fill_doc(func: _F) -> _F:
+    """Replace each whole-line ``%(name)s`` of ``func``'s docstring by its fragment."""
+    doc = func.__doc__
+    if doc:
+
+        def indented(match: re.Match[str]) -> str:
+            indent = match.group("indent")
+            return "\n".join(indent + line for line in FRAGMENTS[match.group("name")].splitlines())
+
+        func.__doc__ = _PLACEHOLDER.sub(indented, doc)
+    return func
