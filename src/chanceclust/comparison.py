@@ -73,8 +73,9 @@ class ComparisonResult:
     n, n_clusters_true, n_clusters_pred : int
         Number of elements and of clusters on each side.
     rows : tuple of ComparisonRow
-        Raw measures (RI, FMI, Jaccard, MI, VI, NMI per normalization), then
-        ARI and AMI (per normalization) under perm, num, num1, all, all1.
+        Raw measures in the order of the measure registry (RI, MI, FMI, Jaccard, VI),
+        NMI per normalization, then ARI and AMI (per normalization) under perm, num,
+        num1, all, all1.
     unassigned : UnassignedReport
         How many elements were unassigned on each side, and how many of them
         were dropped or re-assigned by the ``unassigned`` policy.
