@@ -22,8 +22,8 @@ from numpy.typing import NDArray
 
 from chanceclust._docs import fill_doc
 from chanceclust._models import Fixed, Side
-from chanceclust._validation import check_average_method, check_setting
-from chanceclust.contingency import Table, _pair_counts, _summarize
+from chanceclust._validation import check_average_method
+from chanceclust.contingency import Table, _pair_counts
 from chanceclust.expectations import (
     _expected_mutual_information,
     _expected_rand_index_and_spread,
@@ -98,13 +98,7 @@ def adjusted_rand_index(
     0.3202
     """
     table, setting = _validated_table(
-        labels_true,
-        labels_pred,
-        contingency,
-        model,
-        one_sided,
-        unassigned_label=unassigned_label,
-        unassigned=unassigned,
+        labels_true, labels_pred, contingency, model, one_sided, unassigned_label, unassigned
     )
     return _adjusted_rand_index(table, setting.sides_of_table(table))
 
@@ -251,14 +245,9 @@ default="arithmetic"
     >>> round(adjusted_mutual_information(a, b, model="all"), 4)  # below chance under all
     -0.0982
     """
-    setting = check_setting(model, one_sided)
     method = check_average_method(average_method)
-    table = _summarize(
-        labels_true,
-        labels_pred,
-        contingency,
-        unassigned_label=unassigned_label,
-        unassigned=unassigned,
+    table, setting = _validated_table(
+        labels_true, labels_pred, contingency, model, one_sided, unassigned_label, unassigned
     )
     return _adjusted_mutual_information(table, setting.sides_of_table(table), method)
 

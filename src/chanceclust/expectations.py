@@ -94,11 +94,15 @@ def _validated_table(
     contingency: Any,
     model: Any,
     one_sided: Any,
-    *,
-    unassigned_label: Any = None,
-    unassigned: Any = "raise",
+    unassigned_label: Any,
+    unassigned: Any,
+    /,
 ) -> tuple[Table, Setting]:
-    """Parse ``model`` and ``one_sided``, then summarize the labels or table (in that order)."""
+    """Parse ``model`` and ``one_sided``, then summarize the labels or table (in that order).
+
+    The one helper of the public functions' shared parameters (the ``labels``,
+    ``contingency``, ``model`` and ``unassigned`` fragments of :mod:`chanceclust._docs`).
+    """
     setting = check_setting(model, one_sided)
     table = _summarize(
         labels_true,
@@ -180,13 +184,7 @@ def expected_rand_index(
     0.618918
     """
     table, setting = _validated_table(
-        labels_true,
-        labels_pred,
-        contingency,
-        model,
-        one_sided,
-        unassigned_label=unassigned_label,
-        unassigned=unassigned,
+        labels_true, labels_pred, contingency, model, one_sided, unassigned_label, unassigned
     )
     return _expected_rand_index(*setting.sides_of_table(table))
 
@@ -272,13 +270,7 @@ def expected_mutual_information(
     0.261039
     """
     table, setting = _validated_table(
-        labels_true,
-        labels_pred,
-        contingency,
-        model,
-        one_sided,
-        unassigned_label=unassigned_label,
-        unassigned=unassigned,
+        labels_true, labels_pred, contingency, model, one_sided, unassigned_label, unassigned
     )
     return _expected_mutual_information(*setting.sides_of_table(table))
 

@@ -204,8 +204,7 @@ def rand_index_variance(
     0.0
     """
     table, setting = _validated_table(
-        labels_true, labels_pred, contingency, model, one_sided,
-        unassigned_label=unassigned_label, unassigned=unassigned,
+        labels_true, labels_pred, contingency, model, one_sided, unassigned_label, unassigned
     )
     return float(_table_variance(table, setting.sides_of_table(table)))
 
@@ -280,8 +279,7 @@ def standardized_rand_index(
     0.816497
     """
     table, setting = _validated_table(
-        labels_true, labels_pred, contingency, model, one_sided,
-        unassigned_label=unassigned_label, unassigned=unassigned,
+        labels_true, labels_pred, contingency, model, one_sided, unassigned_label, unassigned
     )
     sides = setting.sides_of_table(table)  # built once: each side caches its law
     variance = _table_variance(table, sides)

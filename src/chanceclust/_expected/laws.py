@@ -50,7 +50,7 @@ from chanceclust.special import (
     _ztp_saddle,
 )
 
-__all__ = ["SizeLaw", "SlotMixture", "StamQuadrature", "law"]
+__all__ = ["SizeLaw", "SlotMixture", "StamQuadrature"]
 
 # Mixture terms below this fraction of the largest are dropped (their total is
 # bounded by the same factor times the number of terms).
