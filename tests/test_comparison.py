@@ -16,7 +16,10 @@ from test_common import CASES, SLOW_N, SMALL_A, SMALL_B, Case
 from chanceclust import (
     ComparisonResult,
     ComparisonRow,
+    adjusted_mutual_information,
+    adjusted_rand_index,
     compare,
+    normalized_mutual_information,
     contingency_table,
     expected_mutual_information,
     expected_rand_index,
@@ -47,7 +50,7 @@ def test_compare_rows_equal_individual_functions(pair):
     result = compare(a, b)
     assert type(result.n) is int
     assert result.n == len(a)
-    assert len(result.rows) == len({row.key for row in result.rows}) == 34
+    assert len(result.rows) == len({row.key for row in result.rows}) == 46
     assert result.n_clusters_true == len(set(a.tolist()))
     assert result.n_clusters_pred == len(set(b.tolist()))
     checked = 0
@@ -60,7 +63,8 @@ def test_compare_rows_equal_individual_functions(pair):
         value = result.get(measure, model, one_sided=one_sided, average_method=method)
         assert value == case(a, b), case.id
         checked += 1
-    assert checked == len(result.rows)
+    # the one-side normalizations (true, pred) are checked by TestGetDefaults
+    assert checked == sum(r.average_method not in ("true", "pred") for r in result.rows)
     for row in result.rows:
         if row.measure == "ARI":
             expected = expected_rand_index(a, b, model=row.model, one_sided=row.one_sided)
@@ -105,7 +109,7 @@ class TestComparisonResult:
         frame = compare(self.A, self.B).to_frame()
         assert list(frame.columns) == ["measure", "model", "one_sided", "average_method",
                                        "value", "expected"]
-        assert len(frame) == 34
+        assert len(frame) == 46
 
     def test_str_is_a_table_of_every_row(self):
         result = compare(self.A, self.B)
@@ -120,3 +124,30 @@ class TestComparisonResult:
         assert isinstance(result.rows[0], ComparisonRow)
         with pytest.raises(AttributeError):
             result.n = 5  # type: ignore[misc]
+
+
+class TestGetDefaults:
+    """get() defaults as the single calls do: model perm, average_method arithmetic (#21)."""
+
+    A, B = [0, 0, 1, 1, 2, 2], [0, 0, 0, 1, 1, 1]
+
+    def test_adjusted_measures_default_to_perm_and_arithmetic(self):
+        result = compare(self.A, self.B)
+        assert result.get("AMI", "perm") == adjusted_mutual_information(self.A, self.B)
+        assert result.get("AMI") == adjusted_mutual_information(self.A, self.B)
+        assert result.get("ari") == adjusted_rand_index(self.A, self.B)
+        assert result.get("NMI") == normalized_mutual_information(self.A, self.B)
+
+    def test_one_side_normalizations_are_reported(self):
+        result = compare(self.A, self.B)
+        for method in ("true", "pred"):
+            assert result.get("NMI", average_method=method) == normalized_mutual_information(
+                self.A, self.B, average_method=method
+            )
+            for model in ("perm", "num", "all"):
+                for one_sided in (False, True) if model != "perm" else (False,):
+                    assert result.get(
+                        "AMI", model, one_sided=one_sided, average_method=method
+                    ) == adjusted_mutual_information(
+                        self.A, self.B, model=model, one_sided=one_sided, average_method=method
+                    )

@@ -8,7 +8,12 @@ from typing import Any
 from chanceclust._docs import fill_doc
 from chanceclust._models import MODELS, Setting
 from chanceclust._registry import MEASURES as _REGISTRY
-from chanceclust._validation import AVERAGE_METHODS, UnassignedReport, check_average_method
+from chanceclust._validation import (
+    AVERAGE_METHODS,
+    ONE_SIDE_AVERAGE_METHODS,
+    UnassignedReport,
+    check_average_method,
+)
 from chanceclust.adjusted import _adjusted_mutual_information
 from chanceclust.contingency import _summarize_report
 from chanceclust.measures import _mutual_information
@@ -45,7 +50,7 @@ class ComparisonRow:
     >>> from chanceclust import compare
     >>> row = compare([0, 0, 1, 1], [0, 0, 1, 2]).rows[-1]
     >>> row.key, row.measure, row.model, row.one_sided, row.average_method
-    ('AMI[all1,max]', 'AMI', 'all', True, 'max')
+    ('AMI[all1,pred]', 'AMI', 'all', True, 'pred')
     """
 
     measure: str
@@ -74,8 +79,9 @@ class ComparisonResult:
         Number of elements and of clusters on each side.
     rows : tuple of ComparisonRow
         Raw measures in the order of the measure registry (RI, MI, FMI, Jaccard, VI),
-        NMI per normalization, then ARI and AMI (per normalization) under perm, num,
-        num1, all, all1.
+        NMI per normalization (min, geometric, arithmetic, max, and the one-side
+        normalizations true and pred), then ARI and AMI (per normalization) under perm,
+        num, num1, all, all1: 46 rows.
     unassigned : UnassignedReport
         How many elements were unassigned on each side, and how many of them
         were dropped or re-assigned by the ``unassigned`` policy.
@@ -104,7 +110,17 @@ class ComparisonResult:
         one_sided: bool = False,
         average_method: str | None = None,
     ) -> float:
-        """The value of one row, e.g. ``get("AMI", "num", one_sided=True, average_method="max")``."""
+        """The value of one row, e.g. ``get("AMI", "num", one_sided=True, average_method="max")``.
+
+        Defaults follow the single-call functions: an adjusted measure (ARI, AMI) without
+        ``model`` is under ``"perm"``, and a normalized one (NMI, AMI) without
+        ``average_method`` uses ``"arithmetic"``.
+        """
+        named = _REGISTRY.get(measure.lower())
+        if named is not None and named.uses_model and model is None:
+            model = "perm"
+        if named is not None and named.normalized and average_method is None:
+            average_method = "arithmetic"
         if average_method is not None:
             average_method = check_average_method(average_method)
         for row in self.rows:
@@ -196,7 +212,7 @@ def compare(
     >>> round(result.get("ARI", "num", one_sided=True), 4)
     0.3202
     >>> len(result.rows)
-    34
+    46
     """
     table, report = _summarize_report(
         labels_true,
@@ -206,6 +222,7 @@ def compare(
         unassigned=unassigned,
     )
     measures = list(_REGISTRY.values())
+    methods = (*AVERAGE_METHODS, *ONE_SIDE_AVERAGE_METHODS)
     raw = [m for m in measures if not m.uses_model]
     rows = [  # the raw measures, then the normalized ones under each normalization
         ComparisonRow(m.title, None, None, None, m.table(table, None, ""))
@@ -216,7 +233,7 @@ def compare(
         ComparisonRow(m.title, None, None, method, m.table(table, None, method))
         for m in raw
         if m.normalized
-        for method in AVERAGE_METHODS
+        for method in methods
     ]
     mi = _mutual_information(table)
     for setting in SETTINGS:  # each setting's sides (and laws, expectations) once
@@ -229,7 +246,7 @@ def compare(
             if not m.normalized:
                 rows.append(ComparisonRow(*key, None, m.table(table, sides, ""), expected))
                 continue
-            for method in AVERAGE_METHODS:
+            for method in methods:
                 value = _adjusted_mutual_information(
                     table, sides, method, expected=expected, mi=mi
                 )
