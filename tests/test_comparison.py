@@ -19,10 +19,10 @@ from chanceclust import (
     adjusted_mutual_information,
     adjusted_rand_index,
     compare,
-    normalized_mutual_information,
     contingency_table,
     expected_mutual_information,
     expected_rand_index,
+    normalized_mutual_information,
 )
 
 

@@ -17,10 +17,9 @@ import numpy as np
 import pytest
 
 import chanceclust as cc
-from chanceclust._validation import check_labels
-from chanceclust.contingency import _table_from_codes
 from chanceclust._registry import MEASURES
-from chanceclust._validation import check_setting
+from chanceclust._validation import check_labels, check_setting
+from chanceclust.contingency import _table_from_codes
 from chanceclust.significance import (
     _batch_tables,
     null_distribution,

@@ -7,10 +7,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-import chanceclust.adjusted as adjusted
-import chanceclust.measures as measures
-from chanceclust.samplers import random_clusterings
+from chanceclust import adjusted, measures
 from chanceclust._registry import MEASURES
+from chanceclust.samplers import random_clusterings
 from chanceclust.significance import (
     SignificanceTestResult,
     _batch_tables,

@@ -9,9 +9,9 @@ import pytest
 from reference._exact import set_partitions
 from strategies import ensemble_members
 
+from chanceclust._validation import check_setting
 from chanceclust.contingency import _summarize
 from chanceclust.significance import null_distribution
-from chanceclust._validation import check_setting
 from chanceclust.variance import _table_variance, rand_index_variance, standardized_rand_index
 
 MODELS = ("perm", "num", "all")

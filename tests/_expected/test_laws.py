@@ -19,7 +19,6 @@ from chanceclust._expected.laws import (
     all_law,
     falling_moment,
     fixed_law,
-    law,
     num_law,
 )
 from chanceclust.special import bell, stirling2
@@ -97,11 +96,6 @@ class TestNumLaw:
     def test_one_clustering_is_a_fixed_law(self, n, k):
         assert num_law(n, k).exact
 
-
-def test_law_dispatches_by_model():
-    assert law(6, "perm", sizes=np.array([4, 2])).sizes.tolist() == [2, 4]
-    assert law(6, "num", n_clusters=2) is num_law(6, 2)
-    assert law(6, "all") is all_law(6)
 
 
 def test_falling_moment_conventions():
