@@ -218,6 +218,13 @@ default="arithmetic"
     float
         At most 1.0; 0.0 is the model's chance level. 1.0 when both
         clusterings have a single cluster or N = 0 (scikit-learn).
+        For identical clusterings it is 1.0 under ``perm`` only: under ``num`` and
+        ``all`` s_max is the model's largest entropy (log K, log N), which a
+        clustering with unequal cluster sizes does not reach, so AMI(A, A) < 1
+        (the paper's normalization by the model's entropy bound, its Fig. 6; under
+        two-sided ``all`` at small N it can even be negative). One-sided with
+        ``average_method="true"`` the bound is the reference's own entropy, and a
+        perfect answer scores 1.0 under every model.
 
     Notes
     -----
@@ -244,6 +251,11 @@ default="arithmetic"
     0.2988
     >>> round(adjusted_mutual_information(a, b, model="all"), 4)  # below chance under all
     -0.0982
+    >>> ref = [0] * 10 + [1] * 5 + [2] * 2
+    >>> round(adjusted_mutual_information(ref, ref, model="num"), 4)  # H(A) < log 3
+    0.8156
+    >>> adjusted_mutual_information(ref, ref, model="num", one_sided=True, average_method="true")
+    1.0
     """
     method = check_average_method(average_method)
     table, setting = _validated_table(
