@@ -18,9 +18,12 @@ from chanceclust._expected.laws import (
     SlotMixture,
     all_law,
     falling_moment,
+    exact_pair_probability,
     fixed_law,
+    inverse_moments,
     law,
     num_law,
+    pair_probabilities,
 )
 from chanceclust.special import bell, stirling2
 
@@ -108,3 +111,26 @@ def test_falling_moment_conventions():
     assert falling_moment(all_law(5), 1) == 1.0
     assert falling_moment(fixed_law(np.array([2])), 3) == 0.0  # fewer elements than m
     assert falling_moment(fixed_law(np.array([2, 2])), 2) == 1 / 3
+
+
+@pytest.mark.parametrize(
+    ("make", "exact"),
+    [
+        (lambda: fixed_law(np.array([3, 1, 3, 2, 1, 1])), Fraction(3 + 1 + 3, 55)),
+        (lambda: num_law(12, 3), Fraction(stirling2(11, 3), stirling2(12, 3))),  # mixture
+        (lambda: num_law(300, 200), Fraction(stirling2(299, 200), stirling2(300, 200))),  # size law
+        (lambda: num_law(9, 8), Fraction(1, 36)),  # one pair and 7 singletons
+        (lambda: all_law(40), Fraction(bell(39), bell(40))),  # Stam's mixture
+    ],
+    ids=["fixed", "num-mixture", "num-size-law", "num-near-n", "all"],
+)
+def test_pair_probabilities_is_the_one_p_x(make, exact):
+    """p and 1 - p against exact fractions; every engine route to p_X returns the same p."""
+    got = make()
+    p, q = pair_probabilities(got)
+    assert p == pytest.approx(float(exact), rel=1e-14, abs=0.0)
+    assert q == pytest.approx(float(1 - exact), rel=1e-14, abs=0.0)
+    assert falling_moment(got, 2) == p
+    assert inverse_moments(got)[0] == p
+    if isinstance(got, SizeLaw):
+        assert float(exact_pair_probability(got)) == p

@@ -50,7 +50,7 @@ from chanceclust._expected.elementary import (
 from chanceclust._expected.lattice import ztp_saddle, ztp_variance
 from chanceclust._expected.taylor import series_log
 
-__all__ = ["SizeLaw", "SlotMixture", "StamQuadrature", "law"]
+__all__ = ["SizeLaw", "SlotMixture", "StamQuadrature", "law", "pair_probabilities"]
 
 # Mixture terms below this fraction of the largest are dropped (their total is
 # bounded by the same factor times the number of terms).
@@ -445,10 +445,42 @@ def all_law(n: int) -> Law:
     return stam_mixture(n)
 
 
+def _pairs_together(law_: SizeLaw) -> tuple[int, int]:
+    """(co-clustered pairs, all pairs) of a fixed size sequence, as exact integers."""
+    n = law_.n
+    together = sum(
+        int(c) * (int(a) * (int(a) - 1) // 2)
+        for a, c in zip(law_.sizes, law_.weights, strict=True)
+    )
+    return together, n * (n - 1) // 2
+
+
+def pair_probabilities(law_: Law) -> tuple[float, float]:
+    """(p, 1 - p), p = P(two given elements share a cluster): p_X of docs/math.md#math-expected-rand.
+
+    The one definition of p_X: each of p and 1 - p is a sum of non-negative terms (exact
+    integers over the pairs for a fixed size sequence, sum_a w(a) (a)_2 / (N)_2 for a size
+    law, sum_u c_u / u and sum_u c_u (1 - 1/u) for a mixture), so neither is a cancelling
+    difference.
+    """
+    n = law_.n
+    if n < 2:
+        return 1.0, 0.0
+    if isinstance(law_, SizeLaw) and law_.exact:
+        together, pairs = _pairs_together(law_)
+        return together / pairs, (pairs - together) / pairs
+    if isinstance(law_, SizeLaw):
+        p = _size_law_moment(law_, 2)
+        return p, 1.0 - p
+    inverse = 1.0 / law_.slots
+    return float(law_.coefs @ inverse), float(law_.coefs @ (1.0 - inverse))
+
+
 def inverse_moments(law_: Law) -> tuple[float, float, float]:
     """(p1, g, v) of a random side: the pair co-clustering probabilities without cancellation.
 
-    p1 = P(a given pair is co-clustered), p2 = P(two given pairs are both
+    p1 = P(a given pair is co-clustered) (:func:`pair_probabilities`, the one p_X),
+    p2 = P(two given pairs are both
     co-clustered) (the same under num and all whether or not the pairs share
     an element), g = p1 - p2 and v = p2 - p1^2. For a mixture of i.i.d.
     labelings with u labels p1 = E[1/u], p2 = E[1/u^2], so g = E[(1/u)(1 -
@@ -469,8 +501,8 @@ def inverse_moments(law_: Law) -> tuple[float, float, float]:
         inverse = 1.0 / law_.slots.astype(np.float64)
         mean_d = float(law_.coefs @ d)
         gap = float(law_.coefs @ (inverse * (1.0 - inverse)))
-        return 1.0 / centre + mean_d, gap, float(law_.coefs @ (d * d)) - mean_d * mean_d
-    p1 = falling_moment(law_, 2)
+        return pair_probabilities(law_)[0], gap, float(law_.coefs @ (d * d)) - mean_d * mean_d
+    p1 = pair_probabilities(law_)[0]
     k = round(float(law_.weights.sum()))  # a num size law: the weights sum to K
     if not 2 <= k <= n - 2:  # not reached: K = 1, N - 1, N are fixed size sequences
         p2 = falling_moment(law_, 3)
@@ -502,15 +534,11 @@ def exact_pair_probability(law_: Law) -> Fraction:
     if n < 2:
         return Fraction(1)
     if isinstance(law_, SizeLaw) and law_.exact:
-        together = sum(
-            int(c) * (int(a) * (int(a) - 1) // 2)
-            for a, c in zip(law_.sizes.tolist(), law_.weights.tolist(), strict=True)
-        )
-        return Fraction(together, n * (n - 1) // 2)
+        return Fraction(*_pairs_together(law_))
     if isinstance(law_, SlotMixture):
         centre, d = _inverse_offsets(law_)
         return 1 / Fraction(centre) + Fraction(float(law_.coefs @ d))
-    return Fraction(falling_moment(law_, 2))
+    return Fraction(pair_probabilities(law_)[0])
 
 
 def law(
@@ -536,6 +564,8 @@ def falling_moment(law_: Law, m: int) -> float:
         return 1.0
     if n < m:
         return 0.0
+    if m == 2:
+        return pair_probabilities(law_)[0]
     if isinstance(law_, SlotMixture):
         return float(np.sum(law_.coefs * np.power(law_.slots.astype(np.float64), 1 - m)))
     if law_.exact:
@@ -543,6 +573,12 @@ def falling_moment(law_: Law, m: int) -> float:
             int(c) * falling(int(a), m) for a, c in zip(law_.sizes, law_.weights, strict=True)
         )
         return numerator / falling(n, m)
+    return _size_law_moment(law_, m)
+
+
+def _size_law_moment(law_: SizeLaw, m: int) -> float:
+    """sum_a w(a) (a)_m / (N)_m for a size law of float weights."""
+    n = law_.n
     ratio = np.ones_like(law_.weights)
     for i in range(m):  # (a)_m / (n)_m as a product of ratios, no overflow
         ratio *= (law_.sizes - i) / (n - i)
