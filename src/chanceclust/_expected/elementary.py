@@ -33,6 +33,8 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from chanceclust.exceptions import InternalError
+
 _LGAMMA = np.frompyfunc(math.lgamma, 1, 1)
 
 
@@ -59,7 +61,7 @@ def lambertw(x: ArrayLike) -> NDArray[np.float64] | float:
     scalar = np.ndim(x) == 0
     x = np.atleast_1d(np.asarray(x, dtype=np.float64))
     if np.any(x < -math.exp(-1.0) * (1.0 + 4e-16)) or np.any(np.isnan(x)):
-        raise ValueError("lambertw: the real principal branch needs x >= -1/e")
+        raise InternalError("lambertw: the real principal branch needs x >= -1/e")
     # Starts: near the branch point w = -1 + p - p^2/3 + 11 p^3 / 72 with p = sqrt(2 (e x + 1));
     # log1p(x) in the middle; log x - log log x for large x.
     p = np.sqrt(np.clip(2.0 * (math.e * x + 1.0), 0.0, 1.0))  # only used where x < -0.25
@@ -158,7 +160,7 @@ def polygamma_large(m: int, x: float) -> float:
     (m + 20)^20 / x^20 relative (< 1e-16 for m <= 30 at x >= 1000).
     """
     if x < 1000.0:
-        raise ValueError(f"polygamma_large needs x >= 1000; got {x}.")
+        raise InternalError(f"polygamma_large needs x >= 1000; got {x}.")
     if m == 0:
         total = math.log(x) - 0.5 / x
         for k, b in enumerate(_BERNOULLI, start=1):
