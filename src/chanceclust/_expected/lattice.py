@@ -25,10 +25,10 @@ from numpy.typing import NDArray
 from chanceclust._expected.elementary import truncated_poisson_rate, unique
 
 __all__ = [
+    "lattice_probability",
     "log_cf_ztp_large",
     "log_cf_ztp_small",
     "log_h_real",
-    "lattice_probability",
     "surjection_counts",
     "trapezoid_nodes",
     "ztp_saddle",

@@ -497,7 +497,7 @@ def inverse_moments(law_: Law) -> tuple[float, float, float]:
     if n < 2:
         return 1.0, 0.0, 0.0
     if isinstance(law_, SlotMixture):
-        centre, d = _inverse_offsets(law_)
+        _, d = _inverse_offsets(law_)
         inverse = 1.0 / law_.slots.astype(np.float64)
         mean_d = float(law_.coefs @ d)
         gap = float(law_.coefs @ (inverse * (1.0 - inverse)))
