@@ -12,7 +12,9 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from reference._exact import stirling2 as exact_stirling2
 
+from chanceclust._expected import laws
 from chanceclust._expected.laws import (
     SizeLaw,
     SlotMixture,
@@ -134,3 +136,51 @@ def test_pair_probabilities_is_the_one_p_x(make, exact):
     assert inverse_moments(got)[0] == p
     if isinstance(got, SizeLaw):
         assert float(exact_pair_probability(got)) == p
+
+
+class TestSwitches:
+    """Each route switch of the num law, evaluated on both sides against exact integers."""
+
+    @pytest.mark.parametrize(("k", "below", "above"), [(5, 12, 13), (20, 79, 80), (100, 563, 564)])
+    def test_mixture_acceptance_at_condition_two(self, k, below, above):
+        """The inclusion-exclusion mixture is taken iff sum |c| <= 2 T (``_MAX_CONDITION``).
+
+        At n = ``below`` the condition sum_j C(k,j) (1 - j/k)^n / T(n, k) is just above 2
+        (computed here in exact rationals), so the size law is used; at ``above`` just
+        below 2, so the mixture. Both sides give S(n-m+1, k) / S(n, k) for m = 2, 3, 4.
+        """
+        for n, accepted in ((below, False), (above, True)):
+            terms = [Fraction(math.comb(k, j) * (k - j) ** n, k**n) for j in range(k)]
+            surjective = sum(t if j % 2 == 0 else -t for j, t in enumerate(terms))
+            assert (sum(terms) <= 2 * surjective) == accepted
+            got = num_law(n, k)
+            assert isinstance(got, SlotMixture if accepted else SizeLaw)
+            for m in (2, 3, 4):
+                exact = _ratio(exact_stirling2(n - m + 1, k), exact_stirling2(n, k))
+                assert falling_moment(got, m) == pytest.approx(exact, rel=1e-13, abs=0.0)
+
+    @pytest.mark.parametrize(("first", "second", "fft"), [(2048, 2048, False), (2048, 2049, True)])
+    def test_direct_and_fft_convolution_at_two_to_the_22(self, first, second, fft, monkeypatch):
+        """``_convolve_trimmed`` sums directly up to len * len = 2^22, by FFT beyond.
+
+        Integer-valued inputs, so the exact convolution is an int64 convolution. The direct
+        route is accurate entry by entry (sums of non-negative terms); the FFT route to
+        ~1e-16 of the maximum.
+        """
+        rng = np.random.default_rng(7)
+        a = rng.integers(1, 1000, first)
+        b = rng.integers(1, 1000, second)
+        calls = []
+        rfft = np.fft.rfft
+        monkeypatch.setattr(np.fft, "rfft", lambda *args: calls.append(1) or rfft(*args))
+        count, offset, values = laws._convolve_trimmed(
+            (1, 0, a.astype(np.float64)), (1, 0, b.astype(np.float64)), 10**6, 1, 1e6
+        )
+        assert bool(calls) == fft
+        assert (count, offset) == (2, 0)
+        exact = np.convolve(a, b)  # int64: exact
+        want = exact / exact.max()
+        if fft:
+            np.testing.assert_allclose(values, want, rtol=0.0, atol=1e-14)
+        else:
+            np.testing.assert_allclose(values, want, rtol=1e-15, atol=0.0)
