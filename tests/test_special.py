@@ -19,11 +19,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference._exact import bell_numbers, stirling2_rows
+from reference._exact import bell_numbers, stirling2_near_diagonal, stirling2_rows
 from scipy.special import logsumexp
 
 import chanceclust.special as special
 from chanceclust._expected import lattice
+from chanceclust._expected.elementary import truncated_poisson_rate
 from chanceclust.special import bell, log_bell, log_stirling2, stirling2
 
 RTOL = 1e-13
@@ -231,6 +232,17 @@ class TestAlgorithm:
         a = special._log_stirling2_surjection(n_arr, k_arr)
         b = special._log_stirling2_saddle(n_arr, k_arr)
         assert rel_err(a, b).max() <= RTOL
+
+    @pytest.mark.parametrize(("n", "k"), [(1270, 1000), (1271, 1000), (47, 37), (48, 37)])
+    def test_rate_switch_at_one_half(self, n, k):
+        """The saddle regime's characteristic function switches form at rho = 0.5
+        (lattice.SMALL_RATE_BELOW): rho is just below it at (1270, 1000) and (47, 37), just
+        above at (1271, 1000) and (48, 37). Both sides against exact Eulerian-number values."""
+        rho = float(truncated_poisson_rate((n - k) / k))
+        assert (rho < lattice.SMALL_RATE_BELOW) == (n in (1270, 47))
+        assert abs(rho - 0.5) < 0.05
+        want = math.log(stirling2_near_diagonal(n, n - k))
+        assert rel_err(log_stirling2(n, k), want) <= RTOL
 
     def test_quadrature_is_converged(self, monkeypatch):
         """More nodes and farther aliases do not change the saddle-point values."""
