@@ -16,9 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-SRC = Path(__file__).resolve().parent.parent / "src"
-PACKAGE = "chanceclust"
+from _package_source import PACKAGE, SRC, package_modules
 
 # Bottom to top; names relative to the package ("" is chanceclust/__init__.py). A name ending
 # in ".*" places every module of that subpackage. To place a new module, add it to its layer.
@@ -51,19 +49,9 @@ UNITS = ("_expected", "paper")
 PENDING_CYCLES: list[set[str]] = [{"cli", "_cli_scale"}]
 
 
-def _modules() -> dict[str, Path]:
-    """{name relative to the package: path} for every module of the package."""
-    root = SRC / PACKAGE
-    out = {}
-    for path in sorted(root.rglob("*.py")):
-        parts = list(path.relative_to(root).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        out[".".join(parts)] = path
-    return out
-
-
-MODULES = _modules()
+MODULES = {
+    name.removeprefix(PACKAGE).lstrip("."): path for name, path in package_modules().items()
+}
 
 
 def _absolute(node: ast.ImportFrom, name: str, path: Path) -> str:

@@ -15,13 +15,9 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-SRC = ROOT / "src"
-PACKAGE = "chanceclust"
+from _package_source import PACKAGE, ROOT, package_modules
 
 # Names of other libraries, by prefix.
 PEERS = (
@@ -59,17 +55,7 @@ _SINGLE = re.compile(r"(?<![`\w])`([^`\n]+)`(?!`)")
 _CAPS = re.compile(r"(?<![\w.`/])_?[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+(?![\w`(]|\.\w)")
 
 
-def _modules() -> dict[str, Path]:
-    out = {}
-    for path in sorted((SRC / PACKAGE).rglob("*.py")):
-        parts = list(path.relative_to(SRC).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        out[".".join(parts)] = path
-    return out
-
-
-MODULES = _modules()
+MODULES = package_modules()
 TREES = {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in MODULES.items()}
 
 
