@@ -557,7 +557,8 @@ def law(
 def falling_moment(law_: Law, m: int) -> float:
     """P(m given distinct elements all share a cluster) for a clustering drawn from ``law_``.
 
-    SizeLaw: sum_a w(a) (a)_m / (N)_m; SlotMixture: sum_u c_u u^(1-m).
+    SizeLaw: sum_a w(a) (a)_m / (N)_m; SlotMixture: sum_u c_u u^(1-m); for m = 2 the one
+    p_X of :func:`pair_probabilities`.
     """
     n = law_.n
     if m <= 1:
