@@ -22,7 +22,7 @@ import pytest
 from reference._huge_keys import baseline_arguments, family_keys
 
 import chanceclust._expected.mutual_information as expected_mi
-from chanceclust._expected import laws as ensembles
+from chanceclust._expected import laws
 from chanceclust.expectations import (
     expected_mutual_information_baseline,
     expected_rand_index_baseline,
@@ -81,21 +81,21 @@ def test_stam_quadrature_agrees_with_the_exact_mixture(n, monkeypatch):
             n, model="all", one_sided=True, sizes_true=sizes
         ),
     )
-    ensembles.all_law.cache_clear()
+    laws.all_law.cache_clear()
     expectations_module = __import__(
         "chanceclust.expectations", fromlist=["_expected_mutual_information_two_sided"]
     )
     expectations_module._expected_mutual_information_two_sided.cache_clear()
     quadrature = [call() for call in calls]
-    assert isinstance(ensembles.all_law(n), ensembles.StamQuadrature)
-    monkeypatch.setattr(ensembles, "STAM_QUADRATURE_FROM", 10**12)
-    ensembles.all_law.cache_clear()
+    assert isinstance(laws.all_law(n), laws.StamQuadrature)
+    monkeypatch.setattr(laws, "STAM_QUADRATURE_FROM", 10**12)
+    laws.all_law.cache_clear()
     expectations_module._expected_mutual_information_two_sided.cache_clear()
     try:
         exact = [call() for call in calls]
-        assert not isinstance(ensembles.all_law(n), ensembles.StamQuadrature)
+        assert not isinstance(laws.all_law(n), laws.StamQuadrature)
     finally:
-        ensembles.all_law.cache_clear()
+        laws.all_law.cache_clear()
         expectations_module._expected_mutual_information_two_sided.cache_clear()
     assert quadrature == pytest.approx(exact, rel=1e-12)
 
@@ -153,4 +153,4 @@ def test_log_binomials_of_huge_k(k):
     differences were 0.24 off at K = 1e14, so K = N // 45 was refused at N = 2^63 - 1)."""
     j = np.arange(0, min(k, 256), dtype=np.int64)
     expected = [math.log(math.comb(k, int(i))) for i in j]
-    assert ensembles._log_binomials(k, j) == pytest.approx(expected, rel=1e-13, abs=1e-13)
+    assert laws._log_binomials(k, j) == pytest.approx(expected, rel=1e-13, abs=1e-13)

@@ -19,10 +19,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference._exact import bell_numbers, stirling2_rows
+from reference._exact import bell_numbers, stirling2_near_diagonal, stirling2_rows
 from scipy.special import logsumexp
 
 import chanceclust.special as special
+from chanceclust._expected import lattice
+from chanceclust._expected.elementary import truncated_poisson_rate
 from chanceclust.special import bell, log_bell, log_stirling2, stirling2
 
 RTOL = 1e-13
@@ -231,6 +233,17 @@ class TestAlgorithm:
         b = special._log_stirling2_saddle(n_arr, k_arr)
         assert rel_err(a, b).max() <= RTOL
 
+    @pytest.mark.parametrize(("n", "k"), [(1270, 1000), (1271, 1000), (47, 37), (48, 37)])
+    def test_rate_switch_at_one_half(self, n, k):
+        """The saddle regime's characteristic function switches form at rho = 0.5
+        (lattice.SMALL_RATE_BELOW): rho is just below it at (1270, 1000) and (47, 37), just
+        above at (1271, 1000) and (48, 37). Both sides against exact Eulerian-number values."""
+        rho = float(truncated_poisson_rate((n - k) / k))
+        assert (rho < lattice.SMALL_RATE_BELOW) == (n in (1270, 47))
+        assert abs(rho - 0.5) < 0.05
+        want = math.log(stirling2_near_diagonal(n, n - k))
+        assert rel_err(log_stirling2(n, k), want) <= RTOL
+
     def test_quadrature_is_converged(self, monkeypatch):
         """More nodes and farther aliases do not change the saddle-point values."""
         rng = np.random.default_rng(0)
@@ -240,10 +253,10 @@ class TestAlgorithm:
         n = n.astype(float)
         base = special._log_stirling2_saddle(n, k)
         base_bell = special._log_bell_positive(n)
-        monkeypatch.setattr(special, "_ALIAS_SD", 20.0)
-        monkeypatch.setattr(special, "_ALIAS_ADD", 80.0)
-        monkeypatch.setattr(special, "_CUT_SD", 14.0)
-        monkeypatch.setattr(special, "_TAIL_LOG", -90.0)
+        monkeypatch.setattr(lattice, "ALIAS_SD", 20.0)
+        monkeypatch.setattr(lattice, "ALIAS_ADD", 80.0)
+        monkeypatch.setattr(lattice, "CUT_SD", 14.0)
+        monkeypatch.setattr(lattice, "TAIL_LOG", -90.0)
         assert rel_err(special._log_stirling2_saddle(n, k), base).max() <= 1e-14
         assert rel_err(special._log_bell_positive(n), base_bell).max() <= 1e-14
 
@@ -254,43 +267,3 @@ class TestAlgorithm:
         out = log_stirling2(n - a, 5 * 10**6)
         assert np.all(np.isfinite(out))
         assert np.all(np.diff(out) < 0)  # S(n - a, k) decreases with a when k < n - a
-
-
-CURVATURES = json.loads(
-    (Path(__file__).parent / "reference" / "stirling_curvature.json").read_text()
-)["cases"]
-
-
-@pytest.mark.parametrize(
-    "case", CURVATURES, ids=[f"n{c['n']}-k{c['k']}" for c in CURVATURES]
-)
-def test_stirling2_ratio_curvature_matches_reference(case):
-    """log[S(n-2,k) S(n,k) / S(n-1,k)^2] against 40-digit references (make_stirling_curvature.py).
-
-    Exact integers for n <= 4000, second-order Eulerian numbers for k = n - d up to
-    n = 10^15 (both sides of the switch to the expansion at k Var X = 1000, d ~ 1000),
-    inclusion-exclusion in mpmath for the size-law regime up to n = 1.2 * 10^7. Before the
-    asymptotic expansion the Fourier route was off by 1e-7 relative at n = 10^6, k = 10^5.
-    """
-    want = float(case["curvature"])
-    got = special._stirling2_ratio_curvature(case["n"], case["k"])
-    assert got == pytest.approx(want, rel=1e-12, abs=0.0)  # measured <= 3e-13, numpy 1.24..2.5
-
-
-def test_stirling2_curvature_routes_agree_at_the_switch():
-    """Both routes are accurate near k Var X = 1000, so the switch leaves no step."""
-    for n, k in ((2000, 1500), (4000, 3000), (10**5, 10**5 - 1000), (10**9, 10**9 - 1000)):
-        fourier = special._stirling2_curvature_fourier(n, k)
-        expansion = special._stirling2_curvature_expansion(n, k)
-        assert expansion == pytest.approx(fourier, rel=1e-12, abs=0.0)
-
-
-@pytest.mark.parametrize(("n", "k"), [(20, 5), (200, 40), (500, 100), (1440, 625), (100, 98)])
-def test_stirling2_curvature_exact_route_is_exact(n, k):
-    """Small k at mean sizes of a few (where the Fourier sums lost 1.3e-12 on numpy 1.24):
-    exact integers, one rounding, against the exact Stirling numbers of special.stirling2."""
-    from fractions import Fraction  # noqa: PLC0415
-
-    s0, s1, s2 = (special.stirling2(n - j, k) for j in range(3))
-    want = math.log1p(Fraction(s0 * s2 - s1 * s1, s1 * s1))
-    assert special._stirling2_curvature_exact(n, k) == want

@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -34,10 +34,15 @@ from chanceclust._expected.elementary import truncated_poisson_rate
 from chanceclust._expected.laws import Law, all_law, fixed_law, num_law, stam_mixture
 from chanceclust.exceptions import InternalError
 
-if TYPE_CHECKING:
-    from chanceclust.contingency import Table
-
 Sampler = Callable[[np.random.Generator], NDArray[np.int64]]
+
+
+class _Margins(Protocol):
+    """What a side needs of a contingency table (``contingency.Table`` has it)."""
+
+    n: int
+    row_sums: NDArray[np.int64]
+    col_sums: NDArray[np.int64]
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,7 +96,7 @@ class Num:
 
     @property
     def law(self) -> Law:
-        """The size law (``laws.num_law``, cached there by (N, K))."""
+        """The size law (:func:`~chanceclust._expected.laws.num_law`, cached by (N, K))."""
         return num_law(self.n, self.k)
 
     def entropy_bound(self) -> float:
@@ -128,7 +133,7 @@ class All:
 
     @property
     def law(self) -> Law:
-        """The size law (``laws.all_law``, cached there by N)."""
+        """The size law (:func:`~chanceclust._expected.laws.all_law`, cached by N)."""
         return all_law(self.n)
 
     def entropy_bound(self) -> float:
@@ -288,7 +293,7 @@ class Setting:
             return None
         return self.sides(n, None, k_true, None, k_pred)
 
-    def sides_of_table(self, table: Table) -> tuple[Side, Side]:
+    def sides_of_table(self, table: _Margins) -> tuple[Side, Side]:
         """The two sides of a table's clusterings."""
         return self.sides(
             table.n, table.row_sums, len(table.row_sums), table.col_sums, len(table.col_sums)

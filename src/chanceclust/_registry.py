@@ -85,7 +85,7 @@ class Measure:
 
     @property
     def title(self) -> str:
-        """The name as tables print it: ``ARI``, ``JACCARD``."""
+        """The name as tables print it, in capitals (ARI, JACCARD)."""
         return self.name.upper()
 
     @property

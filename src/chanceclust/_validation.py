@@ -15,17 +15,16 @@ import sys
 import warnings
 from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._models import MODELS as _MODEL_VALUES
+from chanceclust._models import Model, Setting
 from chanceclust.exceptions import InvalidInputError, InvalidInputTypeError
 
-if TYPE_CHECKING:
-    from chanceclust._models import Model, Setting
-
-MODELS = ("perm", "num", "all")
+MODELS = tuple(_MODEL_VALUES)  # ("perm", "num", "all"): the names users type
 AVERAGE_METHODS = ("min", "geometric", "arithmetic", "max")
 #: Normalizations by the entropy (or its bound) of one side only: labels_true or labels_pred.
 ONE_SIDE_AVERAGE_METHODS = ("true", "pred")
@@ -58,15 +57,11 @@ def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
 
 def check_model(model: Any) -> Model:
     """The random model named ``model`` (a :class:`~chanceclust._models.Model`), else raise."""
-    from chanceclust._models import MODELS as _MODEL_VALUES  # TMP: engine imports special
-
     return _MODEL_VALUES[check_choice(model, "model", MODELS)]
 
 
 def check_setting(model: Any, one_sided: Any) -> Setting:
     """Parse ``model`` and ``one_sided`` (in that order) into a :class:`Setting`."""
-    from chanceclust._models import Setting  # TMP: engine imports special
-
     return Setting(check_model(model), check_one_sided(one_sided))
 
 

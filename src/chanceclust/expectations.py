@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from chanceclust._docs import fill_doc
-from chanceclust._expected.laws import Law, SizeLaw, falling_moment
+from chanceclust._expected.laws import falling_moment, pair_probabilities
 from chanceclust._expected.mutual_information import expected_mi_of_laws
 from chanceclust._models import Setting, Side, canonical_pair
 from chanceclust._validation import (
@@ -31,25 +31,6 @@ __all__ = [
 ]
 
 
-def _pair_probabilities(side: Law) -> tuple[float, float]:
-    """(p, 1 - p) with p the probability that two given elements share a cluster."""
-    n = side.n
-    if n < 2:
-        return 1.0, 0.0
-    if isinstance(side, SizeLaw) and side.exact:
-        pairs = n * (n - 1) // 2
-        together = sum(
-            int(c) * (int(a) * (int(a) - 1) // 2)
-            for a, c in zip(side.sizes, side.weights, strict=True)
-        )
-        return together / pairs, (pairs - together) / pairs
-    if isinstance(side, SizeLaw):
-        p = falling_moment(side, 2)
-        return p, 1.0 - p
-    inverse = 1.0 / side.slots
-    return float(side.coefs @ inverse), float(side.coefs @ (1.0 - inverse))
-
-
 def _expected_rand_index_and_spread(true: Side, pred: Side) -> tuple[float, float]:
     """(E[RI], 1 - E[RI]) = (p_A p_B + q_A q_B, p_A q_B + q_A p_B), q = 1 - p.
 
@@ -57,8 +38,8 @@ def _expected_rand_index_and_spread(true: Side, pred: Side) -> tuple[float, floa
     ARI's denominator, is never formed by a cancelling subtraction; both are symmetric in
     the two sides to the last bit (two products, added in either order).
     """
-    p_true, q_true = _pair_probabilities(true.law)
-    p_pred, q_pred = _pair_probabilities(pred.law)
+    p_true, q_true = pair_probabilities(true.law)
+    p_pred, q_pred = pair_probabilities(pred.law)
     return p_true * p_pred + q_true * q_pred, p_true * q_pred + q_true * p_pred
 
 

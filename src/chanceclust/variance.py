@@ -181,7 +181,7 @@ def rand_index_variance(
     from first principles): <= 1e-12 relative for every model and side, N
     from 2 to 10^15 from a table, measured <= 1e-15. Under num with a mean
     cluster size below about log K + 2 (its size law) v = p1^2 expm1(c),
-    with c the curvature of log S(., K) (``special._stirling2_ratio_curvature``:
+    with c the curvature of log S(., K) (``_expected.curvature.stirling2_ratio_curvature``:
     an asymptotic expansion where the size law's lattice variance is >= 1000,
     <= 3e-13 relative against 40-digit references up to N = 10^15). Cost
     O(distinct cluster sizes) after the table, otherwise independent of N;

@@ -19,6 +19,7 @@ from reference._exact import falling, stirling2  # tests/ is on sys.path (confte
 
 from chanceclust._expected import deviance_series as series
 from chanceclust._expected import size_pairs as kernel
+from chanceclust.exceptions import InternalError
 
 CASES = json.loads(
     (Path(__file__).parents[1] / "reference" / "series_pair_information.json").read_text()
@@ -51,7 +52,7 @@ def test_reference_cases_reach_every_order_and_both_sides_of_the_switch():
 
 def test_the_series_refuses_means_below_its_range():
     assert kernel._SERIES_MEAN >= series.series_min_mean() > 60
-    with pytest.raises(ValueError, match="series_min_mean"):
+    with pytest.raises(InternalError, match="series_min_mean"):
         series.series_expected_deviance(np.array([1000, 10**6]), np.array([60, 10**6]), 10**6)
 
 

@@ -12,14 +12,19 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from reference._exact import stirling2 as exact_stirling2
 
+from chanceclust._expected import laws
 from chanceclust._expected.laws import (
     SizeLaw,
     SlotMixture,
     all_law,
+    exact_pair_probability,
     falling_moment,
     fixed_law,
+    inverse_moments,
     num_law,
+    pair_probabilities,
 )
 from chanceclust.special import bell, stirling2
 
@@ -102,3 +107,74 @@ def test_falling_moment_conventions():
     assert falling_moment(all_law(5), 1) == 1.0
     assert falling_moment(fixed_law(np.array([2])), 3) == 0.0  # fewer elements than m
     assert falling_moment(fixed_law(np.array([2, 2])), 2) == 1 / 3
+
+
+@pytest.mark.parametrize(
+    ("make", "exact"),
+    [
+        (lambda: fixed_law(np.array([3, 1, 3, 2, 1, 1])), Fraction(3 + 1 + 3, 55)),
+        (lambda: num_law(12, 3), Fraction(stirling2(11, 3), stirling2(12, 3))),  # mixture
+        (lambda: num_law(300, 200), Fraction(stirling2(299, 200), stirling2(300, 200))),  # size law
+        (lambda: num_law(9, 8), Fraction(1, 36)),  # one pair and 7 singletons
+        (lambda: all_law(40), Fraction(bell(39), bell(40))),  # Stam's mixture
+    ],
+    ids=["fixed", "num-mixture", "num-size-law", "num-near-n", "all"],
+)
+def test_pair_probabilities_is_the_one_p_x(make, exact):
+    """p and 1 - p against exact fractions; every engine route to p_X returns the same p."""
+    got = make()
+    p, q = pair_probabilities(got)
+    assert p == pytest.approx(float(exact), rel=1e-14, abs=0.0)
+    assert q == pytest.approx(float(1 - exact), rel=1e-14, abs=0.0)
+    assert falling_moment(got, 2) == p
+    assert inverse_moments(got)[0] == p
+    if isinstance(got, SizeLaw):
+        assert float(exact_pair_probability(got)) == p
+
+
+class TestSwitches:
+    """Each route switch of the num law, evaluated on both sides against exact integers."""
+
+    @pytest.mark.parametrize(("k", "below", "above"), [(5, 12, 13), (20, 79, 80), (100, 563, 564)])
+    def test_mixture_acceptance_at_condition_two(self, k, below, above):
+        """The inclusion-exclusion mixture is taken iff sum |c| <= 2 T (``_MAX_CONDITION``).
+
+        At n = ``below`` the condition sum_j C(k,j) (1 - j/k)^n / T(n, k) is just above 2
+        (computed here in exact rationals), so the size law is used; at ``above`` just
+        below 2, so the mixture. Both sides give S(n-m+1, k) / S(n, k) for m = 2, 3, 4.
+        """
+        for n, accepted in ((below, False), (above, True)):
+            terms = [Fraction(math.comb(k, j) * (k - j) ** n, k**n) for j in range(k)]
+            surjective = sum(t if j % 2 == 0 else -t for j, t in enumerate(terms))
+            assert (sum(terms) <= 2 * surjective) == accepted
+            got = num_law(n, k)
+            assert isinstance(got, SlotMixture if accepted else SizeLaw)
+            for m in (2, 3, 4):
+                exact = _ratio(exact_stirling2(n - m + 1, k), exact_stirling2(n, k))
+                assert falling_moment(got, m) == pytest.approx(exact, rel=1e-13, abs=0.0)
+
+    @pytest.mark.parametrize(("first", "second", "fft"), [(2048, 2048, False), (2048, 2049, True)])
+    def test_direct_and_fft_convolution_at_two_to_the_22(self, first, second, fft, monkeypatch):
+        """``_convolve_trimmed`` sums directly up to len * len = 2^22, by FFT beyond.
+
+        Integer-valued inputs, so the exact convolution is an int64 convolution. The direct
+        route is accurate entry by entry (sums of non-negative terms); the FFT route to
+        ~1e-16 of the maximum.
+        """
+        rng = np.random.default_rng(7)
+        a = rng.integers(1, 1000, first)
+        b = rng.integers(1, 1000, second)
+        calls = []
+        rfft = np.fft.rfft
+        monkeypatch.setattr(np.fft, "rfft", lambda *args: calls.append(1) or rfft(*args))
+        count, offset, values = laws._convolve_trimmed(
+            (1, 0, a.astype(np.float64)), (1, 0, b.astype(np.float64)), 10**6, 1, 1e6
+        )
+        assert bool(calls) == fft
+        assert (count, offset) == (2, 0)
+        exact = np.convolve(a, b)  # int64: exact
+        want = exact / exact.max()
+        if fft:
+            np.testing.assert_allclose(values, want, rtol=0.0, atol=1e-14)
+        else:
+            np.testing.assert_allclose(values, want, rtol=1e-15, atol=0.0)

@@ -5,11 +5,13 @@ the error of exp(log pmf) grows like eps * |log pmf|, so deep tails are
 checked at rtol = 2e-15 * max(30, |log pmf|) (four deviances of size ~|log pmf| are summed).
 """
 
+from fractions import Fraction
+
 import mpmath as mp
 import numpy as np
 import pytest
 
-from chanceclust._expected.pmfs import binom_pmf, deviance, hypergeom_pmf, stirlerr
+from chanceclust._expected.pmfs import binom_pmf, deviance, exact_offset, hypergeom_pmf, stirlerr
 
 mp.mp.dps = 50
 
@@ -76,3 +78,13 @@ def test_stirlerr_matches_mpmath():
         k = mp.mpf(int(k))
         exact = mp.loggamma(k + 1) - (k + mp.mpf(0.5)) * mp.log(k) + k - mp.log(2 * mp.pi) / 2
         assert abs(value - exact) <= 4e-16 * abs(exact)
+
+
+@pytest.mark.parametrize("k", [2**31 - 1, 2**31 + 1])
+def test_exact_offset_on_both_sides_of_two_to_the_62(k):
+    """d = k - n/u: (k u - n)/u in int64 while k u < 2**62, (k - q) - r/u beyond (exact rationals)."""
+    u = 2**31
+    n = k * u - 3 * u - 12345  # d = 3 + 12345 / u
+    got = exact_offset(np.array([k]), np.array([n]), np.array([u]))[0]
+    assert (k * u < 2**62) == (k < u)
+    assert got == pytest.approx(float(Fraction(k * u - n, u)), rel=1e-15, abs=0.0)

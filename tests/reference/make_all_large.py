@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Reference E[RI] and E[MI] under the ``all`` model at N = 10^4 .. 10^7 (50-digit mpmath).
 
-Independent of chanceclust (stdlib + mpmath only), straight from MATH.md:
+Independent of chanceclust (stdlib + mpmath only), straight from docs/math.md:
 
 * w(a) = C(N, a) B_{N-a} / B_N, the expected number of clusters of size a.
   The Bell ratios come from Dobinski's formula, B_m = e^{-1} sum_u u^m / u!,

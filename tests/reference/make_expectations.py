@@ -7,7 +7,7 @@ mutual information E[MI] (nats) under the random models ``perm``, ``num`` and
 and chance-adjusted values (ARI, AMI) of concrete contingency tables.  It does
 NOT import chanceclust: it only uses the Python standard library (exact
 integers and ``fractions``) and mpmath.  Definitions and conventions follow
-the project's ``MATH.md`` (now ``docs/math.md``) (mirrored in ``docs`` of the project).
+the project's ``docs/math.md``.
 
 Two independent methods are used.
 
@@ -26,17 +26,17 @@ Two independent methods are used.
     so the average is an exact rational combination of log(1), ..., log(N),
     evaluated with mpmath at 60 digits.
 
-(b) The sums of MATH.md (w(a) with exact Stirling/Bell integers, hypergeometric
+(b) The sums of docs/math.md (w(a) with exact Stirling/Bell integers, hypergeometric
     pmf from exact binomials) evaluated with mpmath at 60 digits, for every
     brute-force case and for larger N.  For N <= 7 the script asserts that (a)
     and (b) agree: E[RI] exactly (as fractions), E[MI] to 1e-40.
 
 (c) For a subset of cases a concrete pair of labelings and its contingency
     table: measured RI, MI, H_A, H_B, NMI and ARI/AMI for every model,
-    sidedness and average_method with MATH.md's s_max rules.  Adjusted values
+    sidedness and average_method with docs/math.md's s_max rules.  Adjusted values
     whose denominator s_max - E is 0 (degenerate) are left out.
 
-(d) The MATH.md typo example (reference [0, 1, 1, 1], random num clustering
+(d) The docs/math.md typo example (reference [0, 1, 1, 1], random num clustering
     with K = 2, one-sided E[MI] = 0.20921 nats; the paper's typo gives 0.0859).
 
 Run from the repository root::
@@ -220,7 +220,7 @@ def brute_force(n: int, key_a, key_b):
 
 
 # ----------------------------------------------------------------------------
-# (b) MATH.md's sums
+# (b) docs/math.md's sums
 # ----------------------------------------------------------------------------
 def w_fixed(sizes) -> dict[int, Fraction]:
     return {a: Fraction(c) for a, c in Counter(sizes).items()}
@@ -472,7 +472,7 @@ def fmean(method, u, v):
 
 
 def mi_bounds(model, side, h_a, h_b, k_a, k_b, n):
-    """(u, v) of MATH.md's s_max rule."""
+    """(u, v) of docs/math.md's s_max rule."""
     if model == "perm":
         return h_a, h_b
     rand_bound = {"num": lambda k: mp.log(k), "all": lambda k: mp.log(n)}[model]

@@ -6,13 +6,13 @@ mutual information (nats) under the random models ``perm``, ``num`` and
 ``all`` (Gates & Ahn, JMLR 2017), two-sided and one-sided, at N from 200 to
 10^5, well beyond ``make_expectations.py`` (which stops at N = 100).  It does
 NOT import chanceclust and uses only the Python standard library and mpmath.
-The values come straight from the definitions of the project's ``MATH.md`` (now ``docs/math.md``):
+The values come straight from the definitions of the project's ``docs/math.md``:
 
 * E[RI] = p_A p_B + (1 - p_A)(1 - p_B), with p = S(N-1,K)/S(N,K) (num),
   B_{N-1}/B_N (all) or Q(G)/C(N,2) (fixed sizes), as exact fractions of
   exact integers; only the final value is rounded (50 digits).
 * E[MI] = sum_a sum_b w_A(a) w_B(b) sum_n h(n; N, a, b) (n/N) log(N n/(a b)),
-  the per-pair form of MATH.md (equal to E[H_A] + E[H_B] - E[H_AB] because
+  the per-pair form of docs/math.md (equal to E[H_A] + E[H_B] - E[H_AB] because
   sum_n n h(n) = ab/N and sum_b b w_B(b) = N), with
 
   - w_num(a) = C(N,a) S(N-a,K-1) / S(N,K) from EXACT Stirling numbers

@@ -11,7 +11,7 @@ Independent of chanceclust (stdlib + mpmath only), from first principles:
   pairs (the same pair: P of them; sharing one element: N(N-1)(N-2);
   disjoint: N(N-1)(N-2)(N-3)/4). Each term is evaluated in 80-digit
   arithmetic from these probabilities, so no cancellation matters.
-* The probabilities (MATH.md): a fixed size sequence (perm, or a one-sided
+* The probabilities (docs/math.md): a fixed size sequence (perm, or a one-sided
   reference) gives p1 = sum (a)_2 / (N)_2, P(three together) = sum (a)_3 /
   (N)_3, P(two disjoint pairs together) = (sum (a)_4 + (sum (a)_2)^2 -
   sum (a)_2^2) / (N)_4, as exact fractions. num with K clusters:

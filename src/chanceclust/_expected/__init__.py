@@ -1,38 +1,74 @@
 """How chanceclust computes expectations under the random models (private engine).
 
-The public functions (:mod:`chanceclust.expectations`, :mod:`chanceclust.adjusted`,
-:mod:`chanceclust.variance`, :mod:`chanceclust.significance`) validate their input, reduce a
-random side to its *law* and call one function of this package for the formula. This
-docstring is the map. Each entry: the formula -- the section of ``docs/math.md`` that
-derives it -- the function that evaluates it (in this package unless prefixed).
+Layers of the package, bottom to top; each imports only from its own layer or below
+(``tests/test_architecture.py`` checks it, ``ARCHITECTURE.md`` says more):
+
+1. numeric primitives (no validation, nothing public): :mod:`elementary`, :mod:`taylor`,
+   :mod:`lattice`, :mod:`pmfs`, :mod:`windows`, and ``chanceclust.exceptions``;
+2. the engine: the other modules of this package;
+3. the random-model objects (one value per random side: its law, K, entropy bound, sampler);
+4. validation and the table path (``chanceclust._validation``, ``chanceclust.contingency``);
+5. the public functions (``chanceclust.expectations``, ``chanceclust.adjusted``,
+   ``chanceclust.variance``, ``chanceclust.special``, ...);
+6. the command line and ``chanceclust.paper``.
+
+The public functions validate their input, reduce a random side to its *law* and call one
+function of this package for the formula. This docstring is the map. Each entry: the formula
+-- the section of ``docs/math.md`` that derives it -- the function that evaluates it (in this
+package unless prefixed); every switch between routes, with its threshold, accuracy and
+test, is in the table of ``docs/math.md#math-routes``.
 
 - A random side as a law: a size law w(a), or a mixture of i.i.d. labelings with u labels and
-  weights c_u -- #math-laws -- :func:`laws.law` (``fixed_law``, ``num_law``, ``all_law``).
+  weights c_u -- #math-laws -- ``laws.fixed_law``, ``laws.num_law``, ``laws.all_law``;
+  the random sides of :mod:`chanceclust._models` (``Fixed``, ``Num``, ``All``) hold them.
 
-  - ``all``: Stam's mixture c_u = u^N / (e u! B_N) -- ``laws._stam_mixture``.
-  - ``num``: inclusion-exclusion over the unused labels -- ``laws._surjection_mixture``.
+  - ``all``: Stam's mixture c_u = u^N / (e u! B_N) -- ``laws._stam_mixture`` for N < 10^4;
+    from ``laws.STAM_QUADRATURE_FROM`` = 10^4 a 48-node Gauss-Hermite rule in real u,
+    :class:`laws.StamQuadrature` (``laws._stam_quadrature``).
+  - ``num``: K = 1 and K >= N - 1 are fixed size sequences; otherwise inclusion-exclusion over
+    the unused labels -- ``laws._surjection_mixture``, accepted while sum |c| <= 2 T(N, K).
   - ``num`` with small clusters: K i.i.d. zero-truncated Poisson sizes conditioned on their
-    sum (convolutions) -- ``laws._surjection_size_law``, rate by
-    :func:`elementary.truncated_poisson_rate`; where the lattice variance K Var X >= 1000,
-    its saddle-point (Edgeworth) expansion -- ``laws._edgeworth_size_law``.
+    sum -- ``laws._small_cluster_size_law``: convolutions (``laws._surjection_size_law``,
+    ``laws._convolve_trimmed``: direct up to lengths' product 2^22, FFT beyond), rate by
+    :func:`elementary.truncated_poisson_rate`; where the lattice variance K Var X >=
+    ``edgeworth.LATTICE_EXPANSION_FROM`` (1000), the saddle-point (Edgeworth) expansion --
+    ``laws._edgeworth_size_law``, from the series of :mod:`edgeworth`.
 
 - p_X = P(two given elements share a cluster) = sum_u c_u / u, or sum_a w(a) (a)_2 / (N)_2;
-  E[RI] = p_A p_B + (1 - p_A)(1 - p_B) -- #math-expected-rand --
-  ``chanceclust.expectations._pair_probabilities`` (p and 1 - p, each a sum of non-negative
-  terms) and ``chanceclust.expectations._expected_rand_index``; m elements together (m = 3, 4
-  for the variance, #math-rand-variance) -- :func:`laws.falling_moment`.
+  E[RI] = p_A p_B + (1 - p_A)(1 - p_B) -- #math-expected-rand -- :func:`laws.pair_probabilities`
+  (p and 1 - p, each a sum of non-negative terms; the one definition of p_X) and
+  ``chanceclust.expectations._expected_rand_index_and_spread``; m elements together (m = 3, 4
+  for the variance) -- :func:`laws.falling_moment`; p_X as an exact fraction for RI - E[RI] --
+  :func:`laws.exact_pair_probability`.
+- Var[RI] -- #math-rand-variance -- ``chanceclust.variance`` from (p1, g, v) of each random
+  side, :func:`laws.inverse_moments`: for a mixture (Stam's law or quadrature, num's
+  inclusion-exclusion) offsets d = 1/u - 1/u0 from the heaviest slot; for a num size law
+  v = p1^2 expm1(c), c the curvature log[S(N-2,K) S(N,K) / S(N-1,K)^2] --
+  :func:`curvature.stirling2_ratio_curvature`, by three routes: the asymptotic expansion
+  (``curvature._stirling2_curvature_expansion``, K Var X >= 1000), exact integers
+  (``curvature._stirling2_curvature_exact``, N K <= ``curvature.CURVATURE_EXACT_MAX_NK`` =
+  10^6), Fourier trapezoid sums (``curvature._stirling2_curvature_fourier``, the rest; its
+  lattice sums from :mod:`lattice`).
 - E[MI] = sum_{a,b} w_A(a) w_B(b) I(a, b) for two size laws -- #math-collapsed-sums --
   :func:`mutual_information.expected_mi_of_laws` (every pair of laws enters here).
 - I(a, b) = E[bd0(X, ab/N)] / N, X ~ Hypergeometric(N, a, b), for many size pairs --
   #math-perm-groups -- :func:`size_pairs.pair_information` (each unordered pair of sizes once:
   :func:`size_pairs.pair_information_grid`); pairs of mean ab/N >= 100 by the series in
-  1/mean with exact hypergeometric cumulants -- #math-perm-groups --
-  :func:`deviance_series.series_expected_deviance`.
+  1/mean with exact hypergeometric cumulants -- :func:`deviance_series.series_expected_deviance`;
+  the others grouped (``size_pairs._grouped_information``) or at each pair's mode
+  (``size_pairs._general_information``); beyond N = ``size_pairs.INT64_EXACT_MAX_N``
+  (3,037,000,499) without int64 products -- ``size_pairs._huge_pair_information``,
+  ``size_pairs._folded_information``.
 - E[MI] = (1/N) sum_u c_u (sum_a w(a) D(a, u) - D(N, u)), a size law against a mixture, and
   the joint form for two mixtures -- #math-collapsed-sums --
-  ``mutual_information._sizes_mixture``, ``mutual_information._mixture_mixture``.
+  ``mutual_information._sizes_mixture``, ``mutual_information._mixture_mixture``
+  (``mutual_information._joint_direct``: pairs of weight below 1e-22 of the largest dropped,
+  slot products u_A u_B >= 2^62 as real slots).
 - The slot deviance D(a, u) = u E[bd0(Y, a/u)], Y ~ Binomial(a, 1/u) -- #math-collapsed-sums
-  -- :func:`mutual_information.slot_deviance`.
+  -- :func:`mutual_information.slot_deviance`: windows from 0 of at most 48 points by the
+  recurrence from P(0) (``mutual_information._short_slot_deviance``), variance >= 2^20 by the
+  moment expansion (``mutual_information._expanded_slot_deviance``), otherwise Loader's pmf at
+  the mode.
 - sum_u c_u D(a, u) by a Chebyshev fit in log u -- #math-fits --
   :func:`mixture_fits.fitted_mixture_sums`, :func:`mixture_fits.fitted_joint_sum`.
 - Windows (Bennett: mass < 1e-20 outside) and sums carried from the pmf's mode by its ratio
@@ -40,20 +76,27 @@ derives it -- the function that evaluates it (in this package unless prefixed).
   :func:`windows.mode_recurrence_sums`.
 - bd0 and the binomial and hypergeometric pmfs at their mode (Loader 2000) -- #math-windows
   -- :func:`pmfs.deviance`, :func:`pmfs.binom_pmf`, :func:`pmfs.hypergeom_pmf`.
+- Lattice probabilities of zero-truncated Poisson sums (shared with ``chanceclust.special``'s
+  log S and log B) -- #math-special -- :func:`lattice.lattice_probability`,
+  :func:`lattice.surjection_counts`.
 - log-gamma, logsumexp, Lambert W (numpy stand-ins for scipy.special on short arrays), the
-  Stirling series and falling factorials -- :mod:`elementary`.
+  Stirling series and falling factorials -- :mod:`elementary`; truncated Taylor series
+  arithmetic -- :mod:`taylor`.
 
 Numerical contract, stated once here (the accuracy of each public function is in
 ``docs/math.md#math-accuracy``): windows drop probability mass below 1e-20 (Bennett's
 inequality); mixture weights below ~1e-30 of the largest are dropped (Stam's window keeps
 ``log w > log(1e-30) - 10``, i.e. drops below ~4.5e-35); pmfs at their mode are accurate to
-a few units of 1e-15 relative (Loader 2000); E[MI] is within 1e-13 relative of the 50-60
-digit references in ``tests/reference/`` (measured at most ~8e-15).
+a few units of 1e-15 relative (Loader 2000); E[MI] is tested within 1e-12 relative of the
+50-60 digit references in ``tests/reference/`` (measured at most ~8e-15). A failed invariant
+raises ``chanceclust.exceptions.InternalError`` (a bug, never the user's input).
 
 Modules, by role: :mod:`laws` (the random models as laws), :mod:`mutual_information`
 (E[MI] of two laws), :mod:`size_pairs` (I(a, b) for many size pairs: perm's whole cost),
 :mod:`deviance_series` (E[bd0] of a hypergeometric of large mean: its series in 1/mean),
-:mod:`mixture_fits` (Chebyshev fits in log u), :mod:`windows` (Bennett windows and
-ratio-recurrence sums), :mod:`pmfs` (Loader's pmfs), :mod:`elementary` (elementary
-special functions).
+:mod:`mixture_fits` (Chebyshev fits in log u), :mod:`curvature` (the num model's curvature
+for Var[RI]), :mod:`edgeworth` (the saddle-point series of the zero-truncated Poisson law),
+:mod:`lattice` (lattice probabilities by the trapezoid rule, surjection counts),
+:mod:`windows` (Bennett windows and ratio-recurrence sums), :mod:`pmfs` (Loader's pmfs),
+:mod:`taylor` (truncated series), :mod:`elementary` (elementary special functions).
 """

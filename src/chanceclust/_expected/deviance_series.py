@@ -52,6 +52,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._expected.elementary import unique
+from chanceclust.exceptions import InternalError
 
 # The highest order used, from the least mean series_min_mean() (~69.9) up to ~79.7.
 _MAX_ORDER = 13
@@ -212,7 +213,7 @@ def series_expected_deviance(
     mean = a * (b / float(n))
     order = series_order(mean)
     if np.any(order < 0):
-        raise ValueError("series_expected_deviance: a mean below series_min_mean()")
+        raise InternalError("series_expected_deviance: a mean below series_min_mean()")
     out = np.empty(len(a))
     for level in unique(order):
         members = np.flatnonzero(order == level)

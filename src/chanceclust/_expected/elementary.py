@@ -1,8 +1,8 @@
-"""log-gamma, log-sum-exp, the principal Lambert W and unique, without slow first imports.
+"""Elementary special functions for the engine, without slow first imports (numeric primitives).
 
 Importing scipy.special costs ~0.3 s (it pulls in numpy.testing and f2py
 through its array-API layer): more than a whole num/all expectation at
-N = 10^7. The num and all models need only these three functions, on short
+N = 10^7. The num and all models need only these functions, on short
 arrays, so they are written here:
 
 * ``gammaln``: ``math.lgamma`` element by element (~0.1 us each); for
@@ -13,17 +13,17 @@ arrays, so they are written here:
   iteration from a branch-point series, log1p or log - log log start;
   as accurate as scipy.special.lambertw against mpmath (tests/_expected/test_elementary.py);
   near the branch point both are limited by the conditioning, ~eps / sqrt(e x + 1).
+* ``polygamma_large``: psi^(m)(x) for x >= 1000 by its asymptotic (Bernoulli)
+  series, for Stam's law at N >= 1e4; relative error < 1e-15 against mpmath
+  for m = 0 .. 30.
 * ``unique``: np.unique(x) without its first-call import of numpy.ma (~27 ms).
 
 It also holds the one copy of three helpers the engine, ``special`` and ``samplers`` share:
 ``STIRLING_SERIES`` (the coefficients of log n! - Stirling's formula), ``falling`` (exact
 falling factorials) and ``truncated_poisson_rate`` (the rate of a zero-truncated Poisson law
 with a given mean: the saddle point of Stirling numbers, the conditioned Poisson sizes of
-``num`` and the ``num`` sampler).
-
-* ``polygamma_large``: psi^(m)(x) for x >= 1000 by its asymptotic (Bernoulli)
-  series, for Stam's law at N >= 1e4; relative error < 1e-15 against mpmath
-  for m = 0 .. 30.
+``num`` and the ``num`` sampler). Arguments outside a function's domain are a bug of the
+caller and raise ``InternalError``.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ import math
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+
+from chanceclust.exceptions import InternalError
 
 _LGAMMA = np.frompyfunc(math.lgamma, 1, 1)
 
@@ -59,7 +61,7 @@ def lambertw(x: ArrayLike) -> NDArray[np.float64] | float:
     scalar = np.ndim(x) == 0
     x = np.atleast_1d(np.asarray(x, dtype=np.float64))
     if np.any(x < -math.exp(-1.0) * (1.0 + 4e-16)) or np.any(np.isnan(x)):
-        raise ValueError("lambertw: the real principal branch needs x >= -1/e")
+        raise InternalError("lambertw: the real principal branch needs x >= -1/e")
     # Starts: near the branch point w = -1 + p - p^2/3 + 11 p^3 / 72 with p = sqrt(2 (e x + 1));
     # log1p(x) in the middle; log x - log log x for large x.
     p = np.sqrt(np.clip(2.0 * (math.e * x + 1.0), 0.0, 1.0))  # only used where x < -0.25
@@ -144,6 +146,8 @@ def truncated_poisson_rate(excess: ArrayLike) -> NDArray[np.float64]:
         if todo.size == 0:
             break
     return rho.reshape(shape)
+
+
 # B_2k for k = 1 .. 10.
 _BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510,
               43867 / 798, -174611 / 330)
@@ -158,7 +162,7 @@ def polygamma_large(m: int, x: float) -> float:
     (m + 20)^20 / x^20 relative (< 1e-16 for m <= 30 at x >= 1000).
     """
     if x < 1000.0:
-        raise ValueError(f"polygamma_large needs x >= 1000; got {x}.")
+        raise InternalError(f"polygamma_large needs x >= 1000; got {x}.")
     if m == 0:
         total = math.log(x) - 0.5 / x
         for k, b in enumerate(_BERNOULLI, start=1):

@@ -32,6 +32,13 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._expected.curvature import stirling2_ratio_curvature
+from chanceclust._expected.edgeworth import (
+    LATTICE_EXPANSION_FROM,
+    edgeworth_log_correction,
+    ztp_cumulant_series,
+    ztp_mean_series,
+)
 from chanceclust._expected.elementary import (
     falling,
     gammaln,
@@ -40,17 +47,10 @@ from chanceclust._expected.elementary import (
     polygamma_large,
     truncated_poisson_rate,
 )
+from chanceclust._expected.lattice import ztp_saddle, ztp_variance
 from chanceclust._expected.taylor import series_log
-from chanceclust.special import (
-    _LATTICE_EXPANSION_FROM,
-    _edgeworth_log_correction,
-    _stirling2_ratio_curvature,
-    _ztp_cumulant_series,
-    _ztp_mean_series,
-    _ztp_saddle,
-)
 
-__all__ = ["SizeLaw", "SlotMixture", "StamQuadrature"]
+__all__ = ["SizeLaw", "SlotMixture", "StamQuadrature", "pair_probabilities"]
 
 # Mixture terms below this fraction of the largest are dropped (their total is
 # bounded by the same factor times the number of terms).
@@ -203,7 +203,7 @@ def _surjection_mixture(n: int, k: int) -> SlotMixture | None:
 # every entry a sum of non-negative terms, so relative accuracy ~1e-15 even far below the
 # maximum); FFT rounding leaves ~1e-16 of the maximum everywhere, which compounds over the
 # ~2 log2 K steps when the mean size is near 1 (tilting the weights by 4e-7 per unit size at
-# N = 10^12, K = N - 300). Where K Var X >= _LATTICE_EXPANSION_FROM the expansion is used
+# N = 10^12, K = N - 300). Where K Var X >= LATTICE_EXPANSION_FROM the expansion is used
 # anyway.
 _DIRECT_CONVOLUTION_MAX = 1 << 22
 
@@ -251,11 +251,11 @@ def _surjection_size_law(n: int, k: int) -> SizeLaw:
     no large logarithm enters, and the relative error of each weight is
     ~1e-14 where the weight matters. Used where the inclusion-exclusion
     mixture is ill-conditioned (small clusters) and the lattice variance
-    k Var X is below _LATTICE_EXPANSION_FROM, so the arrays stay short.
+    k Var X is below LATTICE_EXPANSION_FROM, so the arrays stay short.
     """
-    rho = float(truncated_poisson_rate((n - k) / k))
-    mean = n / k
-    sd = np.sqrt(max(mean * (1.0 + rho - mean), 0.0))  # variance of the truncated Poisson
+    excess = (n - k) / k
+    rho = float(truncated_poisson_rate(excess))
+    sd = math.sqrt(ztp_variance(excess, rho))  # of the truncated Poisson
     a, log_p = _ztp_size_support(rho, n, k)
     size_count = len(a)
     base = (1, 1, np.exp(log_p))
@@ -307,23 +307,23 @@ def _edgeworth_size_law(n: int, k: int) -> SizeLaw:
 
     L_theta the tilted pmf at its own mean: (2 pi m kappa_2(theta))^(-1/2)
     times the Edgeworth series at the mean (three terms,
-    ``special._edgeworth_log_correction``, truncation ~(m kappa_2)^-4). Every piece
-    is a truncated Taylor series in theta (from ``special._ztp_mean_series``;
+    ``edgeworth.edgeworth_log_correction``, truncation ~(m kappa_2)^-4). Every piece
+    is a truncated Taylor series in theta (from ``edgeworth.ztp_mean_series``;
     the exponent is m sum_{j>=2} (1 - j) mu_{j-1} theta^j / j, so nothing
     cancels), evaluated at the theta of each a, solved by Newton from
     mu(theta) - mu(0) = (mu - a) / m, where mu - a = (q - a) + r/k from
     n = qk + r without rounding n. The tilts are small (|theta| ~ |a - mu| /
-    (m kappa_2) <= 0.1 where this is used, m kappa_2 >= _LATTICE_EXPANSION_FROM), and
+    (m kappa_2) <= 0.1 where this is used, m kappa_2 >= LATTICE_EXPANSION_FROM), and
     a first-order error in theta leaves log L unchanged (the exponent is
     stationary there). Cost O(size support), independent of k.
     """
     rho = float(truncated_poisson_rate((n - k) / k))
     length = _SIZE_SERIES_LENGTH
-    mean = _ztp_mean_series(np.array([rho]), length + 1)[0]
-    kappa, lam = _ztp_cumulant_series(mean, length)
+    mean = ztp_mean_series(np.array([rho]), length + 1)[0]
+    kappa, lam = ztp_cumulant_series(mean, length)
     m = float(k - 1)
     # Constant terms dropped: the weights are normalized to sum k below.
-    density = _edgeworth_log_correction(lam, m) - 0.5 * series_log(kappa[2])
+    density = edgeworth_log_correction(lam, m) - 0.5 * series_log(kappa[2])
     j = np.arange(length + 1)
     exponent = np.zeros(length + 1)
     exponent[2:] = m * (1.0 - j[2:]) * mean[1:length] / j[2:]
@@ -355,12 +355,12 @@ def _series_value(coefs: NDArray[np.float64], x: NDArray[np.float64]) -> NDArray
 def _small_cluster_size_law(n: int, k: int) -> SizeLaw:
     """The num size law by convolutions or, where the lattice variance is large, the expansion.
 
-    The switch is ``special._LATTICE_EXPANSION_FROM``, as for the curvature: the expansion
+    The switch is ``edgeworth.LATTICE_EXPANSION_FROM``, as for the curvature: the expansion
     is within 1e-14 of exact integers from k Var X ~ 500 on (3e-15 at 1200), while the
     convolutions cost ~sqrt(k Var X) log k (and, once long enough for FFT, drift by ~1e-13
     per unit size at k = 1e5 .. 1e6, mean sizes near 1).
     """
-    if _ztp_saddle(n, k)[2] >= _LATTICE_EXPANSION_FROM:
+    if ztp_saddle(n, k)[2] >= LATTICE_EXPANSION_FROM:
         return _edgeworth_size_law(n, k)
     return _surjection_size_law(n, k)
 
@@ -445,10 +445,42 @@ def all_law(n: int) -> Law:
     return stam_mixture(n)
 
 
+def _pairs_together(law_: SizeLaw) -> tuple[int, int]:
+    """(co-clustered pairs, all pairs) of a fixed size sequence, as exact integers."""
+    n = law_.n
+    together = sum(
+        int(c) * (int(a) * (int(a) - 1) // 2)
+        for a, c in zip(law_.sizes, law_.weights, strict=True)
+    )
+    return together, n * (n - 1) // 2
+
+
+def pair_probabilities(law_: Law) -> tuple[float, float]:
+    """(p, 1 - p), p = P(two given elements share a cluster): p_X of docs/math.md#math-expected-rand.
+
+    The one definition of p_X: each of p and 1 - p is a sum of non-negative terms (exact
+    integers over the pairs for a fixed size sequence, sum_a w(a) (a)_2 / (N)_2 for a size
+    law, sum_u c_u / u and sum_u c_u (1 - 1/u) for a mixture), so neither is a cancelling
+    difference.
+    """
+    n = law_.n
+    if n < 2:
+        return 1.0, 0.0
+    if isinstance(law_, SizeLaw) and law_.exact:
+        together, pairs = _pairs_together(law_)
+        return together / pairs, (pairs - together) / pairs
+    if isinstance(law_, SizeLaw):
+        p = _size_law_moment(law_, 2)
+        return p, 1.0 - p
+    inverse = 1.0 / law_.slots
+    return float(law_.coefs @ inverse), float(law_.coefs @ (1.0 - inverse))
+
+
 def inverse_moments(law_: Law) -> tuple[float, float, float]:
     """(p1, g, v) of a random side: the pair co-clustering probabilities without cancellation.
 
-    p1 = P(a given pair is co-clustered), p2 = P(two given pairs are both
+    p1 = P(a given pair is co-clustered) (:func:`pair_probabilities`, the one p_X),
+    p2 = P(two given pairs are both
     co-clustered) (the same under num and all whether or not the pairs share
     an element), g = p1 - p2 and v = p2 - p1^2. For a mixture of i.i.d.
     labelings with u labels p1 = E[1/u], p2 = E[1/u^2], so g = E[(1/u)(1 -
@@ -456,7 +488,7 @@ def inverse_moments(law_: Law) -> tuple[float, float, float]:
     = (u0 - u) / (u u0) for the slot u0 of largest weight (exact integer
     differences, or the quadrature's own offsets): relative error ~1e-15 at
     any N. For a size law (num with small clusters) p2 = p1^2 exp(c) with c
-    the curvature of log S(., K) from ``special._stirling2_ratio_curvature``
+    the curvature of log S(., K) from ``curvature.stirling2_ratio_curvature``
     (relative error <= 3e-13), so v = p1^2 expm1(c) keeps the relative accuracy
     of c although v is ~rho e^-rho / N of p1^2 (rho the saddle point of the
     mean cluster size).
@@ -465,18 +497,18 @@ def inverse_moments(law_: Law) -> tuple[float, float, float]:
     if n < 2:
         return 1.0, 0.0, 0.0
     if isinstance(law_, SlotMixture):
-        centre, d = _inverse_offsets(law_)
+        _, d = _inverse_offsets(law_)
         inverse = 1.0 / law_.slots.astype(np.float64)
         mean_d = float(law_.coefs @ d)
         gap = float(law_.coefs @ (inverse * (1.0 - inverse)))
-        return 1.0 / centre + mean_d, gap, float(law_.coefs @ (d * d)) - mean_d * mean_d
-    p1 = falling_moment(law_, 2)
+        return pair_probabilities(law_)[0], gap, float(law_.coefs @ (d * d)) - mean_d * mean_d
+    p1 = pair_probabilities(law_)[0]
     k = round(float(law_.weights.sum()))  # a num size law: the weights sum to K
     if not 2 <= k <= n - 2:  # not reached: K = 1, N - 1, N are fixed size sequences
         p2 = falling_moment(law_, 3)
         return p1, p1 - p2, p2 - p1 * p1
     # p2 = S(N-2,K)/S(N,K) = p1^2 exp(c), c the curvature of log S(., K) (no cancellation).
-    curvature = _stirling2_ratio_curvature(n, k)
+    curvature = stirling2_ratio_curvature(n, k)
     return p1, p1 * (1.0 - p1 * math.exp(curvature)), p1 * p1 * math.expm1(curvature)
 
 
@@ -502,27 +534,26 @@ def exact_pair_probability(law_: Law) -> Fraction:
     if n < 2:
         return Fraction(1)
     if isinstance(law_, SizeLaw) and law_.exact:
-        together = sum(
-            int(c) * (int(a) * (int(a) - 1) // 2)
-            for a, c in zip(law_.sizes.tolist(), law_.weights.tolist(), strict=True)
-        )
-        return Fraction(together, n * (n - 1) // 2)
+        return Fraction(*_pairs_together(law_))
     if isinstance(law_, SlotMixture):
         centre, d = _inverse_offsets(law_)
         return 1 / Fraction(centre) + Fraction(float(law_.coefs @ d))
-    return Fraction(falling_moment(law_, 2))
+    return Fraction(pair_probabilities(law_)[0])
 
 
 def falling_moment(law_: Law, m: int) -> float:
     """P(m given distinct elements all share a cluster) for a clustering drawn from ``law_``.
 
-    SizeLaw: sum_a w(a) (a)_m / (N)_m; SlotMixture: sum_u c_u u^(1-m).
+    SizeLaw: sum_a w(a) (a)_m / (N)_m; SlotMixture: sum_u c_u u^(1-m); for m = 2 the one
+    p_X of :func:`pair_probabilities`.
     """
     n = law_.n
     if m <= 1:
         return 1.0
     if n < m:
         return 0.0
+    if m == 2:
+        return pair_probabilities(law_)[0]
     if isinstance(law_, SlotMixture):
         return float(np.sum(law_.coefs * np.power(law_.slots.astype(np.float64), 1 - m)))
     if law_.exact:
@@ -530,6 +561,12 @@ def falling_moment(law_: Law, m: int) -> float:
             int(c) * falling(int(a), m) for a, c in zip(law_.sizes, law_.weights, strict=True)
         )
         return numerator / falling(n, m)
+    return _size_law_moment(law_, m)
+
+
+def _size_law_moment(law_: SizeLaw, m: int) -> float:
+    """sum_a w(a) (a)_m / (N)_m for a size law of float weights."""
+    n = law_.n
     ratio = np.ones_like(law_.weights)
     for i in range(m):  # (a)_m / (n)_m as a product of ratios, no overflow
         ratio *= (law_.sizes - i) / (n - i)

@@ -28,6 +28,7 @@ from chanceclust._expected.mixture_fits import FIT_NODES, fitted_joint_sum, fitt
 from chanceclust._expected.pmfs import binom_pmf, deviance, exact_offset
 from chanceclust._expected.size_pairs import pair_information_grid
 from chanceclust._expected.windows import mode_recurrence_sums, tail_halfwidth
+from chanceclust.exceptions import InternalError
 
 # Above this many slot pairs the joint mixture sum goes through a fit in log u,
 # and mixtures with more than 2 * FIT_NODES slots go through fits in log u.
@@ -65,7 +66,7 @@ def slot_deviance(a: NDArray[np.int64], u: NDArray) -> NDArray[np.float64]:
     expanded = live & (variance >= _ASYMPTOTIC_VARIANCE)
     long_ = live & ~short & ~expanded
     if real and long_.any():
-        raise AssertionError("real slots need small means")  # callers guarantee it
+        raise InternalError("real slots need small means")  # callers guarantee it
     out[short] = _short_slot_deviance(a[short], uf[short], int(hi[short].max(initial=0)))
     out[expanded] = _expanded_slot_deviance(a[expanded].astype(np.float64), uf[expanded])
     if not long_.any():
@@ -161,7 +162,7 @@ def mixture_sums(sizes: NDArray[np.int64], mixture: SlotMixture) -> NDArray[np.f
         within = fitted_mixture_sums(sizes, mixture, slot_deviance)
     if within is None:
         if quadrature:  # real slots: only the fit applies (never seen to fail)
-            raise ArithmeticError("the fit of the slot deviances over Stam's law failed")
+            raise InternalError("the fit of the slot deviances over Stam's law failed")
         a, u = np.meshgrid(sizes, mixture.slots, indexing="ij")
         within = slot_deviance(a.ravel(), u.ravel()).reshape(a.shape) @ mixture.coefs
     return within
@@ -183,7 +184,7 @@ def _mixture_mixture(law_a: SlotMixture, law_b: SlotMixture) -> float:
         joint = fitted_joint_sum(n, law_a, law_b, slot_deviance)
     if joint is None:
         if quadrature:
-            raise ArithmeticError("the fit of the joint slot deviances failed")
+            raise InternalError("the fit of the joint slot deviances failed")
         joint = _joint_direct(law_a, law_b)
     # The coefficients of each side sum to 1, so the side terms need no pairing.
     return float(joint - side_a - side_b) / n

@@ -22,7 +22,7 @@ at N >= 10^8), so it is computed in three ways:
   mu log mu instead, whose two terms are >= 0.
 * **General (the rest, and any row whose pmf over the group range would
   overflow: never seen, but checked).** Loader's pmf at each pair's own mode,
-  carried outwards through each pair's own window (``_sums.mode_recurrence_sums``).
+  carried outwards through each pair's own window (``windows.mode_recurrence_sums``).
 
 * **Beyond N = 3037000499** (N**2 >= 2**63: x N - a b would overflow int64), the
   pairs of means below 100 take ``_huge_pair_information``: the grouped route
@@ -30,7 +30,7 @@ at N >= 10^8), so it is computed in three ways:
   cell; <= 7e-15 against the 50-digit references of
   tests/_expected/test_size_pairs_huge.py (N = 1e9 .. 2**63 - 1).
 
-Windows are Bennett's (``_sums.tail_halfwidth``, mass < 1e-20 left out).
+Windows are Bennett's (``windows.tail_halfwidth``, mass < 1e-20 left out).
 Accuracy: <= 2e-15 relative on every case of tests/_expected/test_size_pairs.py
 (50-digit mpmath, N = 10 to 10^8; each recurrence step adds one rounding), and
 <= 7e-16 on those of tests/_expected/test_deviance_series.py (means 60 to 10^6
@@ -342,7 +342,7 @@ def _folded_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> N
     +-d, d = X - ab/N. With a' = min(a, N - a), b' = min(b, N - b), the cell
     Y ~ hypergeometric(N, a', b') has mean a'b'/N <= 4 Var X (a', b' <= N/2), so
     d = +-(Y - a'b'/N) and X = offset +- Y (exact in int64) come from small floats.
-    The pmf of Y is carried from its mode by its ratios (``_sums.mode_recurrence_sums``)
+    The pmf of Y is carried from its mode by its ratios (``windows.mode_recurrence_sums``)
     and normalized by its sum over the Bennett window (mass outside < 1e-20): no pmf
     anchor and no int64 product. The rounding of a'b'/N only shifts x by
     delta ~ eps mu(Y), changing E[bd0] by ~delta^2 / mu: nothing.

@@ -7,7 +7,7 @@ recurrences (the derivative identities (1/a)' = -a'/a^2, (log a)' = a'/a,
 (exp a)' = a' exp a), each coefficient a sum of O(L) products, so with L ~ 10
 the rounding of each coefficient is a few units of 1e-16 of the terms it sums.
 Used where derivatives of a closed-form function are needed without finite
-differences (``special._stirling2_curvature_expansion``).
+differences (``curvature._stirling2_curvature_expansion``, ``edgeworth``).
 """
 
 from __future__ import annotations

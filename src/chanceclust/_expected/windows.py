@@ -8,7 +8,7 @@ bounded by Bennett's inequality P(|X - mu| >= t) <= 2 exp(-var h(t/var)),
 h(x) = (1 + x) log(1 + x) - x, for sums of independent indicators; it holds
 for the hypergeometric as for the binomial with the same p, because every
 Chernoff-type bound does (Hoeffding 1963, Theorem 4). For small means it is
-much narrower than Bernstein's for small means.
+much narrower than Bernstein's.
 """
 
 from __future__ import annotations
