@@ -66,7 +66,7 @@ def test_pair_and_triple_probabilities_match_reference(case):
     assert _rel(p1, float(case["p1"])) <= TOL
     assert _rel(p2, float(case["p2"])) <= TOL
     # What Var[RI] needs of the side: p1, g = p1 - p2 and v = p2 - p1^2 (tiny, no cancellation).
-    got = laws.inverse_moments(laws.num_law(n, k))
+    got = laws.inverse_moments(laws.num_law(n, k), k)
     for value, key in zip(got, ("p1", "gap", "spread"), strict=True):
         assert _rel(value, float(case[key])) <= TOL, key
 
@@ -75,7 +75,7 @@ def test_pair_and_triple_probabilities_match_reference(case):
 def test_variance_of_rand_index_from_the_side_moments(case):
     """Var[RI] as variance._table_variance assembles it (a table with K ~ 1e9 columns can't be built)."""
     n, k = case["n"], case["k"]
-    p1, gap, spread = laws.inverse_moments(laws.num_law(n, k))
+    p1, gap, spread = laws.inverse_moments(laws.num_law(n, k), k)
     pairs = float(n * (n - 1) // 2)
     q = (n // 3) * (n // 3 - 1) // 2 + (n - n // 3) * (n - n // 3 - 1) // 2
     tilt = (1.0 - 2.0 * q / (n * (n - 1) / 2)) ** 2

@@ -98,17 +98,17 @@ def _table_variance(table: Table, sides: tuple[Side, Side]) -> Number:
     if n < 2:
         return Fraction(0)
     # One-sided, the reference acts as a perm side with its own sizes (module notes).
-    law_true, law_pred = (side.law for side in sides)
-    if _is_fixed(law_true) and _is_fixed(law_pred):
-        return _exact_variance(n, _fixed_moments(law_true), _fixed_moments(law_pred))
+    true, pred = sides
+    if _is_fixed(true.law) and _is_fixed(pred.law):
+        return _exact_variance(n, _fixed_moments(true.law), _fixed_moments(pred.law))
     pairs = float(n * (n - 1) // 2)
-    if _is_fixed(law_true) or _is_fixed(law_pred):
-        fixed, random = (law_true, law_pred) if _is_fixed(law_true) else (law_pred, law_true)
-        _, gap, spread = inverse_moments(random)
-        tilt = float((1 - 2 * _fixed_moments(fixed)[0]) ** 2)
+    if _is_fixed(true.law) or _is_fixed(pred.law):
+        fixed, random = (true, pred) if _is_fixed(true.law) else (pred, true)
+        _, gap, spread = inverse_moments(random.law, random.k)
+        tilt = float((1 - 2 * _fixed_moments(fixed.law)[0]) ** 2)
         return max(gap / pairs + tilt * spread, 0.0)
-    a1, gap_a, spread_a = inverse_moments(law_true)
-    b1, gap_b, spread_b = inverse_moments(law_pred)
+    a1, gap_a, spread_a = inverse_moments(true.law, true.k)
+    b1, gap_b, spread_b = inverse_moments(pred.law, pred.k)
     total = (gap_a + gap_b - 4.0 * gap_a * gap_b) / pairs + (
         (1.0 - 2.0 * b1) ** 2 * spread_a + (1.0 - 2.0 * a1) ** 2 * spread_b
         + 4.0 * spread_a * spread_b

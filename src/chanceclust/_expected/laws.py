@@ -49,6 +49,7 @@ from chanceclust._expected.elementary import (
 )
 from chanceclust._expected.lattice import ztp_saddle, ztp_variance
 from chanceclust._expected.taylor import series_log
+from chanceclust.exceptions import InternalError
 
 __all__ = ["SizeLaw", "SlotMixture", "StamQuadrature", "pair_probabilities"]
 
@@ -476,7 +477,7 @@ def pair_probabilities(law_: Law) -> tuple[float, float]:
     return float(law_.coefs @ inverse), float(law_.coefs @ (1.0 - inverse))
 
 
-def inverse_moments(law_: Law) -> tuple[float, float, float]:
+def inverse_moments(law_: Law, k: int | None = None) -> tuple[float, float, float]:
     """(p1, g, v) of a random side: the pair co-clustering probabilities without cancellation.
 
     p1 = P(a given pair is co-clustered) (:func:`pair_probabilities`, the one p_X),
@@ -491,7 +492,8 @@ def inverse_moments(law_: Law) -> tuple[float, float, float]:
     the curvature of log S(., K) from ``curvature.stirling2_ratio_curvature``
     (relative error <= 3e-13), so v = p1^2 expm1(c) keeps the relative accuracy
     of c although v is ~rho e^-rho / N of p1^2 (rho the saddle point of the
-    mean cluster size).
+    mean cluster size). ``k``: the number of clusters K of a num size law (its side knows
+    it exactly; the weights sum to K only up to rounding, 1,024 off at K = 2^62).
     """
     n = law_.n
     if n < 2:
@@ -503,7 +505,11 @@ def inverse_moments(law_: Law) -> tuple[float, float, float]:
         gap = float(law_.coefs @ (inverse * (1.0 - inverse)))
         return pair_probabilities(law_)[0], gap, float(law_.coefs @ (d * d)) - mean_d * mean_d
     p1 = pair_probabilities(law_)[0]
-    k = round(float(law_.weights.sum()))  # a num size law: the weights sum to K
+    if law_.exact:  # a fixed size sequence (num with K = 1, N - 1, N): falling moments
+        p2 = falling_moment(law_, 3)
+        return p1, p1 - p2, p2 - p1 * p1
+    if k is None:
+        raise InternalError("the moments of a num size law need its K (its side knows it)")
     if not 2 <= k <= n - 2:  # not reached: K = 1, N - 1, N are fixed size sequences
         p2 = falling_moment(law_, 3)
         return p1, p1 - p2, p2 - p1 * p1
