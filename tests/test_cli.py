@@ -694,3 +694,40 @@ def test_cli_modules_form_no_import_cycle_and_touch_no_argparse_internals():
     for name in graph:
         assert not reaches(name, name), f"import cycle through {name}"
     assert all("chanceclust.cli" not in deps for deps in graph.values())
+
+
+# --------------------------------------------------------------------------- tables (#21)
+
+
+def test_one_table_named_once_with_two_columns(capsys, tmp_path):
+    """compare/table T.csv --column X --column Y: both clusterings from one table (#21)."""
+    path = tmp_path / "labels.csv"
+    path.write_text("truth,kmeans\n" + "".join(f"{t},{p}\n" for t, p in zip(TRUE, PRED,
+                                                                              strict=True)))
+    status, out, err = run(capsys, "compare", path, "--column", "truth", "--column", "kmeans",
+                           "--measure", "ri,ari", "--format", "json")
+    assert status == 0, err
+    v = values(out)
+    assert v[("ri", None, None)] == pytest.approx(RI_EXACT, abs=1e-15)
+    assert v[("ari", "perm", "two-sided")] == pytest.approx(ARI_SKLEARN, abs=1e-12)
+    status, out, err = run(capsys, "table", path, "--column", "truth", "--column", "kmeans",
+                           "--format", "json")
+    assert status == 0, err
+    assert json.loads(out)["n"] == len(TRUE)
+    status, _, err = run(capsys, "compare", path, "--column", "truth")
+    assert status == 2
+    assert "required: B" in err
+
+
+def test_two_label_columns_without_column_hint_at_it(capsys, tmp_path):
+    """A two-column table is (element id, label) by default; its error says so (#21)."""
+    path = tmp_path / "labels.csv"
+    path.write_text("truth,kmeans\n0,1\n0,1\n1,0\n")
+    status, out, err = run(capsys, "compare", path, path)
+    assert status == 2
+    assert out == ""
+    assert "labels.csv:3: element '0' appears again" in err
+    assert "element id ('truth') and label ('kmeans')" in err
+    assert "--column" in err
+    help_text = " ".join(_option_help(capsys, "compare", "--column COL").split())
+    assert "two-column table is element id, label" in help_text

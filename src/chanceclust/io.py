@@ -14,7 +14,8 @@ Input formats
 ``csv``, ``tsv``
     A table with a header row. ``column`` names the label column (a header name, or a 1-based
     index when no header has that name); ``id_column`` names an element-id column. Defaults: a
-    one-column table holds labels; a two-column table holds ``element, cluster``.
+    one-column table holds labels; a two-column table holds ``element, cluster`` (its errors say
+    so: a table of two label columns needs ``column``).
 ``json``
     A list of labels (by position), a list of lists (one cluster per list), an object
     ``{element: cluster}``, or an object ``{cluster: [members]}``.
@@ -252,12 +253,14 @@ def _parse_labels(text: str, name: str) -> Clustering:
     return Clustering(name, "labels", labels, None, where)
 
 
-def _check_new_element(seen: dict[str, int], element: str, line: int, name: str, what: str) -> None:
+def _check_new_element(
+    seen: dict[str, int], element: str, line: int, name: str, what: str, hint: str = ""
+) -> None:
     first = seen.get(element)
     if first is not None:
         raise InvalidFileError(
             name, line, f"element {element!r} appears again (first at {what} {first}); "
-            "each element must be in exactly one cluster"
+            f"each element must be in exactly one cluster{hint}"
         )
 
 
@@ -365,6 +368,13 @@ def _parse_table(
                 name, 1, f"{len(header)} columns ({cols}): choose the labels with --column"
             )
         width = len(header)
+        # the default reading of two columns, named in its errors: both may be labels
+        hint = (
+            f"; without --column a two-column table is read as element id ({header[0]!r}) "
+            f"and label ({header[1]!r}): if both columns are labels, choose one with --column"
+            if column is None and id_column is None and width == 2
+            else ""
+        )
         labels: list[str | None] = []
         elements: list[str] | None = [] if ident is not None else None
         nums: list[int] = []
@@ -382,7 +392,7 @@ def _parse_table(
                 element = row[ident].strip()  # type: ignore[index]
                 if not element:
                     raise InvalidFileError(name, line, "empty element id")
-                _check_new_element(seen, element, line, name, "line")
+                _check_new_element(seen, element, line, name, "line", hint)
                 seen[element] = line
                 elements.append(element)
             nums.append(line)

@@ -18,13 +18,17 @@ def add_parser(sub: Any) -> None:
         "compare two clusterings with chosen measures and models",
         f"  {PROG} compare truth.txt pred.txt --measure ari,ami --model perm --model num\n"
         f"  {PROG} compare truth.tsv pred.json --one-sided --all-models --format json\n"
-        f"  {PROG} compare results.csv results.csv --column truth --column kmeans\n",
+        f"  {PROG} compare results.csv --column truth --column kmeans\n",
     )
     # A and B are optional: --contingency replaces them, a Parquet A holds both
     p.add_argument(
         "a", metavar="A", nargs="?", help="first clustering (the reference with --one-sided)"
     )
-    p.add_argument("b", metavar="B", nargs="?", help="second clustering")
+    p.add_argument(
+        "b", metavar="B", nargs="?",
+        help="second clustering (leave it out when A is one table holding both, with --column "
+        "A_COLUMN --column B_COLUMN)",
+    )
     p.add_argument(
         "--measure",
         action="append",
@@ -45,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if inputs.is_large(args):
         table, meta = inputs.large_table(args)
     else:
-        a, b = inputs.read_inputs(args, [args.a, args.b])
+        a, b = inputs.read_inputs(args, inputs.pair_paths(args))
         ca, cb = inputs.aligned_codes(args, a, b)
         table = contingency(ca, cb)
         meta = summary(a, b, ca, cb, args.unassigned_report)

@@ -84,11 +84,19 @@ def is_large(args: argparse.Namespace) -> bool:
     parquet = args.a is not None and (args.input_format == "parquet" or _is_parquet(args.a))
     if args.contingency or parquet or getattr(args, "histograms", False):
         return True
-    if args.a is None or args.b is None:
-        raise _missing_clusterings(args)
+    pair_paths(args)  # both clusterings are given
     if args.engine == "dask" or args.scheduler:
         raise UsageError("--engine dask and --scheduler apply to Parquet input")
     return False
+
+
+def pair_paths(args: argparse.Namespace) -> list[str]:
+    """A and B, or A twice where one csv/tsv table holds both (A --column X --column Y)."""
+    if args.a is not None and args.b is None and len(args.column or []) == 2:
+        return [args.a, args.a]
+    if args.a is None or args.b is None:
+        raise _missing_clusterings(args)
+    return [args.a, args.b]
 
 
 def _missing_clusterings(args: argparse.Namespace) -> UsageError:
@@ -122,9 +130,7 @@ def large_table(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
         table = _parquet_table(args, args.a, (columns[0], columns[1]))
         source = f"{args.a} [{columns[0]} vs {columns[1]}]"
     else:
-        if args.a is None or args.b is None:
-            raise _missing_clusterings(args)
-        a, b = read_inputs(args, [args.a, args.b])
+        a, b = read_inputs(args, pair_paths(args))
         ca, cb = aligned_codes(args, a, b)
         table = partial_table(ca, cb)
         source = f"{a.source} vs {b.source}"

@@ -178,7 +178,8 @@ def add_inputs(p: argparse.ArgumentParser, *, parquet: bool = False) -> None:
         action="append",
         metavar="COL",
         help="csv/tsv label column, by header name or 1-based index; give it once for all "
-        "inputs or once per input, in order",
+        "inputs or once per input, in order. Without it a one-column table is labels by "
+        "position and a two-column table is element id, label",
     )
     g.add_argument(
         "--id-column", metavar="COL", help="csv/tsv column of element ids (match by id)"

@@ -41,7 +41,7 @@ COLUMNS = ["measure", "model", "sided", "average_method", "value", "expected"]
 def run(args: argparse.Namespace) -> int:
     compare = load("chanceclust.comparison", "compare")
     if not inputs.is_large(args):
-        a, b = inputs.read_inputs(args, [args.a, args.b])
+        a, b = inputs.read_inputs(args, inputs.pair_paths(args))
         ca, cb = inputs.aligned_codes(args, a, b)
         out(args, result_rows(compare(ca, cb)), COLUMNS, summary(a, b, ca, cb,
                                                                   args.unassigned_report))
