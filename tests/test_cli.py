@@ -731,3 +731,40 @@ def test_two_label_columns_without_column_hint_at_it(capsys, tmp_path):
     assert "--column" in err
     help_text = " ".join(_option_help(capsys, "compare", "--column COL").split())
     assert "two-column table is element id, label" in help_text
+
+
+def test_a_header_line_is_never_read_as_a_label(capsys, tmp_path):
+    """labels/pairs files: a first line unlike the others is refused; --header skips it (#21)."""
+    truth = list("00011122223")
+    pred = list("11222333113")
+    with_header = tmp_path / "truth.txt"
+    with_header.write_text("cluster\n" + "\n".join(truth) + "\n")
+    plain = tmp_path / "pred.txt"
+    plain.write_text("\n".join(pred) + "\n")
+    status, out, err = run(capsys, "compare", with_header, plain)
+    assert (status, out) == (2, "")
+    assert f"{with_header}:1: 'cluster' looks like a header" in err
+    assert "--header" in err
+    assert "--no-header" in err
+    both = tmp_path / "pred_header.txt"
+    both.write_text("kmeans\n" + "\n".join(pred) + "\n")
+    status, out, err = run(capsys, "compare", with_header, both, "--header", "--measure", "ari",
+                           "--format", "json")
+    assert status == 0, err
+    assert json.loads(out)["n"] == len(truth)
+    assert values(out)[("ari", "perm", "two-sided")] == pytest.approx(
+        adjusted_rand_score(truth, pred), abs=1e-12)
+    status, out, err = run(capsys, "compare", with_header, both, "--no-header", "--measure",
+                           "ari", "--format", "json")
+    assert status == 0, err
+    assert json.loads(out)["n"] == len(truth) + 1  # asked for: the header is a label
+    status, _, err = run(capsys, "compare", with_header, plain, "--header")
+    assert status == 2
+    assert "has 11 labels but" in err
+    assert "header line counts as a label" in err
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("cell\tcluster\n" + "".join(f"c{i}\t{x}\n" for i, x in enumerate(pred)))
+    status, _, err = run(capsys, "compare", pairs, pairs)
+    assert status == 2
+    assert "pairs.txt:1: 'cluster' looks like a header" in err
+    assert run(capsys, "compare", pairs, pairs, "--header")[0] == 0

@@ -341,3 +341,30 @@ def test_factorize_first_appearance():
     assert codes.tolist() == [0, 1, 0, 2, 1]
 
 
+
+
+class TestHeader:
+    def test_first_line_unlike_the_others_is_refused(self, tmp_path):
+        p = write(tmp_path, "a.txt", "# made by R\ncluster\n1\n2\n1\n")
+        with pytest.raises(InvalidFileError, match=r"a\.txt:2: 'cluster' looks like a header"):
+            read_clustering(p)
+        c = read_clustering(p, header=True)
+        assert (c.labels, list(c.lines)) == (["1", "2", "1"], [3, 4, 5])
+        assert read_clustering(p, header=False).labels == ["cluster", "1", "2", "1"]
+
+    @pytest.mark.parametrize(
+        "text",
+        ["x\ny\nx\n", "1\n2\n1\n", "NA\n1\n2\n", "a\n1\n", "-1\n0\n1\n", "x\n1\ny\n"],
+        ids=["strings", "integers", "missing-first", "too-short", "negative", "mixed"],
+    )
+    def test_no_header_suspected(self, tmp_path, text):
+        p = write(tmp_path, "a.txt", text)
+        assert read_clustering(p, na="keep").n == text.count("\n")
+
+    def test_header_of_pairs_and_clusters(self, tmp_path):
+        p = write(tmp_path, "p.txt", "element cluster\ne1\t1\ne2\t2\n")
+        c = read_clustering(p, header=True)
+        assert (c.format, c.elements, c.labels) == ("pairs", ["e1", "e2"], ["1", "2"])
+        p = write(tmp_path, "c.txt", "members\na b\nc\n")
+        c = read_clustering(p, header=True, input_format="clusters")
+        assert c.elements == ["a", "b", "c"]

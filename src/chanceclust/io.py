@@ -20,7 +20,11 @@ Input formats
     A list of labels (by position), a list of lists (one cluster per list), an object
     ``{element: cluster}``, or an object ``{cluster: [members]}``.
 
-In the text formats (labels, pairs, clusters) lines starting with ``#`` are comments and
+The text formats (labels, pairs, clusters) have no header line unless ``header=True`` (the CLI's
+``--header``) skips their first data line; a labels or pairs file whose first label is not an
+integer while all the others are is refused, never read with its header as a label
+(``header=False``, ``--no-header``, reads it as one). In the text formats lines starting with
+``#`` are comments and
 surrounding whitespace and ``\\r`` are removed; blank lines are skipped except in ``labels``, where
 a blank line is an empty (missing) label. Labels and element ids are kept as strings, never
 converted: ``01`` and ``1`` are different labels. Gzip input (detected by its magic bytes, whatever
@@ -491,6 +495,38 @@ def _is_na(label: str) -> bool:
     return label.strip().lower() in NA_STRINGS
 
 
+_TEXT_FORMATS = ("labels", "pairs", "clusters")
+
+
+def _skip_header(text: str) -> str:
+    """``text`` with its first data line made a comment (line numbers are kept)."""
+    start = 0
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return text[:start] + "#" + text[start:]
+        start += len(line) + 1
+    return text
+
+
+def _is_integer(label: str | None) -> bool:
+    return label is not None and label.strip().lstrip("+-").isdigit()
+
+
+def _check_no_header(result: Clustering) -> None:
+    """Raise where the first label differs in kind from all others (a header, read as one)."""
+    labels = result.labels
+    first = labels[0]
+    if len(labels) < 3 or first is None or _is_na(first) or _is_integer(first):
+        return
+    if all(_is_integer(x) or x is None or _is_na(x) for x in set(labels[1:])):
+        raise InvalidFileError(
+            result.source, result.line_of(0),
+            f"{first!r} looks like a header: every other label is an integer; pass --header "
+            "to skip the first line, or --no-header to read it as a label",
+        )
+
+
 def read_clustering(
     path: str,
     *,
@@ -501,6 +537,7 @@ def read_clustering(
     na: str = "error",
     stdin: IO[bytes] | None = None,
     strict_columns: bool = True,
+    header: bool | None = None,
 ) -> Clustering:
     """Read one clustering from ``path`` (``"-"`` for standard input).
 
@@ -523,6 +560,12 @@ def read_clustering(
     strict_columns : bool, default=True
         Raise if ``column``/``id_column`` are given for an input that is not csv/tsv; when
         False they are ignored for such inputs.
+    header : bool or None, default=None
+        Whether the first data line of a text format (labels, pairs, clusters) is a header:
+        True skips it, False reads it as data. None: no header, but a labels or pairs file
+        whose first label is not an integer while every other label is one raises (the line
+        looks like a header: it is never read as a label silently). csv/tsv always have a
+        header and JSON never.
 
     Returns
     -------
@@ -549,6 +592,9 @@ def read_clustering(
     name = _display_name(path)
     text = _decode(_read_bytes(path, stdin), name, encoding)
     fmt = detect_format(path, text) if input_format == "auto" else input_format
+    if header and fmt in _TEXT_FORMATS:
+        text = _skip_header(text)
+        fmt = detect_format(path, text) if input_format == "auto" else input_format
     if fmt in ("csv", "tsv"):
         result = _parse_table(text, name, fmt, column, id_column)
     elif (column is not None or id_column is not None) and strict_columns:
@@ -570,6 +616,8 @@ def read_clustering(
         result = _parse_json(text, name)
     if result.n == 0:
         raise InvalidFileError(name, 1, f"empty: no elements found (read as {fmt})")
+    if header is None and fmt in ("labels", "pairs"):
+        _check_no_header(result)
     if na != "keep":
         # Check each distinct label once: fast even for millions of elements.
         bad = {lab for lab in set(result.labels) if lab is None or _is_na(lab)}
@@ -655,7 +703,9 @@ def union(
                 longer.source,
                 longer.line_of(shorter.n),
                 f"{longer.source} has {longer.n} labels but {shorter.source} has {shorter.n}; "
-                "labels are matched by position, so both need one label per element",
+                "labels are matched by position, so both need one label per element (a "
+                "header line counts as a label unless --header skips the first line of "
+                "every input)",
             )
         la, lb = a.labels, b.labels  # read, never written: no copies of a million labels
         index_a = index_b = range(a.n)

@@ -46,6 +46,7 @@ def read_inputs(args: argparse.Namespace, paths: list[str]) -> list[Clustering]:
                 encoding=args.encoding,
                 na="keep" if args.na == "keep" else "drop",  # --unassigned decides
                 strict_columns=(per_input and len(paths) > 1) or len(paths) == 1,
+                header=args.header,
             )
         )
     if (columns or args.id_column) and not any(c.format in ("csv", "tsv") for c in out):

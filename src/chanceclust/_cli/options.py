@@ -207,6 +207,13 @@ def add_inputs(p: argparse.ArgumentParser, *, parquet: bool = False) -> None:
         "(default: they are unassigned, see --unassigned)",
     )
     g.add_argument(
+        "--header",
+        action=argparse.BooleanOptionalAction,
+        help="the first line of a labels, pairs or clusters file is a header: skip it "
+        "(--no-header: read it as data). By default there is none, and a file whose first "
+        "label is not an integer while all others are is refused (csv/tsv always have one)",
+    )
+    g.add_argument(
         "--line-ids",
         type=int,
         choices=(0, 1),
