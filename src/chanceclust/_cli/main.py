@@ -55,7 +55,9 @@ input formats (--input-format, detected when not given):
   Gzip is read transparently; '-' is standard input. Detection: a .json/.csv/.tsv
   name (before .gz); else JSON if the text starts with [ or {{; else labels if every
   line is one field; else pairs if every line is two TAB-separated fields; else
-  clusters. Lines starting with # are comments in the text formats.
+  clusters. Lines starting with # are comments in the text formats, which have no
+  header line: --header skips the first line of each (a labels or pairs file whose first
+  label alone is not an integer is refused, never read with its header as a label).
 
 unassigned elements: a missing label ('', NA, NaN, null, None), a label given by
   --unassigned-label (repeatable; e.g. --unassigned-label -1 for DBSCAN/HDBSCAN noise), or an
