@@ -255,6 +255,9 @@ def _validation_cases(tmp, write=True):
                         ["--alternative", "'bigger'"]),
         # counts, sizes, numbers of clusters, N, seeds
         "cell count": (["compare", "--contingency", cells], ["cells.tsv:2:", "non-negative"]),
+        "cells of fewer than 2 elements": (
+            ["compare", "--contingency", put("zero.tsv", "0\t1\t0\n0\t2\t1\n")],
+            ["zero.tsv: only 1 element(s)", "at least 2"]),
         "sizes positive": (["expect", "--n", "10", "--sizes-true", "0,10"], ["--sizes-true"]),
         "sizes sum to n": (["expect", "--n", "10", "--sizes-true", "5,3", "--model", "perm",
                             "--sizes-pred", "5,5"], ["--sizes-true", "--n 10", "8"]),

@@ -191,6 +191,10 @@ def read_cells(path: str) -> Any:
             counts.append(count)
     if not counts:
         raise InvalidFileError(name, None, "no cells")
+    if sum(counts) < 2:  # as for two clusterings: a measure needs two elements
+        raise InvalidFileError(
+            name, None, f"only {sum(counts)} element(s) in the cells; at least 2 are needed"
+        )
     return PartialTable.from_cells(_as_numbers(a), _as_numbers(b), np.asarray(counts))
 
 
