@@ -9,6 +9,7 @@ other models against the library functions themselves (the CLI must only wire th
 import gzip
 import itertools
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -190,32 +191,33 @@ class TestCompare:
         status, out, _ = run(capsys, "compare", t, p, "--model", "num", "--digits", "3")
         assert status == 0
         lines = out.splitlines()
-        assert lines[0].startswith("# ") and "10 elements" in lines[0]
+        assert lines[0].startswith("# ")
+        assert "10 elements" in lines[0]
         assert lines[1].split() == ["measure", "model", "sided", "value"]
         assert lines[2].split()[:3] == ["ari", "num", "two-sided"]
         assert len(lines[2].split()[3].split(".")[1]) == 3
 
-    def test_missing_intersect_notes_on_stderr(self, capsys, tmp_path):
+    def test_unassigned_drop_notes_on_stderr(self, capsys, tmp_path):
         a = tmp_path / "a.txt"
         a.write_text("e1\tx\ne2\tx\ne3\ty\ne4\ty\n")
         b = tmp_path / "b.txt"
         b.write_text("e2\t1\ne3\t2\ne4\t2\ne9\t1\n")
-        status, out, err = run(capsys, "compare", a, b, "--missing", "intersect", "--measure",
+        status, out, err = run(capsys, "compare", a, b, "--unassigned", "drop", "--measure",
                                "ri", "--format", "json")
         assert status == 0
         assert "2 unassigned element(s) dropped (1 in" in err  # e9 in a, e1 in b
         assert json.loads(out)["n"] == 3
         assert values(out)[("ri", None, None)] == pytest.approx(
             float(rand_index_exact("xyy", "122")), abs=1e-15)
-        status, _, err = run(capsys, "compare", a, b, "--missing", "intersect", "--quiet")
+        status, _, err = run(capsys, "compare", a, b, "--unassigned", "drop", "--quiet")
         assert (status, err) == (0, "")
 
-    def test_na_drop(self, capsys, tmp_path):
+    def test_missing_labels_dropped(self, capsys, tmp_path):
         a = tmp_path / "a.txt"
         a.write_text("x\nx\nNA\ny\ny\n")
         b = tmp_path / "b.txt"
         b.write_text("1\n1\n2\n2\nnan\n")
-        status, out, err = run(capsys, "compare", a, b, "--na", "drop", "--measure", "ri",
+        status, out, err = run(capsys, "compare", a, b, "--unassigned", "drop", "--measure", "ri",
                                "--format", "json")
         assert status == 0
         assert "2 unassigned element(s) dropped" in err
@@ -396,7 +398,9 @@ def test_version(capsys):
     assert out.startswith(f"chanceclust {__version__}")
 
 
-@pytest.mark.parametrize("command", ["compare", "table", "rank", "expect", "sample", "test"])
+@pytest.mark.parametrize(
+    "command", ["compare", "table", "rank", "expect", "sample", "test", "pairwise"]
+)
 def test_help_has_an_example(capsys, command):
     status, out, _ = run(capsys, command, "--help")
     assert status == 0
@@ -408,10 +412,35 @@ def test_parser_is_separate_from_main():
     assert args.model == [["num", "all"]]
 
 
-def test_no_command(capsys):
+def test_no_command_lists_every_command(capsys):
     status, _, err = run(capsys)
     assert status == 2
     assert "choose a command" in err
+    commands = ["compare", "table", "rank", "expect", "sample", "test", "pairwise", "reproduce"]
+    for command in commands:
+        assert f" {command}" in err
+    status, out, _ = run(capsys, "--help")
+    assert status == 0
+    listed = out.split("commands:")[1].split("examples:")[0]
+    entries = [line.split()[0] for line in listed.splitlines() if line.startswith("    ") and line[4:5].isalpha()]
+    assert entries == commands
+    for command in commands:
+        assert f"  chanceclust {command} " in out.split("examples:")[1]
+
+
+def _option_help(capsys, command, option):
+    status, out, _ = run(capsys, command, "--help")
+    assert status == 0
+    found = re.search(rf"\n  {option} +(.*?)(?=\n  \S|\n\n)", out, flags=re.DOTALL)
+    return " ".join(found.group(1).split())
+
+
+def test_one_sided_help_names_what_each_command_has(capsys):
+    """Only rank has --reference; the others say which clustering is the fixed one."""
+    for command in ("compare", "expect", "test", "pairwise"):
+        assert "--reference" not in _option_help(capsys, command, "--one-sided"), command
+        assert "fixed reference" in _option_help(capsys, command, "--one-sided"), command
+    assert "--reference" in _option_help(capsys, "rank", "--one-sided")
 
 
 # --------------------------------------------------------------------------- bad input matrix
@@ -478,7 +507,8 @@ def test_bad_input(capsys, tmp_path, case):
         (["compare", "a", "b", "--measure", "ari,rand"], "invalid measure 'rand'"),
         (["compare", "a", "b", "--input-format", "xml"], "invalid choice: 'xml'"),
         (["compare", "a", "b", "--format", "yaml"], "invalid choice: 'yaml'"),
-        (["compare", "a", "b", "--missing", "ignore"], "invalid choice: 'ignore'"),
+        (["compare", "a", "b", "--unassigned", "ignore"], "invalid choice: 'ignore'"),
+        (["compare", "a", "b", "--na", "drop"], "invalid choice: 'drop'"),
         (["compare", "a", "b", "--average-method", "median"], "invalid choice: 'median'"),
         (["compare", "a", "b", "--model", "all", "--all-models"], "not allowed with"),
         (["rank", "a", "--model", "perm,num"], "invalid choice"),
@@ -506,12 +536,12 @@ def test_column_count_must_match_inputs(capsys, files):
 
 
 def test_internal_error_exit_1_and_debug_traceback(capsys, files, monkeypatch):
-    import chanceclust.cli as cli
+    from chanceclust._cli import inputs
 
     def boom(*args, **kwargs):
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr(cli, "union", boom)
+    monkeypatch.setattr(inputs, "union", boom)
     status, _, err = run(capsys, "compare", *files["labels"])
     assert status == 1
     assert "internal error: RuntimeError: kaboom" in err
@@ -544,6 +574,7 @@ def python_m(*argv, stdin=None):
     return subprocess.run(
         [sys.executable, "-m", "chanceclust", *map(str, argv)],
         input=stdin,
+        check=False,
         capture_output=True,
         timeout=120,
     )
@@ -593,7 +624,7 @@ def test_subprocess_expect_and_console_script():
     cmd = [exe] if exe else [sys.executable, "-m", "chanceclust"]
     r = subprocess.run([*cmd, "expect", "--n", "20", "--k-true", "2", "--k-pred", "5",
                         "--model", "num", "--measure", "ri", "--format", "tsv"],
-                       capture_output=True, timeout=120)
+                       capture_output=True, timeout=120, check=False)
     assert r.returncode == 0, r.stderr
     value = float(r.stdout.decode().splitlines()[1].split("\t")[3])
     pa = Fraction(stirling2(19, 2), stirling2(20, 2))
@@ -605,12 +636,11 @@ def test_help_examples_without_files_run(capsys):
     """Every example in the help texts that needs no input file exits 0 (examples must not rot)."""
     import shlex
 
-    from chanceclust.cli import get_parser, main
-
-    parser = get_parser()
-    texts = [parser.format_help()]
-    for name in ("expect", "sample"):
-        texts.append(_subcommand_help(parser, name))
+    texts = []
+    for argv in (["--help"], ["expect", "--help"], ["sample", "--help"]):
+        status, out, _ = run(capsys, *argv)
+        assert status == 0
+        texts.append(out)
     lines = {
         line.strip()
         for text in texts
@@ -624,10 +654,117 @@ def test_help_examples_without_files_run(capsys):
     capsys.readouterr()
 
 
-def _subcommand_help(parser, name):
-    import argparse
+def test_sample_has_no_digits_option(capsys):
+    """sample writes integer labels: --digits would change nothing, so it is not offered."""
+    status, out, err = run(capsys, "sample", "--n", 4, "--model", "all", "--digits", 3)
+    assert status == 2
+    assert out == ""
+    assert "--digits" in err
+    status, out, _ = run(capsys, "sample", "--help")
+    assert "--digits" not in out
 
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return action.choices[name].format_help()
-    return ""
+
+def test_cli_modules_form_no_import_cycle_and_touch_no_argparse_internals():
+    """Subcommand modules import the shared ones, never each other nor back (#19)."""
+    import ast
+
+    import chanceclust
+
+    root = Path(chanceclust.__file__).parent
+    files = {"chanceclust.cli": root / "cli.py"}
+    files.update({f"chanceclust._cli.{p.stem}": p for p in (root / "_cli").glob("*.py")})
+    graph = {}
+    for name, path in files.items():
+        tree = ast.parse(path.read_text())
+        imported = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                imported.add(node.module)
+                imported.update(f"{node.module}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.Import):
+                imported.update(a.name for a in node.names)
+            elif isinstance(node, ast.Attribute):
+                assert node.attr != "_actions", f"{name} edits argparse internals"
+        graph[name] = {m for m in imported if m in files and m != name}
+
+    def reaches(start, goal, seen=()):
+        return any(m == goal or (m not in seen and reaches(m, goal, (*seen, m)))
+                   for m in graph[start])
+
+    for name in graph:
+        assert not reaches(name, name), f"import cycle through {name}"
+    assert all("chanceclust.cli" not in deps for deps in graph.values())
+
+
+# --------------------------------------------------------------------------- tables (#21)
+
+
+def test_one_table_named_once_with_two_columns(capsys, tmp_path):
+    """compare/table T.csv --column X --column Y: both clusterings from one table (#21)."""
+    path = tmp_path / "labels.csv"
+    path.write_text("truth,kmeans\n" + "".join(f"{t},{p}\n" for t, p in zip(TRUE, PRED,
+                                                                              strict=True)))
+    status, out, err = run(capsys, "compare", path, "--column", "truth", "--column", "kmeans",
+                           "--measure", "ri,ari", "--format", "json")
+    assert status == 0, err
+    v = values(out)
+    assert v[("ri", None, None)] == pytest.approx(RI_EXACT, abs=1e-15)
+    assert v[("ari", "perm", "two-sided")] == pytest.approx(ARI_SKLEARN, abs=1e-12)
+    status, out, err = run(capsys, "table", path, "--column", "truth", "--column", "kmeans",
+                           "--format", "json")
+    assert status == 0, err
+    assert json.loads(out)["n"] == len(TRUE)
+    status, _, err = run(capsys, "compare", path, "--column", "truth")
+    assert status == 2
+    assert "required: B" in err
+
+
+def test_two_label_columns_without_column_hint_at_it(capsys, tmp_path):
+    """A two-column table is (element id, label) by default; its error says so (#21)."""
+    path = tmp_path / "labels.csv"
+    path.write_text("truth,kmeans\n0,1\n0,1\n1,0\n")
+    status, out, err = run(capsys, "compare", path, path)
+    assert status == 2
+    assert out == ""
+    assert "labels.csv:3: element '0' appears again" in err
+    assert "element id ('truth') and label ('kmeans')" in err
+    assert "--column" in err
+    help_text = " ".join(_option_help(capsys, "compare", "--column COL").split())
+    assert "two-column table is element id, label" in help_text
+
+
+def test_a_header_line_is_never_read_as_a_label(capsys, tmp_path):
+    """labels/pairs files: a first line unlike the others is refused; --header skips it (#21)."""
+    truth = list("00011122223")
+    pred = list("11222333113")
+    with_header = tmp_path / "truth.txt"
+    with_header.write_text("cluster\n" + "\n".join(truth) + "\n")
+    plain = tmp_path / "pred.txt"
+    plain.write_text("\n".join(pred) + "\n")
+    status, out, err = run(capsys, "compare", with_header, plain)
+    assert (status, out) == (2, "")
+    assert f"{with_header}:1: 'cluster' looks like a header" in err
+    assert "--header" in err
+    assert "--no-header" in err
+    both = tmp_path / "pred_header.txt"
+    both.write_text("kmeans\n" + "\n".join(pred) + "\n")
+    status, out, err = run(capsys, "compare", with_header, both, "--header", "--measure", "ari",
+                           "--format", "json")
+    assert status == 0, err
+    assert json.loads(out)["n"] == len(truth)
+    assert values(out)[("ari", "perm", "two-sided")] == pytest.approx(
+        adjusted_rand_score(truth, pred), abs=1e-12)
+    status, out, err = run(capsys, "compare", with_header, both, "--no-header", "--measure",
+                           "ari", "--format", "json")
+    assert status == 0, err
+    assert json.loads(out)["n"] == len(truth) + 1  # asked for: the header is a label
+    status, _, err = run(capsys, "compare", with_header, plain, "--header")
+    assert status == 2
+    assert "has 11 labels but" in err
+    assert "header line counts as a label" in err
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("cell\tcluster\n" + "".join(f"c{i}\t{x}\n" for i, x in enumerate(pred)))
+    status, _, err = run(capsys, "compare", pairs, pairs)
+    assert status == 2
+    assert "pairs.txt:1: 'cluster' looks like a header" in err
+    assert run(capsys, "compare", pairs, pairs, "--header")[0] == 0

@@ -8,10 +8,14 @@ internal errors.
 
 from __future__ import annotations
 
+import importlib
+import re
+from pathlib import Path
+
 import pytest
 
-from chanceclust import cli
 from chanceclust.cli import main
+from chanceclust.exceptions import InternalError, InvalidInputError, InvalidInputTypeError
 
 
 def run(capsys, *argv):
@@ -123,57 +127,28 @@ def test_unknown_encoding_names_the_option(capsys, labels):
 
 def test_no_partial_output_on_error(capsys, labels, monkeypatch):
     """A failure after some output was produced leaves stdout empty."""
+    from chanceclust._cli import results
 
     def fail_after_writing(rows, columns, fmt, stream, **kwargs):
         stream.write("half a li")
-        raise ValueError("the writer failed")
+        raise RuntimeError("the writer failed")
 
-    monkeypatch.setattr(cli, "write_rows", fail_after_writing)
+    monkeypatch.setattr(results, "write_rows", fail_after_writing)
     status, out, err = run(capsys, "compare", *labels)
-    assert status == 1  # raised outside chanceclust's code: an internal error (#15)
+    assert status == 1
     assert out == ""
     assert "the writer failed" in err
 
 
-def test_only_the_librarys_own_value_errors_are_user_errors(capsys, labels, monkeypatch):
-    """A ValueError from numpy deep inside a computation is a bug: exit 1 and a hint to
-    report it; the library's own argument errors stay exit 2 (#15)."""
-    import numpy as np
-
-    def numpy_fails(codes_a, codes_b):
-        return np.reshape(np.arange(3), (2, 2))  # ValueError raised inside numpy
-
-    monkeypatch.setattr(cli, "_contingency", numpy_fails)
-    status, out, err = run(capsys, "compare", *labels)
-    assert status == 1
-    assert out == ""
-    assert "internal error: ValueError" in err
-    assert "please report it" in err
-    monkeypatch.undo()
-    status, out, err = run(capsys, "expect", "--n", "10", "--model", "num")
-    assert status == 2, err
-    assert "internal error" not in err
-
-
 def test_memory_error_is_a_user_error_not_an_internal_one(capsys, labels, monkeypatch):
+    import chanceclust.contingency
+
     def exhausted(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(cli, "_contingency", exhausted)
+    monkeypatch.setattr(chanceclust.contingency, "contingency_table", exhausted)
     status, out, err = run(capsys, "compare", *labels)
     assert_user_error(status, out, err, "not enough memory")
-
-
-def test_internal_errors_exit_1_with_a_hint(capsys, labels, monkeypatch):
-    def broken(*args, **kwargs):
-        raise ZeroDivisionError("a bug")
-
-    monkeypatch.setattr(cli, "_contingency", broken)
-    status, out, err = run(capsys, "compare", *labels)
-    assert status == 1
-    assert out == ""
-    assert "internal error" in err
-    assert "report" in err
 
 
 def test_reproduce_out_naming_a_file(capsys, tmp_path):
@@ -212,7 +187,7 @@ def test_read_study_names_file_and_line(tmp_path, content, needles):
 
     path = tmp_path / "x_database.txt"
     path.write_text(content)
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(ValueError, match=re.escape(needles[0])) as info:
         read_study(path)
     for needle in needles:
         assert needle in str(info.value)
@@ -227,10 +202,180 @@ def test_reproduce_files_are_written_atomically(tmp_path):
     from chanceclust.paper.report import atomic_path, write_csv
 
     target = tmp_path / "table.csv"
-    with pytest.raises(RuntimeError), atomic_path(target) as temporary:
-        temporary.write_text("half a ta")
-        raise RuntimeError("interrupted")
+    def interrupted_while_writing():
+        with atomic_path(target) as temporary:
+            temporary.write_text("half a ta")
+            raise RuntimeError("interrupted")
+
+    with pytest.raises(RuntimeError, match="interrupted"):
+        interrupted_while_writing()
     assert list(tmp_path.iterdir()) == []  # neither the target nor the temporary file
     write_csv(target, ["a", "b"], [(1, 0.5)])
     assert target.read_text().splitlines() == ["a,b", "1,0.5"]
     assert list(tmp_path.iterdir()) == [target]
+
+
+# --------------------------------------------------------------------------- whose fault (#19)
+
+
+def _validation_cases(tmp, write=True):
+    """One invocation per validation rule the command line reaches: (argv, needles)."""
+
+    def put(name, data):
+        path = tmp / name
+        if write:
+            path.write_bytes(data if isinstance(data, bytes) else data.encode())
+        return str(path)
+
+    good = put("good.txt", "x\nx\ny\ny\n")
+    other = put("other.txt", "1\n2\n1\n2\n")
+    ids = put("ids.txt", "e1\t1\ne2\t1\ne3\t2\ne4\t2\n")
+    cells = put("cells.tsv", "0\t1\t2\n0\t2\t-1\n")
+    table = put("t.csv", "id,truth,pred\n1,x,y\n2,x,z\n")
+    return {
+        # options: models, sides, normalizations, unassigned elements
+        "model name": (["compare", good, other, "--model", "nums"], ["invalid model 'nums'"]),
+        "model and all-models": (["compare", good, other, "--model", "num", "--all-models"],
+                                 ["not allowed with"]),
+        "one-sided rank without reference": (["rank", good, other, "--one-sided"],
+                                             ["--one-sided needs --reference"]),
+        "one-sided all needs the reference's sizes": (
+            ["expect", "--n", "10", "--model", "all", "--one-sided"], ["--sizes-true"]),
+        "average method": (["compare", good, other, "--average-method", "median"],
+                           ["--average-method", "'median'"]),
+        "unassigned policy": (["compare", good, other, "--unassigned", "ignore"],
+                              ["--unassigned", "'ignore'"]),
+        "unassigned element": (["compare", good, other, "--unassigned-label", "y"],
+                               ["good.txt:3:", "has no cluster", "--unassigned drop"]),
+        "pairwise unassigned": (["pairwise", good, other, "--unassigned", "drop"],
+                                ["pairwise", "--unassigned raise"]),
+        "measure": (["compare", good, other, "--measure", "ari,rand"], ["invalid measure 'rand'"]),
+        "test statistic": (["test", good, other, "--measure", "rand"], ["--measure", "'rand'"]),
+        "alternative": (["test", good, other, "--alternative", "bigger"],
+                        ["--alternative", "'bigger'"]),
+        # counts, sizes, numbers of clusters, N, seeds
+        "cell count": (["compare", "--contingency", cells], ["cells.tsv:2:", "non-negative"]),
+        "cells of fewer than 2 elements": (
+            ["compare", "--contingency", put("zero.tsv", "0\t1\t0\n0\t2\t1\n")],
+            ["zero.tsv: only 1 element(s)", "at least 2"]),
+        "sizes positive": (["expect", "--n", "10", "--sizes-true", "0,10"], ["--sizes-true"]),
+        "sizes sum to n": (["expect", "--n", "10", "--sizes-true", "5,3", "--model", "perm",
+                            "--sizes-pred", "5,5"], ["--sizes-true", "--n 10", "8"]),
+        "sample sizes sum to n": (["sample", "--n", "5", "--model", "perm", "--sizes", "3,3"],
+                                  ["--sizes add up to 6", "--n 5"]),
+        "k at most n": (["expect", "--n", "10", "--model", "num", "--k-true", "20",
+                         "--k-pred", "2"], ["--k-true", "20"]),
+        "sample k at most n": (["sample", "--n", "3", "--model", "num", "--k", "5"],
+                               ["--k 5", "--n 3"]),
+        "model needs k": (["sample", "--n", "5", "--model", "num"], ["--model num needs --k"]),
+        "perm needs sizes": (["expect", "--n", "10", "--model", "perm"],
+                             ["--sizes-true", "--sizes-pred"]),
+        "n positive": (["expect", "--n", "0"], ["--n", "positive integer"]),
+        "n below 2**63": (["expect", "--n", str(2**63), "--model", "all"], ["--n"]),
+        "seed": (["sample", "--n", "5", "--model", "all", "--seed", "-1"], ["--seed", ">= 0"]),
+        "test samples": (["test", good, other, "--samples", "0"], ["--samples"]),
+        # files
+        "no such file": (["compare", str(tmp / "nope.txt"), good], ["nope.txt: no such file"]),
+        "different lengths": (["compare", good, put("five.txt", "1\n1\n2\n2\n3\n")],
+                              ["five.txt:5:", "has 5 labels but", "has 4"]),
+        "missing value": (["compare", put("nan.txt", "x\nNaN\ny\ny\n"), good],
+                          ["nan.txt:2:", "missing label"]),
+        "positional vs ids": (["compare", good, ids], ["good.txt:1:", "--line-ids"]),
+        "too few elements": (["compare", put("one.txt", "x\n"), put("one2.txt", "1\n")],
+                             ["one.txt:1:", "at least 2"]),
+        "malformed json": (["compare", put("bad.json", '["x",\n"y"'), good],
+                           ["bad.json:2:", "invalid JSON"]),
+        "ragged csv": (["compare", put("r.csv", "id,a\n1,x\n2\n3,y\n4,y\n"), good],
+                       ["r.csv:3:", "expected 2 fields"]),
+        "not utf-8": (["compare", put("latin.txt", b"x\n\xe9\ny\ny\n"), good],
+                      ["latin.txt:2:", "not valid utf-8"]),
+        "duplicate element": (["compare", put("dup.txt", "e1\tx\ne2\tx\ne1\ty\n"), ids],
+                              ["dup.txt:3:", "appears again"]),
+        "unknown column": (["compare", table, table, "--column", "nope"],
+                           ["t.csv:1:", "no column 'nope'"]),
+        "columns per input": (["rank", table, table, table, "--column", "truth", "--column",
+                               "pred"], ["--column given 2 times for 3 inputs"]),
+        "two standard inputs": (["compare", "-", "-"], ["only one input can be '-'"]),
+        "cells and files": (["compare", "--contingency", cells, good], ["not both"]),
+        "encoding": (["compare", good, other, "--encoding", "no-such-codec"],
+                     ["--encoding", "no-such-codec"]),
+    }
+
+
+_VALIDATION_CASES = list(_validation_cases(Path("unused"), write=False))
+
+
+@pytest.mark.parametrize("case", _VALIDATION_CASES)
+def test_every_validation_rule_exits_2_with_its_message(capsys, tmp_path, case):
+    """The user's input: exit 2, one line on stderr with the rule's message, no stdout."""
+    argv, needles = _validation_cases(tmp_path)[case]
+    status, out, err = run(capsys, *argv)
+    assert_user_error(status, out, err, *needles)
+    assert err.startswith("chanceclust")
+    assert "bug" not in err
+
+
+_A = ("1\n2\n1\n2\n1\n", "1\n1\n2\n2\n2\n")
+#: subcommand -> (module, library function it calls, its arguments after the input files)
+_LIBRARY_CALLS = {
+    "compare": ("chanceclust.adjusted", "adjusted_rand_index", ["--measure", "ari"]),
+    "table": ("chanceclust.comparison", "compare", []),
+    "rank": ("chanceclust.adjusted", "adjusted_rand_index", []),
+    "expect": ("chanceclust.expectations", "expected_rand_index_baseline", None),
+    "sample": ("chanceclust.samplers", "random_clusterings", None),
+    "test": ("chanceclust.significance", "significance_test", ["--samples", "5", "--seed", "0"]),
+    "pairwise": ("chanceclust.allpairs", "pairwise", []),
+}
+_NO_FILES = {
+    "expect": ["--n", "10", "--model", "all", "--measure", "ri"],
+    "sample": ["--n", "10", "--model", "all", "--seed", "1"],
+}
+
+
+def _raising(exc):
+    def call(*args, **kwargs):
+        raise exc
+
+    return call
+
+
+@pytest.mark.parametrize("command", list(_LIBRARY_CALLS))
+@pytest.mark.parametrize(
+    ("exc", "status", "needles"),
+    [
+        (InternalError("an invariant failed"), 1,
+         ["internal error", "an invariant failed", "bug in chanceclust", "please report it",
+          "--debug"]),
+        (ValueError("raised inside numpy"), 1,
+         ["internal error: ValueError: raised inside numpy", "bug in chanceclust",
+          "please report it", "--debug"]),
+        (ZeroDivisionError("a slip"), 1, ["internal error: ZeroDivisionError", "bug"]),
+        (InvalidInputError("`x` must be positive; got -1."), 2, ["`x` must be positive"]),
+        (InvalidInputTypeError("`x` must be a sequence; got a set."), 2, ["`x` must be"]),
+    ],
+    ids=["InternalError", "ValueError", "other", "InvalidInputError", "InvalidInputTypeError"],
+)
+def test_exit_status_says_whose_fault(capsys, tmp_path, monkeypatch, command, exc, status,
+                                      needles):
+    """A subcommand's library call raising: 2 only for invalid input, 1 (a bug) otherwise."""
+    module, name, extra = _LIBRARY_CALLS[command]
+    monkeypatch.setattr(importlib.import_module(module), name, _raising(exc))
+    if extra is None:
+        argv = [command, *_NO_FILES[command]]
+    else:
+        files = [tmp_path / "a.txt", tmp_path / "b.txt"]
+        for path, text in zip(files, _A, strict=True):
+            path.write_text(text)
+        argv = [command, *files, *extra]
+    got, out, err = run(capsys, *argv)
+    assert got == status, err
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    for needle in needles:
+        assert needle in err, err
+    if status == 2:
+        assert "internal error" not in err
+        assert "bug" not in err
+    got, _, err = run(capsys, *argv, "--debug")
+    assert got == status
+    assert "Traceback" in err

@@ -39,10 +39,10 @@ def inputs(tmp_path):
     b.write_text("\n".join(map(str, PRED)) + "\n")
     table = cc.partial_table(TRUE, PRED)
     cells = tmp_path / "cells.tsv"
-    lines = ["truth\tpred\tcount"] + [
+    lines = ["truth\tpred\tcount", *[
         f"{table.labels_true[r]}\t{table.labels_pred[c]}\t{n}"
         for r, c, n in zip(table.rows, table.cols, table.counts, strict=True)
-    ][::-1]  # any order
+    ][::-1]]  # any order
     cells.write_text("\n".join(lines) + "\n")
     return {"a": str(a), "b": str(b), "cells": str(cells), "dir": tmp_path}
 
@@ -179,7 +179,7 @@ def test_dask_scheduler_address(capsys, tmp_path, inputs):
         (["compare", "{a}"], r"required: B \(or --contingency CELLS\)"),
         (["compare", "{a}", "{b}", "--engine", "dask"], "apply to Parquet input"),
         (["compare", "{dir}/x.parquet", "--column", "t"], "needs the two label columns"),
-        (["pairwise", "{a}", "{b}", "--missing", "intersect"], "--unassigned raise"),
+        (["pairwise", "{a}", "{b}", "--unassigned", "drop"], "--unassigned raise"),
         (["pairwise", "{a}", "{b}", "--scheduler", "tcp://x:1"], "--scheduler needs --engine"),
     ],
 )

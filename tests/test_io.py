@@ -1,4 +1,4 @@
-"""Tests for chanceclust.io: readers of every input format, detection, alignment, writers."""
+"""Tests for chanceclust.io: readers of every input format, detection, matching elements."""
 
 import gzip
 import io
@@ -7,14 +7,15 @@ import json
 import numpy as np
 import pytest
 
+from chanceclust.exceptions import InvalidFileError, InvalidInputError
 from chanceclust.io import (
     NA_STRINGS,
     Clustering,
-    InputError,
-    align,
+    check_assigned,
     detect_format,
     factorize,
     read_clustering,
+    union,
 )
 
 
@@ -130,17 +131,17 @@ class TestReadFormats:
 
     def test_csv_needs_column_when_ambiguous(self, tmp_path):
         p = write(tmp_path, "a.csv", "id,truth,pred\na,x,1\n")
-        with pytest.raises(InputError, match=r"a\.csv:1: 3 columns .*--column"):
+        with pytest.raises(InvalidFileError, match=r"a\.csv:1: 3 columns .*--column"):
             read_clustering(p)
 
     def test_csv_unknown_column_lists_header(self, tmp_path):
         p = write(tmp_path, "a.csv", "id,truth\na,x\n")
-        with pytest.raises(InputError, match=r"a\.csv:1: no column 'nope'.*'id', 'truth'"):
+        with pytest.raises(InvalidFileError, match=r"a\.csv:1: no column 'nope'.*'id', 'truth'"):
             read_clustering(p, column="nope")
 
     def test_csv_ragged_row(self, tmp_path):
         p = write(tmp_path, "a.csv", "id,truth\na,x\nb\n")
-        with pytest.raises(InputError, match=r"a\.csv:3: expected 2 fields"):
+        with pytest.raises(InvalidFileError, match=r"a\.csv:3: expected 2 fields"):
             read_clustering(p)
 
     @pytest.mark.parametrize(
@@ -186,35 +187,35 @@ class TestReadFormats:
 
 class TestBadInput:
     def test_missing_file(self, tmp_path):
-        with pytest.raises(InputError, match=r"nope\.txt: no such file"):
+        with pytest.raises(InvalidFileError, match=r"nope\.txt: no such file"):
             read_clustering(str(tmp_path / "nope.txt"))
 
     def test_directory(self, tmp_path):
-        with pytest.raises(InputError, match="is a directory"):
+        with pytest.raises(InvalidFileError, match="is a directory"):
             read_clustering(str(tmp_path))
 
     @pytest.mark.parametrize("content", ["", "\n\n", "# only a comment\n"])
     def test_empty(self, tmp_path, content):
         p = write(tmp_path, "e.txt", content)
         fmt = "clusters" if content.strip() == "" and content else "auto"
-        with pytest.raises(InputError, match=r"e\.txt:1: empty"):
+        with pytest.raises(InvalidFileError, match=r"e\.txt:1: empty"):
             read_clustering(p, input_format=fmt if content == "\n\n" else "auto")
 
     def test_non_utf8_names_line_and_column(self, tmp_path):
         p = write(tmp_path, "bad.txt", b"a\nb\nc\xffd\n")
         msg = r"bad\.txt:3: not valid utf-8 \(byte 0xff at column 2\)"
-        with pytest.raises(InputError, match=msg):
+        with pytest.raises(InvalidFileError, match=msg):
             read_clustering(p)
 
     def test_corrupt_gzip(self, tmp_path):
         p = write(tmp_path, "a.gz", gzip.compress(b"a\nb\n")[:-6])
-        with pytest.raises(InputError, match="corrupt gzip"):
+        with pytest.raises(InvalidFileError, match="corrupt gzip"):
             read_clustering(p)
 
     @pytest.mark.parametrize("na", ["NaN", "nan", "NA", "", "null", "None", "N/A"])
     def test_na_labels(self, tmp_path, na):
         p = write(tmp_path, "a.txt", f"x\ny\n{na}\nx\n")
-        with pytest.raises(InputError, match=r"a\.txt:3: (empty|missing) label"):
+        with pytest.raises(InvalidFileError, match=r"a\.txt:3: (empty|missing) label"):
             read_clustering(p, input_format="labels")
         assert read_clustering(p, input_format="labels", na="keep").labels[2] == na
         assert read_clustering(p, input_format="labels", na="drop").labels[2] is None
@@ -224,60 +225,68 @@ class TestBadInput:
 
     def test_json_null_label(self, tmp_path):
         p = write(tmp_path, "a.json", '["x", null, "y"]')
-        with pytest.raises(InputError, match=r"a\.json: item 2: empty label"):
+        with pytest.raises(InvalidFileError, match=r"a\.json: item 2: empty label"):
             read_clustering(p)
 
     def test_json_nan_constant(self, tmp_path):
         p = write(tmp_path, "a.json", '{"e1": "x", "e2": NaN}')
-        with pytest.raises(InputError, match=r"a\.json: element 'e2': missing label 'NaN'"):
+        with pytest.raises(InvalidFileError, match=r"a\.json: element 'e2': missing label 'NaN'"):
             read_clustering(p)
 
     def test_invalid_json(self, tmp_path):
         p = write(tmp_path, "a.json", '[\n"x",\n"y"\n')
-        with pytest.raises(InputError, match=r"a\.json:4: invalid JSON"):
+        with pytest.raises(InvalidFileError, match=r"a\.json:4: invalid JSON"):
             read_clustering(p)
 
     def test_json_duplicate_key(self, tmp_path):
         p = write(tmp_path, "a.json", '{"e1": "x", "e1": "y"}')
-        with pytest.raises(InputError, match="key 'e1' appears twice"):
+        with pytest.raises(InvalidFileError, match="key 'e1' appears twice"):
             read_clustering(p)
 
     def test_duplicate_element_in_pairs(self, tmp_path):
         p = write(tmp_path, "a.txt", "e1\tx\ne2\ty\ne1\tz\n")
         msg = r"a\.txt:3: element 'e1' appears again \(first at line 1\)"
-        with pytest.raises(InputError, match=msg):
+        with pytest.raises(InvalidFileError, match=msg):
             read_clustering(p)
 
     def test_duplicate_element_in_clusters(self, tmp_path):
         p = write(tmp_path, "a.txt", "e1 e2\ne3 e1 e4\n")
-        with pytest.raises(InputError, match=r"a\.txt:2: element 'e1' appears again"):
+        with pytest.raises(InvalidFileError, match=r"a\.txt:2: element 'e1' appears again"):
             read_clustering(p)
 
     def test_duplicate_element_in_csv(self, tmp_path):
         p = write(tmp_path, "a.csv", "id,c\ne1,x\ne1,y\n")
-        with pytest.raises(InputError, match=r"a\.csv:3: element 'e1' appears again"):
+        with pytest.raises(InvalidFileError, match=r"a\.csv:3: element 'e1' appears again"):
             read_clustering(p)
 
     def test_pairs_with_three_fields(self, tmp_path):
         p = write(tmp_path, "a.txt", "e1\tx\ne2\ty\tz\n")
-        with pytest.raises(InputError, match=r"a\.txt:2: expected 2 fields"):
+        with pytest.raises(InvalidFileError, match=r"a\.txt:2: expected 2 fields"):
             read_clustering(p, input_format="pairs")
 
     def test_column_for_non_table(self, tmp_path):
         p = write(tmp_path, "a.txt", "x\ny\n")
-        with pytest.raises(InputError, match="--column"):
+        with pytest.raises(InvalidFileError, match="--column"):
             read_clustering(p, column="x")
         assert read_clustering(p, column="x", strict_columns=False).labels == ["x", "y"]
 
-    def test_bad_arguments_are_value_errors(self, tmp_path):
+    def test_bad_arguments_are_invalid_input(self, tmp_path):
         p = write(tmp_path, "a.txt", "x\ny\n")
-        with pytest.raises(ValueError, match="`input_format` must be"):
+        with pytest.raises(InvalidInputError, match="`input_format` must be"):
             read_clustering(p, input_format="xml")
-        with pytest.raises(ValueError, match="`na` must be"):
+        with pytest.raises(InvalidInputError, match="`na` must be"):
             read_clustering(p, na="skip")
 
+    def test_file_errors_are_invalid_input(self, tmp_path):
+        """Callers' ``except ValueError`` keeps working; the CLI exits 2 for them."""
+        with pytest.raises(InvalidFileError) as info:
+            read_clustering(str(tmp_path / "nope.txt"))
+        assert isinstance(info.value, InvalidInputError)
+        assert isinstance(info.value, ValueError)
+        assert (info.value.line, info.value.problem) == (None, "no such file")
 
-# --------------------------------------------------------------------------- align
+
+# --------------------------------------------------------------------------- union
 
 
 def positional(name, labels):
@@ -289,54 +298,37 @@ def keyed(name, elements, labels, lines=None):
     return Clustering(name, "pairs", list(labels), list(elements), lines)
 
 
-class TestAlign:
+class TestUnion:
     def test_positional(self):
-        pair = align(positional("a", "xxy"), positional("b", "112"))
-        assert (pair.labels_a, pair.labels_b) == (list("xxy"), list("112"))
+        pair = union(positional("a", "xxy"), positional("b", "112"))
+        assert (list(pair.labels_a), list(pair.labels_b), pair.elements) == (
+            list("xxy"), list("112"), None)
 
     def test_positional_length_mismatch_names_longer_file_and_line(self):
-        with pytest.raises(InputError, match=r"^b:3: b has 3 labels but a has 2"):
-            align(positional("a", "xy"), positional("b", "112"))
+        with pytest.raises(InvalidFileError, match=r"^b:3: b has 3 labels but a has 2"):
+            union(positional("a", "xy"), positional("b", "112"))
 
-    def test_by_id_reorders(self):
+    def test_by_id_reorders_and_marks_absent_elements(self):
         a = keyed("a", ["e1", "e2", "e3"], "xyx")
-        b = keyed("b", ["e3", "e2", "e1"], "123")
-        pair = align(a, b)
-        assert pair.labels_b == ["3", "2", "1"]
-
-    def test_different_elements_error_lists_examples(self):
-        a = keyed("a", ["e1", "e2", "e3", "e4", "e5", "e6"], "xxyyzz")
-        b = keyed("b", ["e1", "e2", "e3", "f1"], "1122")
-        with pytest.raises(InputError) as info:
-            align(a, b)
-        msg = str(info.value)
-        assert msg.startswith("a:4: the inputs have different elements")
-        assert "3 element(s) only in a ('e4', 'e5', 'e6')" in msg
-        assert "1 element(s) only in b ('f1')" in msg
-        assert "--missing intersect" in msg
-
-    def test_intersect(self):
-        a = keyed("a", ["e1", "e2", "e3"], "xxy")
-        b = keyed("b", ["e3", "e1", "zz"], "123")
-        pair = align(a, b, missing="intersect")
-        assert (pair.labels_a, pair.labels_b, pair.n_missing) == (["x", "y"], ["2", "1"], 2)
+        b = keyed("b", ["e3", "e9", "e1"], "123")
+        pair = union(a, b)
+        assert pair.elements == ["e1", "e2", "e3", "e9"]
+        assert pair.labels_a == ["x", "y", "x", None]
+        assert pair.labels_b == ["3", None, "1", "2"]
 
     def test_mixed_needs_line_ids(self):
         a = positional("a", "xyx")
         b = keyed("b", ["1", "0", "2"], "pqr")
-        with pytest.raises(InputError, match="--line-ids"):
-            align(a, b)
-        assert align(a, b, line_ids=0).labels_b == ["q", "p", "r"]
-        pair = align(b, a, line_ids=1, missing="intersect")
-        assert (pair.labels_a, pair.labels_b, pair.n_missing) == (["p", "r"], ["x", "y"], 2)
+        with pytest.raises(InvalidFileError, match="--line-ids"):
+            union(a, b)
+        assert union(a, b, line_ids=0).labels_b == ["q", "p", "r"]
 
-    def test_na_drop(self):
-        pair = align(positional("a", ["x", None, "y", "y"]), positional("b", ["1", "1", None, "2"]))
-        assert (pair.labels_a, pair.labels_b, pair.n_na) == (["x", "y"], ["1", "2"], 2)
-
-    def test_too_few_elements(self):
-        with pytest.raises(InputError, match=r"^a:1: only 1 element\(s\)"):
-            align(positional("a", "x"), positional("b", "1"))
+    def test_check_assigned_names_file_and_line(self):
+        a = keyed("a", ["e1", "e2"], "xy")
+        b = keyed("b", ["e2", "e1", "e3"], "123", lines=[4, 5, 7])
+        with pytest.raises(InvalidFileError, match=r"^b:7: element 'e3' has no cluster "
+                           r"\(absent from a\)"):
+            check_assigned(union(a, b), a, b)
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -349,3 +341,30 @@ def test_factorize_first_appearance():
     assert codes.tolist() == [0, 1, 0, 2, 1]
 
 
+
+
+class TestHeader:
+    def test_first_line_unlike_the_others_is_refused(self, tmp_path):
+        p = write(tmp_path, "a.txt", "# made by R\ncluster\n1\n2\n1\n")
+        with pytest.raises(InvalidFileError, match=r"a\.txt:2: 'cluster' looks like a header"):
+            read_clustering(p)
+        c = read_clustering(p, header=True)
+        assert (c.labels, list(c.lines)) == (["1", "2", "1"], [3, 4, 5])
+        assert read_clustering(p, header=False).labels == ["cluster", "1", "2", "1"]
+
+    @pytest.mark.parametrize(
+        "text",
+        ["x\ny\nx\n", "1\n2\n1\n", "NA\n1\n2\n", "a\n1\n", "-1\n0\n1\n", "x\n1\ny\n"],
+        ids=["strings", "integers", "missing-first", "too-short", "negative", "mixed"],
+    )
+    def test_no_header_suspected(self, tmp_path, text):
+        p = write(tmp_path, "a.txt", text)
+        assert read_clustering(p, na="keep").n == text.count("\n")
+
+    def test_header_of_pairs_and_clusters(self, tmp_path):
+        p = write(tmp_path, "p.txt", "element cluster\ne1\t1\ne2\t2\n")
+        c = read_clustering(p, header=True)
+        assert (c.format, c.elements, c.labels) == ("pairs", ["e1", "e2"], ["1", "2"])
+        p = write(tmp_path, "c.txt", "members\na b\nc\n")
+        c = read_clustering(p, header=True, input_format="clusters")
+        assert c.elements == ["a", "b", "c"]

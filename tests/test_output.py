@@ -8,6 +8,7 @@ import json
 import pytest
 
 from chanceclust._output import format_text_table, write_clusterings, write_rows
+from chanceclust.exceptions import InvalidInputError
 from chanceclust.io import read_clustering
 
 
@@ -34,7 +35,7 @@ def test_write_rows_formats():
     text = format_text_table(rows, cols, digits=3)
     assert text.splitlines() == ["measure  model  value", "ari      perm   0.300",
                                  "ri       -      1.000"]
-    with pytest.raises(ValueError, match="`fmt`"):
+    with pytest.raises(InvalidInputError, match="`fmt`"):
         write_rows(rows, cols, "xml", out)
 
 

@@ -12,6 +12,8 @@ from typing import IO, Any
 
 import numpy as np
 
+from chanceclust.exceptions import InvalidInputError
+
 __all__ = ["format_text_table", "write_clusterings", "write_rows"]
 
 
@@ -98,7 +100,7 @@ def write_rows(
         json.dump(doc, stream, indent=2, allow_nan=False)
         stream.write("\n")
     else:
-        raise ValueError(f"`fmt` must be 'text', 'tsv' or 'json'; got {fmt!r}")
+        raise InvalidInputError(f"`fmt` must be 'text', 'tsv' or 'json'; got {fmt!r}")
 
 
 def write_clusterings(samples: Sequence[Sequence[int]], fmt: str, stream: IO[str]) -> None:
@@ -132,4 +134,4 @@ def write_clusterings(samples: Sequence[Sequence[int]], fmt: str, stream: IO[str
             for s in samples:
                 stream.write(" ".join(str(int(x)) for x in s) + "\n")
     else:
-        raise ValueError(f"`fmt` must be 'text', 'tsv' or 'json'; got {fmt!r}")
+        raise InvalidInputError(f"`fmt` must be 'text', 'tsv' or 'json'; got {fmt!r}")

@@ -14,12 +14,17 @@ Input formats
 ``csv``, ``tsv``
     A table with a header row. ``column`` names the label column (a header name, or a 1-based
     index when no header has that name); ``id_column`` names an element-id column. Defaults: a
-    one-column table holds labels; a two-column table holds ``element, cluster``.
+    one-column table holds labels; a two-column table holds ``element, cluster`` (its errors say
+    so: a table of two label columns needs ``column``).
 ``json``
     A list of labels (by position), a list of lists (one cluster per list), an object
     ``{element: cluster}``, or an object ``{cluster: [members]}``.
 
-In the text formats (labels, pairs, clusters) lines starting with ``#`` are comments and
+The text formats (labels, pairs, clusters) have no header line unless ``header=True`` (the CLI's
+``--header``) skips their first data line; a labels or pairs file whose first label is not an
+integer while all the others are is refused, never read with its header as a label
+(``header=False``, ``--no-header``, reads it as one). In the text formats lines starting with
+``#`` are comments and
 surrounding whitespace and ``\\r`` are removed; blank lines are skipped except in ``labels``, where
 a blank line is an empty (missing) label. Labels and element ids are kept as strings, never
 converted: ``01`` and ``1`` are different labels. Gzip input (detected by its magic bytes, whatever
@@ -52,14 +57,13 @@ from typing import IO, Any
 
 import numpy as np
 
+from chanceclust.exceptions import InvalidFileError, InvalidInputError
+
 __all__ = [
     "FORMATS",
     "NA_STRINGS",
-    "AlignedPair",
     "Clustering",
-    "InputError",
     "UnionPair",
-    "align",
     "check_assigned",
     "detect_format",
     "factorize",
@@ -73,31 +77,6 @@ FORMATS = ("labels", "pairs", "clusters", "csv", "tsv", "json")
 NA_STRINGS = frozenset({"", "nan", "na", "n/a", "<na>", "null", "none"})
 
 _GZIP_MAGIC = b"\x1f\x8b"
-
-
-class InputError(ValueError):
-    """A problem with an input file, located by file name and (when known) line number.
-
-    ``str(err)`` is one line: ``"<file>:<line>: <problem>"``, or ``"<file>: <problem>"``.
-
-    Examples
-    --------
-    >>> str(InputError("a.txt", 3, "empty label"))
-    'a.txt:3: empty label'
-    >>> str(InputError("a.txt", None, "no such file"))
-    'a.txt: no such file'
-    """
-
-    def __init__(self, source: str, line: int | None, problem: str) -> None:
-        self.source = source
-        self.line = line
-        self.problem = problem
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        if self.line is None:
-            return f"{self.source}: {self.problem}"
-        return f"{self.source}:{self.line}: {self.problem}"
 
 
 @dataclass(frozen=True)
@@ -161,16 +140,16 @@ def _read_bytes(path: str, stdin: IO[bytes] | None = None) -> bytes:
             with open(path, "rb") as fh:
                 data = fh.read()
     except FileNotFoundError:
-        raise InputError(name, None, "no such file") from None
+        raise InvalidFileError(name, None, "no such file") from None
     except IsADirectoryError:
-        raise InputError(name, None, "is a directory, not a file") from None
+        raise InvalidFileError(name, None, "is a directory, not a file") from None
     except OSError as exc:
-        raise InputError(name, None, f"cannot read: {exc.strerror or exc}") from None
+        raise InvalidFileError(name, None, f"cannot read: {exc.strerror or exc}") from None
     if data[:2] == _GZIP_MAGIC:
         try:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(name, None, f"corrupt gzip data: {exc}") from None
+            raise InvalidFileError(name, None, f"corrupt gzip data: {exc}") from None
     return data
 
 
@@ -181,17 +160,15 @@ def _decode(data: bytes, name: str, encoding: str) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         byte = data[exc.start : exc.start + 1].hex()
-        raise InputError(
+        raise InvalidFileError(
             name,
             line,
             f"not valid {encoding} (byte 0x{byte} at column {col}); "
             "convert the file or pass --encoding",
         ) from None
     except LookupError:
-        raise InputError(name, None, f"unknown encoding {encoding!r} (--encoding)") from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text
+        raise InvalidFileError(name, None, f"unknown encoding {encoding!r} (--encoding)") from None
+    return text.removeprefix("\ufeff")
 
 
 def _split_lines(text: str) -> list[str]:
@@ -280,12 +257,14 @@ def _parse_labels(text: str, name: str) -> Clustering:
     return Clustering(name, "labels", labels, None, where)
 
 
-def _check_new_element(seen: dict[str, int], element: str, line: int, name: str, what: str) -> None:
+def _check_new_element(
+    seen: dict[str, int], element: str, line: int, name: str, what: str, hint: str = ""
+) -> None:
     first = seen.get(element)
     if first is not None:
-        raise InputError(
+        raise InvalidFileError(
             name, line, f"element {element!r} appears again (first at {what} {first}); "
-            "each element must be in exactly one cluster"
+            f"each element must be in exactly one cluster{hint}"
         )
 
 
@@ -297,12 +276,12 @@ def _parse_pairs(text: str, name: str) -> Clustering:
     for i, s in _data_lines(_split_lines(text)):
         parts = s.split("\t") if "\t" in s else s.split()
         if len(parts) != 2:
-            raise InputError(
+            raise InvalidFileError(
                 name, i, f"expected 2 fields (element<TAB>cluster), found {len(parts)}"
             )
         element, label = parts[0].strip(), parts[1].strip()
         if not element:
-            raise InputError(name, i, "empty element id")
+            raise InvalidFileError(name, i, "empty element id")
         _check_new_element(seen, element, i, name, "line")
         seen[element] = i
         elements.append(element)
@@ -325,7 +304,7 @@ def _check_near_pairs(text: str, name: str) -> None:
     i, parts = next(
         (i, parts) for i, parts in fields if len(parts) != 2 or not all(p.strip() for p in parts)
     )
-    raise InputError(
+    raise InvalidFileError(
         name, i, f"expected 2 TAB-separated fields (element<TAB>cluster) like the other "
         f"{good} lines, found {len(parts)}; fix the line, or pass --input-format clusters "
         "if each line is a cluster"
@@ -337,9 +316,7 @@ def _parse_clusters(text: str, name: str) -> Clustering:
     labels: list[str | None] = []
     nums: list[int] = []
     seen: dict[str, int] = {}
-    k = 0
-    for i, s in _data_lines(_split_lines(text)):
-        k += 1
+    for k, (i, s) in enumerate(_data_lines(_split_lines(text)), 1):
         label = str(k)
         for member in s.split():
             _check_new_element(seen, member, i, name, "line")
@@ -356,7 +333,7 @@ def _resolve_column(spec: str, header: list[str], name: str, what: str) -> int:
     if spec.isdigit() and 1 <= int(spec) <= len(header):
         return int(spec) - 1
     cols = ", ".join(repr(h) for h in header)
-    raise InputError(
+    raise InvalidFileError(
         name, 1, f"no column {spec!r} for {what}; the header has {cols} (or use a 1-based index)"
     )
 
@@ -371,7 +348,7 @@ def _parse_table(
         while header is not None and not any(h.strip() for h in header):
             header = next(reader, None)
         if header is None:
-            raise InputError(name, 1, "empty file: no header row")
+            raise InvalidFileError(name, 1, "empty file: no header row")
         header = [h.strip() for h in header]
         if column is not None:
             lab = _resolve_column(column, header, name, "--column")
@@ -383,7 +360,7 @@ def _parse_table(
         elif id_column is not None:
             ident = _resolve_column(id_column, header, name, "--id-column")
             if len(header) != 2:
-                raise InputError(name, 1, "choose the label column with --column")
+                raise InvalidFileError(name, 1, "choose the label column with --column")
             lab = 1 - ident
         elif len(header) == 1:
             lab, ident = 0, None
@@ -391,10 +368,17 @@ def _parse_table(
             ident, lab = 0, 1
         else:
             cols = ", ".join(repr(h) for h in header)
-            raise InputError(
+            raise InvalidFileError(
                 name, 1, f"{len(header)} columns ({cols}): choose the labels with --column"
             )
         width = len(header)
+        # the default reading of two columns, named in its errors: both may be labels
+        hint = (
+            f"; without --column a two-column table is read as element id ({header[0]!r}) "
+            f"and label ({header[1]!r}): if both columns are labels, choose one with --column"
+            if column is None and id_column is None and width == 2
+            else ""
+        )
         labels: list[str | None] = []
         elements: list[str] | None = [] if ident is not None else None
         nums: list[int] = []
@@ -404,20 +388,20 @@ def _parse_table(
             if not row or (len(row) == 1 and not row[0].strip() and width > 1):
                 continue
             if len(row) != width:
-                raise InputError(
+                raise InvalidFileError(
                     name, line, f"expected {width} fields like the header, found {len(row)}"
                 )
             labels.append(row[lab].strip())
             if elements is not None:
                 element = row[ident].strip()  # type: ignore[index]
                 if not element:
-                    raise InputError(name, line, "empty element id")
-                _check_new_element(seen, element, line, name, "line")
+                    raise InvalidFileError(name, line, "empty element id")
+                _check_new_element(seen, element, line, name, "line", hint)
                 seen[element] = line
                 elements.append(element)
             nums.append(line)
     except csv.Error as exc:
-        raise InputError(name, reader.line_num or None, f"malformed {fmt}: {exc}") from None
+        raise InvalidFileError(name, reader.line_num or None, f"malformed {fmt}: {exc}") from None
     return Clustering(name, fmt, labels, elements, nums)
 
 
@@ -428,7 +412,9 @@ def _json_scalar(value: Any, name: str, where: str) -> str | None:
         return "true" if value else "false"
     if isinstance(value, str):
         return value
-    raise InputError(name, None, f"{where}: expected a label, found a JSON {type(value).__name__}")
+    raise InvalidFileError(
+        name, None, f"{where}: expected a label, found a JSON {type(value).__name__}"
+    )
 
 
 def _no_duplicate_keys(name: str):  # type: ignore[no-untyped-def]
@@ -436,7 +422,7 @@ def _no_duplicate_keys(name: str):  # type: ignore[no-untyped-def]
         out: dict[str, Any] = {}
         for k, v in pairs:
             if k in out:
-                raise InputError(name, None, f"key {k!r} appears twice in a JSON object")
+                raise InvalidFileError(name, None, f"key {k!r} appears twice in a JSON object")
             out[k] = v
         return out
 
@@ -455,9 +441,9 @@ def _parse_json(text: str, name: str) -> Clustering:
         )
     except json.JSONDecodeError as exc:
         problem = f"invalid JSON: {exc.msg} (column {exc.colno})"
-        raise InputError(name, exc.lineno, problem) from None
+        raise InvalidFileError(name, exc.lineno, problem) from None
     except RecursionError:
-        raise InputError(
+        raise InvalidFileError(
             name, None, "JSON nested too deeply: a clustering is a list or object of labels "
             "or of member lists"
         ) from None
@@ -467,13 +453,13 @@ def _parse_json(text: str, name: str) -> Clustering:
 
     def add_cluster(label: str, members: Any, where: str) -> None:
         if not isinstance(members, list):
-            raise InputError(name, None, f"{where}: expected a list of members")
+            raise InvalidFileError(name, None, f"{where}: expected a list of members")
         for member in members:
             element = _json_scalar(member, name, where)
             if element is None or element == "":
-                raise InputError(name, None, f"{where}: empty or null element id")
+                raise InvalidFileError(name, None, f"{where}: empty or null element id")
             if element in seen:
-                raise InputError(
+                raise InvalidFileError(
                     name, None, f"{where}: element {element!r} appears again "
                     f"(first in cluster {seen[element]!r}); each element must be in one cluster"
                 )
@@ -495,11 +481,11 @@ def _parse_json(text: str, name: str) -> Clustering:
             return Clustering(name, "json", labels, elements, None)
         for key, value in doc.items():
             if key == "":
-                raise InputError(name, None, "empty element id (key \"\")")
+                raise InvalidFileError(name, None, "empty element id (key \"\")")
             elements.append(key)
             labels.append(_json_scalar(value, name, f"key {key!r}"))
         return Clustering(name, "json", labels, elements, None)
-    raise InputError(name, 1, "expected a JSON list or object of labels")
+    raise InvalidFileError(name, 1, "expected a JSON list or object of labels")
 
 
 # --------------------------------------------------------------------------- public readers
@@ -507,6 +493,38 @@ def _parse_json(text: str, name: str) -> Clustering:
 
 def _is_na(label: str) -> bool:
     return label.strip().lower() in NA_STRINGS
+
+
+_TEXT_FORMATS = ("labels", "pairs", "clusters")
+
+
+def _skip_header(text: str) -> str:
+    """``text`` with its first data line made a comment (line numbers are kept)."""
+    start = 0
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return text[:start] + "#" + text[start:]
+        start += len(line) + 1
+    return text
+
+
+def _is_integer(label: str | None) -> bool:
+    return label is not None and label.strip().lstrip("+-").isdigit()
+
+
+def _check_no_header(result: Clustering) -> None:
+    """Raise where the first label differs in kind from all others (a header, read as one)."""
+    labels = result.labels
+    first = labels[0]
+    if len(labels) < 3 or first is None or _is_na(first) or _is_integer(first):
+        return
+    if all(_is_integer(x) or x is None or _is_na(x) for x in set(labels[1:])):
+        raise InvalidFileError(
+            result.source, result.line_of(0),
+            f"{first!r} looks like a header: every other label is an integer; pass --header "
+            "to skip the first line, or --no-header to read it as a label",
+        )
 
 
 def read_clustering(
@@ -519,6 +537,7 @@ def read_clustering(
     na: str = "error",
     stdin: IO[bytes] | None = None,
     strict_columns: bool = True,
+    header: bool | None = None,
 ) -> Clustering:
     """Read one clustering from ``path`` (``"-"`` for standard input).
 
@@ -535,12 +554,18 @@ def read_clustering(
     na : {"error", "keep", "drop"}, default="error"
         What to do with missing labels (:data:`NA_STRINGS`, e.g. ``""``, ``"NaN"``, ``"NA"``,
         JSON ``null``): raise, keep them as an ordinary label, or mark them ``None`` so that
-        :func:`align` drops those elements.
+        they are unassigned (:func:`union`).
     stdin : binary file, optional
         Read instead of ``sys.stdin.buffer`` when ``path`` is ``"-"``.
     strict_columns : bool, default=True
         Raise if ``column``/``id_column`` are given for an input that is not csv/tsv; when
         False they are ignored for such inputs.
+    header : bool or None, default=None
+        Whether the first data line of a text format (labels, pairs, clusters) is a header:
+        True skips it, False reads it as data. None: no header, but a labels or pairs file
+        whose first label is not an integer while every other label is one raises (the line
+        looks like a header: it is never read as a label silently). csv/tsv always have a
+        header and JSON never.
 
     Returns
     -------
@@ -548,7 +573,7 @@ def read_clustering(
 
     Raises
     ------
-    InputError
+    InvalidFileError
         With the file name, the line (when known) and the problem.
 
     Examples
@@ -559,16 +584,23 @@ def read_clustering(
     ('labels', ['a', 'b', 'a'], None)
     """
     if input_format not in ("auto", *FORMATS):
-        raise ValueError(f"`input_format` must be 'auto' or one of {FORMATS}; got {input_format!r}")
+        raise InvalidInputError(
+            f"`input_format` must be 'auto' or one of {FORMATS}; got {input_format!r}"
+        )
     if na not in ("error", "keep", "drop"):
-        raise ValueError(f"`na` must be 'error', 'keep' or 'drop'; got {na!r}")
+        raise InvalidInputError(f"`na` must be 'error', 'keep' or 'drop'; got {na!r}")
     name = _display_name(path)
     text = _decode(_read_bytes(path, stdin), name, encoding)
     fmt = detect_format(path, text) if input_format == "auto" else input_format
+    if header and fmt in _TEXT_FORMATS:
+        text = _skip_header(text)
+        fmt = detect_format(path, text) if input_format == "auto" else input_format
     if fmt in ("csv", "tsv"):
         result = _parse_table(text, name, fmt, column, id_column)
     elif (column is not None or id_column is not None) and strict_columns:
-        raise InputError(name, None, f"--column/--id-column apply to csv/tsv input, not {fmt}")
+        raise InvalidFileError(
+            name, None, f"--column/--id-column apply to csv/tsv input, not {fmt}"
+        )
     elif fmt == "labels":
         result = _parse_labels(text, name)
     elif fmt == "pairs":
@@ -576,14 +608,16 @@ def read_clustering(
     elif fmt == "clusters":
         try:
             result = _parse_clusters(text, name)
-        except InputError:
+        except InvalidFileError:
             if input_format == "auto":
                 _check_near_pairs(text, name)  # a pairs file with a bad line: say which
             raise
     else:
         result = _parse_json(text, name)
     if result.n == 0:
-        raise InputError(name, 1, f"empty: no elements found (read as {fmt})")
+        raise InvalidFileError(name, 1, f"empty: no elements found (read as {fmt})")
+    if header is None and fmt in ("labels", "pairs"):
+        _check_no_header(result)
     if na != "keep":
         # Check each distinct label once: fast even for millions of elements.
         bad = {lab for lab in set(result.labels) if lab is None or _is_na(lab)}
@@ -598,7 +632,7 @@ def read_clustering(
             line = result.line_of(i)
             if line is None:
                 problem = f"{result.where(i)}: {problem}"
-            raise InputError(name, line, problem)
+            raise InvalidFileError(name, line, problem)
         if bad:
             labels = [None if lab in bad else lab for lab in result.labels]
             result = Clustering(name, fmt, labels, result.elements, result.lines)
@@ -606,25 +640,6 @@ def read_clustering(
 
 
 # --------------------------------------------------------------------------- aligning
-
-
-@dataclass(frozen=True)
-class AlignedPair:
-    """Labels of two clusterings on their common elements, in the same order.
-
-    ``n_missing`` counts elements present in only one input (dropped with ``missing="intersect"``),
-    ``n_na`` elements dropped because a label was missing (``na="drop"``).
-    """
-
-    labels_a: list[str]
-    labels_b: list[str]
-    n_missing: int
-    n_na: int
-
-
-def _examples(items: Sequence[str], k: int = 3) -> str:
-    shown = ", ".join(repr(x) for x in items[:k])
-    return shown + (", ..." if len(items) > k else "")
 
 
 @dataclass(frozen=True)
@@ -670,7 +685,7 @@ def union(
     if (ea is None) != (eb is None):
         if line_ids is None:
             pos, keyed = (a, b) if ea is None else (b, a)
-            raise InputError(
+            raise InvalidFileError(
                 pos.source,
                 pos.line_of(0),
                 f"gives labels by position, but {keyed.source} names its elements "
@@ -684,11 +699,13 @@ def union(
     if ea is None or eb is None:
         if a.n != b.n:
             longer, shorter = (a, b) if a.n > b.n else (b, a)
-            raise InputError(
+            raise InvalidFileError(
                 longer.source,
                 longer.line_of(shorter.n),
                 f"{longer.source} has {longer.n} labels but {shorter.source} has {shorter.n}; "
-                "labels are matched by position, so both need one label per element",
+                "labels are matched by position, so both need one label per element (a "
+                "header line counts as a label unless --header skips the first line of "
+                "every input)",
             )
         la, lb = a.labels, b.labels  # read, never written: no copies of a million labels
         index_a = index_b = range(a.n)
@@ -710,14 +727,16 @@ def union(
 
 
 def check_assigned(pair: UnionPair, a: Clustering, b: Clustering) -> None:
-    """Raise an :class:`InputError` at the first unassigned element, if any (``--unassigned raise``).
+    """Raise an :class:`~chanceclust.exceptions.InvalidFileError` at the first unassigned element.
+
+    For ``--unassigned raise``: the message names the file and line of the element.
 
     Examples
     --------
     >>> a = Clustering("a", "labels", ["x", None], None, [1, 2])
     >>> try:  # the class is named by its module, which differs by pytest version: match text
     ...     check_assigned(union(a, a), a, a)
-    ... except InputError as error:
+    ... except InvalidFileError as error:
     ...     print(error)
     a:2: element 2 has no cluster (missing label); ...
     """
@@ -743,82 +762,13 @@ def check_assigned(pair: UnionPair, a: Clustering, b: Clustering) -> None:
         label = side.labels[index[i]]
         why = "missing label" if label is None else f"label {label!r} is an --unassigned-label"
         source, where = side.source, side.line_of(index[i])
-    raise InputError(
+    raise InvalidFileError(
         source,
         where,
         f"{element} has no cluster ({why}); {counts[0]} element(s) of {a.source} and "
         f"{counts[1]} of {b.source} are unassigned: --unassigned drop leaves them out, "
         "singletons makes each its own cluster, cluster puts those of an input in one cluster",
     )
-
-
-def align(
-    a: Clustering,
-    b: Clustering,
-    *,
-    missing: str = "error",
-    line_ids: int | None = None,
-    min_elements: int = 2,
-) -> AlignedPair:
-    """Put the labels of ``a`` and ``b`` in the same element order, on their common elements.
-
-    Elements are matched as :func:`union` does. Elements in only one input raise
-    (``missing="error"``, the message lists a few) or are dropped (``missing="intersect"``);
-    elements with a missing label (``None``) are dropped.
-
-    Examples
-    --------
-    >>> a = Clustering("a", "pairs", ["x", "y", "x"], ["e1", "e2", "e3"], [1, 2, 3])
-    >>> b = Clustering("b", "pairs", ["1", "1", "2"], ["e3", "e1", "e2"], [1, 2, 3])
-    >>> align(a, b).labels_b
-    ['1', '2', '1']
-    """
-    if missing not in ("error", "intersect"):
-        raise ValueError(f"`missing` must be 'error' or 'intersect'; got {missing!r}")
-    pair = union(a, b, line_ids=line_ids)
-    n = len(pair.index_a)
-    only_a = [i for i in range(n) if pair.index_b[i] < 0]
-    only_b = [i for i in range(n) if pair.index_a[i] < 0]
-    if (only_a or only_b) and missing == "error":
-        names = pair.elements or []
-        parts = []
-        if only_a:
-            parts.append(
-                f"{len(only_a)} element(s) only in {a.source} "
-                f"({_examples([names[i] for i in only_a])})"
-            )
-        if only_b:
-            parts.append(
-                f"{len(only_b)} element(s) only in {b.source} "
-                f"({_examples([names[i] for i in only_b])})"
-            )
-        src, first = (a, pair.index_a[only_a[0]]) if only_a else (b, pair.index_b[only_b[0]])
-        common = a.n - len(only_a)
-        raise InputError(
-            src.source,
-            src.line_of(first),
-            "the inputs have different elements: " + "; ".join(parts)
-            + f"; --unassigned drop (alias --missing intersect) compares the {common} "
-            "shared element(s)",
-        )
-    n_missing = len(only_a) + len(only_b)
-    both = [i for i in range(n) if pair.index_a[i] >= 0 and pair.index_b[i] >= 0]
-    la = [pair.labels_a[i] for i in both]
-    lb = [pair.labels_b[i] for i in both]
-    n_na = 0
-    if None in la or None in lb:
-        keep = [x is not None and y is not None for x, y in zip(la, lb, strict=True)]
-        n_na = len(keep) - sum(keep)
-        la = [x for x, k in zip(la, keep, strict=True) if k]
-        lb = [y for y, k in zip(lb, keep, strict=True) if k]
-    if len(la) < min_elements:
-        src = a if a.n <= b.n else b
-        raise InputError(
-            src.source,
-            src.line_of(0),
-            f"only {len(la)} element(s) to compare; at least {min_elements} are needed",
-        )
-    return AlignedPair(la, lb, n_missing, n_na)  # type: ignore[arg-type]
 
 
 def factorize(labels: Sequence[str]) -> np.ndarray:

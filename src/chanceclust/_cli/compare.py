@@ -1,0 +1,62 @@
+"""``chanceclust compare``: chosen measures under chosen models for two clusterings."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from chanceclust._cli import inputs, options
+from chanceclust._cli.options import PROG
+from chanceclust._cli.results import MEASURES, contingency, measure_rows, out, summary
+
+
+def add_parser(sub: Any) -> None:
+    """The ``compare`` subcommand's options; :func:`run` below runs it."""
+    p = options.subparser(
+        sub,
+        "compare",
+        "compare two clusterings with chosen measures and models",
+        f"  {PROG} compare truth.txt pred.txt --measure ari,ami --model perm --model num\n"
+        f"  {PROG} compare truth.tsv pred.json --one-sided --all-models --format json\n"
+        f"  {PROG} compare results.csv --column truth --column kmeans\n",
+    )
+    # A and B are optional: --contingency replaces them, a Parquet A holds both
+    p.add_argument(
+        "a", metavar="A", nargs="?", help="first clustering (the reference with --one-sided)"
+    )
+    p.add_argument(
+        "b", metavar="B", nargs="?",
+        help="second clustering (leave it out when A is one table holding both, with --column "
+        "A_COLUMN --column B_COLUMN)",
+    )
+    p.add_argument(
+        "--measure",
+        action="append",
+        type=options.comma_list(tuple(MEASURES), "measure"),
+        metavar="LIST",
+        help=f"comma list of {', '.join(MEASURES)}; repeatable (default: ari,ami)",
+    )
+    options.add_models(p, one_sided=options.ONE_SIDED_A)
+    options.add_average(p)
+    options.add_inputs(p, parquet=True)
+    options.add_output(p)
+    options.add_common(p)
+    options.add_large_inputs(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if inputs.is_large(args):
+        table, meta = inputs.large_table(args)
+    else:
+        a, b = inputs.read_inputs(args, inputs.pair_paths(args))
+        ca, cb = inputs.aligned_codes(args, a, b)
+        table = contingency(ca, cb)
+        meta = summary(a, b, ca, cb, args.unassigned_report)
+    models = options.models(args)
+    rows: list[dict[str, Any]] = []
+    for name in options.flatten(args.measure, ["ari", "ami"]):
+        rows += measure_rows(name, table, models, args.one_sided, args.average_method)
+    meta["average_method"] = args.average_method
+    out(args, rows, ["measure", "model", "sided", "value"], meta)
+    return 0

@@ -1,0 +1,92 @@
+"""``chanceclust rank``: all pairs of clusterings, or clusterings against a reference, ranked."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+from typing import Any
+
+from chanceclust._cli import inputs, options
+from chanceclust._cli.options import PROG, UsageError
+from chanceclust._cli.results import MEASURES, contingency, measure_rows, out
+from chanceclust._validation import DISTANCES
+
+
+def add_parser(sub: Any) -> None:
+    """The ``rank`` subcommand's options; :func:`run` below runs it."""
+    p = options.subparser(
+        sub,
+        "rank",
+        "rank all pairs of clusterings, or clusterings against a reference",
+        f"  {PROG} rank run*.txt --measure ami --model num\n"
+        f"  {PROG} rank --reference truth.txt algo1.txt algo2.txt --one-sided --model all\n",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="clusterings to rank")
+    p.add_argument(
+        "--reference",
+        metavar="R",
+        help="rank every FILE against R instead of ranking all pairs of FILEs",
+    )
+    p.add_argument(
+        "--measure",
+        choices=tuple(MEASURES),
+        default="ari",
+        help="measure to rank by (default: %(default)s; vi ranks smallest first)",
+    )
+    options.add_models(
+        p, single=True,
+        one_sided="--reference R is a fixed reference; only each FILE is random (needs "
+        "--reference)",
+    )
+    options.add_average(p)
+    options.add_inputs(p)
+    options.add_output(p)
+    options.add_common(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.one_sided and args.reference is None:
+        raise UsageError("--one-sided needs --reference (the fixed clustering)")
+    paths = ([args.reference] if args.reference is not None else []) + list(args.files)
+    if args.reference is None and len(paths) < 2:
+        raise UsageError("rank needs at least two FILEs (or --reference R and one FILE)")
+    clusterings = inputs.read_inputs(args, paths)
+    if args.reference is not None:
+        ref, others = clusterings[0], clusterings[1:]
+        pairs = [(ref, c) for c in others]
+    else:
+        pairs = list(itertools.combinations(clusterings, 2))
+    progress = options.progress("rank", len(pairs), args)
+    values = []
+    for done, (x, y) in enumerate(pairs, 1):
+        cx, cy = inputs.aligned_codes(args, x, y)
+        rows = measure_rows(
+            args.measure, contingency(cx, cy), [args.model], args.one_sided, args.average_method
+        )
+        values.append(rows[0]["value"])
+        progress.set(done)
+    progress.close()
+    order = sorted(
+        range(len(pairs)),
+        key=lambda i: values[i] if args.measure in DISTANCES else -values[i],
+    )
+    kind = MEASURES[args.measure][2]
+    label = args.measure + (f" ({args.model})" if kind == "adjusted" else "")
+    rows = []
+    for rank, i in enumerate(order, 1):
+        x, y = pairs[i]
+        if args.reference is not None:
+            rows.append({"rank": rank, "clustering": y.source, args.measure: values[i]})
+        else:
+            rows.append({"rank": rank, "a": x.source, "b": y.source, args.measure: values[i]})
+    columns = ["rank", "clustering" if args.reference is not None else "a"]
+    columns += [] if args.reference is not None else ["b"]
+    columns.append(args.measure)
+    meta: dict[str, Any] = {"measure": args.measure, "model": args.model if kind == "adjusted"
+                            else None, "one_sided": args.one_sided, "reference": args.reference}
+    meta["summary"] = f"# ranked by {label}" + (
+        f" against {clusterings[0].source}" if args.reference is not None else ""
+    ) + (", one-sided" if args.one_sided else "")
+    out(args, rows, columns, meta)
+    return 0

@@ -1,0 +1,60 @@
+"""``chanceclust table``: every measure x model x sidedness x normalization for two clusterings."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from chanceclust._cli import inputs, options
+from chanceclust._cli.options import PROG
+from chanceclust._cli.results import load, out, result_rows, summary
+
+
+def add_parser(sub: Any) -> None:
+    """The ``table`` subcommand's options; :func:`run` below runs it."""
+    p = options.subparser(
+        sub,
+        "table",
+        "every measure x model x sidedness x normalization for two clusterings",
+        f"  {PROG} table truth.txt pred.txt\n  {PROG} table truth.txt pred.txt --format tsv\n",
+    )
+    p.add_argument(
+        "a", metavar="A", nargs="?", help="first clustering (the reference when one-sided)"
+    )
+    p.add_argument("b", metavar="B", nargs="?", help="second clustering")
+    options.add_inputs(p, parquet=True)
+    options.add_output(p)
+    options.add_common(p)
+    group = options.add_large_inputs(p)
+    group.add_argument(
+        "--histograms",
+        action="store_true",
+        help="print the summary instead: N and the histograms of cluster sizes and "
+        "of cell counts (what every measure needs)",
+    )
+    p.set_defaults(func=run)
+
+
+COLUMNS = ["measure", "model", "sided", "average_method", "value", "expected"]
+
+
+def run(args: argparse.Namespace) -> int:
+    compare = load("chanceclust.comparison", "compare")
+    if not inputs.is_large(args):
+        a, b = inputs.read_inputs(args, inputs.pair_paths(args))
+        ca, cb = inputs.aligned_codes(args, a, b)
+        out(args, result_rows(compare(ca, cb)), COLUMNS, summary(a, b, ca, cb,
+                                                                  args.unassigned_report))
+        return 0
+    table, meta = inputs.large_table(args)
+    if args.histograms:
+        histograms = table.summary()
+        rows = [
+            {"histogram": name, "value": int(v), "count": int(c)}
+            for name in ("sizes_true", "sizes_pred", "cells")
+            for v, c in zip(*getattr(histograms, name), strict=True)
+        ]
+        out(args, rows, ["histogram", "value", "count"], meta)
+        return 0
+    out(args, result_rows(compare(contingency=table)), COLUMNS, meta)
+    return 0
