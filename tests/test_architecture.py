@@ -39,16 +39,17 @@ LAYERS: list[tuple[str, list[str]]] = [
     ]),
     ("measure registry", ["_registry"]),
     ("composite public functions", ["", "significance", "allpairs", "comparison", "dask"]),
-    ("command line and paper", ["cli", "_cli_scale", "_output", "__main__", "paper", "paper.*"]),
+    ("command line and paper", ["cli", "_cli", "_cli.*", "_output", "__main__", "paper",
+                                "paper.*"]),
 ]
 
 # Subpackages counted as one unit for the package-level cycle check.
-UNITS = ("_expected", "paper")
+UNITS = ("_expected", "paper", "_cli")
 
 # Cycles known today and owned by another change of issue 19 (the CLI package): listed so that
 # the rest is checked now. Each entry must still be a cycle (a stale entry fails): delete it
 # with the change that removes the cycle.
-PENDING_CYCLES: list[set[str]] = [{"cli", "_cli_scale"}]
+PENDING_CYCLES: list[set[str]] = []
 
 
 MODULES = {

@@ -8,6 +8,7 @@ internal errors.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
 from pathlib import Path
@@ -318,9 +319,9 @@ def test_every_validation_rule_exits_2_with_its_message(capsys, tmp_path, case):
 _A = ("1\n2\n1\n2\n1\n", "1\n1\n2\n2\n2\n")
 #: subcommand -> (module, library function it calls, its arguments after the input files)
 _LIBRARY_CALLS = {
-    "compare": ("chanceclust.adjusted", "adjusted_rand_index", ["--measure", "ari"]),
+    "compare": ("chanceclust._registry", "ari", ["--measure", "ari"]),  # a registry entry
     "table": ("chanceclust.comparison", "compare", []),
-    "rank": ("chanceclust.adjusted", "adjusted_rand_index", []),
+    "rank": ("chanceclust._registry", "ari", []),
     "expect": ("chanceclust.expectations", "expected_rand_index_baseline", None),
     "sample": ("chanceclust.samplers", "random_clusterings", None),
     "test": ("chanceclust.significance", "significance_test", ["--samples", "5", "--seed", "0"]),
@@ -359,7 +360,13 @@ def test_exit_status_says_whose_fault(capsys, tmp_path, monkeypatch, command, ex
                                       needles):
     """A subcommand's library call raising: 2 only for invalid input, 1 (a bug) otherwise."""
     module, name, extra = _LIBRARY_CALLS[command]
-    monkeypatch.setattr(importlib.import_module(module), name, _raising(exc))
+    if module == "chanceclust._registry":  # the CLI calls the registry entry's function
+        registry = importlib.import_module(module).MEASURES
+        monkeypatch.setitem(
+            registry, name, dataclasses.replace(registry[name], function=_raising(exc))
+        )
+    else:
+        monkeypatch.setattr(importlib.import_module(module), name, _raising(exc))
     if extra is None:
         argv = [command, *_NO_FILES[command]]
     else:

@@ -334,25 +334,17 @@ def test_cli_default_raises_at_the_file_and_line(capsys, noisy):
     assert f"{pred}:4: element 4 has no cluster (label '-1' is an --unassigned-label)" in err
 
 
-def test_cli_aliases(capsys, tmp_path, noisy):
-    """--na drop and --missing intersect are --unassigned drop; contradictions are refused."""
-    truth, pred = noisy
-    _, out, _ = run(capsys, "compare", truth, pred, "--unassigned-label", "-1",
-                    "--unassigned-label", "-2", "--na", "drop", "--format", "json")
-    _, same, _ = run(capsys, "compare", truth, pred, "--unassigned-label", "-1",
-                     "--unassigned-label", "-2", "--unassigned", "drop", "--format", "json")
-    assert out == same
-    status, _, err = run(capsys, "compare", truth, pred, "--na", "drop", "--unassigned",
-                         "cluster")
-    assert status == 2
-    assert "contradict" in err
+def test_cli_keyed_files_and_the_removed_aliases(capsys, tmp_path):
+    """Keyed files with elements missing on one side follow --unassigned; the pre-release
+    aliases --missing and --na drop are gone (#19)."""
+    for alias in (["--missing", "intersect"], ["--na", "drop"]):
+        status, _, _ = run(capsys, "compare", "x.txt", "y.txt", *alias)
+        assert status == 2
     a = tmp_path / "a.txt"
     a.write_text("e1\tx\ne2\tx\ne3\ty\ne4\ty\n")
     b = tmp_path / "b.txt"
     b.write_text("e2\t1\ne3\t2\ne4\t2\ne9\t1\n")
-    _, out, _ = run(capsys, "compare", a, b, "--missing", "intersect", "--format", "json")
-    _, same, _ = run(capsys, "compare", a, b, "--unassigned", "drop", "--format", "json")
-    assert out == same
+    _, out, _ = run(capsys, "compare", a, b, "--unassigned", "drop", "--format", "json")
     assert json.loads(out)["n"] == 3
     status, out, _ = run(capsys, "compare", a, b, "--unassigned", "singletons", "--format",
                          "json")

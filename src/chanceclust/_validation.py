@@ -66,7 +66,6 @@ def check_setting(model: Any, one_sided: Any) -> Setting:
 
 
 ALTERNATIVES = ("greater", "less", "two-sided")
-DISTANCES = frozenset({"vi"})  # TMP: until the CLI reads the measure registry
 
 
 def check_alternative(alternative: Any) -> str:

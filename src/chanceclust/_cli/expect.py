@@ -50,13 +50,13 @@ def add_parser(sub: Any) -> None:
 def _check_options(args: argparse.Namespace, models: list[str]) -> None:
     """The library's rules for the two sides (``_validation.check_summaries``), checked
     before any computation and with the option names in the messages (exit status 2)."""
-    from chanceclust._validation import check_summaries
+    from chanceclust._validation import check_setting, check_summaries
 
     names = {"n": "--n", "sizes_true": "--sizes-true", "sizes_pred": "--sizes-pred",
              "n_clusters_true": "--k-true", "n_clusters_pred": "--k-pred"}
     for model in models:
-        check_summaries(args.n, model, args.one_sided, args.sizes_true, args.k_true,
-                        args.sizes_pred, args.k_pred, names=names)
+        check_summaries(args.n, check_setting(model, args.one_sided), args.sizes_true,
+                        args.k_true, args.sizes_pred, args.k_pred, names=names)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,15 +7,13 @@ from typing import Any
 
 from chanceclust._cli import inputs, options
 from chanceclust._cli.options import PROG, UsageError, note
-from chanceclust._cli.results import out
+from chanceclust._cli.results import MEASURES, out
 from chanceclust.exceptions import InvalidFileError
 from chanceclust.io import check_assigned, factorize, union
 
 
 def add_parser(sub: Any) -> None:
     """The ``pairwise`` subcommand's options; :func:`run` below runs it."""
-    from chanceclust.allpairs import PAIRWISE_MEASURES
-
     p = options.subparser(
         sub,
         "pairwise",
@@ -32,7 +30,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--measure",
-        choices=PAIRWISE_MEASURES,
+        choices=MEASURES,
         default="ami",
         help="the measure (default: %(default)s)",
     )

@@ -9,7 +9,7 @@ from typing import Any
 from chanceclust._cli import inputs, options
 from chanceclust._cli.options import PROG, UsageError
 from chanceclust._cli.results import MEASURES, contingency, measure_rows, out
-from chanceclust._validation import DISTANCES
+from chanceclust._registry import MEASURES as REGISTRY
 
 
 def add_parser(sub: Any) -> None:
@@ -69,10 +69,10 @@ def run(args: argparse.Namespace) -> int:
     progress.close()
     order = sorted(
         range(len(pairs)),
-        key=lambda i: values[i] if args.measure in DISTANCES else -values[i],
+        key=lambda i: values[i] if REGISTRY[args.measure].distance else -values[i],
     )
-    kind = MEASURES[args.measure][2]
-    label = args.measure + (f" ({args.model})" if kind == "adjusted" else "")
+    adjusted = REGISTRY[args.measure].uses_model
+    label = args.measure + (f" ({args.model})" if adjusted else "")
     rows = []
     for rank, i in enumerate(order, 1):
         x, y = pairs[i]
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     columns = ["rank", "clustering" if args.reference is not None else "a"]
     columns += [] if args.reference is not None else ["b"]
     columns.append(args.measure)
-    meta: dict[str, Any] = {"measure": args.measure, "model": args.model if kind == "adjusted"
+    meta: dict[str, Any] = {"measure": args.measure, "model": args.model if adjusted
                             else None, "one_sided": args.one_sided, "reference": args.reference}
     meta["summary"] = f"# ranked by {label}" + (
         f" against {clusterings[0].source}" if args.reference is not None else ""

@@ -1,7 +1,7 @@
 """The CLI's measures and result rows: the measure list, rows of values, headers, writing.
 
-:data:`MEASURES` and :func:`measure_rows` are the command line's one list of measures (what
-``--measure`` accepts and which library function computes each).
+:data:`MEASURES` (what ``--measure`` accepts) and :func:`measure_rows` read the library's
+one measure registry (:mod:`chanceclust._registry`).
 """
 
 from __future__ import annotations
@@ -12,23 +12,15 @@ import sys
 from typing import Any
 
 from chanceclust._output import write_rows
+from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust.io import Clustering
 
-#: Measures of --measure: name -> (module, function, kind). kind: "raw", "nmi" or "adjusted".
-MEASURES: dict[str, tuple[str, str, str]] = {
-    "ri": ("chanceclust.measures", "rand_index", "raw"),
-    "ari": ("chanceclust.adjusted", "adjusted_rand_index", "adjusted"),
-    "mi": ("chanceclust.measures", "mutual_information", "raw"),
-    "nmi": ("chanceclust.measures", "normalized_mutual_information", "nmi"),
-    "ami": ("chanceclust.adjusted", "adjusted_mutual_information", "adjusted"),
-    "fmi": ("chanceclust.measures", "fowlkes_mallows_index", "raw"),
-    "jaccard": ("chanceclust.measures", "jaccard_index", "raw"),
-    "vi": ("chanceclust.measures", "variation_of_information", "raw"),
-}
+#: The names --measure accepts: the library's measure registry, in its order.
+MEASURES: tuple[str, ...] = tuple(_REGISTRY)
 
 
 def load(module: str, name: str) -> Any:
-    """``module.name``, imported on use (``--help`` and ``--version`` stay fast)."""
+    """``module.name``, imported on use."""
     return getattr(importlib.import_module(module), name)
 
 
@@ -39,26 +31,27 @@ def measure_rows(
     one_sided: bool,
     average_method: str,
 ) -> list[dict[str, Any]]:
-    """Rows ``{measure, model, sided, value}`` of measure ``name`` on ``contingency``."""
-    module, func_name, kind = MEASURES[name]
-    func = load(module, func_name)
+    """Rows ``{measure, model, sided, value}`` of measure ``name`` on ``contingency``.
+
+    The value is the registry's public function of the measure: the single call.
+    """
+    measure = _REGISTRY[name]
+    kwargs: dict[str, Any] = {"contingency": contingency}
+    if measure.normalized:
+        kwargs["average_method"] = average_method
+    if not measure.uses_model:
+        value = float(measure.function(**kwargs))
+        return [{"measure": name, "model": None, "sided": None, "value": value}]
     sided = "one-sided" if one_sided else "two-sided"
-    if kind == "raw":
-        return [
-            {"measure": name, "model": None, "sided": None,
-             "value": float(func(contingency=contingency))}
-        ]
-    if kind == "nmi":
-        value = func(contingency=contingency, average_method=average_method)
-        return [{"measure": name, "model": None, "sided": None, "value": float(value)}]
-    rows = []
-    for model in models:
-        kwargs: dict[str, Any] = {"model": model, "one_sided": one_sided}
-        if name == "ami":
-            kwargs["average_method"] = average_method
-        value = func(contingency=contingency, **kwargs)
-        rows.append({"measure": name, "model": model, "sided": sided, "value": float(value)})
-    return rows
+    return [
+        {
+            "measure": name,
+            "model": model,
+            "sided": sided,
+            "value": float(measure.function(**kwargs, model=model, one_sided=one_sided)),
+        }
+        for model in models
+    ]
 
 
 def contingency(codes_a: Any, codes_b: Any) -> Any:
