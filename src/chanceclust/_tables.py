@@ -324,15 +324,16 @@ def check_counts(
 class TableCells(NamedTuple):
     """A valid table in canonical form: positive cells in row-major order, no empty line.
 
-    ``row_ids`` and ``col_ids`` are the indices, in the user's table, of the rows and columns
-    kept (those with at least one element); ``rows`` and ``cols`` index into them.
+    Fields in :class:`chanceclust.PartialTable`'s order: ``row_ids`` and ``col_ids`` are the
+    indices, in the user's table, of the rows and columns kept (those with at least one
+    element); ``rows`` and ``cols`` index into them; ``n`` is the total.
     """
 
+    row_ids: NDArray[np.int64]
+    col_ids: NDArray[np.int64]
     rows: NDArray[np.int64]
     cols: NDArray[np.int64]
     counts: NDArray[np.int64]
-    row_ids: NDArray[np.int64]
-    col_ids: NDArray[np.int64]
     n: int
 
 
@@ -429,7 +430,7 @@ def canonical_cells(
     rows, cols = np.divmod(keys, k_pred) if k_pred else (keys, keys)
     row_ids, rows = _used(rows, k_true)
     col_ids, cols = _used(cols, k_pred)
-    return TableCells(rows, cols, counts, row_ids, col_ids, n)
+    return TableCells(row_ids, col_ids, rows, cols, counts, n)
 
 
 def _used(codes: NDArray[np.int64], k: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:

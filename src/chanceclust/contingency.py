@@ -173,18 +173,15 @@ def _table_from_codes(
     n = codes_true.shape[0]
     cells, counts = count_keys(cell_keys(codes_true, codes_pred, k_pred), k_true * k_pred)
     rows, cols = np.divmod(cells, k_pred)
-    return _table_of_cells(rows, cols, counts, k_true, k_pred, n)
+    return _table_of_cells(rows, cols, counts, (k_true, k_pred), n)
 
 
 def _table_of_cells(
-    rows: NDArray[np.integer],
-    cols: NDArray[np.integer],
-    counts: NDArray[np.int64],
-    k_true: int,
-    k_pred: int,
-    n: int,
-) -> Table:
+    rows: NDArray[np.integer], cols: NDArray[np.integer], counts: NDArray[np.int64],
+    shape: tuple[int, int], n: int,
+) -> Table:  # fmt: skip
     """The :class:`Table` of cells in row-major order whose every row and column is used."""
+    k_true, k_pred = shape
     return Table(
         counts.astype(np.int64, copy=False),
         rows.astype(np.intp, copy=False),
@@ -198,9 +195,8 @@ def _table_of_cells(
 def _check_table(contingency: Any) -> Table:
     """Validate a user's table (any accepted form, by :func:`_tables.check_table`); its Table."""
     cells = check_table(contingency)
-    return _table_of_cells(
-        cells.rows, cells.cols, cells.counts, len(cells.row_ids), len(cells.col_ids), cells.n
-    )
+    shape = (len(cells.row_ids), len(cells.col_ids))
+    return _table_of_cells(cells.rows, cells.cols, cells.counts, shape, cells.n)
 
 
 def _summarize(
@@ -284,7 +280,8 @@ def pair_counts(
         A precomputed contingency table of non-negative integer counts: any
         integer or boolean dtype, integral floats, or Python ints (lists or
         object arrays). Every function taking ``contingency=`` accepts totals
-        up to 2**63 - 1 and raises ``ValueError`` beyond (never wraps around).
+        up to 2**63 - 1 and raises ``InvalidInputError`` (a ``ValueError``)
+        beyond (never wraps around).
     unassigned_label : label or collection of labels, optional
         Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"

@@ -303,7 +303,7 @@ class PartialTable:
     @cached_property
     def _table(self) -> Table:
         """The internal table (cells in the order the in-memory path produces)."""
-        return _table_of_cells(self.rows, self.cols, self.counts, *self.shape, self.n)
+        return _table_of_cells(self.rows, self.cols, self.counts, self.shape, self.n)
 
 
 def _canonical(
@@ -582,9 +582,10 @@ class TableSummary:
 
         Raises
         ------
-        ValueError
-            If a histogram holds non-positive or non-integer values, or the
-            three do not describe the same N, or they cannot come from one
+        InvalidInputError
+            (a ``ValueError``) if a histogram holds non-positive or non-integer
+            values, or the three do not describe the same N (or more than
+            2**63 - 1 elements), or they cannot come from one
             table (fewer cells than clusters on a side, more than K_A K_B, or
             a cell larger than the largest cluster of a side).
 
