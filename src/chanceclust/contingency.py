@@ -173,21 +173,32 @@ def _table_from_codes(
     n = codes_true.shape[0]
     cells, counts = count_keys(cell_keys(codes_true, codes_pred, k_pred), k_true * k_pred)
     rows, cols = np.divmod(cells, k_pred)
-    return _table_of_cells(rows, cols, counts, (k_true, k_pred), n)
+    margins = None
+    if 2 * cells.size >= n:  # margins from the codes: a weighted pass costs about two plain ones
+        margins = (
+            np.bincount(codes_true, minlength=k_true),
+            np.bincount(codes_pred, minlength=k_pred),
+        )
+    return _table_of_cells(rows, cols, counts, (k_true, k_pred), n, margins)
 
 
 def _table_of_cells(
     rows: NDArray[np.integer], cols: NDArray[np.integer], counts: NDArray[np.int64],
-    shape: tuple[int, int], n: int,
+    shape: tuple[int, int], n: int, margins: tuple[NDArray[np.integer], ...] | None = None,
 ) -> Table:  # fmt: skip
-    """The :class:`Table` of cells in row-major order whose every row and column is used."""
+    """The :class:`Table` of cells in row-major order whose every row and column is used.
+
+    The margins (cluster sizes) are summed from the cells unless given.
+    """
     k_true, k_pred = shape
+    if margins is None:
+        margins = exact_bincount(rows, counts, k_true, n), exact_bincount(cols, counts, k_pred, n)
     return Table(
         counts.astype(np.int64, copy=False),
         rows.astype(np.intp, copy=False),
         cols.astype(np.intp, copy=False),
-        exact_bincount(rows, counts, k_true, n),
-        exact_bincount(cols, counts, k_pred, n),
+        margins[0].astype(np.int64, copy=False),
+        margins[1].astype(np.int64, copy=False),
         n,
     )
 
