@@ -295,3 +295,14 @@ def test_count_rows_equals_unique_per_row(m, n, k):
     assert n_cells.tolist() == [len(c) for c, _ in per_row]
     assert np.array_equal(cells, np.concatenate([c for c, _ in per_row]))
     assert np.array_equal(counts, np.concatenate([c for _, c in per_row]))
+
+
+def test_histograms_of_python_ints_equal_those_of_int64():
+    """from_histograms reads counts by the same validator: object ints are int64 ints."""
+    as_objects = {
+        name: (np.array(v, dtype=object), np.array(c, dtype=object))
+        for name, (v, c) in {"t": ([2, 1], [1, 2]), "p": ([4], [1]), "c": ([1, 2], [2, 1])}.items()
+    }
+    assert TableSummary.from_histograms(
+        as_objects["t"], as_objects["p"], as_objects["c"]
+    ) == TableSummary.from_cells([0, 1, 2], [0, 0, 0], [2, 1, 1])
