@@ -266,11 +266,11 @@ def test_count_keys_equals_unique_on_both_sides_of_the_rule(n, side, weighted, s
 def test_dense_counting_rule_both_sides():
     assert dense_counting(1024, 0)
     assert not dense_counting(1025, 0)
-    assert dense_counting(4 * 10**6, 10**6)
-    assert not dense_counting(4 * 10**6 + 1, 10**6)
+    assert dense_counting(10**6, 10**6)
+    assert not dense_counting(10**6 + 1, 10**6)
 
 
-@pytest.mark.parametrize("k", [3, 40, 2000])  # dense, dense, sorted for n = 300
+@pytest.mark.parametrize("k", [3, 30, 2000])  # dense, dense, sorted for n = 300
 def test_buffered_counting_equals_unbuffered_across_calls(k):
     rng = np.random.default_rng(k)
     n = 300
