@@ -306,3 +306,12 @@ def test_histograms_of_python_ints_equal_those_of_int64():
     assert TableSummary.from_histograms(
         as_objects["t"], as_objects["p"], as_objects["c"]
     ) == TableSummary.from_cells([0, 1, 2], [0, 0, 0], [2, 1, 1])
+
+
+def test_count_keys_copies_a_view_it_would_otherwise_shrink():
+    base = np.array([5, 3, 5, 9, 3, 3], dtype=np.int64)
+    view = base[1:]
+    cells, counts = count_keys(view, 10**6)  # the sort path: more keys than elements
+    assert cells.tolist() == [3, 5, 9]
+    assert counts.tolist() == [3, 1, 1]
+    assert base.tolist() == [5, 3, 5, 9, 3, 3]

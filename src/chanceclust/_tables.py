@@ -111,8 +111,9 @@ def count_keys(
     Parameters
     ----------
     keys : ndarray of non-negative integers below ``n_keys``
-        Sorted in place on the sort path when ``owned`` (the caller's array is then spent;
-        it must own its data and have no views), else copied first.
+        Sorted and shrunk in place on the sort path when ``owned`` (the caller's array is
+        then spent; it must have no views), else -- or when it does not own its data --
+        copied first.
     n_keys : int, optional
         The key range (K_A K_B); None when unknown (then ``keys.max() + 1``).
     weights : ndarray of int64, optional
@@ -153,7 +154,7 @@ def count_keys(
         if starts.size == n:
             return keys.astype(np.int64, copy=False), weights
         return keys[starts].astype(np.int64, copy=False), np.add.reduceat(weights, starts)
-    return _sorted_cells(keys.astype(np.int64, copy=not owned))
+    return _sorted_cells(keys.astype(np.int64, copy=not (owned and keys.flags.owndata)))
 
 
 def _run_starts(keys: NDArray[Any], out: NDArray[np.bool_] | None = None) -> NDArray[np.intp]:
