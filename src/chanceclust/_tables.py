@@ -150,19 +150,19 @@ def count_keys(
         order = np.argsort(keys)
         keys, weights = keys[order], weights[order]
         del order
-        starts = _run_starts(keys)
+        starts = np.flatnonzero(_run_starts(keys))
         if starts.size == n:
             return keys.astype(np.int64, copy=False), weights
         return keys[starts].astype(np.int64, copy=False), np.add.reduceat(weights, starts)
     return _sorted_cells(keys.astype(np.int64, copy=not (owned and keys.flags.owndata)))
 
 
-def _run_starts(keys: NDArray[Any], out: NDArray[np.bool_] | None = None) -> NDArray[np.intp]:
-    """Where each run of equal values of a sorted non-empty array starts."""
-    first = np.empty(keys.shape[0], dtype=bool) if out is None else out
-    first[:1] = True
-    np.not_equal(keys[1:], keys[:-1], out=first[1:])
-    return np.flatnonzero(first)
+def _run_starts(keys: NDArray[Any], out: NDArray[np.bool_] | None = None) -> NDArray[np.bool_]:
+    """True where a run of equal values starts, along the last axis of sorted ``keys``."""
+    first = np.empty(keys.shape, dtype=bool) if out is None else out
+    first[..., :1] = True
+    np.not_equal(keys[..., 1:], keys[..., :-1], out=first[..., 1:])
+    return first
 
 
 def _sorted_cells(keys: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
@@ -209,9 +209,7 @@ def _count_into(
             dense.fill(0)
         return cells, counts
     keys.sort()  # one in-place sort of the keys, then run lengths
-    mask = buffers.mask[:n]
-    mask[:1] = True
-    np.not_equal(keys[1:], keys[:-1], out=mask[1:])
+    mask = _run_starts(keys, out=buffers.mask[:n])
     nnz = int(np.count_nonzero(mask))
     starts = np.compress(mask, buffers.positions[:n], out=buffers.rows[:nnz])
     cells = np.take(keys, starts, out=buffers.cells[:nnz])
@@ -236,9 +234,7 @@ def count_rows(
         nonzero = flat > 0
         return nonzero.sum(axis=1), np.nonzero(nonzero)[1].astype(np.int64), flat[nonzero]
     keys.sort(axis=1)  # sort each row, count runs
-    start = np.empty(keys.shape, dtype=bool)
-    start[:, 0] = True
-    np.not_equal(keys[:, 1:], keys[:, :-1], out=start[:, 1:])
+    start = _run_starts(keys)
     position = np.flatnonzero(start)
     counts = np.diff(position, append=m * n)
     return start.sum(axis=1), keys.ravel()[position].astype(np.int64), counts.astype(np.int64)
