@@ -688,7 +688,7 @@ def _entropy_terms(values: NDArray[np.int64], counts: NDArray[np.int64], n: int
     ld = np.longdouble
     v = values.astype(ld)
     total = ld(n)
-    logs = np.where(2 * values > n, np.log1p((total - v) / v), np.log(total / v))
+    logs = np.where(values > n // 2, np.log1p((total - v) / v), np.log(total / v))
     terms = counts.astype(ld) * v * logs
     high = terms.astype(np.float64)
     low = (terms - high.astype(ld)).astype(np.float64)
