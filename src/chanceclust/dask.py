@@ -10,9 +10,9 @@ histograms), either usable as ``contingency=`` by every measure.
 
 How (the fastest pattern measured in the project's design study): one task
 per Parquet row group reads only the two columns with pyarrow; integer labels
-whose ranges the Parquet footers give (no data pass) are counted by a dense
-``bincount`` when the range product is small, else by ``np.unique`` of int64
-keys; other labels (strings, floats, 64-bit ids, no statistics) are first
+whose ranges the Parquet footers give (no data pass) are counted as offsets
+from the minimum by the library's one group-by-count of int64 cell keys (a
+tally or a sort, by the rule of every table builder); other labels (strings, floats, 64-bit ids, no statistics) are first
 factorized per column -- a distributed ``unique`` merged by a tree, then
 codes by ``searchsorted`` in each task -- so nothing of size N is ever held
 in one place. Each chunk's cells are split into buckets by row range, and
