@@ -109,9 +109,9 @@ def test_one_side_bounds_and_conventions():
     assert adjusted_mutual_information([0, 0], [0, 0], average_method="pred") == 1.0
 
 
-def test_compare_rows_keep_the_symmetric_normalizations():
-    """compare() lists the four symmetric normalizations; true/pred are asked for by name."""
+def test_compare_rows_list_every_normalization():
+    """compare() lists the four symmetric normalizations and the one-side ones (#21)."""
     result = compare([0, 0, 1, 1], [0, 0, 1, 2])
     assert {row.average_method for row in result.rows} == {
-        None, "min", "geometric", "arithmetic", "max"
+        None, "min", "geometric", "arithmetic", "max", "true", "pred"
     }

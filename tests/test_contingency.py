@@ -20,7 +20,7 @@ from chanceclust import (
     pair_counts,
     rand_index,
 )
-from chanceclust.contingency import _sorted_cells
+from chanceclust._tables import _sorted_cells
 
 
 def brute_force_pair_counts(a, b) -> tuple[int, int, int, int]:

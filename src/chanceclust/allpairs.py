@@ -43,6 +43,7 @@ from numpy.typing import NDArray
 
 from chanceclust._models import Setting, Side, canonical_pair
 from chanceclust._registry import MEASURES as _REGISTRY
+from chanceclust._tables import CellBuffers, cell_keys, count_keys
 from chanceclust._validation import (
     _describe,
     check_average_method,
@@ -402,15 +403,7 @@ class _Workspace:
         self.n = n
         self.sizes: dict[int, NDArray[np.int64]] = {}
         self.sides: dict[tuple[int, bool], Side] = {}
-        cap = max(4 * n, 1024)
-        self.keys = np.empty(n, dtype=np.int64)
-        self.dense = np.zeros(cap, dtype=np.int64)  # all zero between pairs
-        self.mask = np.empty(max(cap, n), dtype=bool)
-        self.positions = np.arange(max(cap, n), dtype=np.int64)
-        self.cells = np.empty(n, dtype=np.int64)
-        self.counts = np.empty(n, dtype=np.int64)
-        self.rows = np.empty(n, dtype=np.int64)
-        self.cols = np.empty(n, dtype=np.int64)
+        self.buffers = CellBuffers(n)
 
     def size_of(self, i: int) -> NDArray[np.int64]:
         sizes = self.sizes.get(i)
@@ -430,38 +423,16 @@ class _Workspace:
     def table(self, i: int, j: int) -> Table:
         """The contingency table of clusterings i and j, as the single call builds it.
 
-        Same arrays as ``contingency._table_from_codes`` (cells in row-major
-        order, margins the cluster sizes), computed in the workspace buffers:
+        The same kernel as ``contingency._table_from_codes`` (``_tables.count_keys``: cells
+        in row-major order, margins the cluster sizes), counting in the workspace buffers:
         no allocation of the size of N or of the table per pair.
         """
         n, k_true, k_pred = self.n, int(self.ks[i]), int(self.ks[j])
-        keys = self.keys
-        np.multiply(self.codes[i], k_pred, out=keys, dtype=np.int64)
-        np.add(keys, self.codes[j], out=keys, dtype=np.int64)
-        n_keys = k_true * k_pred
-        if n_keys <= max(4 * n, 1024):  # dense counts in the zeroed buffer
-            dense = self.dense[:n_keys]
-            np.add.at(dense, keys, 1)
-            mask = np.not_equal(dense, 0, out=self.mask[:n_keys])
-            nnz = int(np.count_nonzero(mask))
-            cells = np.compress(mask, self.positions[:n_keys], out=self.cells[:nnz])
-            counts = np.compress(mask, dense, out=self.counts[:nnz])
-            if 8 * nnz < n_keys:
-                dense[cells] = 0
-            else:
-                dense.fill(0)
-        else:  # one in-place sort of the keys, then run lengths
-            keys.sort()
-            mask = self.mask[:n]
-            mask[:1] = True
-            np.not_equal(keys[1:], keys[:-1], out=mask[1:])
-            nnz = int(np.count_nonzero(mask))
-            starts = np.compress(mask, self.positions[:n], out=self.rows[:nnz])
-            cells = np.take(keys, starts, out=self.cells[:nnz])
-            counts = self.counts[:nnz]
-            np.subtract(starts[1:], starts[:-1], out=counts[:-1])
-            counts[-1:] = n - starts[-1:]
-        rows, cols = self.rows[:nnz], self.cols[:nnz]
+        buffers = self.buffers
+        keys = cell_keys(self.codes[i], self.codes[j], k_pred, out=buffers.keys)
+        cells, counts = count_keys(keys, k_true * k_pred, buffers=buffers)
+        nnz = cells.shape[0]
+        rows, cols = buffers.rows[:nnz], buffers.cols[:nnz]
         np.floor_divide(cells, k_pred, out=rows)
         np.remainder(cells, k_pred, out=cols)
         return Table(counts, rows, cols, self.size_of(i), self.size_of(j), n)

@@ -2,28 +2,34 @@
 
 from __future__ import annotations
 
-import math
-import numbers
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._tables import (
+    cell_keys,
+    check_table,
+    count_keys,
+    exact_bincount,
+)
 from chanceclust._validation import (
     UnassignedReport,
     _describe,
     check_unassigned,
     validate_clusterings,
 )
+from chanceclust.exceptions import InvalidInputError
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
 __all__ = ["PairCounts", "contingency_table", "pair_counts"]
 
-# Dense tables above this many cells are built sparse when ``sparse=None``.
-_DENSE_CELL_LIMIT = 2**22
+# ``contingency_table(sparse=None)`` returns a sparse table above this many cells (public
+# behaviour, documented there; how the cells are counted is _tables.dense_counting's rule).
+_DENSE_OUTPUT_LIMIT = 2**22
 
 
 @dataclass(frozen=True)
@@ -140,14 +146,14 @@ def contingency_table(
     codes_true, k_true, codes_pred, k_pred = c.codes_true, c.k_true, c.codes_pred, c.k_pred
     del c
     if sparse is None:
-        sparse = k_true * k_pred > _DENSE_CELL_LIMIT
-    keys = _cell_keys(codes_true, codes_pred, k_pred)
+        sparse = k_true * k_pred > _DENSE_OUTPUT_LIMIT
+    keys = cell_keys(codes_true, codes_pred, k_pred)
     del codes_true, codes_pred  # free as we go: the peak stays near the labels' size
     if not sparse:
         return np.bincount(keys, minlength=k_true * k_pred).reshape(k_true, k_pred)
     import scipy.sparse as sp  # imported on use: it costs ~0.3 s at start-up
 
-    cells, counts = _sorted_cells(keys)  # in CSR order: row-major keys
+    cells, counts = count_keys(keys, k_true * k_pred)  # in CSR order: row-major keys
     del keys
     index_type = np.int32 if max(k_pred, cells.size) < 2**31 else np.int64
     # Row r's cells are the keys in [r K_B, (r + 1) K_B): their bounds are the row pointers.
@@ -160,210 +166,48 @@ def contingency_table(
     return sp.csr_array((counts, indices, indptr), shape=(k_true, k_pred))
 
 
-_COMPACT_CHUNK = 1 << 16  # elements moved at a time when compacting in place
-
-
-def _cell_keys(
-    codes_true: NDArray[np.integer], codes_pred: NDArray[np.integer], k_pred: int
-) -> NDArray[np.int64]:
-    """row * K_B + col for every element, built in place (one int64 array)."""
-    keys = codes_true.astype(np.int64)
-    keys *= k_pred
-    keys += codes_pred
-    return keys
-
-
-def _sorted_cells(keys: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """Distinct keys (ascending) and their counts, by one in-place sort of ``keys``.
-
-    ``keys`` itself becomes the distinct keys (compacted and shrunk in place, so
-    it must own its data and have no views): the peak is ``keys`` plus two arrays
-    of one int64 per distinct key.
-    """
-    keys.sort()
-    starts = np.flatnonzero(keys[1:] != keys[:-1])  # where each run but the first starts, minus 1
-    starts += 1
-    nnz = starts.size + 1 if keys.size else 0
-    # keys[k] = keys[starts[k - 1]] for k >= 1, in chunks: a chunk's sources lie at or after
-    # its targets and before no earlier target, so nothing is read after being overwritten.
-    for first in range(0, starts.size, _COMPACT_CHUNK):
-        last = min(first + _COMPACT_CHUNK, starts.size)
-        keys[first + 1 : last + 1] = keys[starts[first:last]]
-    counts = np.empty(nnz, dtype=np.int64)  # run lengths: differences of the run starts
-    counts[:1] = starts[:1] if starts.size else keys.size
-    np.subtract(starts[1:], starts[:-1], out=counts[1:-1])
-    if nnz > 1:
-        counts[-1] = keys.size - starts[-1]
-    del starts
-    keys.resize(nnz, refcheck=False)  # shrinks in place (realloc): ``keys`` owns its data
-    return keys, counts
-
-
 def _table_from_codes(
     codes_true: NDArray[np.integer], k_true: int, codes_pred: NDArray[np.integer], k_pred: int
 ) -> Table:
+    """The :class:`Table` of two clusterings given as codes 0..K-1 (every code used)."""
     n = codes_true.shape[0]
-    if k_true * k_pred <= max(4 * n, 1024):  # dense counts; margins from the table itself
-        counts2d = np.bincount(
-            _cell_keys(codes_true, codes_pred, k_pred), minlength=k_true * k_pred
-        ).reshape(k_true, k_pred)
-        row_sums, col_sums = counts2d.sum(axis=1), counts2d.sum(axis=0)
-        cells = np.flatnonzero(counts2d)
-        counts = counts2d.ravel()[cells]
-    else:
-        row_sums = np.bincount(codes_true, minlength=k_true)
-        col_sums = np.bincount(codes_pred, minlength=k_pred)
-        cells, counts = _sorted_cells(_cell_keys(codes_true, codes_pred, k_pred))
+    cells, counts = count_keys(cell_keys(codes_true, codes_pred, k_pred), k_true * k_pred)
     rows, cols = np.divmod(cells, k_pred)
+    margins = None
+    if 2 * cells.size >= n:  # margins from the codes: a weighted pass costs about two plain ones
+        margins = (
+            np.bincount(codes_true, minlength=k_true),
+            np.bincount(codes_pred, minlength=k_pred),
+        )
+    return _table_of_cells(rows, cols, counts, (k_true, k_pred), n, margins)
+
+
+def _table_of_cells(
+    rows: NDArray[np.integer], cols: NDArray[np.integer], counts: NDArray[np.int64],
+    shape: tuple[int, int], n: int, margins: tuple[NDArray[np.integer], ...] | None = None,
+) -> Table:  # fmt: skip
+    """The :class:`Table` of cells in row-major order whose every row and column is used.
+
+    The margins (cluster sizes) are summed from the cells unless given.
+    """
+    k_true, k_pred = shape
+    if margins is None:
+        margins = exact_bincount(rows, counts, k_true, n), exact_bincount(cols, counts, k_pred, n)
     return Table(
         counts.astype(np.int64, copy=False),
         rows.astype(np.intp, copy=False),
         cols.astype(np.intp, copy=False),
-        row_sums.astype(np.int64, copy=False),
-        col_sums.astype(np.int64, copy=False),
+        margins[0].astype(np.int64, copy=False),
+        margins[1].astype(np.int64, copy=False),
         n,
     )
-
-
-def _is_sparse(value: Any) -> bool:
-    """scipy.sparse.issparse without importing scipy.sparse when it was never loaded."""
-    import sys
-
-    module = sys.modules.get("scipy.sparse")
-    return module is not None and module.issparse(value)
-
-
-#: The largest total N of a ``contingency`` table: counts, sizes and N are int64 inside.
-MAX_TOTAL = 2**63 - 1
 
 
 def _check_table(contingency: Any) -> Table:
-    """Validate a user's contingency table (dense or sparse) and summarize it."""
-    if _is_sparse(contingency):
-        import scipy.sparse as sp
-
-        coo = sp.coo_array(contingency)
-        if coo.ndim != 2:
-            raise ValueError(f"`contingency` must be 2-D; got shape {coo.shape}.")
-        coo.sum_duplicates()
-        data, rows, cols, shape = coo.data, coo.row, coo.col, coo.shape
-        order = np.lexsort((cols, rows))  # row-major cells, whatever scipy's version sorts by
-        data, rows, cols = data[order], rows[order], cols[order]
-    else:
-        dense = _dense_table(contingency)
-        rows, cols = np.nonzero(dense)
-        data, shape = dense[rows, cols], dense.shape
-    counts, n = _check_counts(np.asarray(data), rows, cols)
-    keep = counts > 0
-    counts, rows, cols = counts[keep], rows[keep], cols[keep]
-    row_sums = np.zeros(shape[0], dtype=np.int64)
-    np.add.at(row_sums, rows, counts)
-    col_sums = np.zeros(shape[1], dtype=np.int64)
-    np.add.at(col_sums, cols, counts)
-    # Drop empty clusters: a cluster with no element is not a cluster.
-    row_index = np.cumsum(row_sums > 0) - 1
-    col_index = np.cumsum(col_sums > 0) - 1
-    return Table(
-        counts,
-        row_index[rows].astype(np.intp),
-        col_index[cols].astype(np.intp),
-        row_sums[row_sums > 0],
-        col_sums[col_sums > 0],
-        n,
-    )
-
-
-def _dense_table(contingency: Any) -> np.ndarray:
-    """A user's dense table as a 2-D numpy array (any numeric dtype, or Python ints)."""
-    import warnings
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")  # numpy < 1.24 warns on ragged rows, then builds objects
-            dense = np.asarray(contingency)
-    except (ValueError, TypeError, Warning):
-        dense = None
-    if dense is None or (
-        dense.dtype == object and any(isinstance(v, (list, tuple, np.ndarray)) for v in dense.flat)
-    ):
-        raise ValueError(
-            "`contingency` must be a rectangular 2-D table of counts; its rows have "
-            "different lengths (or it is not array-like)."
-        )
-    if dense.ndim != 2:
-        raise ValueError(f"`contingency` must be a 2-D table of counts; got shape {dense.shape}.")
-    if dense.dtype.kind not in "biufO":
-        raise ValueError(f"`contingency` must hold integer counts; got dtype {dense.dtype}.")
-    return dense
-
-
-def _check_counts(
-    data: np.ndarray, rows: NDArray[np.intp], cols: NDArray[np.intp]
-) -> tuple[NDArray[np.int64], int]:
-    """The cells as exact int64 counts, and their total N as a Python int.
-
-    Accepts integer, boolean, integral float and object (Python int) cells.
-    Raises ``ValueError`` naming the cell for a negative, fractional or
-    non-finite count, and naming the limit when N exceeds :data:`MAX_TOTAL`:
-    never a silent drop or wrap-around.
-    """
-
-    def bad(i: int, value: Any, what: str = "non-negative integer counts") -> ValueError:
-        return ValueError(
-            f"`contingency` must hold {what}; got {_describe(value)} at cell ({rows[i]}, {cols[i]})."
-        )
-
-    if data.dtype.kind == "O":
-        cells = []
-        for i, value in enumerate(data.tolist()):
-            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-                raise bad(i, value)
-            if not isinstance(value, numbers.Integral) and not (
-                math.isfinite(value) and float(value).is_integer()
-            ):
-                raise bad(i, value)
-            cells.append(int(value))
-        if cells and min(cells) < 0:
-            i = next(j for j, c in enumerate(cells) if c < 0)
-            raise bad(i, cells[i])
-        n = sum(cells)
-        _check_total(n)
-        return np.array(cells, dtype=np.int64).reshape(data.shape), n
-    if data.dtype.kind == "f":
-        fractional = ~np.isfinite(data) | (data != np.round(data))
-        if fractional.any():
-            i = int(np.argmax(fractional))
-            raise bad(i, data[i].item())
-    elif data.dtype.kind not in "biu":
-        raise ValueError(f"`contingency` must hold integer counts; got dtype {data.dtype}.")
-    if data.size and data.min() < 0:
-        i = int(np.argmax(data < 0))
-        raise bad(i, data[i].item())
-    if data.dtype.kind == "b":
-        return data.astype(np.int64), int(np.count_nonzero(data))
-    # A float sum far below 2**63 proves the int64 sums cannot overflow; near it, add exactly.
-    estimate = float(np.sum(data, dtype=np.float64))
-    if estimate < 2.0**62:
-        counts = data.astype(np.int64)
-        return counts, int(np.sum(counts))
-    if data.max() >= 2**63:  # float or uint64 cells that int64 cannot hold
-        i = int(np.argmax(data >= 2**63))
-        _check_total(int(data[i].item()))
-    counts = data.astype(np.int64)
-    n = sum(int(c) for c in counts)
-    _check_total(n)
-    return counts, n
-
-
-def _check_total(n: int) -> None:
-    if n > MAX_TOTAL:
-        raise ValueError(
-            f"`contingency` counts must add up to at most 2**63 - 1 = {MAX_TOTAL} elements "
-            f"(the int64 limit); got a total of {n}."
-            if n < 10**30
-            else f"`contingency` counts must add up to at most 2**63 - 1 = {MAX_TOTAL} elements "
-            f"(the int64 limit); got a total of about {float(n):.3g}."
-        )
+    """Validate a user's table (any accepted form, by :func:`_tables.check_table`); its Table."""
+    cells = check_table(contingency)
+    shape = (len(cells.row_ids), len(cells.col_ids))
+    return _table_of_cells(cells.rows, cells.cols, cells.counts, shape, cells.n)
 
 
 def _summarize(
@@ -395,12 +239,12 @@ def _summarize_report(
     """:func:`summarize`, with the report of what the unassigned policy did."""
     if contingency is not None:
         if labels_true is not None or labels_pred is not None:
-            raise ValueError(
+            raise InvalidInputError(
                 "Give either `labels_true` and `labels_pred`, or `contingency`; got both."
             )
         policy = check_unassigned(unassigned)
         if unassigned_label is not None:
-            raise ValueError(
+            raise InvalidInputError(
                 "`unassigned_label` applies to labels; a `contingency` table has no "
                 f"unassigned elements; got unassigned_label={_describe(unassigned_label)}."
             )
@@ -409,7 +253,9 @@ def _summarize_report(
         return _check_table(contingency), UnassignedReport(policy)
     if labels_true is None or labels_pred is None:
         missing = "labels_true" if labels_true is None else "labels_pred"
-        raise ValueError(f"`{missing}` is required when `contingency` is not given; got None.")
+        raise InvalidInputError(
+            f"`{missing}` is required when `contingency` is not given; got None."
+        )
     c = validate_clusterings(
         labels_true, labels_pred, unassigned_label=unassigned_label, unassigned=unassigned
     )
@@ -445,7 +291,8 @@ def pair_counts(
         A precomputed contingency table of non-negative integer counts: any
         integer or boolean dtype, integral floats, or Python ints (lists or
         object arrays). Every function taking ``contingency=`` accepts totals
-        up to 2**63 - 1 and raises ``ValueError`` beyond (never wraps around).
+        up to 2**63 - 1 and raises ``InvalidInputError`` (a ``ValueError``)
+        beyond (never wraps around).
     unassigned_label : label or collection of labels, optional
         Labels of unassigned elements, e.g. -1 (noise); missing values always are.
     unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"

@@ -10,9 +10,9 @@ histograms), either usable as ``contingency=`` by every measure.
 
 How (the fastest pattern measured in the project's design study): one task
 per Parquet row group reads only the two columns with pyarrow; integer labels
-whose ranges the Parquet footers give (no data pass) are counted by a dense
-``bincount`` when the range product is small, else by ``np.unique`` of int64
-keys; other labels (strings, floats, 64-bit ids, no statistics) are first
+whose ranges the Parquet footers give (no data pass) are counted as offsets
+from the minimum by the library's one group-by-count of int64 cell keys (a
+tally or a sort, by the rule of every table builder); other labels (strings, floats, 64-bit ids, no statistics) are first
 factorized per column -- a distributed ``unique`` merged by a tree, then
 codes by ``searchsorted`` in each task -- so nothing of size N is ever held
 in one place. Each chunk's cells are split into buckets by row range, and
@@ -31,19 +31,22 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._tables import cell_keys, check_counts, count_keys
 from chanceclust._validation import _describe
+from chanceclust.exceptions import InvalidInputError, InvalidInputTypeError
 from chanceclust.summary import (
     Histogram,
     PartialTable,
     TableSummary,
     _canonical,
     _histogram,
-    _sum_by_key,
 )
 
 __all__ = ["contingency_table"]
 
-_DENSE_CELLS = 1 << 22  # per-chunk dense bincount up to this many cells (32 MiB)
+# Not a counting rule (chunks count by _tables.dense_counting): integer label ranges spanning
+# at most this many cells (32 MiB of int64) make a table small enough to merge by one tree.
+_ONE_TREE_CELLS = 1 << 22
 _FAN_IN = 8  # partial tables merged per task: bounds a merge task's memory
 
 
@@ -82,7 +85,7 @@ class _ParquetChunk:
             if pa.types.is_dictionary(column.type):  # e.g. a pandas Categorical written out
                 column = column.cast(column.type.value_type)
             if column.null_count:
-                raise ValueError(
+                raise InvalidInputError(
                     f"column {name!r} must not contain missing values; got "
                     f"{column.null_count} in {self.where()}."
                 )
@@ -114,7 +117,7 @@ def _parquet_chunks(
         or len(columns) != 2
         or not all(isinstance(c, str) for c in columns)
     ):
-        raise ValueError(
+        raise InvalidInputError(
             "`columns` must name the two label columns, (true_column, pred_column); got "
             f"{_describe(columns)}."
         )
@@ -132,7 +135,7 @@ def _parquet_chunks(
         else:
             files.append(path)
     if not files:
-        raise ValueError(f"`source` matched no Parquet file; got {_describe(source)}.")
+        raise InvalidInputError(f"`source` matched no Parquet file; got {_describe(source)}.")
     chunks: list[_ParquetChunk] = []
     ranges: dict[str, tuple[int, int] | None] = {}
     for path in sorted(files):
@@ -142,7 +145,7 @@ def _parquet_chunks(
             meta = parquet.metadata
         for name in columns:
             if name not in schema.names:
-                raise ValueError(
+                raise InvalidInputError(
                     f"`columns` names {name!r}, which {path} does not have; its columns are "
                     f"{schema.names}."
                 )
@@ -177,17 +180,17 @@ def _read(chunk: Any, left: Any = None, right: Any = None) -> tuple[NDArray[Any]
     a = np.asarray(left.to_numpy() if hasattr(left, "to_numpy") else left).ravel()
     b = np.asarray(right.to_numpy() if hasattr(right, "to_numpy") else right).ravel()
     if a.shape != b.shape:
-        raise ValueError(
+        raise InvalidInputError(
             f"the two label collections must have the same length in every chunk; got "
             f"{a.shape[0]} and {b.shape[0]} in {chunk.where()}."
         )
     for name, values in (("labels_true", a), ("labels_pred", b)):
         if values.dtype.kind in "fc" and np.isnan(values).any():
-            raise ValueError(
+            raise InvalidInputError(
                 f"`{name}` must not contain missing values; got NaN in {chunk.where()}."
             )
         if values.dtype.kind == "O" and any(v is None for v in values):
-            raise ValueError(
+            raise InvalidInputError(
                 f"`{name}` must not contain missing values; got None in {chunk.where()}."
             )
     return a, b
@@ -202,7 +205,7 @@ def _unique(values: NDArray[Any], chunk: Any, name: str) -> NDArray[Any]:
     try:
         return np.unique(values)
     except TypeError:
-        raise ValueError(
+        raise InvalidInputError(
             f"`{name}` must hold sortable labels (all numbers, or all strings); got a mixture "
             f"in {chunk.where()}."
         ) from None
@@ -235,15 +238,10 @@ def _chunk_cells(
     a, b = _read(chunk, left, right)
     rows, cols = _codes(a, codings[0]), _codes(b, codings[1])
     width_a, width_b = _width(codings[0]), _width(codings[1])
-    keys = rows * width_b + cols
+    keys = cell_keys(rows, cols, width_b)
     del rows, cols
-    if width_a * width_b <= _DENSE_CELLS:
-        tally = np.bincount(keys, minlength=width_a * width_b)
-        cells = np.flatnonzero(tally)
-        counts = tally[cells].astype(np.int64)
-    else:
-        cells, counts = np.unique(keys, return_counts=True)
-        counts = counts.astype(np.int64)
+    cells, counts = count_keys(keys, width_a * width_b)
+    del keys
     if buckets == 1:
         return cells, counts
     edges = np.searchsorted(cells, _bucket_edges(width_a, width_b, buckets))
@@ -261,7 +259,7 @@ def _merge_cells(*parts: tuple[NDArray[np.int64], NDArray[np.int64]]
     """Sum (key, count) pairs of several parts by key (sorted, distinct keys)."""
     keys = np.concatenate([p[0] for p in parts]).astype(np.int64, copy=False)
     counts = np.concatenate([p[1] for p in parts]).astype(np.int64, copy=False)
-    return _sum_by_key(keys, counts)
+    return count_keys(keys, weights=counts)
 
 
 def _bucket_summary(part: tuple[NDArray[np.int64], NDArray[np.int64]], width_b: int
@@ -316,7 +314,8 @@ def _finish_table(
     ]
     rows = np.searchsorted(present[0], rows)
     cols = np.searchsorted(present[1], cols)
-    return _canonical(labels[0], labels[1], rows, cols, counts)
+    n = check_counts(counts, "the labels' table", str)[1]
+    return _canonical(labels[0], labels[1], rows, cols, counts, n)
 
 
 def _finish_summary(merged: tuple[Any, ...]) -> TableSummary:
@@ -335,18 +334,18 @@ def _empty(summary: bool) -> PartialTable | TableSummary:
 def _collection_chunks(source: Any) -> tuple[list[Any], list[Any], list[Any]]:
     """Blocks of a pair of dask arrays or dask Series (as delayed objects), aligned."""
     if not isinstance(source, (tuple, list)) or len(source) != 2:
-        raise ValueError(
+        raise InvalidInputTypeError(
             "`source` must be a Parquet path, glob or URL, or a pair (labels_true, "
             f"labels_pred) of dask arrays or dask Series; got {_describe(source)}."
         )
     left, right = source
     if hasattr(left, "rechunk") and hasattr(right, "rechunk"):  # dask arrays
         if left.ndim != 1 or right.ndim != 1:
-            raise ValueError(
+            raise InvalidInputError(
                 f"the label arrays must be 1-D; got shapes {left.shape} and {right.shape}."
             )
         if left.shape != right.shape:
-            raise ValueError(
+            raise InvalidInputError(
                 "`labels_true` and `labels_pred` must label the same elements; got lengths "
                 f"{left.shape[0]} and {right.shape[0]}."
             )
@@ -354,13 +353,13 @@ def _collection_chunks(source: Any) -> tuple[list[Any], list[Any], list[Any]]:
         blocks_l, blocks_r = list(left.to_delayed().ravel()), list(right.to_delayed().ravel())
     elif hasattr(left, "to_delayed") and hasattr(right, "to_delayed"):  # dask Series
         if left.npartitions != right.npartitions:
-            raise ValueError(
+            raise InvalidInputError(
                 "the two dask Series must be partitioned alike (columns of one dataframe); "
                 f"got {left.npartitions} and {right.npartitions} partitions."
             )
         blocks_l, blocks_r = list(left.to_delayed()), list(right.to_delayed())
     else:
-        raise ValueError(
+        raise InvalidInputTypeError(
             "`source` must hold two dask arrays or two dask Series; got "
             f"{type(left).__name__} and {type(right).__name__}."
         )
@@ -432,7 +431,7 @@ def contingency_table(
     from dask import delayed
 
     if not isinstance(summary, bool) or not isinstance(compute, bool):
-        raise ValueError(
+        raise InvalidInputError(
             f"`summary` and `compute` must be True or False; got {_describe(summary)} and "
             f"{_describe(compute)}."
         )
@@ -450,14 +449,14 @@ def contingency_table(
                 codings[side] = None  # too wide to pack two into int64 keys: factorize
     else:
         if columns is not None:
-            raise ValueError(
+            raise InvalidInputError(
                 f"`columns` is for Parquet sources only; got {_describe(columns)} with "
                 "dask collections."
             )
         chunks, lefts, rights = _collection_chunks(source)
         codings = [None, None]
     small = all(isinstance(c, tuple) for c in codings) and (
-        _width(codings[0]) * _width(codings[1]) <= _DENSE_CELLS
+        _width(codings[0]) * _width(codings[1]) <= _ONE_TREE_CELLS
     )
     if buckets is None:  # a small table is merged by one tree; a large one in buckets
         buckets = 1 if small else 8
@@ -469,7 +468,7 @@ def contingency_table(
             except (ImportError, ValueError):
                 pass
     elif isinstance(buckets, bool) or not isinstance(buckets, int) or buckets < 1:
-        raise ValueError(f"`buckets` must be a positive integer; got {_describe(buckets)}.")
+        raise InvalidInputError(f"`buckets` must be a positive integer; got {_describe(buckets)}.")
     if not chunks:
         result = delayed(_empty, pure=True)(summary)
         return result.compute() if compute else result

@@ -30,6 +30,7 @@ from numpy.typing import NDArray
 from chanceclust._docs import fill_doc
 from chanceclust._models import Fixed, Setting, Side
 from chanceclust._registry import MEASURES as _REGISTRY
+from chanceclust._tables import count_rows
 from chanceclust._validation import (
     _describe,
     check_alternative,
@@ -203,25 +204,8 @@ def _batch_tables(labels_true: NDArray[np.int64], labels_pred: NDArray[np.int64]
     sizes_true = _row_sizes(labels_true, k_a)
     sizes_pred = _row_sizes(labels_pred, k_b)
     keys = labels_true * dtype(k_b) + labels_pred  # broadcasts a fixed reference row
-    if cells <= 4 * n:  # dense counting: one bincount for the whole batch
-        keys += (np.arange(m, dtype=dtype) * dtype(cells))[:, None]
-        flat = np.bincount(keys.ravel(), minlength=m * cells).reshape(m, cells)
-        nonzero = flat > 0
-        n_cells = nonzero.sum(axis=1)
-        cell = np.nonzero(nonzero)[1]
-        x = flat[nonzero]
-    else:  # sparse tables (many clusters): sort each row, count runs
-        keys.sort(axis=1)
-        start = np.empty(keys.shape, dtype=bool)
-        start[:, 0] = True
-        np.not_equal(keys[:, 1:], keys[:, :-1], out=start[:, 1:])
-        n_cells = start.sum(axis=1)
-        position = np.flatnonzero(start)
-        x = np.diff(position, append=m * n)
-        cell = keys.ravel()[position]
-    return _Batch(
-        n, x.astype(np.int64), cell.astype(np.int64), n_cells, k_b, sizes_true, sizes_pred
-    )
+    n_cells, cell, x = count_rows(keys, cells)
+    return _Batch(n, x, cell, n_cells, k_b, sizes_true, sizes_pred)
 
 
 # ----------------------------------------------------------------- sampling

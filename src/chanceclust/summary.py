@@ -35,8 +35,18 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._tables import (
+    MAX_TOTAL,
+    canonical_cells,
+    cell_keys,
+    check_counts,
+    check_table,
+    check_total,
+    count_keys,
+)
 from chanceclust._validation import _describe, check_labels
-from chanceclust.contingency import Table, _table_from_codes
+from chanceclust.contingency import Table, _table_of_cells
+from chanceclust.exceptions import InternalError, InvalidInputError, InvalidInputTypeError
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -78,7 +88,7 @@ def _distinct_labels(labels: Any, name: str) -> tuple[NDArray[Any], NDArray[np.i
         if k > 1 and not bool(np.all(ordered[1:] != ordered[:-1])):
             raise TypeError  # distinct labels that compare equal (e.g. 1 and True)
     except TypeError:
-        raise ValueError(
+        raise InvalidInputError(
             f"`{name}` must hold sortable labels (all numbers, or all strings) to be "
             f"merged across chunks; got {_describe(values[:4].tolist())}."
         ) from None
@@ -94,72 +104,21 @@ def _union(parts: list[NDArray[Any]], name: str) -> NDArray[Any]:
     """Sorted union of sorted label arrays of compatible kinds."""
     kinds = {_label_kind(p) for p in parts if p.size}
     if len(kinds - {"object"}) > 1:
-        raise ValueError(
+        raise InvalidInputError(
             f"`{name}` of the tables to merge are of different kinds ({sorted(kinds)}): "
             "numbers and strings cannot name the same clusters."
         )
     try:
         return np.unique(np.concatenate(parts)) if len(parts) > 1 else parts[0]
     except TypeError:
-        raise ValueError(
+        raise InvalidInputError(
             f"`{name}` of the tables to merge cannot be sorted together "
             "(numbers mixed with strings?)."
         ) from None
 
 
-def _check_cell_counts(
-    data: Any, rows: NDArray[Any] | None, cols: NDArray[Any] | None, subject: str
-) -> NDArray[np.int64]:
-    """Non-negative integer counts as int64, or a ValueError naming the first bad cell.
-
-    Without ``rows`` and ``cols`` the error names the position instead.
-    """
-    data = np.asarray(data)
-    if data.dtype.kind == "f":
-        bad = ~np.isfinite(data) | (data != np.round(data)) | (data < 0) | (data >= 2.0**63)
-    elif data.dtype.kind in "iu":
-        bad = data < 0
-        if data.dtype.kind == "u" and data.dtype.itemsize == 8:
-            bad = data >= np.uint64(2**63)
-    elif data.dtype.kind == "b":
-        bad = np.zeros(data.shape, dtype=bool)
-    else:
-        raise ValueError(f"{subject} must hold integer counts; got dtype {data.dtype}.")
-    if bad.any():
-        i = int(np.argmax(bad))
-        where = (
-            f"position {i}"
-            if rows is None or cols is None
-            else f"cell ({_describe(np.asarray(rows)[i].item())}, "
-            f"{_describe(np.asarray(cols)[i].item())})"
-        )
-        raise ValueError(
-            f"{subject} must hold non-negative integer counts below 2**63; got "
-            f"{_describe(data[i].item())} at {where}."
-        )
-    return data.astype(np.int64, copy=False)
-
-
-def _exact_bincount(index: NDArray[np.int64], weights: NDArray[np.int64], size: int, n: int
-                    ) -> NDArray[np.int64]:  # fmt: skip
-    """Sums of ``weights`` by ``index``, exact: float bincount while sums stay below 2**53."""
-    if n < 2**53:
-        return np.bincount(index, weights=weights, minlength=size).astype(np.int64)
-    out = np.zeros(size, dtype=np.int64)
-    np.add.at(out, index, weights)
-    return out
-
-
-def _total(counts: NDArray[np.int64], name: str) -> int:
-    """The exact sum of non-negative int64 counts, refusing totals beyond int64."""
-    if counts.size == 0:
-        return 0
-    if float(np.sum(counts, dtype=np.float64)) < 2.0**62:
-        return int(np.sum(counts))
-    total = sum(int(c) for c in counts)
-    if total >= 2**63:
-        raise ValueError(f"`{name}` must total less than 2**63 elements; got {total}.")
-    return total
+def _position(i: int) -> str:
+    return f"position {i}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -211,7 +170,7 @@ class PartialTable:
     @cached_property
     def n(self) -> int:
         """Number of elements N (sum of the counts)."""
-        return _total(self.counts, "counts")
+        return check_counts(self.counts, "`counts`", _position)[1]
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -265,18 +224,25 @@ class PartialTable:
         values_true, rows = _distinct_labels(labels_true, "labels_true")
         values_pred, cols = _distinct_labels(labels_pred, "labels_pred")
         if len(rows) != len(cols):
-            raise ValueError(
+            raise InvalidInputError(
                 "`labels_true` and `labels_pred` must have one label per cell; got lengths "
                 f"{len(rows)} and {len(cols)}."
             )
         counts_array = np.asarray(counts)
         if counts_array.shape != rows.shape:
-            raise ValueError(
+            raise InvalidInputError(
                 f"`counts` must have one count per cell ({len(rows)}); got shape "
                 f"{counts_array.shape}."
             )
-        data = _check_cell_counts(counts_array, rows, cols, "`counts`")
-        return _canonical(values_true, values_pred, rows, cols, data)
+        data, n = check_counts(
+            counts_array,
+            "`counts`",
+            lambda i: (
+                f"cell ({_describe(values_true[rows[i]].item())}, "
+                f"{_describe(values_pred[cols[i]].item())})"
+            ),
+        )
+        return _canonical(values_true, values_pred, rows, cols, data, n)
 
     @classmethod
     def from_table(cls, contingency: Any) -> PartialTable:
@@ -305,26 +271,8 @@ class PartialTable:
         """
         if isinstance(contingency, PartialTable):
             return contingency
-        from chanceclust.contingency import _is_sparse
-
-        if _is_sparse(contingency):
-            rows, cols, data, shape = _sparse_cells(contingency)
-        else:
-            dense = np.asarray(contingency)
-            if dense.ndim != 2:
-                raise ValueError(
-                    f"`contingency` must be a 2-D table of counts; got shape {dense.shape}."
-                )
-            rows, cols = np.nonzero(dense)
-            data, shape = dense[rows, cols], dense.shape
-        data = _check_cell_counts(data, rows, cols, "`contingency`")
-        return _canonical(
-            np.arange(shape[0], dtype=np.int64),
-            np.arange(shape[1], dtype=np.int64),
-            rows.astype(np.int64, copy=False),
-            cols.astype(np.int64, copy=False),
-            data,
-        )
+        cells = check_table(contingency)
+        return PartialTable(cells.row_ids, cells.col_ids, cells.rows, cells.cols, cells.counts)
 
     def to_sparse(self) -> sp.csr_array:
         """The table as a ``scipy.sparse.csr_array`` of int64 counts.
@@ -355,53 +303,7 @@ class PartialTable:
     @cached_property
     def _table(self) -> Table:
         """The internal table (cells in the order the in-memory path produces)."""
-        k_true, k_pred = self.shape
-        n = self.n
-        return Table(
-            self.counts,
-            self.rows.astype(np.intp, copy=False),
-            self.cols.astype(np.intp, copy=False),
-            _exact_bincount(self.rows, self.counts, k_true, n),
-            _exact_bincount(self.cols, self.counts, k_pred, n),
-            n,
-        )
-
-
-def _sparse_cells(
-    table: Any,
-) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[Any], tuple[int, int]]:
-    """(rows, cols, data, shape) of a scipy sparse table, without its own sum_duplicates."""
-    import scipy.sparse as sp
-
-    if table.ndim != 2:
-        raise ValueError(f"`contingency` must be 2-D; got shape {table.shape}.")
-    if table.format == "csr" and table.has_canonical_format:  # rows from indptr: no sort
-        rows = np.repeat(np.arange(table.shape[0], dtype=np.int64), np.diff(table.indptr))
-        return rows, table.indices.astype(np.int64), table.data, table.shape
-    coo = sp.coo_array(table)
-    return coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data, coo.shape
-
-
-def _sum_by_key(
-    keys: NDArray[np.int64], counts: NDArray[np.int64]
-) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """Distinct keys, ascending, with the sums of their counts: one sort (none if sorted).
-
-    The sums are exact in int64 (callers bound the total below 2**63).
-    """
-    if keys.size < 2 or bool(np.all(keys[1:] > keys[:-1])):
-        return keys, counts
-    order = np.argsort(keys)
-    keys, counts = keys[order], counts[order]
-    del order
-    first = np.empty(keys.size, dtype=bool)
-    first[0] = True
-    np.not_equal(keys[1:], keys[:-1], out=first[1:])
-    starts = np.flatnonzero(first)
-    del first
-    if starts.size == keys.size:
-        return keys, counts
-    return keys[starts], np.add.reduceat(counts, starts)
+        return _table_of_cells(self.rows, self.cols, self.counts, self.shape, self.n)
 
 
 def _canonical(
@@ -410,34 +312,15 @@ def _canonical(
     rows: NDArray[np.int64],
     cols: NDArray[np.int64],
     counts: NDArray[np.int64],
+    n: int,
 ) -> PartialTable:
-    """Sum repeated cells, drop zero cells and unused labels, order cells row-major.
-
-    One sort of int64 keys row * K_B + col (none when they already ascend).
-    """
-    k_pred = len(labels_pred)
-    if len(labels_true) * max(k_pred, 1) >= 2**63:
-        raise ValueError(
-            f"tables of {len(labels_true)} x {k_pred} clusters are too large to index by int64."
-        )
-    keep = counts > 0
-    if not keep.all():
-        rows, cols, counts = rows[keep], cols[keep], counts[keep]
-    keys = rows * k_pred + cols
-    _total(counts, "counts")  # refuses totals >= 2**63: the sums below are int64
-    keys, counts = _sum_by_key(keys, counts)
-    rows, cols = np.divmod(keys, k_pred) if k_pred else (keys, keys)
-    used_rows = np.zeros(len(labels_true), dtype=bool)
-    used_rows[rows] = True
-    used_cols = np.zeros(k_pred, dtype=bool)
-    used_cols[cols] = True
-    if not used_rows.all():
-        labels_true = labels_true[used_rows]
-        rows = (np.cumsum(used_rows) - 1)[rows]
-    if not used_cols.all():
-        labels_pred = labels_pred[used_cols]
-        cols = (np.cumsum(used_cols) - 1)[cols]
-    return PartialTable(labels_true, labels_pred, rows, cols, counts)
+    """The :class:`PartialTable` of valid cells (total ``n``), by ``_tables.canonical_cells``."""
+    cells = canonical_cells(rows, cols, counts, len(labels_true), len(labels_pred), n)
+    if len(cells.row_ids) < len(labels_true):
+        labels_true = labels_true[cells.row_ids]
+    if len(cells.col_ids) < len(labels_pred):
+        labels_pred = labels_pred[cells.col_ids]
+    return PartialTable(labels_true, labels_pred, cells.rows, cells.cols, cells.counts)
 
 
 def partial_table(labels_true: Any, labels_pred: Any) -> PartialTable:
@@ -471,18 +354,14 @@ def partial_table(labels_true: Any, labels_pred: Any) -> PartialTable:
     values_true, codes_true = _distinct_labels(labels_true, "labels_true")
     values_pred, codes_pred = _distinct_labels(labels_pred, "labels_pred")
     if len(codes_true) != len(codes_pred):
-        raise ValueError(
+        raise InvalidInputError(
             "`labels_true` and `labels_pred` must label the same elements; got lengths "
             f"{len(codes_true)} and {len(codes_pred)}."
         )
-    table = _table_from_codes(codes_true, len(values_true), codes_pred, len(values_pred))
-    return PartialTable(
-        values_true,
-        values_pred,
-        table.rows.astype(np.int64),
-        table.cols.astype(np.int64),
-        table.counts,
-    )
+    k_pred = len(values_pred)
+    cells, counts = count_keys(cell_keys(codes_true, codes_pred, k_pred), len(values_true) * k_pred)
+    rows, cols = np.divmod(cells, k_pred)
+    return PartialTable(values_true, values_pred, rows, cols, counts)
 
 
 def merge_tables(tables: Iterable[PartialTable]) -> PartialTable:
@@ -518,7 +397,7 @@ def merge_tables(tables: Iterable[PartialTable]) -> PartialTable:
     parts = list(tables)
     for i, part in enumerate(parts):
         if not isinstance(part, PartialTable):
-            raise ValueError(
+            raise InvalidInputTypeError(
                 f"`tables` must hold PartialTable objects; got {type(part).__name__} "
                 f"at position {i}."
             )
@@ -529,13 +408,13 @@ def merge_tables(tables: Iterable[PartialTable]) -> PartialTable:
         return parts[0]
     labels_true = _union([p.labels_true for p in parts], "labels_true")
     labels_pred = _union([p.labels_pred for p in parts], "labels_pred")
-    if sum(p.n for p in parts) >= 2**63:
-        raise ValueError("`tables` must total less than 2**63 elements.")
+    n = sum(p.n for p in parts)
+    check_total(n, "`tables`")
     rows = np.concatenate([np.searchsorted(labels_true, p.labels_true)[p.rows] for p in parts])
     cols = np.concatenate([np.searchsorted(labels_pred, p.labels_pred)[p.cols] for p in parts])
     counts = np.concatenate([p.counts for p in parts])
     return _canonical(labels_true, labels_pred, rows.astype(np.int64), cols.astype(np.int64),
-                      counts)  # fmt: skip
+                      counts, n)  # fmt: skip
 
 
 class Histogram(NamedTuple):
@@ -560,13 +439,9 @@ class Histogram(NamedTuple):
 
 
 def _histogram(values: NDArray[np.int64]) -> Histogram:
-    """Histogram of positive int64 values: bincount when compact, else one sort."""
-    if values.size and int(values.max()) <= 4 * values.size + 1024:
-        tally = np.bincount(values)
-        distinct = np.flatnonzero(tally)
-        return Histogram(distinct.astype(np.int64), tally[distinct].astype(np.int64))
-    distinct, counts = np.unique(values, return_counts=True)
-    return Histogram(distinct.astype(np.int64), counts.astype(np.int64))
+    """Histogram of positive int64 values (by the one group-by-count kernel)."""
+    distinct, counts = count_keys(values, owned=False)
+    return Histogram(distinct.astype(np.int64, copy=False), counts)
 
 
 def _check_histogram(value: Any, name: str) -> Histogram:
@@ -577,30 +452,27 @@ def _check_histogram(value: Any, name: str) -> Histogram:
         try:
             values, counts = value
         except (TypeError, ValueError):
-            raise ValueError(
+            raise InvalidInputTypeError(
                 f"`{name}` must be a mapping {{value: count}} or a pair (values, counts); "
                 f"got {_describe(value)}."
             ) from None
     values_array, counts_array = np.asarray(values), np.asarray(counts)
     if values_array.ndim != 1 or values_array.shape != counts_array.shape:
-        raise ValueError(
+        raise InvalidInputError(
             f"`{name}` must hold two 1-D sequences of equal length (values, counts); got "
             f"shapes {values_array.shape} and {counts_array.shape}."
         )
-    values_array = _check_cell_counts(values_array, None, None, f"`{name}` values")
-    counts_array = _check_cell_counts(counts_array, None, None, f"`{name}` counts")
+    values_array = check_counts(values_array, f"`{name}` values", _position, bounded_total=False)[0]
+    counts_array = check_counts(counts_array, f"`{name}` counts", _position, bounded_total=False)[0]
     if values_array.size and values_array.min() == 0:
         i = int(np.argmin(values_array))
         if counts_array[i] > 0:
-            raise ValueError(
+            raise InvalidInputError(
                 f"`{name}` values must be positive; got 0 with count {counts_array[i]}."
             )
     keep = (counts_array > 0) & (values_array > 0)
-    values_array, counts_array = values_array[keep], counts_array[keep]
-    distinct, inverse = np.unique(values_array, return_inverse=True)
-    summed = np.zeros(distinct.size, dtype=np.int64)
-    np.add.at(summed, inverse.ravel(), counts_array)
-    return Histogram(distinct.astype(np.int64), summed)
+    distinct, summed = count_keys(values_array[keep], weights=counts_array[keep])
+    return Histogram(distinct, summed)
 
 
 @dataclass(frozen=True, eq=False)
@@ -710,9 +582,10 @@ class TableSummary:
 
         Raises
         ------
-        ValueError
-            If a histogram holds non-positive or non-integer values, or the
-            three do not describe the same N, or they cannot come from one
+        InvalidInputError
+            (a ``ValueError``) if a histogram holds non-positive or non-integer
+            values, or the three do not describe the same N (or more than
+            2**63 - 1 elements), or they cannot come from one
             table (fewer cells than clusters on a side, more than K_A K_B, or
             a cell larger than the largest cluster of a side).
 
@@ -726,21 +599,26 @@ class TableSummary:
         hist_pred = _check_histogram(sizes_pred, "sizes_pred")
         hist_cells = _check_histogram(cells, "cells")
         n = hist_true.total
+        if n > MAX_TOTAL:
+            raise InvalidInputError(
+                f"`sizes_true` must describe at most 2**63 - 1 = {MAX_TOTAL} elements (the "
+                f"int64 limit; sum of value x count); got {n}."
+            )
         for name, hist in (("sizes_pred", hist_pred), ("cells", hist_cells)):
             if hist.total != n:
-                raise ValueError(
+                raise InvalidInputError(
                     f"`{name}` must describe the same number of elements as `sizes_true` "
                     f"(sum of value x count = {n}); got {hist.total}."
                 )
         summary = cls(n, hist_true, hist_pred, hist_cells)
         k_true, k_pred, nnz = summary.n_clusters_true, summary.n_clusters_pred, summary.n_cells
         if n and not max(k_true, k_pred) <= nnz <= k_true * k_pred:
-            raise ValueError(
+            raise InvalidInputError(
                 f"`cells` must count between max(K_A, K_B) = {max(k_true, k_pred)} and "
                 f"K_A K_B = {k_true * k_pred} non-zero cells; got {nnz}."
             )
         if n and hist_cells.values[-1] > min(hist_true.values[-1], hist_pred.values[-1]):
-            raise ValueError(
+            raise InvalidInputError(
                 f"`cells` holds a cell of {hist_cells.values[-1]} elements, more than the "
                 f"largest cluster ({min(hist_true.values[-1], hist_pred.values[-1])})."
             )
@@ -810,7 +688,7 @@ def _entropy_terms(values: NDArray[np.int64], counts: NDArray[np.int64], n: int
     ld = np.longdouble
     v = values.astype(ld)
     total = ld(n)
-    logs = np.where(2 * values > n, np.log1p((total - v) / v), np.log(total / v))
+    logs = np.where(values > n // 2, np.log1p((total - v) / v), np.log(total / v))
     terms = counts.astype(ld) * v * logs
     high = terms.astype(np.float64)
     low = (terms - high.astype(ld)).astype(np.float64)
@@ -824,7 +702,8 @@ def histogram_entropies(table: Table) -> tuple[list[float], list[float], list[fl
     for sizes in (table.row_sums, table.col_sums):
         hist = _histogram(sizes)
         parts.append(_entropy_terms(hist.values, hist.counts, n))
-    assert table.weights is not None
+    if table.weights is None:
+        raise InternalError("histogram_entropies needs a histogram table (weights)")
     parts.append(_entropy_terms(table.counts, table.weights, n))
     return parts[0], parts[1], parts[2]
 

@@ -57,7 +57,7 @@ def read_inputs(args: argparse.Namespace, paths: list[str]) -> list[Clustering]:
 def aligned_codes(args: argparse.Namespace, a: Clustering, b: Clustering) -> tuple[Any, Any]:
     """Integer codes of ``a`` and ``b`` on the same elements, after --unassigned.
 
-    Sets ``args.unassigned_report`` (what the policy did) and notes it on stderr.
+    Stores what the policy did on the namespace (`unassigned_report`) and notes it on stderr.
     """
     from chanceclust._validation import validate_clusterings
 

@@ -20,7 +20,7 @@ MEASURES: tuple[str, ...] = tuple(_REGISTRY)
 
 
 def load(module: str, name: str) -> Any:
-    """``module.name``, imported on use."""
+    """The attribute `name` of the module `module`, imported on use."""
     return getattr(importlib.import_module(module), name)
 
 

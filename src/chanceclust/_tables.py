@@ -1,0 +1,455 @@
+"""The one table path: validation of a user's table and the one group-by-count kernel.
+
+Every contingency table of the library is a group-by-count of int64 cell keys
+``row * K_B + col`` (built from labels, pairwise workspaces, significance
+batches, partial tables, Dask chunks) or a table a user gave. Both go through
+this module, so they give the same arrays and the same messages everywhere:
+
+* :func:`check_table` -- the one validator of a user's table (dense arrays,
+  nested lists, object arrays of Python ints, scipy sparse matrices and
+  arrays, pandas DataFrames); :func:`check_counts` -- the one validator of
+  counts (also used for cells and histograms); :func:`check_total`.
+* :func:`count_keys` -- the one group-by-count kernel (distinct keys in
+  ascending order and their counts or weight sums), :func:`count_rows` its
+  batched form (one table per row), both choosing dense counting or sorting by
+  :func:`dense_counting`, the one dense/sparse rule.
+
+numpy only (scipy.sparse is touched only when the user's table is sparse).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import sys
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from chanceclust._validation import _describe
+from chanceclust.exceptions import InvalidInputError
+
+#: The largest total N of a table: counts, sizes and N are int64 inside.
+MAX_TOTAL = 2**63 - 1
+
+# ----------------------------------------------------------------------------- the rule
+
+# Dense counting (a tally of all K_A K_B keys, then a scan for the non-zero ones) costs
+# O(n + K_A K_B) time and one int64 per possible key; sorting the n keys costs O(n log n) and
+# no memory beyond the keys. With numpy's vectorized sorts the two cost the same at about one
+# possible key per element (measured at n = 1e4 .. 1e7: tally 221 ms, sort 219 ms at n = 1e7;
+# at 4 keys per element the sort is 2x faster), so: a tally while there are at most as many
+# possible keys as elements -- its memory then stays within the keys' own -- and below 1024
+# possible keys always (a tiny tally beats the call to a sort). One rule for every builder,
+# measured on the others too: the buffered tally of pairwise workspaces (np.add.at) is within
+# 10 % of the sort from 1 to 2 keys per element and slower beyond; the batched tally of
+# significance tests (int32 keys) is slower than the row sorts already at 1 key per element.
+DENSE_KEYS_PER_ELEMENT = 1
+DENSE_MIN_KEYS = 1024
+
+
+def dense_limit(n: int) -> int:
+    """The most distinct keys that :func:`dense_counting` counts densely for ``n`` keys."""
+    return max(DENSE_KEYS_PER_ELEMENT * n, DENSE_MIN_KEYS)
+
+
+def dense_counting(n_keys: int, n: int) -> bool:
+    """The one dense/sparse rule: count ``n`` keys in [0, ``n_keys``) by a tally, else by a sort."""
+    return n_keys <= dense_limit(n)
+
+
+# ----------------------------------------------------------------------------- the kernel
+
+_COMPACT_CHUNK = 1 << 16  # elements moved at a time when compacting in place
+
+
+def cell_keys(
+    codes_true: NDArray[np.integer],
+    codes_pred: NDArray[np.integer],
+    k_pred: int,
+    out: NDArray[np.int64] | None = None,
+) -> NDArray[np.int64]:
+    """row * K_B + col for every element, as int64 (into ``out`` when given)."""
+    keys = np.multiply(codes_true, k_pred, out=out, dtype=np.int64)
+    np.add(keys, codes_pred, out=keys, dtype=np.int64)
+    return keys
+
+
+class CellBuffers:
+    """Buffers that let :func:`count_keys` count many tables of ``n`` keys with no allocation.
+
+    ``keys`` is where a caller builds the keys; ``rows`` and ``cols`` are scratch for the
+    caller after counting (the sort path uses ``rows`` while counting). ``dense`` is all zero
+    between calls.
+    """
+
+    def __init__(self, n: int) -> None:
+        cap = dense_limit(n)
+        self.n = n
+        self.keys = np.empty(n, dtype=np.int64)
+        self.dense = np.zeros(cap, dtype=np.int64)
+        self.mask = np.empty(max(cap, n), dtype=bool)
+        self.positions = np.arange(max(cap, n), dtype=np.int64)
+        self.cells = np.empty(n, dtype=np.int64)
+        self.counts = np.empty(n, dtype=np.int64)
+        self.rows = np.empty(n, dtype=np.int64)
+        self.cols = np.empty(n, dtype=np.int64)
+
+
+def count_keys(
+    keys: NDArray[np.integer],
+    n_keys: int | None = None,
+    *,
+    weights: NDArray[np.int64] | None = None,
+    owned: bool = True,
+    buffers: CellBuffers | None = None,
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Distinct keys, ascending, with their counts (or sums of ``weights``): the one kernel.
+
+    Parameters
+    ----------
+    keys : ndarray of non-negative integers below ``n_keys``
+        Sorted and shrunk in place on the sort path when ``owned`` (the caller's array is
+        then spent; it must have no views), else -- or when it does not own its data --
+        copied first.
+    n_keys : int, optional
+        The key range (K_A K_B); None when unknown (then ``keys.max() + 1``).
+    weights : ndarray of int64, optional
+        Sum these by key instead of counting (exact int64: callers bound the total below
+        2**63). Keys that already ascend strictly are returned as they are, with no copy.
+    buffers : CellBuffers, optional
+        Count into these (the results are views of them, valid until the next call).
+
+    Returns
+    -------
+    cells, counts : ndarray of int64
+        The keys that occur, ascending, and each one's count or weight sum (zero weight sums
+        are kept: only keys absent from ``keys`` are absent from ``cells``).
+    """
+    n = keys.shape[0]
+    if weights is not None and (n < 2 or bool(np.all(keys[1:] > keys[:-1]))):
+        return keys, weights
+    if n_keys is None:
+        n_keys = int(keys.max()) + 1 if n else 0
+    if buffers is not None:
+        return _count_into(buffers, keys, n_keys)
+    if dense_counting(n_keys, n):
+        if weights is None:
+            tally = np.bincount(keys, minlength=n_keys)
+            cells = np.flatnonzero(tally)
+        else:
+            tally = np.zeros(n_keys, dtype=np.int64)
+            np.add.at(tally, keys, weights)
+            seen = np.zeros(n_keys, dtype=bool)
+            seen[keys] = True
+            cells = np.flatnonzero(seen)
+        return cells, tally[cells].astype(np.int64, copy=False)
+    if weights is not None:
+        order = np.argsort(keys)
+        keys, weights = keys[order], weights[order]
+        del order
+        starts = np.flatnonzero(_run_starts(keys))
+        if starts.size == n:
+            return keys.astype(np.int64, copy=False), weights
+        return keys[starts].astype(np.int64, copy=False), np.add.reduceat(weights, starts)
+    return _sorted_cells(keys.astype(np.int64, copy=not (owned and keys.flags.owndata)))
+
+
+def _run_starts(keys: NDArray[Any], out: NDArray[np.bool_] | None = None) -> NDArray[np.bool_]:
+    """True where a run of equal values starts, along the last axis of sorted ``keys``."""
+    first = np.empty(keys.shape, dtype=bool) if out is None else out
+    first[..., :1] = True
+    np.not_equal(keys[..., 1:], keys[..., :-1], out=first[..., 1:])
+    return first
+
+
+def _sorted_cells(keys: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Distinct keys (ascending) and their counts, by one in-place sort of ``keys``.
+
+    ``keys`` itself becomes the distinct keys (compacted and shrunk in place, so
+    it must own its data and have no views): the peak is ``keys`` plus two arrays
+    of one int64 per distinct key.
+    """
+    keys.sort()
+    starts = np.flatnonzero(keys[1:] != keys[:-1])  # where each run but the first starts, minus 1
+    starts += 1
+    nnz = starts.size + 1 if keys.size else 0
+    # keys[k] = keys[starts[k - 1]] for k >= 1, in chunks: a chunk's sources lie at or after
+    # its targets and before no earlier target, so nothing is read after being overwritten.
+    for first in range(0, starts.size, _COMPACT_CHUNK):
+        last = min(first + _COMPACT_CHUNK, starts.size)
+        keys[first + 1 : last + 1] = keys[starts[first:last]]
+    counts = np.empty(nnz, dtype=np.int64)  # run lengths: differences of the run starts
+    counts[:1] = starts[:1] if starts.size else keys.size
+    np.subtract(starts[1:], starts[:-1], out=counts[1:-1])
+    if nnz > 1:
+        counts[-1] = keys.size - starts[-1]
+    del starts
+    keys.resize(nnz, refcheck=False)  # shrinks in place (realloc): ``keys`` owns its data
+    return keys, counts
+
+
+def _count_into(
+    buffers: CellBuffers, keys: NDArray[np.int64], n_keys: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """:func:`count_keys` in ``buffers``: the same arrays, no allocation of the size of n."""
+    n = keys.shape[0]
+    if dense_counting(n_keys, n):  # dense counts in the zeroed buffer
+        dense = buffers.dense[:n_keys]
+        np.add.at(dense, keys, 1)
+        mask = np.not_equal(dense, 0, out=buffers.mask[:n_keys])
+        nnz = int(np.count_nonzero(mask))
+        cells = np.compress(mask, buffers.positions[:n_keys], out=buffers.cells[:nnz])
+        counts = np.compress(mask, dense, out=buffers.counts[:nnz])
+        if 8 * nnz < n_keys:  # reset only the cells used, or the whole range if cheaper
+            dense[cells] = 0
+        else:
+            dense.fill(0)
+        return cells, counts
+    keys.sort()  # one in-place sort of the keys, then run lengths
+    mask = _run_starts(keys, out=buffers.mask[:n])
+    nnz = int(np.count_nonzero(mask))
+    starts = np.compress(mask, buffers.positions[:n], out=buffers.rows[:nnz])
+    cells = np.take(keys, starts, out=buffers.cells[:nnz])
+    counts = buffers.counts[:nnz]
+    np.subtract(starts[1:], starts[:-1], out=counts[:-1])
+    counts[-1:] = n - starts[-1:]
+    return cells, counts
+
+
+def count_rows(
+    keys: NDArray[np.integer], n_keys: int
+) -> tuple[NDArray[np.intp], NDArray[np.int64], NDArray[np.int64]]:
+    """:func:`count_keys` of every row of a 2-D ``keys`` at once (one table per row).
+
+    Returns the number of distinct keys of each row, then the distinct keys of all rows
+    (ascending within each row, rows in order) and their counts. ``keys`` is spent.
+    """
+    m, n = keys.shape
+    if dense_counting(m * n_keys, m * n):  # one tally of all m tables' keys: the rule on it
+        keys += (np.arange(m, dtype=keys.dtype) * keys.dtype.type(n_keys))[:, None]
+        flat = np.bincount(keys.ravel(), minlength=m * n_keys).reshape(m, n_keys)
+        nonzero = flat > 0
+        return nonzero.sum(axis=1), np.nonzero(nonzero)[1].astype(np.int64), flat[nonzero]
+    keys.sort(axis=1)  # sort each row, count runs
+    start = _run_starts(keys)
+    position = np.flatnonzero(start)
+    counts = np.diff(position, append=m * n)
+    return start.sum(axis=1), keys.ravel()[position].astype(np.int64), counts.astype(np.int64)
+
+
+# ----------------------------------------------------------------------------- validation
+
+
+def check_total(n: int, subject: str) -> None:
+    """Refuse a total of counts beyond :data:`MAX_TOTAL`, naming ``subject`` and the limit."""
+    if n > MAX_TOTAL:
+        got = f"{n}" if n < 10**30 else f"about {float(n):.3g}"
+        raise InvalidInputError(
+            f"{subject if 'counts' in subject else subject + ' counts'} must add up to at most "
+            f"2**63 - 1 = {MAX_TOTAL} elements "
+            f"(the int64 limit); got a total of {got}."
+        )
+
+
+def check_counts(
+    data: Any, subject: str, where: Callable[[int], str], *, bounded_total: bool = True
+) -> tuple[NDArray[np.int64], int]:
+    """The one validator of counts: exact int64 counts of any accepted form, and their total.
+
+    Accepts integer, boolean, integral float and object (Python int, also beyond int64)
+    counts of any shape. Raises :class:`InvalidInputError` naming ``subject`` and the
+    place (``where(i)`` of the flat position ``i``) of a negative, fractional, non-finite,
+    boolean-object or non-numeric count; and, when ``bounded_total``, naming the limit when
+    the total exceeds :data:`MAX_TOTAL` (else only each count must be below 2**63): never a
+    silent drop or wrap-around. The total is a Python int.
+    """
+    data = np.asarray(data)
+    flat = data.reshape(-1)
+
+    def bad(i: int, value: Any, what: str = "non-negative integer counts") -> InvalidInputError:
+        return InvalidInputError(
+            f"{subject} must hold {what}; got {_describe(value)} at {where(i)}."
+        )
+
+    def check_big(i: int, value: int) -> None:  # a count int64 cannot hold
+        if bounded_total:
+            check_total(value, subject)
+        raise bad(i, value, "non-negative integer counts below 2**63")
+
+    if data.dtype.kind == "O":
+        cells = []
+        for i, value in enumerate(flat.tolist()):
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+                raise bad(i, value)
+            if not isinstance(value, numbers.Integral) and not (
+                math.isfinite(value) and float(value).is_integer()
+            ):
+                raise bad(i, value)
+            if value < 0:
+                raise bad(i, value)
+            cells.append(int(value))
+        n = sum(cells)
+        if bounded_total:
+            check_total(n, subject)
+        elif cells and max(cells) > MAX_TOTAL:
+            i = int(np.argmax(np.array(cells, dtype=object) > MAX_TOTAL))
+            check_big(i, cells[i])
+        return np.array(cells, dtype=np.int64).reshape(data.shape), n
+    if data.dtype.kind == "f":
+        fractional = ~np.isfinite(flat) | (flat != np.round(flat))
+        if fractional.any():
+            i = int(np.argmax(fractional))
+            raise bad(i, flat[i].item())
+    elif data.dtype.kind not in "biu":
+        raise InvalidInputError(f"{subject} must hold integer counts; got dtype {data.dtype}.")
+    if data.dtype.kind in "if" and flat.size and flat.min() < 0:
+        i = int(np.argmax(flat < 0))
+        raise bad(i, flat[i].item())
+    if data.dtype.kind == "b":
+        return data.astype(np.int64), int(np.count_nonzero(data))
+    if data.dtype.kind in "uf" and flat.size and flat.max() >= 2**63:  # beyond int64
+        i = int(np.argmax(flat >= 2**63))
+        check_big(i, int(flat[i].item()))
+    counts = data.astype(np.int64)
+    # A float sum far below 2**63 proves the int64 sums cannot overflow; near it, add exactly.
+    if float(np.sum(flat, dtype=np.float64)) < 2.0**62:
+        return counts, int(np.sum(counts))
+    n = sum(int(c) for c in counts.reshape(-1))
+    if bounded_total:
+        check_total(n, subject)
+    return counts, n
+
+
+class TableCells(NamedTuple):
+    """A valid table in canonical form: positive cells in row-major order, no empty line.
+
+    Fields in :class:`chanceclust.PartialTable`'s order: ``row_ids`` and ``col_ids`` are the
+    indices, in the user's table, of the rows and columns kept (those with at least one
+    element); ``rows`` and ``cols`` index into them; ``n`` is the total.
+    """
+
+    row_ids: NDArray[np.int64]
+    col_ids: NDArray[np.int64]
+    rows: NDArray[np.int64]
+    cols: NDArray[np.int64]
+    counts: NDArray[np.int64]
+    n: int
+
+
+def is_sparse(value: Any) -> bool:
+    """scipy.sparse.issparse without importing scipy.sparse when it was never loaded."""
+    module = sys.modules.get("scipy.sparse")
+    return module is not None and module.issparse(value)
+
+
+_SUBJECT = "`contingency`"
+
+
+def check_table(contingency: Any) -> TableCells:
+    """The one validator of a user's table (any accepted form): its canonical cells.
+
+    Dense arrays and nested lists of any integer, boolean, integral float or Python int
+    counts, pandas DataFrames of them, and scipy sparse matrices and arrays (repeated
+    entries summed, each entry checked). Raises :class:`InvalidInputError` naming
+    ``contingency``: for a ragged or non-2-D table, a bad count (with its cell) or a total
+    beyond 2**63 - 1.
+    """
+    if is_sparse(contingency):
+        if contingency.ndim != 2:
+            raise InvalidInputError(
+                f"{_SUBJECT} must be a 2-D table of counts; got shape {contingency.shape}."
+            )
+        rows, cols, data = _sparse_entries(contingency)
+        shape = contingency.shape
+        counts, n = check_counts(data, _SUBJECT, lambda i: f"cell ({rows[i]}, {cols[i]})")
+    else:
+        dense = _dense_table(contingency)
+        shape = dense.shape
+        width = shape[1]
+        dense, n = check_counts(dense, _SUBJECT, lambda i: f"cell ({i // width}, {i % width})")
+        rows, cols = np.nonzero(dense)
+        counts = dense[rows, cols]
+    return canonical_cells(rows, cols, counts, shape[0], shape[1], n)
+
+
+def _dense_table(contingency: Any) -> NDArray[Any]:
+    """A user's dense table as a 2-D numpy array (any dtype; counts are checked next)."""
+    try:
+        dense = np.asarray(contingency)
+    except (ValueError, TypeError):
+        dense = None
+    if dense is None or (
+        dense.dtype == object and any(isinstance(v, (list, tuple, np.ndarray)) for v in dense.flat)
+    ):
+        raise InvalidInputError(
+            f"{_SUBJECT} must be a rectangular 2-D table of counts; its rows have "
+            "different lengths (or it is not array-like)."
+        )
+    if dense.ndim != 2:
+        raise InvalidInputError(
+            f"{_SUBJECT} must be a 2-D table of counts; got shape {dense.shape}."
+        )
+    return dense
+
+
+def _sparse_entries(table: Any) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[Any]]:
+    """(rows, cols, data) of a scipy sparse table's stored entries (repeats not yet summed)."""
+    import scipy.sparse as sp
+
+    if table.format == "csr" and table.has_canonical_format:  # rows from indptr: no sort
+        rows = np.repeat(np.arange(table.shape[0], dtype=np.int64), np.diff(table.indptr))
+        return rows, table.indices.astype(np.int64), table.data
+    coo = sp.coo_array(table)
+    return coo.row.astype(np.int64), coo.col.astype(np.int64), coo.data
+
+
+def canonical_cells(
+    rows: NDArray[np.integer],
+    cols: NDArray[np.integer],
+    counts: NDArray[np.int64],
+    k_true: int,
+    k_pred: int,
+    n: int,
+) -> TableCells:
+    """Sum repeated cells, drop zero cells and empty lines, order cells row-major.
+
+    ``counts`` are valid (non-negative, total ``n`` at most 2**63 - 1, so int64 sums are
+    exact). One :func:`count_keys` of int64 keys row * K_B + col (no sort when they already
+    ascend).
+    """
+    if k_true * max(k_pred, 1) >= 2**63:
+        raise InvalidInputError(
+            f"tables of {k_true} x {k_pred} clusters are too large to index by int64."
+        )
+    keep = counts > 0
+    if not keep.all():
+        rows, cols, counts = rows[keep], cols[keep], counts[keep]
+    keys = cell_keys(rows, cols, k_pred)
+    keys, counts = count_keys(keys, k_true * k_pred, weights=counts)
+    rows, cols = np.divmod(keys, k_pred) if k_pred else (keys, keys)
+    row_ids, rows = _used(rows, k_true)
+    col_ids, cols = _used(cols, k_pred)
+    return TableCells(row_ids, col_ids, rows, cols, counts, n)
+
+
+def _used(codes: NDArray[np.int64], k: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The codes in [0, k) that occur, and ``codes`` renumbered into them."""
+    used = np.zeros(k, dtype=bool)
+    used[codes] = True
+    if used.all():
+        return np.arange(k, dtype=np.int64), codes
+    return np.flatnonzero(used).astype(np.int64), (np.cumsum(used) - 1)[codes]
+
+
+def exact_bincount(
+    index: NDArray[np.integer], weights: NDArray[np.int64], size: int, n: int
+) -> NDArray[np.int64]:
+    """Sums of ``weights`` (total ``n``) by ``index``, exact: float bincount below 2**53."""
+    if n < 2**53:
+        return np.bincount(index, weights=weights, minlength=size).astype(np.int64)
+    out = np.zeros(size, dtype=np.int64)
+    np.add.at(out, index, weights)
+    return out
