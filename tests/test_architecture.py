@@ -205,11 +205,21 @@ def test_the_engine_imports_nothing_public():
     assert not outside
 
 
-def test_importing_chanceclust_does_not_import_scipy_special():
-    """``import chanceclust`` stays light: scipy.special costs ~0.3 s (README, elementary.py)."""
-    code = "import chanceclust, sys; print('scipy.special' in sys.modules)"
+#: What ``import chanceclust`` (and the CLI module) must not load: optional dependencies and
+#: the heavy parts of the core ones (each costs 0.1-1 s; they load on use).
+HEAVY = ("scipy", "pandas", "pyarrow", "dask", "distributed", "matplotlib", "sklearn",
+         "networkx", "pooch", "mpmath")
+
+
+@pytest.mark.parametrize("module", ["chanceclust", "chanceclust.cli"])
+def test_importing_chanceclust_loads_no_heavy_module(module):
+    """``import chanceclust`` stays light (README): numpy and the standard library only."""
+    code = (
+        f"import {module}, sys; "
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))"
+    )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
-    assert done.stdout.strip() == "False"
+    assert done.stdout.strip() == "[]"
