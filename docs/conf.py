@@ -190,7 +190,8 @@ def _math_sections() -> dict[str, str]:
     """
     text = (Path(__file__).parent / "math.md").read_text(encoding="utf-8")
     sections = {}
-    for label, heading in re.findall(r"^\((math-[a-z0-9-]+)\)=\n#+ (.+)$", text, flags=re.M):
+    for label, heading in re.findall(r"^\((math-[a-z0-9-]+)\)=\n#+ (.+)$", text,
+                                       flags=re.MULTILINE):
         plain = re.sub(r"\$([^$]*)\$", lambda m: re.sub(r"[\\{}]", "", m.group(1)), heading)
         sections[label] = plain.strip()
     return sections

@@ -62,7 +62,7 @@ for key, values in adjusted.items():
 fig, axes = plt.subplots(1, 3, figsize=(13, 4), layout="constrained")
 for ax, name, base in ((axes[0], "ARI", "RI"), (axes[1], "AMI", "MI")):
     ax.plot(raw[base], adjusted[name, "all"], "o", color="C2")
-    for k, x, y in zip(ks, raw[base], adjusted[name, "all"]):
+    for k, x, y in zip(ks, raw[base], adjusted[name, "all"], strict=True):
         if k in (2, 10, 20):
             ax.annotate(f"K={k}", (x, y), textcoords="offset points", xytext=(4, -10))
     ax.set_xlabel(f"raw {base}" + (" (nats)" if base == "MI" else ""))

@@ -4,12 +4,12 @@ Reading extreme values: DBSCAN on the digits
 
 DBSCAN's ``eps`` decides how much it lumps together: small values leave most points as noise,
 large values merge almost everything into one cluster. Compared with the digit labels, the
-adjusted Rand index of the same clustering is near 0 under ``perm`` and can fall far below −1
-under ``num`` and ``all`` — below −100 under two-sided ``all``. The exact z-score
+adjusted Rand index of the same clustering is near 0 under ``perm`` and can fall far below -1
+under ``num`` and ``all`` — below -100 under two-sided ``all``. The exact z-score
 (:func:`chanceclust.standardized_rand_index`) says how decisive each verdict is. This is the
 figure behind :doc:`/guide/reading-numbers`.
 
-Noise points (DBSCAN's −1) are unassigned elements; here each one is its own cluster
+Noise points (DBSCAN's -1) are unassigned elements; here each one is its own cluster
 (``unassigned="singletons"``), so noise counts as disagreement.
 """
 
