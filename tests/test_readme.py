@@ -124,3 +124,14 @@ def test_reproduce_output_is_ignored_by_git():
     assert "--out results/" in README
     ignore = (ROOT / ".gitignore").read_text().splitlines()
     assert "/results/" in ignore
+
+
+def test_docs_check_is_what_ci_runs():
+    """README: CI runs .ci/check_docs.py on the built site, right after the README's build
+    command."""
+    command = 'sphinx-build -W --keep-going -b html docs docs/_build/html'
+    assert command in README
+    assert "python .ci/check_docs.py docs/_build/html" in README
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert f'pip install ".[docs]" && {command}' in ci
+    assert "&& python .ci/check_docs.py docs/_build/html" in ci
