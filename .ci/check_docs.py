@@ -8,7 +8,9 @@ sphinx-build, see .ci/run). Exit status 1 with one line per problem, 0 when ever
 * every page with math loads the bundled MathJax (``_static/mathjax/tex-chtml.js``);
 * no raw TeX is left in the text outside code and math elements: ``\\(...\\)``, ``\\[...\\]``
   or ``$...$`` holding TeX (a backslash, ``^``, ``_`` or braces) is math that was not marked
-  up as math, which a reader sees as source.
+  up as math, which a reader sees as source;
+* each API page (``generated/<full name>.html``) is titled by the full name, and the page of
+  each public function of chanceclust links its section of the Mathematics page.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ class _Page(HTMLParser):
         self.text: list[str] = []
         self.has_math = False
         self.loads_mathjax = False
+        self.h1: list[str] = []  # text of the first <h1>
+        self.in_h1 = 0  # 1 inside the first <h1>, 2 after it
 
     def _skipped(self) -> bool:
         return bool(self.stack) and self.stack[-1]
@@ -55,6 +59,10 @@ class _Page(HTMLParser):
                 self.problems.append(f"<{tag}> loads {url} from another host")
             elif tag == "script" and BUNDLED_MATHJAX.search(url.split("?")[0]):
                 self.loads_mathjax = True
+        if tag == "h1" and not self.in_h1:
+            self.in_h1 = 1
+        if tag == "a" and "headerlink" in classes and self.in_h1 == 1:
+            self.in_h1 = 2  # the pilcrow after the title
         if tag not in VOID_TAGS:
             self.stack.append(self._skipped() or tag in SKIP_TAGS
                               or bool(classes & SKIP_CLASSES) or tag.startswith("mjx-"))
@@ -65,18 +73,32 @@ class _Page(HTMLParser):
             self.stack.pop()
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "h1" and self.in_h1 == 1:
+            self.in_h1 = 2
         if tag not in VOID_TAGS and self.stack:
             self.stack.pop()
 
     def handle_data(self, data: str) -> None:
         self.text.append("\0" if self._skipped() else data)
+        if self.in_h1 == 1:
+            self.h1.append(data)
 
 
-def check_page(html: str) -> list[str]:
-    """The problems of one page's HTML (empty when it passes)."""
+def check_page(html: str, api_name: str | None = None, function: bool = False) -> list[str]:
+    """The problems of one page's HTML (empty when it passes).
+
+    ``api_name``: the page documents this name (an API page), and must be titled by it in
+    full; ``function``: it is a public function of chanceclust, whose page must link its
+    section of the Mathematics page.
+    """
     page = _Page()
     page.feed(html)
     page.close()
+    title = "".join(page.h1).strip()
+    if api_name is not None and title != api_name:
+        page.problems.append(f"title {title!r} is not the full name {api_name!r}")
+    if function and "math.html#math-" not in html:
+        page.problems.append("does not link its section of the Mathematics page")
     prose = "".join(page.text)  # "\0" separates prose interrupted by code or math
     for match in RAW_TEX.finditer(prose):
         if "\0" not in match.group():
@@ -95,10 +117,25 @@ def check_site(build_dir: Path) -> list[str]:
     problems = []
     if not (build_dir / "_static" / "mathjax" / "tex-chtml.js").is_file():
         problems.append(f"{build_dir}/_static/mathjax/tex-chtml.js: MathJax is not bundled")
+    functions = _public_functions()
     for path in pages:
+        api_name = path.stem if path.parent.name == "generated" else None
         problems += [f"{path.relative_to(build_dir)}: {problem}"
-                     for problem in check_page(path.read_text(encoding="utf-8"))]
+                     for problem in check_page(path.read_text(encoding="utf-8"), api_name,
+                                               function=api_name in functions)]
     return problems
+
+
+def _public_functions() -> set[str]:
+    """``chanceclust.<name>`` of each public function of the package (empty if it cannot be
+    imported here: the check of the math links is then skipped)."""
+    try:
+        import chanceclust
+    except ImportError:
+        return set()
+    objects = {name: getattr(chanceclust, name) for name in chanceclust.__all__}
+    return {f"chanceclust.{name}" for name, obj in objects.items()
+            if callable(obj) and not isinstance(obj, type)}
 
 
 def main(argv: list[str]) -> int:

@@ -221,6 +221,15 @@ def _link_math(app, what, name, obj, options, lines):
             return " and ".join(_math_ref(label, name) for label in refs)
 
         lines[i] = _MATH_CITATION.sub(link, line)
+    if name in _MATH_OF and not any("docs/math.md#" in line for line in lines):
+        # A public function whose docstring cites no section: the link after its summary.
+        lines[1:1] = ["", "Formula: " + _math_ref(_MATH_OF[name], name) + "."]
+
+
+#: The math section of public functions whose docstrings cite none (outside chanceclust's
+#: package namespace; the test suite checks that every function of chanceclust.__all__ cites
+#: one).
+_MATH_OF = {"chanceclust.dask.contingency_table": "math-summaries"}
 
 
 #: "See Also" for the public functions whose docstrings have none (numpydoc renders it).

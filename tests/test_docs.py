@@ -210,3 +210,15 @@ def test_see_also_names_exist():
     for name, related in conf._SEE_ALSO.items():
         assert name in chanceclust.__all__, name
         assert set(related) <= set(chanceclust.__all__), name
+
+
+def test_check_docs_api_pages():
+    """An API page is titled by the full name; a function's page links the Mathematics page."""
+    name = "chanceclust.expected_mutual_information_baseline"
+    page = f'<h1>{name}<a class="headerlink" href="#x">#</a></h1>'
+    link = '<a href="../math.html#math-expected-mi">Expected mutual information</a>'
+    assert CHECK_DOCS.check_page(page + link, name, function=True) == []
+    assert CHECK_DOCS.check_page(page, name) == []
+    assert "does not link" in CHECK_DOCS.check_page(page, name, function=True)[0]
+    cut = page.replace(name, name[:28])
+    assert "is not the full name" in CHECK_DOCS.check_page(cut + link, name, function=True)[0]
