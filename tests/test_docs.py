@@ -14,6 +14,7 @@ Building the site itself (``sphinx-build -W``) is done by CI (``.ci/run``), not 
 
 import doctest
 import importlib
+import importlib.util
 import re
 import shutil
 from pathlib import Path
@@ -129,3 +130,95 @@ def test_console_session_output(page, command, expected):
     else:
         assert done.returncode == 0, done.stderr
         assert done.stdout.strip("\n") == expected.strip("\n")
+
+
+# --- The built site renders offline (issue 21). CI runs .ci/check_docs.py on the built site
+# right after sphinx-build (.ci/run); these tests check the checker itself, and the site when
+# one has been built in this checkout.
+
+
+def _load(path: Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CHECK_DOCS = _load(ROOT / ".ci" / "check_docs.py", "check_docs")
+MATHJAX = '<script defer="defer" src="../_static/mathjax/tex-chtml.js"></script>'
+
+
+@pytest.mark.parametrize(("html", "problem"), [
+    ('<script src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js"></script>',
+     "from another host"),
+    ('<script src="//code.jquery.com/jquery.js"></script>', "from another host"),
+    ('<link rel="stylesheet" href="http://example.org/x.css" />', "from another host"),
+    ("<p>the Stirling number \\(S(N,K)\\) of the second kind</p>", "raw TeX"),
+    ("<p>the maximum $s_{\\max}$</p>", "raw TeX"),
+    ("<li>display \\[ \\sum_i n_i \\]</li>", "raw TeX"),
+    ('<span class="math notranslate">\\(x\\)</span>', "does not load the bundled MathJax"),
+])
+def test_check_docs_finds(html, problem):
+    problems = CHECK_DOCS.check_page(html)
+    assert any(problem in p for p in problems), problems
+
+
+@pytest.mark.parametrize("html", [
+    MATHJAX + '<p>with <span class="math notranslate nohighlight">\\(S(N,K)\\)</span></p>',
+    MATHJAX + '<div class="math notranslate nohighlight">\\[ \\sum_i n_i \\]</div>',
+    "<pre>$ chanceclust compare a.txt b.txt  # \\(not math\\)</pre>",
+    "<p><code>$CHANCECLUST_DATA/x_{y}$</code> and a price of $5 or $6</p>",
+    '<script src="_static/searchtools.js"></script><a href="https://doi.org/10.1">doi</a>',
+])
+def test_check_docs_accepts(html):
+    assert CHECK_DOCS.check_page(html) == []
+
+
+SITE = DOCS / "_build" / "html"
+
+
+@pytest.mark.skipif(not (SITE / "index.html").is_file(),
+                    reason="the site is not built here (CI checks it after sphinx-build)")
+def test_built_site_renders_offline():
+    assert CHECK_DOCS.check_site(SITE) == []
+
+
+def test_docstring_math_citations_become_links():
+    """docs/conf.py's hook links every ``docs/math.md#math-...`` citation of a public docstring
+    to a section that docs/math.md defines; every public function cites one."""
+    conf = _load(DOCS / "conf.py", "docs_conf")
+    citing = re.compile(r"docs/math\.md#(math-[a-z0-9-]+)((?:,? (?:and )?#math-[a-z0-9-]+)*)")
+    chanceclust = importlib.import_module("chanceclust")
+    for name in chanceclust.__all__:
+        obj = getattr(chanceclust, name)
+        if not callable(obj) or isinstance(obj, type):
+            continue
+        lines = (obj.__doc__ or "").splitlines()
+        assert any(citing.search(line) for line in lines), f"{name} cites no math section"
+        conf._link_math(None, "function", f"chanceclust.{name}", obj, None, lines)
+        text = "\n".join(lines)
+        labels = re.findall(r":ref:`[^`<]+<(math-[a-z0-9-]+)>`", text)
+        assert labels, name
+        assert set(labels) <= set(conf._MATH_SECTIONS), name
+        prose = [line for line in lines if not line.lstrip().startswith((">>>", "..."))]
+        assert not any("docs/math.md#" in line for line in prose), name
+
+
+def test_see_also_names_exist():
+    conf = _load(DOCS / "conf.py", "docs_conf")
+    chanceclust = importlib.import_module("chanceclust")
+    for name, related in conf._SEE_ALSO.items():
+        assert name in chanceclust.__all__, name
+        assert set(related) <= set(chanceclust.__all__), name
+
+
+def test_check_docs_api_pages():
+    """An API page is titled by the full name; a function's page links the Mathematics page."""
+    name = "chanceclust.expected_mutual_information_baseline"
+    page = f'<h1>{name}<a class="headerlink" href="#x">#</a></h1>'
+    link = '<a href="../math.html#math-expected-mi">Expected mutual information</a>'
+    assert CHECK_DOCS.check_page(page + link, name, function=True) == []
+    assert CHECK_DOCS.check_page(page, name) == []
+    assert "does not link" in CHECK_DOCS.check_page(page, name, function=True)[0]
+    cut = page.replace(name, name[:28])
+    assert "is not the full name" in CHECK_DOCS.check_page(cut + link, name, function=True)[0]

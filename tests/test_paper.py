@@ -31,11 +31,30 @@ from chanceclust.paper import genes, preferential
 
 pytestmark = pytest.mark.slow
 
-#: CI clones the repository next to a copy of shared/.
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "gene-expression"
+#: Data homes searched for the gene expression files, in order: that of
+#: ``chanceclust.datasets.fetch_gene_expression`` (``$CHANCECLUST_DATA``, else the user cache
+#: folder), then ``../shared/data`` beside the checkout (CI clones the repository next to a copy
+#: of shared/). Each holds the files in ``gene-expression/``.
+DATA_HOMES = (None, Path(__file__).resolve().parents[1].parent / "shared" / "data")
+
+
+def find_gene_data() -> Path | None:
+    """The folder of the 35 verified files in the first data home that has them; never
+    downloads."""
+    for home in DATA_HOMES:
+        try:
+            return datasets.fetch_gene_expression(home, download_if_missing=False)
+        except (FileNotFoundError, ValueError, ImportError):  # absent, damaged, or no pooch
+            continue
+    return None
+
+
+DATA = find_gene_data()
+HAVE_DATA = DATA is not None
 NEEDS_DATA = pytest.mark.skipif(
-    not DATA.is_dir(), reason=f"gene expression data not found at {DATA} (../shared next to "
-    "the repository)")
+    not HAVE_DATA, reason="gene expression data not found in the data home ($CHANCECLUST_DATA or "
+    "the user cache; chanceclust.datasets.fetch_gene_expression() downloads it) nor in "
+    "../shared/data/gene-expression next to the repository")
 
 FILES = {
     "ranking": ["ranking_rand.png", "ranking_rand.pdf", "ranking_mi.png", "ranking_mi.pdf",
@@ -82,7 +101,7 @@ def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     try:
         for name in ("ranking", "digits", "preferential"):
             paper.reproduce(name, path.name, quick=True, seed=7, progress=False)
-        if DATA.is_dir():
+        if HAVE_DATA:
             paper.reproduce("genes", path.name, quick=True, data_dir=DATA, progress=False)
     finally:
         os.chdir(cwd)
@@ -381,9 +400,9 @@ def test_report_verdicts_and_run_lines(out: Path) -> None:
     assert str(out) not in report
     assert str(Path.home()) not in report
     runs = [line for line in report.splitlines() if line.startswith("Run: ")]
-    assert len(runs) == (4 if DATA.is_dir() else 3)
+    assert len(runs) == (4 if HAVE_DATA else 3)
     assert all(" --out " in line and " --seed " in line for line in runs)
-    if DATA.is_dir():
+    if HAVE_DATA:
         genes_run = next(line for line in runs if "reproduce genes" in line)
         assert " --data " in genes_run
 
@@ -430,3 +449,18 @@ def test_genes_without_data_fetches_into_the_data_home(tmp_path: Path,
     run = next(line for line in report.splitlines() if line.startswith("Run: "))
     assert run.startswith("Run: `chanceclust reproduce genes --out out --quick --seed 2017` (")
     assert "gene data fetched into the data home and checked against the SHA-256" in run
+
+
+@NEEDS_DATA
+def test_gene_data_found_in_the_data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests find the files where fetch_gene_expression keeps them ($CHANCECLUST_DATA
+    here), not only beside the checkout (issue 21)."""
+    home = tmp_path / "home"
+    (home / "gene-expression").mkdir(parents=True)
+    for name in datasets.GENE_EXPRESSION_REGISTRY:
+        (home / "gene-expression" / name).symlink_to(DATA / name)
+    monkeypatch.setenv("CHANCECLUST_DATA", str(home))
+    monkeypatch.setitem(globals(), "DATA_HOMES", (None, tmp_path / "elsewhere"))
+    assert find_gene_data() == home / "gene-expression"
+    monkeypatch.setenv("CHANCECLUST_DATA", str(tmp_path / "empty"))
+    assert find_gene_data() is None

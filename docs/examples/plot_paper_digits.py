@@ -11,7 +11,7 @@ does not hold as a property of the models (see ``paper/results/REPORT.md``): wit
 reference fixed and K = 10 in every run, E[RI] under num1 is one number for all runs, so ARI
 num1 orders the runs exactly as the raw Rand index does, and a reordering of the top runs is
 ``perm``'s size correction acting on those particular runs — luck of the runs. Quick form of
-``chanceclust reproduce digits`` (fewer runs; needs ``chanceclust[paper]``).
+``chanceclust reproduce digits`` (fewer runs; needs ``pip install ".[paper]"``).
 """
 
 # %%

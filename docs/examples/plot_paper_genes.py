@@ -6,7 +6,7 @@ Gates & Ahn (2017), Figure 6: average-linkage hierarchical clustering of the 35 
 expression studies of de Souto et al. (2008), cut at the number of classes, against the known
 classes. Studies above chance under ``perm`` can be below chance under one-sided ``num``, and
 the other way round. Quick form of ``chanceclust reproduce genes`` (needs
-``chanceclust[paper]``).
+``pip install ".[paper]"``).
 
 The data (22.8 MiB) are not part of the repository, and this example never downloads them:
 it uses the copy in the data home if :func:`chanceclust.datasets.fetch_gene_expression` has

@@ -6,7 +6,7 @@ Gates & Ahn (2017), Figure 5: a clustering of 1,000 elements into 50 equal clust
 compared with a copy whose elements move by preferential attachment, so that its cluster sizes
 grow more and more unequal. The ``perm`` ARI and AMI stay near 0 whatever the sizes; under
 ``num`` they follow the size entropy. Quick form of ``chanceclust reproduce preferential``
-(fewer steps; needs ``chanceclust[paper]``).
+(fewer steps; needs ``pip install ".[paper]"``).
 """
 
 # %%

@@ -6,7 +6,7 @@ Gates & Ahn (2017), Figures 2 and 3: four clusterings W, X, Y, Z of 20 elements;
 are ranked by the Rand index, by the ARI under each model, and by the MI, NMI and AMI under each
 model and normalization. The paper does not give Z; the reproduction searches for ten-cluster
 Zs consistent with the text and reports the claims that hold. This is the quick form of
-``chanceclust reproduce ranking`` (needs ``chanceclust[paper]``).
+``chanceclust reproduce ranking`` (needs ``pip install ".[paper]"``).
 """
 
 # %%

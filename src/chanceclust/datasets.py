@@ -3,7 +3,7 @@
 :func:`fetch_gene_expression` downloads the 35 labelled cancer microarray studies used in
 Section 5.4 of Gates & Ahn (2017) from a public copy pinned to one commit, checks every file
 against the SHA-256 registry kept here, and caches them, so a second call is offline.
-Downloading needs the optional ``pooch`` package (in the extra ``chanceclust[paper]``); it is
+Downloading needs the optional ``pooch`` package (in the ``paper`` extra: ``pip install ".[paper]"`` from a checkout); it is
 imported only when a download is needed, never by ``import chanceclust``.
 
 The files are plain tab-separated text, genes as rows and samples as columns, row 2 the class
@@ -342,5 +342,5 @@ def _require_pooch() -> Any:
         import pooch  # optional dependency, imported on use
     except ImportError as exc:
         raise ImportError("downloading the gene expression data needs pooch; install it with: "
-                          "pip install 'chanceclust[paper]' (or pip install pooch)") from exc
+                          "pip install pooch (or, from a checkout of chanceclust: pip install '.[paper]')") from exc
     return pooch

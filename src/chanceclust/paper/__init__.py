@@ -1,6 +1,7 @@
 """Reproductions of the four experiments of Gates & Ahn (JMLR 2017), Section 5.
 
-Needs the optional extra ``chanceclust[paper]`` (matplotlib, scikit-learn, pooch)::
+Needs the optional ``paper`` extra (matplotlib, scikit-learn, pooch; ``pip install ".[paper]"``
+from a checkout)::
 
     chanceclust reproduce all --out results/          # see RUNTIMES
     chanceclust reproduce genes --out results/ --data my-copy/gene-expression
@@ -162,7 +163,8 @@ def add_reproduce_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="reproduce the paper's experiments (figures, CSVs, REPORT.md)",
         description="Reproduce the four experiments of Gates & Ahn (2017), Section 5:\n"
         + "".join(f"  {k:<13} {v}\n" for k, v in EXPERIMENTS.items())
-        + "Needs the extra chanceclust[paper] (matplotlib, scikit-learn, pooch).",
+        + "Needs the paper extra (matplotlib, scikit-learn, pooch): pip install \".[paper]\" from a "
+        + "checkout.",
         epilog="examples:\n  chanceclust reproduce all --out results/\n"
         "  chanceclust reproduce genes --out results/ --data my-copy/gene-expression\n\n"
         + textwrap.fill(f"runtime: {RUNTIMES}.", 90) + "\n"

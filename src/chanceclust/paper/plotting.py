@@ -23,7 +23,8 @@ CYCLE = [OKABE_ITO[k] for k in ("blue", "orange", "green", "vermillion", "purple
                                 "yellow", "black", "grey")]
 
 _MISSING = ("chanceclust's paper reproductions need matplotlib and scikit-learn; install them "
-            "with: pip install 'chanceclust[paper]'")
+            "with: pip install matplotlib scikit-learn pooch (or, from a checkout of "
+            "chanceclust: pip install '.[paper]')")
 
 
 def require(module: str) -> Any:

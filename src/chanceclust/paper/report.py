@@ -15,8 +15,8 @@ from chanceclust._progress import Progress  # noqa: F401  (the paper modules imp
 ORDER = ("ranking", "digits", "preferential", "genes")
 #: Measured wall times of ``reproduce all`` (full and --quick), quoted by --help and the docs.
 RUNTIMES = (
-    "full run 150 s wall (56 s CPU), --quick 47 s (19 s CPU), measured on a 2-core "
-    "machine shared with other jobs (load average 6-7)"
+    "full run 89 s wall (63 s CPU), --quick 43 s (19 s CPU), measured on 2026-11-26 on a 2-core "
+    "machine shared with other jobs (load average 3-4), the gene expression data already cached"
 )
 
 
