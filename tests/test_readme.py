@@ -75,8 +75,6 @@ def test_import_is_light():
     assert done.stdout.strip() == ""
 
 
-@pytest.mark.xfail(strict=True, reason="src/chanceclust/special.py imports scipy.special at the "
-                   "top for one bernoulli call; its removal is in progress (issue 21)")
 def test_import_does_not_load_scipy_special():
     code = "import sys, chanceclust; assert 'scipy.special' not in sys.modules"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -221,8 +221,8 @@ default="arithmetic"
         For identical clusterings it is 1.0 under ``perm`` only: under ``num`` and
         ``all`` s_max is the model's largest entropy (log K, log N), which a
         clustering with unequal cluster sizes does not reach, so AMI(A, A) < 1
-        (the paper's normalization by the model's entropy bound, its Fig. 6; under
-        two-sided ``all`` at small N it can even be negative). One-sided with
+        (the paper's convention: s_max is the largest entropy of the model's
+        clusterings; under two-sided ``all`` at small N it can even be negative). One-sided with
         ``average_method="true"`` the bound is the reference's own entropy, and a
         perfect answer scores 1.0 under every model.
 
