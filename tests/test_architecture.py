@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         "_expected.mutual_information",
     ]),
     ("random-model objects", ["_models"]),
-    ("validation and table path", ["_validation", "contingency", "io"]),
+    ("validation and table path", ["_validation", "_tables", "contingency", "io"]),
     ("single-pair public functions", [
         "special", "measures", "summary", "expectations", "adjusted", "variance", "samplers",
         "datasets",
