@@ -38,6 +38,16 @@ model : {"perm", "num", "all"}, default="perm"
     numbers of clusters, ``all`` only N (docs/math.md#math-models).
 one_sided : bool, default=False
     If True, ``labels_true`` is a fixed reference; only ``labels_pred`` is random.""",
+    "summaries": """\
+n : int
+    Number of elements N.
+model : {"perm", "num", "all"}, default="perm"
+one_sided : bool, default=False
+    If True, the clustering with ``sizes_true`` is a fixed reference.
+sizes_true, sizes_pred : array-like of int, optional
+    Cluster sizes (positive, summing to ``n``).
+n_clusters_true, n_clusters_pred : int, optional
+    Numbers of clusters K_A, K_B (1 <= K <= n).""",
 }
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)%\((?P<name>\w+)\)s[ \t]*$", re.MULTILINE)

@@ -27,6 +27,8 @@ from typing import Any
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
+from chanceclust.exceptions import InvalidFileError, InvalidInputError
+
 __all__ = [
     "GENE_EXPRESSION_REGISTRY",
     "GENE_EXPRESSION_SOURCE",
@@ -182,7 +184,7 @@ def check_gene_expression(folder: str | os.PathLike[str]) -> Path:
             f"{len(missing)} of the {len(GENE_EXPRESSION_REGISTRY)} gene expression files are "
             f"missing from {folder}: {_names(missing)}; " + _where_to_get(folder))
     if wrong:
-        raise ValueError("; ".join(wrong) + ". " + _where_to_get(folder, first='Download'))
+        raise InvalidInputError("; ".join(wrong) + ". " + _where_to_get(folder, first='Download'))
     return folder
 
 
@@ -260,9 +262,9 @@ def fetch_gene_expression(data_home: str | os.PathLike[str] | None = None, *,
             try:
                 fetcher.fetch(name, downloader=_downloader(pooch))
             except ValueError as exc:  # pooch: hash mismatch of the downloaded file
-                raise ValueError(f"{name}: the downloaded file does not match its SHA-256 in "
-                                 f"chanceclust's registry ({exc}); "
-                                 + _where_to_get(folder)) from exc
+                raise InvalidFileError(name, None, "the downloaded file does not match its "
+                                       f"SHA-256 in chanceclust's registry ({exc}); "
+                                       + _where_to_get(folder)) from exc
             except Exception as exc:  # requests / OS errors: offline, proxy, HTTP 404...
                 raise ConnectionError(f"could not download {_BASE_URL}{name} "
                                       f"({type(exc).__name__}: {exc}). "

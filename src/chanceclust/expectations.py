@@ -274,6 +274,7 @@ def _baseline_sides(
     return setting.sides(n, sizes_true, k_true, sizes_pred, k_pred)
 
 
+@fill_doc
 def expected_rand_index_baseline(
     n: int,
     *,
@@ -295,15 +296,7 @@ def expected_rand_index_baseline(
 
     Parameters
     ----------
-    n : int
-        Number of elements N.
-    model : {"perm", "num", "all"}, default="perm"
-    one_sided : bool, default=False
-        If True, the clustering with ``sizes_true`` is a fixed reference.
-    sizes_true, sizes_pred : array-like of int, optional
-        Cluster sizes (positive, summing to ``n``).
-    n_clusters_true, n_clusters_pred : int, optional
-        Numbers of clusters K_A, K_B (1 <= K <= n).
+    %(summaries)s
 
     Returns
     -------
@@ -312,8 +305,8 @@ def expected_rand_index_baseline(
 
     Raises
     ------
-    ValueError
-        For an invalid argument.
+    InvalidInputError
+        For an invalid argument (a ``ValueError``; chanceclust.exceptions).
 
     Notes
     -----
@@ -341,6 +334,7 @@ def expected_rand_index_baseline(
     )
 
 
+@fill_doc
 def expected_mutual_information_baseline(
     n: int,
     *,
@@ -359,15 +353,7 @@ def expected_mutual_information_baseline(
 
     Parameters
     ----------
-    n : int
-        Number of elements N.
-    model : {"perm", "num", "all"}, default="perm"
-    one_sided : bool, default=False
-        If True, the clustering with ``sizes_true`` is a fixed reference.
-    sizes_true, sizes_pred : array-like of int, optional
-        Cluster sizes (positive, summing to ``n``).
-    n_clusters_true, n_clusters_pred : int, optional
-        Numbers of clusters K_A, K_B (1 <= K <= n).
+    %(summaries)s
 
     Returns
     -------
@@ -376,8 +362,8 @@ def expected_mutual_information_baseline(
 
     Raises
     ------
-    ValueError
-        For an invalid argument.
+    InvalidInputError
+        For an invalid argument (a ``ValueError``; chanceclust.exceptions).
 
     Notes
     -----

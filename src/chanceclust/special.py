@@ -83,7 +83,7 @@ def stirling2(n: int, k: int) -> int:
 
     Raises
     ------
-    ValueError
+    InvalidInputError
         If ``n`` or ``k`` is not a non-negative integer.
 
     See Also
@@ -163,7 +163,7 @@ def bell(n: int) -> int:
 
     Raises
     ------
-    ValueError
+    InvalidInputError
         If ``n`` is not a non-negative integer.
 
     See Also
@@ -331,7 +331,7 @@ def log_stirling2(n: ArrayLike, k: ArrayLike) -> Any:
 
     Raises
     ------
-    ValueError
+    InvalidInputError
         If ``n`` or ``k`` holds a negative, non-integral or non-finite value.
 
     See Also
@@ -450,7 +450,7 @@ def log_bell(n: ArrayLike) -> Any:
 
     Raises
     ------
-    ValueError
+    InvalidInputError
         If ``n`` holds a negative, non-integral or non-finite value.
 
     See Also

@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from chanceclust.exceptions import InvalidInputError
 from chanceclust.paper.plotting import require
 from chanceclust.paper.report import ORDER, RUNTIMES, assemble, write_section
 
@@ -85,9 +86,9 @@ def reproduce(name: str, out_dir: str | Path, *, quick: bool = False, seed: int 
         If matplotlib or scikit-learn (the ``paper`` extra) is missing.
     """
     if name != "all" and name not in EXPERIMENTS:
-        raise ValueError(f"`name` must be one of {', '.join((*EXPERIMENTS, 'all'))}; got {name!r}")
+        raise InvalidInputError(f"`name` must be one of {', '.join((*EXPERIMENTS, 'all'))}; got {name!r}")
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"`seed` must be a non-negative integer; got {seed!r}")
+        raise InvalidInputError(f"`seed` must be a non-negative integer; got {seed!r}")
     out = Path(out_dir)
     for parent in (out, *out.parents):
         if parent.exists() and not parent.is_dir():

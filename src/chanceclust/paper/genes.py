@@ -23,6 +23,7 @@ from chanceclust.datasets import (
     check_gene_expression,
     fetch_gene_expression,
 )
+from chanceclust.exceptions import InvalidFileError, InvalidInputError
 from chanceclust.paper.plotting import OKABE_ITO, pyplot, save
 from chanceclust.paper.report import Progress, claims_table, fmt, write_csv
 
@@ -69,7 +70,7 @@ def preprocess(data: np.ndarray, how: str) -> np.ndarray:
     [[-1.0, 0.0], [1.0, 0.0]]
     """
     if how not in PREPROCESSING:
-        raise ValueError(f"`how` must be one of {', '.join(PREPROCESSING)}; got {how!r}")
+        raise InvalidInputError(f"`how` must be one of {', '.join(PREPROCESSING)}; got {how!r}")
     if how in ("log2", "log2+z") and np.all(data > 0):
         data = np.log2(data)
     if how in ("z", "log2+z"):
@@ -88,20 +89,20 @@ def read_study(path: Path) -> tuple[np.ndarray, np.ndarray]:
     numbered = [(i, line.rstrip("\r\n").split("\t"))
                 for i, line in enumerate(path.read_text().splitlines(), 1) if line.strip()]
     if len(numbered) < 3:
-        raise ValueError(f"{path}: {len(numbered)} non-blank lines; expected a header, a line "
-                         "of class labels and at least one gene row")
+        raise InvalidFileError(str(path), None, f"{len(numbered)} non-blank lines; expected a "
+                               "header, a line of class labels and at least one gene row")
     lines = [[cell.strip().strip('"') for cell in line] for _, line in numbered]
     skip = 1 if lines[0][0] == "" else 0
     labels = np.array(lines[1][skip:])
     rows = []
     for (number, _), row in zip(numbered[2:], lines[2:], strict=True):
         if len(row) - skip != len(labels):
-            raise ValueError(f"{path}:{number}: {len(row) - skip} values but {len(labels)} "
-                             f"class labels (line {numbered[1][0]})")
+            raise InvalidFileError(str(path), number, f"{len(row) - skip} values but "
+                                   f"{len(labels)} class labels (line {numbered[1][0]})")
         try:
             rows.append([float(cell) for cell in row[skip:]])
         except ValueError:
-            raise ValueError(f"{path}:{number}: expected numbers after the gene id") from None
+            raise InvalidFileError(str(path), number, "expected numbers after the gene id") from None
     return np.array(rows).T, labels
 
 
