@@ -445,30 +445,28 @@ def merge_tables(tables: Iterable[PartialTable]) -> PartialTable:
         check_label_kinds([(p._kinds[side], f" (table {i})") for i, p in enumerate(parts)], name)
     n = sum(p.n for p in parts)
     check_total(n, "`tables`")
-    # Tables that are themselves pending merges bring their pieces; the other tables are
-    # merged at once into one piece. Then, as in a log-structured merge, a piece is merged
-    # with the one below it while that one is at most _TIER times larger: every cell is
-    # re-merged O(log(#tables)) times whatever the order, so a left fold of k tables costs
-    # about one merge of all of them (not k), with at most ~2x the merged table held.
-    stack: list[PartialTable] = []
-    plain = [p for p in parts if "_pieces" not in p.__dict__]
-    for part in parts:
-        if "_pieces" in part.__dict__:
-            stack.extend(part._stack())
-    if plain:
-        stack.append(plain[0] if len(plain) == 1 else _merge_now(plain, sum(p.n for p in plain)))
-    stack.sort(key=lambda piece: -piece.nnz)
-    while len(stack) > 1 and stack[-2].nnz <= _TIER * stack[-1].nnz:
-        top = stack.pop()
-        below = stack.pop()
-        stack.append(_merge_now([below, top], below.n + top.n))
+    # Tables that are themselves pending merges bring their pieces. As in a log-structured
+    # merge, the smallest pieces are merged into one while the next larger piece is at most
+    # _TIER times their sum (all at once when the tables are alike), so every piece left is
+    # larger than _TIER times all smaller ones together: a cell is re-merged O(log k) times
+    # whatever the order of k merges, and at most ~1.5x the merged table is held.
+    stack = [piece for part in parts for piece in part._stack()]
+    while True:
         stack.sort(key=lambda piece: -piece.nnz)
+        cut, smaller = len(stack) - 1, stack[-1].nnz
+        while cut > 0 and stack[cut - 1].nnz <= _TIER * smaller:
+            cut -= 1
+            smaller += stack[cut].nnz
+        if cut == len(stack) - 1:
+            break
+        group = stack[cut:]
+        stack[cut:] = [_merge_now(group, sum(piece.n for piece in group))]
     if len(stack) == 1:
         return stack[0]
     return PartialTable._pending(stack, n)
 
 
-_TIER = 2  # a piece is merged into the one below it while that one is at most 2x larger
+_TIER = 2  # the smallest pieces are merged while the next is at most 2x their sum
 
 
 def _merge_now(parts: list[PartialTable], n: int) -> PartialTable:
