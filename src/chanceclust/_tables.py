@@ -568,8 +568,10 @@ def union_labels(parts: list[NDArray[Any]], name: str, where: list[str] | None =
     if len(parts) == 1:
         return parts[0]
     dtype = _common_dtype(parts)
-    if dtype != object:
-        return np.unique(np.concatenate([as_label_dtype(p, dtype) for p in parts]))
+    if dtype != object:  # one sort (numpy 2's hash-based np.unique is ~5x slower here)
+        values = np.concatenate([as_label_dtype(p, dtype) for p in parts])
+        values.sort()
+        return values[_run_starts(values)]
     values: set[Any] = set()
     for part in parts:
         values.update(as_label_dtype(part, dtype).tolist())
