@@ -14,6 +14,7 @@ an older checkout) for a before/after comparison. Prints one Markdown table.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import resource
 import subprocess
@@ -45,7 +46,7 @@ def _worker(case: str, way: str, n: int, parts: int) -> dict:
 
     a, b = _labels(case, n)
     edges = np.linspace(0, n, parts + 1).astype(int)
-    tables = [cc.partial_table(a[lo:hi], b[lo:hi]) for lo, hi in zip(edges[:-1], edges[1:])]
+    tables = [cc.partial_table(a[lo:hi], b[lo:hi]) for lo, hi in itertools.pairwise(edges)]
     frames = None
     if way.startswith("pandas"):
         import pandas as pd

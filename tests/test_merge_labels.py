@@ -45,7 +45,8 @@ def test_integer_kinds_never_merge_distinct_labels(dtype_a, dtype_b):
     b = partial_table(np.array([BIG, 3], dtype=dtype_b), [0, 1])
     merged = merge_tables([a, b])
     assert merged.labels_true.tolist() == [1, 3, BIG, BIG + 1]
-    assert merged.shape == (4, 2) and merged.n == 5
+    assert merged.shape == (4, 2)
+    assert merged.n == 5
     labels = [BIG + 1, BIG + 1, 1, BIG, 3]
     preds = [0, 1, 1, 0, 1]
     assert cc.adjusted_rand_index(contingency=merged) == cc.adjusted_rand_index(labels, preds)
@@ -69,7 +70,8 @@ def test_floats_meet_integers_only_exactly():
     assert merged.labels_true.tolist() == [3, BIG, BIG + 1]
     assert merged.counts.tolist() == [2, 1, 1]
     small = merge_tables([partial_table([-4.0, 2.0], [0, 0]), partial_table([2, 7], [0, 0])])
-    assert small.labels_true.dtype == np.float64 and small.labels_true.tolist() == [-4, 2, 7]
+    assert small.labels_true.dtype == np.float64
+    assert small.labels_true.tolist() == [-4, 2, 7]
     # the result of a merge never depends on the order or tree of merges
     c = partial_table(np.array([-7.0], dtype=np.float64), [1])
     orders = [[a, b, c], [c, b, a], [b, c, a]]
@@ -100,7 +102,8 @@ def test_pending_merge_reads_like_a_merged_table():
         folded = merge_tables([folded, part])
     once = merge_tables(parts)
     assert folded.n == once.n == 80
-    assert folded == once and folded.shape == once.shape
+    assert folded == once
+    assert folded.shape == once.shape
     assert repr(folded) == repr(once)
     with pytest.raises(AttributeError):
         folded.counts = None
