@@ -37,7 +37,10 @@ SETTINGS = [(m, s) for m in ("perm", "num", "all") for s in (False, True)]
 def client():
     with (
         distributed.LocalCluster(
-            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None,
+            n_workers=1,
+            threads_per_worker=2,
+            processes=False,
+            dashboard_address=None,
         ) as cluster,
         distributed.Client(cluster) as connected,
     ):

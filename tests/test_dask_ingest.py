@@ -163,7 +163,8 @@ def test_int64_and_uint64_files_keep_distinct_ids(tmp_path):
     exact[:] = [2**62 + 1, 5, 5, 2**62, 2**63 + 3]
     _same(got, exact, [0, 1, 1, 0, 1])
     assert cc.adjusted_rand_index(contingency=got) == cc.adjusted_rand_index(
-        ["p", "q", "q", "r", "s"], [0, 1, 1, 0, 1])  # the same partition relabelled
+        ["p", "q", "q", "r", "s"], [0, 1, 1, 0, 1]
+    )  # the same partition relabelled
 
 
 def test_integers_in_one_file_strings_in_another(tmp_path):
@@ -171,8 +172,11 @@ def test_integers_in_one_file_strings_in_another(tmp_path):
     folder.mkdir()
     pq.write_table(pa.table({"t": [1, 2], "p": [0, 1]}), folder / "a.parquet")
     pq.write_table(pa.table({"t": ["1", "x"], "p": [0, 1]}), folder / "b.parquet")
-    with pytest.raises(cc.InvalidInputError, match=r"number 1 in .*a\.parquet \(row group 0\), "
-                       r"column 't' and str '1' in .*b\.parquet \(row group 0\), column 't'"):
+    with pytest.raises(
+        cc.InvalidInputError,
+        match=r"number 1 in .*a\.parquet \(row group 0\), "
+        r"column 't' and str '1' in .*b\.parquet \(row group 0\), column 't'",
+    ):
         ccd.contingency_table(str(folder), columns=("t", "p"))
 
 

@@ -89,7 +89,9 @@ def test_strings_with_nul_and_bytes_keep_their_identity():
     typed = PartialTable(np.array(["a"]), np.array([0]), *(np.array([0]),) * 2, np.array([4]))
     assert merge_tables([typed, right]).labels_true.tolist() == ["a", "a\x00"]
     raw = _hand([b"a"], [0], {(b"a", 0): 1})
-    with pytest.raises(cc.InvalidInputError, match=r"str 'a' \(table 0\) and bytes b'a' \(table 1\)"):
+    with pytest.raises(
+        cc.InvalidInputError, match=r"str 'a' \(table 0\) and bytes b'a' \(table 1\)"
+    ):
         merge_tables([left, raw])
     with pytest.raises(cc.InvalidInputError, match=r"number 1 \(table 0\) and str '1' \(table 1\)"):
         merge_tables([partial_table([1], [0]), partial_table(["1"], [0])])

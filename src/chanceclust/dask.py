@@ -113,7 +113,9 @@ class _ParquetChunk:
 
         try:
             with self.fs.open(self.path, "rb") as handle:
-                table = pq.ParquetFile(handle).read_row_group(self.group, columns=list(self.columns))
+                table = pq.ParquetFile(handle).read_row_group(
+                    self.group, columns=list(self.columns)
+                )
         except (OSError, pa.ArrowException) as error:
             raise _unreadable(self.path, error) from None
         out = []
@@ -272,10 +274,8 @@ def _read(chunk: Any, marks: frozenset[Any], left: Any = None, right: Any = None
         pairs = [(left, None), (right, None)]
     sides = []
     for i, (values, nulls) in enumerate(pairs):
-        if hasattr(values, "ndim") and getattr(values, "ndim", 1) != 1 and not hasattr(
-            values, "to_numpy"
-        ):
-            values = np.asarray(values).ravel()
+        if isinstance(values, np.ndarray) and values.ndim != 1:
+            values = values.ravel()
         sides.append(_Encoded(values, nulls, _SIDES[i], marks))
     if sides[0].codes.shape != sides[1].codes.shape:
         raise InvalidInputError(
@@ -729,9 +729,13 @@ def _graph(source: Any, columns: Any, summary: bool, compute: bool, storage_opti
         codings = [None, None]
         lengths = None
         names = ("`labels_true`", "`labels_pred`")
-    small = policy != "singletons" and all(isinstance(c, tuple) for c in codings) and (
-        (codings[0][1] - codings[0][0] + 1) * (codings[1][1] - codings[1][0] + 1)
-        <= _ONE_TREE_CELLS
+    small = (
+        policy != "singletons"
+        and all(isinstance(c, tuple) for c in codings)
+        and (
+            (codings[0][1] - codings[0][0] + 1) * (codings[1][1] - codings[1][0] + 1)
+            <= _ONE_TREE_CELLS
+        )
     )
     if buckets is None:  # a small table is merged by one tree; a large one in buckets
         buckets = 1 if small else 8
@@ -773,7 +777,10 @@ def _graph(source: Any, columns: Any, summary: bool, compute: bool, storage_opti
     if summary:
         parts = [delayed(_bucket_summary, pure=True)(part, plan) for part in merged]
         result = delayed(_finish_summary, pure=True)(
-            _tree(delayed, _merge_summaries, parts, "chanceclust-summary"), plan, stats, marks,
+            _tree(delayed, _merge_summaries, parts, "chanceclust-summary"),
+            plan,
+            stats,
+            marks,
             names,
         )
     else:

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Histogram", "PartialTable", "TableSummary", "merge_tables", "partial_table"]
 
+
 def _distinct_labels(labels: Any, name: str) -> tuple[NDArray[Any], NDArray[np.int64]]:
     """Validate one labeling; return (sorted distinct labels, codes into them).
 
