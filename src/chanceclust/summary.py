@@ -168,7 +168,7 @@ class PartialTable:
     def _cells(self) -> tuple[NDArray[Any], ...]:
         """The five arrays; a pending merge is done here, once."""
         merged = _merge_now(list(self.__dict__["_pieces"]), self.n)
-        del self.__dict__["_pieces"]
+        self.__dict__.pop("_pieces", None)  # the pieces are no longer needed
         return merged._cells
 
     def _stack(self) -> list[PartialTable]:
