@@ -10,6 +10,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import chanceclust as cc
 from chanceclust import summary as summary_module
@@ -136,3 +138,64 @@ def test_fold_costs_about_one_merge(monkeypatch, order):
     assert sum(merged_cells) <= k * width * (math.log2(k) + 2)  # a fold re-merged k^2/2 * width
     monkeypatch.undo()
     assert folded == merge_tables(parts)
+
+
+POOL = [0, 1, 3, 2**53, 2**53 + 1, 2**62, 2**62 + 1, 2**63 - 1, 2**63, 2**63 + 1, 2**64 - 1,
+        -1, -(2**63)]  # fmt: skip
+
+
+def _typed(values):
+    """The labels in the narrowest numpy dtype that holds them, else Python ints (object)."""
+    for dtype in (np.int64, np.uint64):
+        if all(np.iinfo(dtype).min <= v <= np.iinfo(dtype).max for v in values):
+            return np.array(values, dtype=dtype)
+    return _objects(values)
+
+
+def _part(chunk):
+    """The partial table of (label, pred) pairs counted by hand, labels in _typed's dtype
+    (partial_table's own reading of object labels is not what is tested here)."""
+    counted: dict[tuple[int, int], int] = {}
+    for cell in chunk:
+        counted[cell] = counted.get(cell, 0) + 1
+    rows, cols = sorted({t for t, _ in counted}), sorted({p for _, p in counted})
+    cells = sorted(counted)
+    return PartialTable(
+        _typed(rows),
+        np.array(cols, dtype=np.int64),
+        np.array([rows.index(t) for t, _ in cells], dtype=np.int64),
+        np.array([cols.index(p) for _, p in cells], dtype=np.int64),
+        np.array([counted[c] for c in cells], dtype=np.int64),
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(POOL), st.integers(0, 2)), min_size=1, max_size=30),
+    st.lists(st.integers(1, 6), min_size=1, max_size=8),
+    st.randoms(use_true_random=False),
+)
+def test_any_split_dtypes_and_order_give_the_hand_counted_table(cells, sizes, random):
+    """Property: parts of any dtype merged in any order and fold equal the table counted by
+    a dict of Python ints (labels by value, never by a cast)."""
+    expected: dict[tuple[int, int], int] = {}
+    for cell in cells:
+        expected[cell] = expected.get(cell, 0) + 1
+    parts, start = [], 0
+    while start < len(cells):
+        size = sizes[len(parts) % len(sizes)]
+        chunk = cells[start : start + size]
+        parts.append(_part(chunk))
+        start += size
+    random.shuffle(parts)
+    folded = parts[0]
+    for part in parts[1:]:
+        folded = merge_tables([part, folded] if random.random() < 0.5 else [folded, part])
+    once = merge_tables(parts)
+    assert folded == once
+    got = {
+        (int(once.labels_true[r]), int(once.labels_pred[c])): int(n)
+        for r, c, n in zip(once.rows, once.cols, once.counts, strict=True)
+    }
+    assert got == expected
+    assert once.labels_true.tolist() == sorted({t for t, _ in cells})
