@@ -589,7 +589,7 @@ def contingency_table(
         (``s3://``, ``gs://``, ...), or a list of them -- holding both label
         columns; or a pair of 1-D dask arrays, or of dask Series (two columns
         of one dask DataFrame). Files of a directory or a glob whose names
-        start with ``_`` or ``.`` or end with ``.crc`` (Spark's ``_SUCCESS``
+        start with ``_`` or ``.`` or end with ``.crc`` (Spark's success
         and ``_committed_*`` markers, checksums) are skipped.
     columns : (str, str), optional
         For Parquet, the names of the ``labels_true`` and ``labels_pred``
