@@ -466,7 +466,8 @@ def _check_unassigned(plan: _Plan, stats: list[tuple[Any, ...]], marks: frozense
                          f"position {first[1]} ({first[2]})")  # fmt: skip
         marked = f", labels in unassigned_label={sorted(marks, key=repr)!r}" if marks else ""
         message = (
-            "; ".join(parts) + f" (missing values: None, NaN, NA, NaT, Parquet nulls{marked})."
+            "; ".join(parts)
+            + f" (missing values: None, NaN, NA, NaT{', Parquet nulls' if path else ''}{marked})."
             " Choose what they mean: unassigned='drop' leaves them out of both clusterings, "
             "'singletons' makes each its own cluster, 'cluster' puts those of a clustering "
             "in one cluster."
