@@ -214,3 +214,17 @@ def test_unreachable_scheduler_fails_within_the_timeout(tmp_path):
     with pytest.raises(cc.InvalidInputError, match="`timeout` must be a positive number"):
         ccd.contingency_table((da.from_array(a), da.from_array(a)), scheduler="tcp://x:1",
                               timeout=0)  # fmt: skip
+
+
+def test_scheduler_address_runs_there_and_closes_its_client(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    a, b = np.arange(30) % 4, np.arange(30) % 3
+    folder = _write(tmp_path / "d", {"t": a, "p": b})
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        got = ccd.contingency_table(str(folder), columns=("t", "p"),
+                                    scheduler=cluster.scheduler_address, timeout=5)  # fmt: skip
+        _same(got, a, b)
+        with pytest.raises(ValueError, match="(?i)no global client"):
+            distributed.get_client()  # the call's own client is closed again
