@@ -19,6 +19,7 @@ numpy only (scipy.sparse is touched only when the user's table is sparse).
 
 from __future__ import annotations
 
+import decimal
 import math
 import numbers
 import sys
@@ -453,3 +454,139 @@ def exact_bincount(
     out = np.zeros(size, dtype=np.int64)
     np.add.at(out, index, weights)
     return out
+
+
+# ----------------------------------------------------------------------------- label union
+
+# The one rule for uniting the labels of several tables (merge_tables, Dask's dictionaries):
+# a label keeps its identity -- no cast may merge two distinct labels (numpy would turn int64
+# and uint64 into float64, where 2**62 + 1 == 2**62, and fixed-width strings drop trailing
+# NULs, where 'a\x00' == 'a') -- and labels equal as Python values (1, 1.0, True) are one
+# label, as hashing makes them in the single calls. Labels of different kinds (numbers,
+# strings, bytes, ...) cannot name the same clusters: a merge of them is refused.
+
+_DTYPE_KINDS = {"b": "number", "i": "number", "u": "number", "f": "number", "U": "str",
+                "S": "bytes", "M": "datetime64", "m": "timedelta64"}  # fmt: skip
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def _value_kind(value: Any) -> str:
+    """The kind of one label: 'number', 'str', 'bytes' or its type's name."""
+    if isinstance(value, (numbers.Real, decimal.Decimal, np.bool_)):
+        return "number"
+    if isinstance(value, (str, np.str_)):
+        return "str"
+    if isinstance(value, (bytes, np.bytes_)):
+        return "bytes"
+    return type(value).__name__
+
+
+def label_kinds(labels: NDArray[Any]) -> dict[str, Any]:
+    """The kinds of the labels of an array, each with one example label."""
+    if not labels.size:
+        return {}
+    kind = _DTYPE_KINDS.get(labels.dtype.kind)
+    if kind is not None:
+        return {kind: labels[0].item() if labels.dtype.kind != "U" else str(labels[0])}
+    out: dict[str, Any] = {}
+    for value in labels.tolist():
+        out.setdefault(_value_kind(value), value)
+    return out
+
+
+def check_label_kinds(kinds: list[tuple[dict[str, Any], str]], name: str) -> None:
+    """Refuse labels of different kinds; ``kinds``: (label_kinds of a part, where it is)."""
+    seen: dict[str, tuple[Any, str]] = {}
+    for part, where in kinds:
+        for kind, example in part.items():
+            seen.setdefault(kind, (example, where))
+    if len(seen) > 1:
+        (k1, (v1, w1)), (k2, (v2, w2)) = list(seen.items())[:2]
+        raise InvalidInputError(
+            f"`{name}` holds labels of different kinds, {k1} {_describe(v1)}{w1} and {k2} "
+            f"{_describe(v2)}{w2}: numbers, strings and bytes cannot name the same clusters."
+        )
+
+
+def _python_number(value: Any) -> Any:
+    """A number label as a Python int when integral (exact), else as it is."""
+    if isinstance(value, (bool, np.bool_)):
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _common_dtype(parts: list[NDArray[Any]]) -> np.dtype[Any]:
+    """The dtype that holds every label of ``parts`` exactly (object when none does)."""
+    dtypes = {p.dtype for p in parts}
+    if len(dtypes) == 1:
+        return parts[0].dtype
+    kinds = {d.kind for d in dtypes}
+    if kinds <= set("biu"):  # integers: int64, or uint64 when all are >= 0, else Python ints
+        low = min(int(p.min()) for p in parts)
+        high = max(int(p.max()) for p in parts)
+        if _INT64[0] <= low and high <= _INT64[1]:
+            return np.dtype(np.int64)
+        return np.dtype(np.uint64) if low >= 0 and high < 2**64 else np.dtype(object)
+    if kinds <= set("biuf"):  # integers exactly representable in float64 join floats
+        ints = [p for p in parts if p.dtype.kind in "biu"]
+        if all(abs(int(p.min())) <= 2**53 and abs(int(p.max())) <= 2**53 for p in ints):
+            return np.dtype(np.float64)
+        return np.dtype(object)
+    if kinds <= set("US") and len(kinds) == 1:  # strings (or bytes) of different widths
+        return np.result_type(*dtypes)
+    if kinds <= set("Mm") and len(kinds) == 1:
+        return np.result_type(*dtypes)
+    return np.dtype(object)
+
+
+def as_label_dtype(labels: NDArray[Any], dtype: np.dtype[Any]) -> NDArray[Any]:
+    """``labels`` in the union's ``dtype`` (exact by :func:`union_labels`' choice of it)."""
+    if labels.dtype == dtype:
+        return labels
+    if dtype != object:
+        return labels.astype(dtype)
+    values = labels.tolist()
+    if values and labels.dtype.kind in "biufO":
+        values = [_python_number(v) for v in values]
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def union_labels(parts: list[NDArray[Any]], name: str, where: list[str] | None = None
+                 ) -> NDArray[Any]:  # fmt: skip
+    """The sorted union of sorted distinct label arrays, exact (see the rule above).
+
+    ``where`` names each part for messages (e.g. " in part 3"). Raises InvalidInputError for
+    labels of different kinds, or labels of one kind that cannot be ordered.
+    """
+    where = where or [f" (table {i})" for i in range(len(parts))]
+    check_label_kinds([(label_kinds(p), w) for p, w in zip(parts, where, strict=True)], name)
+    parts = [p for p in parts if p.size] or parts[:1]
+    if len(parts) == 1:
+        return parts[0]
+    dtype = _common_dtype(parts)
+    if dtype != object:  # one sort (numpy 2's hash-based np.unique is ~5x slower here)
+        values = np.concatenate([as_label_dtype(p, dtype) for p in parts])
+        values.sort()
+        return values[_run_starts(values)]
+    values: set[Any] = set()
+    for part in parts:
+        values.update(as_label_dtype(part, dtype).tolist())
+    try:
+        ordered = sorted(values)
+    except TypeError:
+        raise InvalidInputError(
+            f"`{name}` holds labels that cannot be put in one order, e.g. "
+            f"{_describe(sorted(values, key=repr)[:4])}."
+        ) from None
+    out = np.empty(len(ordered), dtype=object)
+    out[:] = ordered
+    return out
+
+
+def label_positions(union: NDArray[Any], labels: NDArray[Any]) -> NDArray[np.int64]:
+    """The index in ``union`` (from :func:`union_labels`) of each of ``labels``."""
+    return np.searchsorted(union, as_label_dtype(labels, union.dtype)).astype(np.int64)

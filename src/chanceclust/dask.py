@@ -26,14 +26,33 @@ import itertools
 import math
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._tables import cell_keys, check_counts, count_keys
-from chanceclust._validation import _describe
-from chanceclust.exceptions import InvalidInputError, InvalidInputTypeError
+from chanceclust._tables import (
+    cell_keys,
+    check_counts,
+    check_label_kinds,
+    count_keys,
+    label_kinds,
+    label_positions,
+    union_labels,
+)
+from chanceclust._validation import (
+    _as_label_array,
+    _describe,
+    _encode_array,
+    check_unassigned,
+    check_unassigned_label,
+)
+from chanceclust.exceptions import (
+    InternalError,
+    InvalidFileError,
+    InvalidInputError,
+    InvalidInputTypeError,
+)
 from chanceclust.summary import (
     Histogram,
     PartialTable,
@@ -48,6 +67,7 @@ __all__ = ["contingency_table"]
 # at most this many cells (32 MiB of int64) make a table small enough to merge by one tree.
 _ONE_TREE_CELLS = 1 << 22
 _FAN_IN = 8  # partial tables merged per task: bounds a merge task's memory
+_SIDES = ("labels_true", "labels_pred")
 
 
 def _require() -> tuple[Any, Any]:
@@ -64,33 +84,52 @@ def _require() -> tuple[Any, Any]:
 # --------------------------------------------------------------------------- chunk sources
 
 
+def _unreadable(path: str, error: Exception) -> InvalidFileError:
+    first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return InvalidFileError(path, None, f"not a readable Parquet file ({first})")
+
+
 class _ParquetChunk:
     """One row group of one Parquet file: reads the two columns on the worker."""
 
-    def __init__(self, fs: Any, path: str, group: int, columns: tuple[str, str]) -> None:
+    def __init__(self, fs: Any, path: str, group: int, columns: tuple[str, str], rows: int
+                 ) -> None:  # fmt: skip
         self.fs, self.path, self.group, self.columns = fs, path, group, columns
+        self.rows = rows
 
     def where(self) -> str:
         return f"{self.path} (row group {self.group})"
 
-    def read(self) -> tuple[NDArray[Any], NDArray[Any]]:
+    def side(self, index: int) -> str:
+        return f"column {self.columns[index]!r}"
+
+    def locate(self, row: int) -> str:  # messages name the file apart
+        return f"row group {self.group}, row {row}"
+
+    def read(self) -> list[tuple[Any, NDArray[np.bool_] | None]]:
+        """Each column's non-null values and its null mask (None without nulls)."""
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        with self.fs.open(self.path, "rb") as handle:
-            table = pq.ParquetFile(handle).read_row_group(self.group, columns=list(self.columns))
+        try:
+            with self.fs.open(self.path, "rb") as handle:
+                table = pq.ParquetFile(handle).read_row_group(
+                    self.group, columns=list(self.columns)
+                )
+        except (OSError, pa.ArrowException) as error:
+            raise _unreadable(self.path, error) from None
         out = []
         for name in self.columns:
             column = table.column(name)
             if pa.types.is_dictionary(column.type):  # e.g. a pandas Categorical written out
                 column = column.cast(column.type.value_type)
-            if column.null_count:
-                raise InvalidInputError(
-                    f"column {name!r} must not contain missing values; got "
-                    f"{column.null_count} in {self.where()}."
-                )
-            out.append(column.to_numpy())
-        return out[0], out[1]
+            nulls = None
+            if column.null_count:  # Parquet nulls are missing values, as None is
+                mask = column.is_null()
+                nulls = mask.to_numpy(zero_copy_only=False)
+                column = column.filter(pa.compute.invert(mask))
+            out.append((column.to_numpy(), nulls))
+        return out
 
 
 class _ArrayChunk:
@@ -98,15 +137,40 @@ class _ArrayChunk:
 
     def __init__(self, index: int) -> None:
         self.index = index
+        self.path = None
 
     def where(self) -> str:
         return f"chunk {self.index}"
 
+    def side(self, index: int) -> str:
+        return f"`{_SIDES[index]}`"
+
+    def locate(self, row: int) -> str:
+        return f"chunk {self.index}, row {row}"
+
+
+def _parquet_files(fs: Any, paths: list[str], globbed: bool) -> list[str]:
+    """The data files: a folder's or a glob's files less Spark's and Hadoop's markers."""
+    files: list[str] = []
+    for path in paths:
+        if fs.isdir(path):
+            files += [p for p in fs.find(path) if not _is_marker(p) and p.endswith(".parquet")]
+        elif not (globbed and _is_marker(path)):
+            files.append(path)
+    return files
+
+
+def _is_marker(path: str) -> bool:
+    """_SUCCESS, _committed_*, _started_*, _metadata, .crc and other hidden files."""
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    return name.startswith(("_", ".")) or name.endswith(".crc")
+
 
 def _parquet_chunks(
     source: Any, columns: Any, storage_options: Any
-) -> tuple[list[_ParquetChunk], dict[str, tuple[int, int] | None]]:
-    """Every non-empty row group, and each column's integer range from the footers (or None)."""
+) -> tuple[list[_ParquetChunk], dict[str, tuple[int, int] | None], int]:
+    """Every non-empty row group, each column's integer range from the footers (or None),
+    and the number of rows."""
     import fsspec
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -124,25 +188,22 @@ def _parquet_chunks(
     fs, _, paths = fsspec.core.get_fs_token_paths(
         source, mode="rb", storage_options=storage_options or {}
     )
-    files: list[str] = []
-    for path in paths:
-        if fs.isdir(path):
-            files += [
-                p
-                for p in fs.find(path)
-                if not p.rsplit("/", 1)[-1].startswith(("_", ".")) and p.endswith(".parquet")
-            ]
-        else:
-            files.append(path)
+    sources = [source] if isinstance(source, str) else list(source)
+    globbed = any(any(c in s for c in "*?[") for s in sources)
+    files = _parquet_files(fs, paths, globbed)
     if not files:
         raise InvalidInputError(f"`source` matched no Parquet file; got {_describe(source)}.")
     chunks: list[_ParquetChunk] = []
     ranges: dict[str, tuple[int, int] | None] = {}
+    rows_before = 0
     for path in sorted(files):
-        with fs.open(path, "rb") as handle:
-            parquet = pq.ParquetFile(handle)
-            schema = parquet.schema_arrow
-            meta = parquet.metadata
+        try:
+            with fs.open(path, "rb") as handle:
+                parquet = pq.ParquetFile(handle)
+                schema = parquet.schema_arrow
+                meta = parquet.metadata
+        except (OSError, pa.ArrowException) as error:
+            raise _unreadable(path, error) from None
         for name in columns:
             if name not in schema.names:
                 raise InvalidInputError(
@@ -153,7 +214,8 @@ def _parquet_chunks(
             rows = meta.row_group(group)
             if rows.num_rows == 0:
                 continue
-            chunks.append(_ParquetChunk(fs, path, group, tuple(columns)))
+            chunks.append(_ParquetChunk(fs, path, group, tuple(columns), rows.num_rows))
+            rows_before += rows.num_rows
             for name in columns:
                 field = schema.field(name)
                 index = schema.names.index(name)
@@ -168,84 +230,169 @@ def _parquet_chunks(
                     ranges[name] = None
                     continue
                 ranges[name] = (min(known[0], int(stats.min)), max(known[1], int(stats.max)))
-    return chunks, {k: (None if v is None else (int(v[0]), int(v[1]))) for k, v in ranges.items()}
+    out = {k: (None if v is None else (int(v[0]), int(v[1]))) for k, v in ranges.items()}
+    return chunks, out, rows_before
 
 
 # --------------------------------------------------------------------------- per-chunk tasks
 
 
-def _read(chunk: Any, left: Any = None, right: Any = None) -> tuple[NDArray[Any], NDArray[Any]]:
+class _Encoded:
+    """One chunk's labels of one side read by the library's one encoding (_validation).
+
+    ``codes``: -1 for an unassigned element (a missing value -- None, NaN, NaT, pd.NA, a
+    Parquet null -- or a label in ``unassigned_label``), else an index into ``uniques``, the
+    chunk's distinct labels (each with its identity: no cast merged two of them).
+    """
+
+    def __init__(self, values: Any, nulls: NDArray[np.bool_] | None, name: str,
+                 marks: frozenset[Any]) -> None:  # fmt: skip
+        if getattr(getattr(values, "dtype", None), "name", None) == "category":
+            values = values.astype(object)  # categories are labels; their codes are not
+        array = _as_label_array(values, name)
+        codes, k, _ = _encode_array(array, name, marks)
+        if isinstance(array, list):
+            objects = np.empty(len(array), dtype=object)
+            objects[:] = array
+            array = objects
+        kept = codes >= 0
+        self.uniques = np.empty(k, dtype=array.dtype)
+        self.uniques[codes[kept]] = array[kept]
+        codes = codes.astype(np.int64, copy=False)
+        if nulls is not None:  # back to every row: nulls are unassigned
+            full = np.full(nulls.shape[0], -1, dtype=np.int64)
+            full[~nulls] = codes
+            codes = full
+        self.codes = codes
+
+
+def _read(chunk: Any, marks: frozenset[Any], left: Any = None, right: Any = None
+          ) -> tuple[_Encoded, _Encoded]:  # fmt: skip
     if isinstance(chunk, _ParquetChunk):
-        return chunk.read()
-    a = np.asarray(left.to_numpy() if hasattr(left, "to_numpy") else left).ravel()
-    b = np.asarray(right.to_numpy() if hasattr(right, "to_numpy") else right).ravel()
-    if a.shape != b.shape:
+        pairs = chunk.read()
+    else:
+        pairs = [(left, None), (right, None)]
+    sides = []
+    for i, (values, nulls) in enumerate(pairs):
+        if isinstance(values, np.ndarray) and values.ndim != 1:
+            values = values.ravel()
+        sides.append(_Encoded(values, nulls, _SIDES[i], marks))
+    if sides[0].codes.shape != sides[1].codes.shape:
         raise InvalidInputError(
             f"the two label collections must have the same length in every chunk; got "
-            f"{a.shape[0]} and {b.shape[0]} in {chunk.where()}."
+            f"{sides[0].codes.shape[0]} and {sides[1].codes.shape[0]} in {chunk.where()}."
         )
-    for name, values in (("labels_true", a), ("labels_pred", b)):
-        if values.dtype.kind in "fc" and np.isnan(values).any():
-            raise InvalidInputError(
-                f"`{name}` must not contain missing values; got NaN in {chunk.where()}."
-            )
-        if values.dtype.kind == "O" and any(v is None for v in values):
-            raise InvalidInputError(
-                f"`{name}` must not contain missing values; got None in {chunk.where()}."
-            )
-    return a, b
+    return sides[0], sides[1]
 
 
-def _chunk_uniques(chunk: Any, left: Any = None, right: Any = None) -> tuple[NDArray[Any], ...]:
-    a, b = _read(chunk, left, right)
-    return _unique(a, chunk, "labels_true"), _unique(b, chunk, "labels_pred")
+def _chunk_uniques(chunk: Any, marks: frozenset[Any], left: Any = None, right: Any = None
+                   ) -> tuple[Any, ...]:  # fmt: skip
+    """Each side's (distinct labels, their kinds with where they were seen), and the length."""
+    sides = _read(chunk, marks, left, right)
+    out: list[Any] = []
+    for i, side in enumerate(sides):
+        where = f" in {chunk.where()}, {chunk.side(i)}"
+        out.append((side.uniques, {k: (v, where) for k, v in label_kinds(side.uniques).items()}))
+    return out[0], out[1], sides[0].codes.shape[0]
 
 
-def _unique(values: NDArray[Any], chunk: Any, name: str) -> NDArray[Any]:
-    try:
-        return np.unique(values)
-    except TypeError:
+def _merge_uniques(*parts: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Unite chunks' dictionaries (one label-union rule: _tables.union_labels)."""
+    out: list[Any] = []
+    for side, name in enumerate(_SIDES):
+        kinds: dict[str, tuple[Any, str]] = {}
+        for part in parts:
+            for kind, seen in part[side][1].items():
+                kinds.setdefault(kind, seen)
+        check_label_kinds([({k: v[0]}, v[1]) for k, v in kinds.items()], name)
+        out.append((union_labels([p[side][0] for p in parts], name), kinds))
+    return out[0], out[1], sum(p[2] for p in parts)
+
+
+class _Plan(NamedTuple):
+    """How every chunk codes its cells: per side the coding -- an integer range (low, high)
+    from the footers or a sorted dictionary of labels -- and K (its codes), the width of the
+    cell keys (K plus the clusters the policy adds), the policy and each chunk's first row."""
+
+    codings: tuple[Any, Any]
+    ks: tuple[int, int]
+    widths: tuple[int, int]
+    policy: str
+    offsets: list[int]
+    n_rows: int
+
+
+def _plan(codings: list[Any], policy: str, lengths: list[int]) -> _Plan:
+    codings = [c[0] if isinstance(c, tuple) and len(c) == 2 and isinstance(c[1], dict)
+               else c for c in codings]  # fmt: skip
+    ks = [c[1] - c[0] + 1 if isinstance(c, tuple) else len(c) for c in codings]
+    n_rows = int(sum(lengths))
+    extra = {"cluster": 1, "singletons": n_rows}.get(policy, 0)
+    widths = [k + extra for k in ks]
+    if widths[0] * widths[1] >= 2**63:
         raise InvalidInputError(
-            f"`{name}` must hold sortable labels (all numbers, or all strings); got a mixture "
-            f"in {chunk.where()}."
-        ) from None
+            f"tables of {widths[0]} x {widths[1]} possible clusters (unassigned={policy!r} "
+            f"with {n_rows} elements) are too large to index by int64."
+        )
+    offsets = np.concatenate([[0], np.cumsum(lengths[:-1], dtype=np.int64)]).tolist()
+    return _Plan((codings[0], codings[1]), (ks[0], ks[1]), (widths[0], widths[1]), policy,
+                 offsets, n_rows)  # fmt: skip
 
 
-def _merge_uniques(*parts: tuple[NDArray[Any], NDArray[Any]]) -> tuple[NDArray[Any], NDArray[Any]]:
-    return tuple(  # type: ignore[return-value]
-        np.unique(np.concatenate([p[side] for p in parts])) for side in (0, 1)
-    )
+def _global_codes(side: _Encoded, coding: Any) -> NDArray[np.int64]:
+    """A chunk's codes in the dataset's coding (-1 stays -1: unassigned)."""
+    uniques = side.uniques
+    if isinstance(coding, tuple):  # offsets from the minimum, exact for any integer dtype
+        low = coding[0]
+        if uniques.dtype.kind == "u" and low >= 0:
+            lookup = (uniques - np.uint64(low)).astype(np.int64)
+        elif uniques.dtype.kind in "iu":  # values - low < 2**31: no overflow either way
+            lookup = uniques.astype(np.int64) - np.int64(low)
+        else:
+            raise InternalError(f"an integer range coding met labels of dtype {uniques.dtype}")
+    else:
+        lookup = label_positions(coding, uniques)
+    return np.append(lookup, np.int64(-1))[side.codes]
 
 
-def _codes(values: NDArray[Any], coding: Any) -> NDArray[np.int64]:
-    """Codes 0..K-1 of labels: offsets from the minimum, or ranks in a sorted dictionary."""
-    if isinstance(coding, tuple):  # (low, high): an integer range from the footers
-        return values.astype(np.int64) - coding[0]
-    return np.searchsorted(coding, values).astype(np.int64)
-
-
-def _width(coding: Any) -> int:
-    return coding[1] - coding[0] + 1 if isinstance(coding, tuple) else len(coding)
-
-
-def _chunk_cells(
-    chunk: Any, codings: tuple[Any, Any], buckets: int, left: Any = None, right: Any = None
-) -> Any:
-    """One chunk's cells (sorted int64 keys, counts), split into row-range buckets.
+def _chunk_cells(chunk: Any, plan: _Plan, index: int, buckets: int, marks: frozenset[Any],
+                 left: Any = None, right: Any = None) -> tuple[Any, tuple[Any, ...]]:  # fmt: skip
+    """One chunk's cells (sorted int64 keys, counts), split into row-range buckets, and its
+    unassigned elements: (rows, (count, first position, where, path) per side, dropped).
 
     With one bucket the pair itself is returned (no list to index: fewer tasks).
     """
-    a, b = _read(chunk, left, right)
-    rows, cols = _codes(a, codings[0]), _codes(b, codings[1])
-    width_a, width_b = _width(codings[0]), _width(codings[1])
-    keys = cell_keys(rows, cols, width_b)
-    del rows, cols
+    sides = _read(chunk, marks, left, right)
+    codes = [_global_codes(side, coding) for side, coding in zip(sides, plan.codings, strict=True)]
+    del sides
+    offset = plan.offsets[index]
+    stats: list[Any] = []
+    for side in codes:
+        missing = np.flatnonzero(side < 0)
+        first = int(missing[0]) if missing.size else -1
+        where = chunk.locate(first) if missing.size else ""
+        stats.append((int(missing.size), offset + first if missing.size else -1, where,
+                      chunk.path))  # fmt: skip
+    dropped = 0
+    if plan.policy in ("raise", "drop") and (stats[0][0] or stats[1][0]):
+        keep = (codes[0] >= 0) & (codes[1] >= 0)
+        dropped = int(keep.size - np.count_nonzero(keep))
+        codes = [side[keep] for side in codes]
+    elif plan.policy in ("cluster", "singletons"):
+        for side, k in zip(codes, plan.ks, strict=True):
+            missing = np.flatnonzero(side < 0)
+            side[missing] = k if plan.policy == "cluster" else k + offset + missing
+    width_a, width_b = plan.widths
+    keys = cell_keys(codes[0], codes[1], width_b)
+    rows = codes[0].shape[0] + dropped
+    del codes
     cells, counts = count_keys(keys, width_a * width_b)
     del keys
+    summary = (rows, stats[0], stats[1], dropped)
     if buckets == 1:
-        return cells, counts
+        return (cells, counts), summary
     edges = np.searchsorted(cells, _bucket_edges(width_a, width_b, buckets))
-    return [(cells[lo:hi], counts[lo:hi]) for lo, hi in itertools.pairwise(edges)]
+    return [(cells[lo:hi], counts[lo:hi]) for lo, hi in itertools.pairwise(edges)], summary
 
 
 def _bucket_edges(width_a: int, width_b: int, buckets: int) -> NDArray[np.int64]:
@@ -262,7 +409,7 @@ def _merge_cells(*parts: tuple[NDArray[np.int64], NDArray[np.int64]]
     return count_keys(keys, weights=counts)
 
 
-def _bucket_summary(part: tuple[NDArray[np.int64], NDArray[np.int64]], width_b: int
+def _bucket_summary(part: tuple[NDArray[np.int64], NDArray[np.int64]], plan: _Plan
                     ) -> tuple[Any, ...]:  # fmt: skip
     """Histograms of one merged bucket: its rows are complete (buckets are row ranges), its
     columns are not: (row-size histogram, (columns, partial sums), cell-count histogram)."""
@@ -270,7 +417,7 @@ def _bucket_summary(part: tuple[NDArray[np.int64], NDArray[np.int64]], width_b: 
     if keys.size == 0:
         empty = np.empty(0, dtype=np.int64)
         return (empty, empty), (empty, empty), (empty, empty)
-    rows, cols = np.divmod(keys, width_b)
+    rows, cols = np.divmod(keys, plan.widths[1])
     first = np.empty(rows.size, dtype=bool)
     first[0] = True
     np.not_equal(rows[1:], rows[:-1], out=first[1:])
@@ -299,26 +446,80 @@ def _tree(delayed: Any, function: Any, items: list[Any], name: str) -> Any:
 # --------------------------------------------------------------------------- driver side
 
 
-def _finish_table(
-    buckets: list[tuple[NDArray[np.int64], NDArray[np.int64]]], codings: tuple[Any, Any]
-) -> PartialTable:
-    """The exact table from the sorted, disjoint buckets (concatenated in order)."""
+def _check_unassigned(plan: _Plan, stats: list[tuple[Any, ...]], marks: frozenset[Any],
+                      names: tuple[str, str]) -> None:  # fmt: skip
+    """The unassigned policy's errors, as validate_clusterings raises them.
+
+    Mirrors ``_validation._raise_unassigned`` (its words, with the file, row group and row
+    of the first unassigned element) and the validation layer's rule that dropping every
+    element is an error.
+    """
+    totals = [sum(s[1 + side][0] for s in stats) for side in (0, 1)]
+    if plan.policy == "raise" and any(totals):
+        parts, path = [], None
+        for side, name in enumerate(names):
+            if not totals[side]:
+                continue
+            first = min((s[1 + side] for s in stats if s[1 + side][0]), key=lambda f: f[1])
+            path = path or first[3]
+            parts.append(f"{name} has {totals[side]} unassigned element(s), the first at "
+                         f"position {first[1]} ({first[2]})")  # fmt: skip
+        marked = f", labels in unassigned_label={sorted(marks, key=repr)!r}" if marks else ""
+        message = (
+            "; ".join(parts)
+            + f" (missing values: None, NaN, NA, NaT{', Parquet nulls' if path else ''}{marked})."
+            " Choose what they mean: unassigned='drop' leaves them out of both clusterings, "
+            "'singletons' makes each its own cluster, 'cluster' puts those of a clustering "
+            "in one cluster."
+        )
+        raise InvalidInputError(message) if path is None else InvalidFileError(path, None, message)
+    dropped = sum(s[3] for s in stats)
+    if plan.policy == "drop" and plan.n_rows and dropped == plan.n_rows:
+        raise InvalidInputError(
+            f"every element was dropped by unassigned='drop' ({totals[0]} unassigned in "
+            f"{names[0]}, {totals[1]} in {names[1]}): there is nothing left to compare."
+        )
+
+
+def _finish_table(buckets: list[tuple[NDArray[np.int64], NDArray[np.int64]]], plan: _Plan,
+                  stats: list[Any], marks: frozenset[Any], names: tuple[str, str]
+                  ) -> PartialTable:  # fmt: skip
+    """The exact table from the sorted, disjoint buckets (concatenated in order).
+
+    A side with elements re-assigned by the policy ('singletons', 'cluster') is labelled by
+    its codes 0..K-1 (its labels in order, then the new clusters), as validate_clusterings
+    numbers them: the new clusters have no label.
+    """
+    _check_unassigned(plan, stats, marks, names)
     keys = np.concatenate([b[0] for b in buckets])
     counts = np.concatenate([b[1] for b in buckets])
-    rows, cols = np.divmod(keys, _width(codings[1]))
+    rows, cols = np.divmod(keys, plan.widths[1])
     del keys
     present = [np.unique(rows), np.unique(cols)]  # the codes that occur, ascending
-    labels = [
-        used + coding[0] if isinstance(coding, tuple) else coding[used]
-        for used, coding in zip(present, codings, strict=True)
-    ]
+    labels = []
+    for used, coding, k in zip(present, plan.codings, plan.ks, strict=True):
+        if used.size and used[-1] >= k:  # re-assigned elements: codes
+            labels.append(np.arange(used.size, dtype=np.int64))
+        elif isinstance(coding, tuple):
+            labels.append(_range_labels(used, coding[0]))
+        else:
+            labels.append(coding[used])
     rows = np.searchsorted(present[0], rows)
     cols = np.searchsorted(present[1], cols)
     n = check_counts(counts, "the labels' table", str)[1]
     return _canonical(labels[0], labels[1], rows, cols, counts, n)
 
 
-def _finish_summary(merged: tuple[Any, ...]) -> TableSummary:
+def _range_labels(used: NDArray[np.int64], low: int) -> NDArray[Any]:
+    """The labels low + used: int64, or uint64 beyond it (exact)."""
+    if low >= 0 and low + int(used[-1] if used.size else 0) >= 2**63:
+        return used.astype(np.uint64) + np.uint64(low)
+    return used + np.int64(low)
+
+
+def _finish_summary(merged: tuple[Any, ...], plan: _Plan, stats: list[Any],
+                    marks: frozenset[Any], names: tuple[str, str]) -> TableSummary:  # fmt: skip
+    _check_unassigned(plan, stats, marks, names)
     (row_values, row_counts), (_, col_sums), (cell_values, cell_counts) = merged
     sizes_true = Histogram(row_values, row_counts)
     return TableSummary(sizes_true.total, sizes_true, _histogram(col_sums),
@@ -326,6 +527,7 @@ def _finish_summary(merged: tuple[Any, ...]) -> TableSummary:
 
 
 def _empty(summary: bool) -> PartialTable | TableSummary:
+    """No element: the table of ``partial_table([], [])``, as the in-memory calls give."""
     empty = np.empty(0, dtype=np.int64)
     table = PartialTable(empty, empty, empty, empty, empty)
     return table.summary() if summary else table
@@ -374,6 +576,10 @@ def contingency_table(
     compute: bool = True,
     storage_options: dict[str, Any] | None = None,
     buckets: int | None = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
+    scheduler: str | None = None,
+    timeout: float = 10.0,
 ) -> Any:
     """The contingency table of two huge labelings, computed by Dask.
 
@@ -383,7 +589,9 @@ def contingency_table(
         A Parquet dataset -- a file, a directory, a glob or any fsspec URL
         (``s3://``, ``gs://``, ...), or a list of them -- holding both label
         columns; or a pair of 1-D dask arrays, or of dask Series (two columns
-        of one dask DataFrame).
+        of one dask DataFrame). Files of a directory or a glob whose names
+        start with ``_`` or ``.`` or end with ``.crc`` (Spark's success
+        and ``_committed_*`` markers, checksums) are skipped.
     columns : (str, str), optional
         For Parquet, the names of the ``labels_true`` and ``labels_pred``
         columns (required).
@@ -399,21 +607,48 @@ def contingency_table(
         Number of row-range buckets the cells are merged in (each bucket by a
         tree of fan-in 8). Default: 1 (one tree) when the integer label ranges
         span at most 2^22 cells, else 4 per Dask worker (8 without a client).
+    unassigned_label, unassigned :
+        As for every labels-taking function (see
+        :func:`chanceclust.contingency_table`): missing values (Parquet nulls,
+        NaN, NaT, None, ``pd.NA``) and labels in ``unassigned_label`` are
+        unassigned, and ``unassigned`` ('raise', 'drop', 'singletons',
+        'cluster') says what they mean.
+    scheduler : str, optional
+        Address of a Dask scheduler (``tcp://host:8786``) to run on; default:
+        the active ``distributed.Client``, else Dask's local scheduler.
+    timeout : float, default=10
+        Seconds to wait for ``scheduler`` to answer before giving up.
 
     Returns
     -------
     PartialTable or TableSummary
         The exact table (``.to_sparse()`` is ``chanceclust.contingency_table(
         a, b, sparse=True)`` of the concatenated labels) or its summary, both
-        accepted as ``contingency=`` by every measure. Labels must be
-        sortable (numbers, or strings), as for :func:`chanceclust.partial_table`.
+        accepted as ``contingency=`` by every measure: the same value as the
+        single calls on the concatenated labels, or the same error. A side
+        with elements re-assigned by 'singletons' or 'cluster' is labelled by
+        its codes 0..K-1 (the new clusters have no label). No element at all
+        gives the empty table, as ``partial_table([], [])`` does.
+
+    Raises
+    ------
+    InvalidInputError
+        For unassigned elements under ``unassigned='raise'`` (a
+        :class:`~chanceclust.InvalidFileError` naming the Parquet file, row
+        group and row of the first), every element dropped by
+        ``unassigned='drop'``, labels of different kinds in one column (e.g.
+        integers in one file, strings in another: both are named), a corrupt
+        Parquet file (InvalidFileError naming it), or a scheduler that does not
+        answer within ``timeout``.
 
     Notes
     -----
-    Integer columns with footer statistics are counted directly (codes are
-    offsets from the column's minimum); any other column is factorized first
-    by a distributed ``unique`` (a second read of the data). Missing values
-    are refused with the file and row group named.
+    Every chunk's labels are read by the library's one encoding (as the
+    single calls read them: a label keeps its identity, missing values are
+    unassigned). Integer columns with footer statistics are then coded as
+    offsets from the column's minimum; any other column is factorized first
+    by a distributed ``unique`` united by the one label-union rule of
+    :func:`~chanceclust.merge_tables` (a second read of the data).
 
     Examples
     --------
@@ -427,26 +662,64 @@ def contingency_table(
     >>> cc.adjusted_rand_index(contingency=table) == cc.adjusted_rand_index(a, b)
     True
     """
-    dask, _ = _require()
-    from dask import delayed
-
+    _require()
     if not isinstance(summary, bool) or not isinstance(compute, bool):
         raise InvalidInputError(
             f"`summary` and `compute` must be True or False; got {_describe(summary)} and "
             f"{_describe(compute)}."
         )
+    policy = check_unassigned(unassigned)
+    marks = check_unassigned_label(unassigned_label)
+    if scheduler is None:
+        return _graph(source, columns, summary, compute, storage_options, buckets, policy, marks)
+    if not isinstance(scheduler, str):
+        raise InvalidInputError(
+            f"`scheduler` must be an address such as 'tcp://host:8786'; got {_describe(scheduler)}."
+        )
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise InvalidInputError(f"`timeout` must be a positive number of seconds; got "
+                                f"{_describe(timeout)}.")  # fmt: skip
+    if not compute:
+        raise InvalidInputError("`scheduler` needs compute=True (a lazy result runs on the "
+                                "scheduler its caller computes it with).")  # fmt: skip
+    with _client(scheduler, timeout):
+        return _graph(source, columns, summary, compute, storage_options, buckets, policy, marks)
+
+
+def _client(address: str, timeout: float) -> Any:
+    """A distributed.Client of ``address``, or an InvalidInputError within ``timeout`` s."""
+    from distributed import Client
+
+    try:
+        return Client(address, timeout=timeout, set_as_default=True)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise InvalidInputError(
+            f"`scheduler` {address!r} did not answer within {timeout:g} s "
+            f"({type(error).__name__}: {str(error).strip().splitlines()[0] if str(error) else ''})"
+            "; check the address, or raise `timeout`."
+        ) from None
+
+
+def _graph(source: Any, columns: Any, summary: bool, compute: bool, storage_options: Any,
+           buckets: Any, policy: str, marks: frozenset[Any]) -> Any:  # fmt: skip
+    """Build (and with ``compute``, run) the task graph of :func:`contingency_table`."""
+    import dask
+    from dask import delayed
+
     if isinstance(source, os.PathLike):
         source = os.fspath(source)
     if isinstance(source, (str, bytes)) or (
         isinstance(source, list) and source and all(isinstance(s, str) for s in source)
     ):
-        chunks, ranges = _parquet_chunks(source, columns, storage_options)
+        chunks, ranges, _ = _parquet_chunks(source, columns, storage_options)
         lefts: list[Any] = [None] * len(chunks)
         rights: list[Any] = [None] * len(chunks)
         codings: list[Any] = [ranges.get(c) for c in columns]
         for side, coding in enumerate(codings):
             if coding is not None and coding[1] - coding[0] >= 2**31:
                 codings[side] = None  # too wide to pack two into int64 keys: factorize
+        lengths: Any = [chunk.rows for chunk in chunks]
+        names = (f"`labels_true` (column {columns[0]!r})", f"`labels_pred` (column {columns[1]!r})")
     else:
         if columns is not None:
             raise InvalidInputError(
@@ -455,8 +728,15 @@ def contingency_table(
             )
         chunks, lefts, rights = _collection_chunks(source)
         codings = [None, None]
-    small = all(isinstance(c, tuple) for c in codings) and (
-        _width(codings[0]) * _width(codings[1]) <= _ONE_TREE_CELLS
+        lengths = None
+        names = ("`labels_true`", "`labels_pred`")
+    small = (
+        policy != "singletons"
+        and all(isinstance(c, tuple) for c in codings)
+        and (
+            (codings[0][1] - codings[0][0] + 1) * (codings[1][1] - codings[1][0] + 1)
+            <= _ONE_TREE_CELLS
+        )
     )
     if buckets is None:  # a small table is merged by one tree; a large one in buckets
         buckets = 1 if small else 8
@@ -472,31 +752,38 @@ def contingency_table(
     if not chunks:
         result = delayed(_empty, pure=True)(summary)
         return result.compute() if compute else result
-    if None in codings:  # factorize: distributed unique of each column, merged by a tree
+    if None in codings or lengths is None:  # factorize: distributed unique, united by a tree
         uniques = [
-            delayed(_chunk_uniques, pure=True)(chunk, left, right)
+            delayed(_chunk_uniques, pure=True)(chunk, marks, left, right)
             for chunk, left, right in zip(chunks, lefts, rights, strict=True)
         ]
-        dictionary = _tree(delayed, _merge_uniques, uniques, "chanceclust-unique")
-        for side in (0, 1):
-            if codings[side] is None:
-                codings[side] = dictionary[side]
-    coding_pair = delayed(tuple, pure=True)(codings)
+        if lengths is None:
+            lengths = [u[2] for u in uniques]
+        if None in codings:
+            dictionary = _tree(delayed, _merge_uniques, uniques, "chanceclust-unique")
+            for side in (0, 1):
+                if codings[side] is None:
+                    codings[side] = dictionary[side]
+    plan = delayed(_plan, pure=True)(codings, policy, lengths)
     per_chunk = [
-        delayed(_chunk_cells, pure=True)(chunk, coding_pair, buckets, left, right)
-        for chunk, left, right in zip(chunks, lefts, rights, strict=True)
+        delayed(_chunk_cells, pure=True, nout=2)(chunk, plan, i, buckets, marks, left, right)
+        for i, (chunk, left, right) in enumerate(zip(chunks, lefts, rights, strict=True))
     ]
+    stats = [out[1] for out in per_chunk]
     merged = [
-        _tree(delayed, _merge_cells, [out if buckets == 1 else out[p] for out in per_chunk],
+        _tree(delayed, _merge_cells, [out[0] if buckets == 1 else out[0][p] for out in per_chunk],
               f"chanceclust-cells-{p}")
         for p in range(buckets)
     ]  # fmt: skip
     if summary:
-        width_b = delayed(_width, pure=True)(coding_pair[1])
-        parts = [delayed(_bucket_summary, pure=True)(part, width_b) for part in merged]
+        parts = [delayed(_bucket_summary, pure=True)(part, plan) for part in merged]
         result = delayed(_finish_summary, pure=True)(
-            _tree(delayed, _merge_summaries, parts, "chanceclust-summary")
+            _tree(delayed, _merge_summaries, parts, "chanceclust-summary"),
+            plan,
+            stats,
+            marks,
+            names,
         )
     else:
-        result = delayed(_finish_table, pure=True)(merged, coding_pair)
+        result = delayed(_finish_table, pure=True)(merged, plan, stats, marks, names)
     return dask.compute(result)[0] if compute else result

@@ -40,9 +40,13 @@ from chanceclust._tables import (
     canonical_cells,
     cell_keys,
     check_counts,
+    check_label_kinds,
     check_table,
     check_total,
     count_keys,
+    label_kinds,
+    label_positions,
+    union_labels,
 )
 from chanceclust._validation import _describe, check_labels
 from chanceclust.contingency import Table, _table_of_cells
@@ -52,15 +56,6 @@ if TYPE_CHECKING:
     import scipy.sparse as sp
 
 __all__ = ["Histogram", "PartialTable", "TableSummary", "merge_tables", "partial_table"]
-
-# Label kinds that may meet in one merge: numpy would silently turn 1 and "1"
-# into the same string label if numbers and text were concatenated.
-_KINDS = {"b": "number", "i": "number", "u": "number", "f": "number", "U": "text", "S": "bytes",
-          "M": "datetime", "m": "timedelta", "O": "object"}  # fmt: skip
-
-
-def _label_kind(labels: NDArray[Any]) -> str:
-    return _KINDS.get(labels.dtype.kind, labels.dtype.kind)
 
 
 def _distinct_labels(labels: Any, name: str) -> tuple[NDArray[Any], NDArray[np.int64]]:
@@ -100,28 +95,10 @@ def _distinct_labels(labels: Any, name: str) -> tuple[NDArray[Any], NDArray[np.i
     return values, codes
 
 
-def _union(parts: list[NDArray[Any]], name: str) -> NDArray[Any]:
-    """Sorted union of sorted label arrays of compatible kinds."""
-    kinds = {_label_kind(p) for p in parts if p.size}
-    if len(kinds - {"object"}) > 1:
-        raise InvalidInputError(
-            f"`{name}` of the tables to merge are of different kinds ({sorted(kinds)}): "
-            "numbers and strings cannot name the same clusters."
-        )
-    try:
-        return np.unique(np.concatenate(parts)) if len(parts) > 1 else parts[0]
-    except TypeError:
-        raise InvalidInputError(
-            f"`{name}` of the tables to merge cannot be sorted together "
-            "(numbers mixed with strings?)."
-        ) from None
-
-
 def _position(i: int) -> str:
     return f"position {i}"
 
 
-@dataclass(frozen=True, eq=False)
 class PartialTable:
     """The non-zero cells of a contingency table of some elements, in canonical form.
 
@@ -161,16 +138,66 @@ class PartialTable:
     True
     """
 
-    labels_true: NDArray[Any]
-    labels_pred: NDArray[Any]
-    rows: NDArray[np.int64]
-    cols: NDArray[np.int64]
-    counts: NDArray[np.int64]
+    def __init__(
+        self,
+        labels_true: NDArray[Any],
+        labels_pred: NDArray[Any],
+        rows: NDArray[np.int64],
+        cols: NDArray[np.int64],
+        counts: NDArray[np.int64],
+    ) -> None:
+        self.__dict__["_cells"] = (labels_true, labels_pred, rows, cols, counts)
+
+    @classmethod
+    def _pending(cls, pieces: list[PartialTable], n: int) -> PartialTable:
+        """A merge of ``pieces`` (valid, compatible, total ``n``) done when first read."""
+        table = cls.__new__(cls)
+        table.__dict__.update(_pieces=tuple(pieces), n=n)
+        return table
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"PartialTable is immutable; cannot set {name!r}")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"_cells": self._cells}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    @cached_property
+    def _cells(self) -> tuple[NDArray[Any], ...]:
+        """The five arrays; a pending merge is done here, once."""
+        merged = _merge_now(list(self.__dict__["_pieces"]), self.n)
+        self.__dict__.pop("_pieces", None)  # the pieces are no longer needed
+        return merged._cells
+
+    def _stack(self) -> list[PartialTable]:
+        """The pieces a later merge continues from: the pending ones, or the table itself."""
+        pieces = self.__dict__.get("_pieces")
+        return [self] if pieces is None else list(pieces)
+
+    labels_true = property(lambda self: self._cells[0], doc="Labels of the rows, ascending.")
+    labels_pred = property(lambda self: self._cells[1], doc="Labels of the columns, ascending.")
+    rows = property(lambda self: self._cells[2], doc="Row of each non-zero cell.")
+    cols = property(lambda self: self._cells[3], doc="Column of each non-zero cell.")
+    counts = property(lambda self: self._cells[4], doc="Positive count of each cell.")
 
     @cached_property
     def n(self) -> int:
         """Number of elements N (sum of the counts)."""
         return check_counts(self.counts, "`counts`", _position)[1]
+
+    @cached_property
+    def _kinds(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """label_kinds of each side (a pending merge: of its pieces, all compatible)."""
+        if "_pieces" not in self.__dict__:
+            return label_kinds(self.labels_true), label_kinds(self.labels_pred)
+        sides: list[dict[str, Any]] = [{}, {}]
+        for piece in self.__dict__["_pieces"]:
+            for side, kinds in zip(sides, piece._kinds, strict=True):
+                for kind, example in kinds.items():
+                    side.setdefault(kind, example)
+        return sides[0], sides[1]
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -384,7 +411,16 @@ def merge_tables(tables: Iterable[PartialTable]) -> PartialTable:
 
     Notes
     -----
-    Labels are united by one sort, cells by one sort of int64 keys.
+    Labels are united by one sort, cells by one sort of int64 keys. Labels keep their
+    identity: integer labels of different dtypes (int64, uint64) are united in a dtype that
+    holds them all exactly (Python ints in an object array when none does), integers meet
+    floats only when float64 holds them exactly, and labels of different kinds (numbers,
+    strings, bytes) are refused, never cast into one another.
+
+    Merging a merged table with more tables (a left fold, or any order) does not re-merge
+    everything each time: the result keeps a few pending pieces of geometrically decreasing
+    size (a log-structured merge) and unites them when first read, so k merges of one table
+    each cost about one merge of all k.
 
     Examples
     --------
@@ -406,15 +442,42 @@ def merge_tables(tables: Iterable[PartialTable]) -> PartialTable:
         return PartialTable(empty, empty, empty, empty, empty)
     if len(parts) == 1:
         return parts[0]
-    labels_true = _union([p.labels_true for p in parts], "labels_true")
-    labels_pred = _union([p.labels_pred for p in parts], "labels_pred")
+    for side, name in enumerate(("labels_true", "labels_pred")):
+        check_label_kinds([(p._kinds[side], f" (table {i})") for i, p in enumerate(parts)], name)
     n = sum(p.n for p in parts)
     check_total(n, "`tables`")
-    rows = np.concatenate([np.searchsorted(labels_true, p.labels_true)[p.rows] for p in parts])
-    cols = np.concatenate([np.searchsorted(labels_pred, p.labels_pred)[p.cols] for p in parts])
+    # Tables that are themselves pending merges bring their pieces. As in a log-structured
+    # merge, the smallest pieces are merged into one while the next larger piece is at most
+    # _TIER times their sum (all at once when the tables are alike), so every piece left is
+    # larger than _TIER times all smaller ones together: a cell is re-merged O(log k) times
+    # whatever the order of k merges, and at most ~1.5x the merged table is held.
+    stack = [piece for part in parts for piece in part._stack()]
+    while True:
+        stack.sort(key=lambda piece: -piece.nnz)
+        cut, smaller = len(stack) - 1, stack[-1].nnz
+        while cut > 0 and stack[cut - 1].nnz <= _TIER * smaller:
+            cut -= 1
+            smaller += stack[cut].nnz
+        if cut == len(stack) - 1:
+            break
+        group = stack[cut:]
+        stack[cut:] = [_merge_now(group, sum(piece.n for piece in group))]
+    if len(stack) == 1:
+        return stack[0]
+    return PartialTable._pending(stack, n)
+
+
+_TIER = 2  # the smallest pieces are merged while the next is at most 2x their sum
+
+
+def _merge_now(parts: list[PartialTable], n: int) -> PartialTable:
+    """One merge of valid, compatible tables of total ``n``: labels united, cells counted."""
+    labels_true = union_labels([p.labels_true for p in parts], "labels_true")
+    labels_pred = union_labels([p.labels_pred for p in parts], "labels_pred")
+    rows = np.concatenate([label_positions(labels_true, p.labels_true)[p.rows] for p in parts])
+    cols = np.concatenate([label_positions(labels_pred, p.labels_pred)[p.cols] for p in parts])
     counts = np.concatenate([p.counts for p in parts])
-    return _canonical(labels_true, labels_pred, rows.astype(np.int64), cols.astype(np.int64),
-                      counts, n)  # fmt: skip
+    return _canonical(labels_true, labels_pred, rows, cols, counts, n)
 
 
 class Histogram(NamedTuple):

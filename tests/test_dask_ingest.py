@@ -1,0 +1,230 @@
+"""chanceclust.dask reads input as the single calls do (#20).
+
+The same partition is written to Parquet over several files and row groups (or split into
+dask collections) and compared with the in-memory single call on the concatenated labels:
+the same value, or the same error. Runs on Dask's local threaded scheduler (no cluster).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import numpy as np
+import pytest
+
+pytest.importorskip("dask")
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+import dask.array as da
+import dask.dataframe as dd
+import pandas as pd
+
+import chanceclust as cc
+from chanceclust import dask as ccd
+
+pytestmark = pytest.mark.slow
+POLICIES = ("drop", "singletons", "cluster")
+
+
+def _write(folder, columns, files=3, group=5):
+    """Columns (name: pyarrow array or numpy array) over files and row groups."""
+    folder.mkdir(parents=True, exist_ok=True)
+    n = len(next(iter(columns.values())))
+    edges = np.linspace(0, n, files + 1).astype(int)
+    for f, (lo, hi) in enumerate(itertools.pairwise(edges)):
+        table = pa.table({k: v[lo:hi] for k, v in columns.items()})
+        pq.write_table(table, folder / f"part-{f}.parquet", row_group_size=group)
+    return folder
+
+
+def _same(table, a, b, **kw):
+    """The Dask table gives the single calls' values (and table when no re-assignment)."""
+    for f in (cc.adjusted_rand_index, cc.adjusted_mutual_information):
+        assert f(contingency=table) == f(a, b, **kw), f.__name__
+    if kw.get("unassigned", "raise") in ("raise", "drop"):
+        got, expected = table.to_sparse(), cc.contingency_table(a, b, sparse=True, **kw)
+        assert got.shape == expected.shape
+        assert (got != expected).nnz == 0
+
+
+def _labels(seed, n=40, missing=0.2):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 5, n).astype(float)
+    b = rng.integers(0, 4, n).astype(float)
+    a[rng.random(n) < missing] = np.nan
+    b[rng.random(n) < missing / 2] = np.nan
+    return a, b
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_parquet_nan_and_nulls_follow_the_policy(tmp_path, policy, seed):
+    """Spark's non-null NaN and Parquet nulls are unassigned, never a cluster."""
+    a, b = _labels(seed)
+    nulls = pa.array(np.where(np.isnan(b), 0, b).astype(np.int64), mask=np.isnan(b))
+    folder = _write(tmp_path / "d", {"t": a, "p": nulls})
+    got = ccd.contingency_table(str(folder), columns=("t", "p"), unassigned=policy)
+    _same(got, a.tolist(), [None if np.isnan(x) else int(x) for x in b], unassigned=policy)
+    summary = ccd.contingency_table(str(folder), columns=("t", "p"), unassigned=policy,
+                                    summary=True)  # fmt: skip
+    assert summary == got.summary()
+
+
+def test_parquet_nan_under_raise_names_the_file(tmp_path):
+    a, b = _labels(3)
+    b[:] = np.nan_to_num(b)
+    folder = _write(tmp_path / "d", {"t": a, "p": b})
+    with pytest.raises(cc.InvalidInputError) as memory:
+        cc.adjusted_rand_index(a, b)
+    first = int(np.argmax(np.isnan(a)))
+    with pytest.raises(cc.InvalidFileError, match=r"part-0\.parquet: `labels_true` \(column "
+                       rf"'t'\) has {int(np.isnan(a).sum())} unassigned element\(s\), the first "
+                       rf"at position {first} ") as dask_error:  # fmt: skip
+        ccd.contingency_table(str(folder), columns=("t", "p"))
+    assert f"has {int(np.isnan(a).sum())} unassigned element(s), the first at position {first}" \
+        in str(memory.value)  # fmt: skip
+    assert "unassigned='drop'" in str(dask_error.value)
+
+
+def test_nat_labels_are_unassigned(tmp_path):
+    when = np.array(["2020-01-01", "NaT", "2020-01-02", "2020-01-01", "NaT", "2021-05-05"] * 3,
+                    dtype="datetime64[ns]")  # fmt: skip
+    pred = np.arange(when.size) % 3
+    # a non-null NaT (numpy's NaT as a timestamp value, not a Parquet null)
+    folder = _write(tmp_path / "d", {"t": pa.array(when, from_pandas=False), "p": pred}, group=4)
+    for policy in POLICIES:
+        got = ccd.contingency_table(str(folder), columns=("t", "p"), unassigned=policy)
+        _same(got, when, pred, unassigned=policy)
+
+
+def test_unassigned_label_and_drop_every_element(tmp_path):
+    a = np.array([-1, 0, 0, 1, 1, -1, 2, 2, -1, 0] * 2)
+    b = np.array([0, 0, 1, 1, 2, 2, 0, 0, 1, 1] * 2)
+    folder = _write(tmp_path / "d", {"t": a, "p": b})
+    for policy in POLICIES:
+        got = ccd.contingency_table(str(folder), columns=("t", "p"), unassigned_label=-1,
+                                    unassigned=policy)  # fmt: skip
+        _same(got, a, b, unassigned_label=-1, unassigned=policy)
+    with pytest.raises(cc.InvalidInputError, match="unassigned_label=\\[-1\\]"):
+        ccd.contingency_table(str(folder), columns=("t", "p"), unassigned_label=-1)
+    every = _write(tmp_path / "all", {"t": np.full(10, -1), "p": np.arange(10)})
+    with pytest.raises(cc.InvalidInputError, match="every element was dropped by "
+                                                   "unassigned='drop'"):  # fmt: skip
+        ccd.contingency_table(str(every), columns=("t", "p"), unassigned_label=-1,
+                              unassigned="drop")  # fmt: skip
+    with pytest.raises(cc.InvalidInputError, match="every element was dropped"):
+        ccd.contingency_table((da.from_array(np.full(6, np.nan), chunks=4),
+                               da.from_array(np.arange(6), chunks=4)), unassigned="drop")  # fmt: skip
+
+
+def test_empty_dataset_is_the_in_memory_empty_table(tmp_path):
+    folder = _write(tmp_path / "d", {"t": np.zeros(0, dtype=np.int64), "p": np.zeros(0)}, files=1)
+    assert ccd.contingency_table(str(folder), columns=("t", "p")) == cc.partial_table([], [])
+
+
+def test_pd_na_in_dask_collections(tmp_path):
+    t = pd.Series([1, pd.NA, 2, 2, 1, pd.NA, 3, 3], dtype="Int64")
+    p = pd.Series(["x", "y", None, "y", "x", "x", "z", "z"], dtype=object)
+    frame = dd.from_pandas(pd.DataFrame({"t": t, "p": p}), npartitions=3)
+    with pytest.raises(cc.InvalidInputError, match="unassigned element"):
+        ccd.contingency_table((frame["t"], frame["p"]))
+    for policy in POLICIES:
+        got = ccd.contingency_table((frame["t"], frame["p"]), unassigned=policy)
+        _same(got, t.tolist(), p.tolist(), unassigned=policy)
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_uint64_ids_beyond_int64(tmp_path, wide):
+    """Ids >= 2**63 (footer range or factorized) are exact: 2**63 + 1 and 2**63 stay apart."""
+    rng = np.random.default_rng(7)
+    ids = np.array([2**63, 2**63 + 1, 2**63 + 5, 2**64 - 1 if wide else 2**63 + 9], dtype=np.uint64)
+    a = ids[rng.integers(0, 4, 30)]
+    b = rng.integers(0, 3, 30)
+    folder = _write(tmp_path / "d", {"t": a, "p": b})
+    got = ccd.contingency_table(str(folder), columns=("t", "p"))
+    assert sorted(int(x) for x in got.labels_true) == sorted({int(x) for x in a})
+    _same(got, [int(x) for x in a], b)
+    arrays = (da.from_array(a, chunks=7), da.from_array(b, chunks=7))
+    assert ccd.contingency_table(arrays) == got
+
+
+def test_int64_and_uint64_files_keep_distinct_ids(tmp_path):
+    folder = tmp_path / "d"
+    folder.mkdir()
+    pq.write_table(pa.table({"t": np.array([2**62 + 1, 5, 5], dtype=np.int64), "p": [0, 1, 1]}),
+                   folder / "a.parquet")  # fmt: skip
+    pq.write_table(pa.table({"t": np.array([2**62, 2**63 + 3], dtype=np.uint64), "p": [0, 1]}),
+                   folder / "b.parquet")  # fmt: skip
+    got = ccd.contingency_table(str(folder), columns=("t", "p"))
+    assert got.labels_true.tolist() == [5, 2**62, 2**62 + 1, 2**63 + 3]
+    exact = np.empty(5, dtype=object)  # Python ints: a list would become float64 in numpy
+    exact[:] = [2**62 + 1, 5, 5, 2**62, 2**63 + 3]
+    _same(got, exact, [0, 1, 1, 0, 1])
+    assert cc.adjusted_rand_index(contingency=got) == cc.adjusted_rand_index(
+        ["p", "q", "q", "r", "s"], [0, 1, 1, 0, 1]
+    )  # the same partition relabelled
+
+
+def test_integers_in_one_file_strings_in_another(tmp_path):
+    folder = tmp_path / "d"
+    folder.mkdir()
+    pq.write_table(pa.table({"t": [1, 2], "p": [0, 1]}), folder / "a.parquet")
+    pq.write_table(pa.table({"t": ["1", "x"], "p": [0, 1]}), folder / "b.parquet")
+    with pytest.raises(
+        cc.InvalidInputError,
+        match=r"number 1 in .*a\.parquet \(row group 0\), "
+        r"column 't' and str '1' in .*b\.parquet \(row group 0\), column 't'",
+    ):
+        ccd.contingency_table(str(folder), columns=("t", "p"))
+
+
+def test_corrupt_file_and_spark_markers(tmp_path):
+    a, b = np.arange(20) % 4, np.arange(20) % 3
+    folder = _write(tmp_path / "d", {"t": a, "p": b})
+    for marker in ("_SUCCESS", "_committed_123", "_started_123", ".part-0.parquet.crc"):
+        (folder / marker).write_bytes(b"\x00\x01garbage")
+    (folder / "part-0.parquet.crc").write_bytes(b"crc")
+    for source in (str(folder), str(folder / "*")):
+        _same(ccd.contingency_table(source, columns=("t", "p")), a, b)
+    (folder / "part-9.parquet").write_bytes(b"PAR1 this is not parquet")
+    for source in (str(folder), str(folder / "*")):
+        with pytest.raises(cc.InvalidFileError, match=r"part-9\.parquet: not a readable Parquet"):
+            ccd.contingency_table(source, columns=("t", "p"))
+
+
+def test_strings_with_nul_stay_distinct(tmp_path):
+    a = np.array(["a", "a\x00", "a", "b", "a\x00", "b"], dtype=object)
+    b = np.array([0, 0, 1, 1, 0, 1])
+    folder = _write(tmp_path / "d", {"t": pa.array(a.tolist()), "p": b}, files=2, group=2)
+    got = ccd.contingency_table(str(folder), columns=("t", "p"))
+    assert got.labels_true.tolist() == ["a", "a\x00", "b"]
+    _same(got, a.tolist(), b)
+
+
+def test_unreachable_scheduler_fails_within_the_timeout(tmp_path):
+    a = np.arange(10) % 2
+    start = time.monotonic()
+    with pytest.raises(cc.InvalidInputError, match=r"`scheduler` 'tcp://127\.0\.0\.1:9' did not "
+                                                   r"answer within 0\.5 s"):  # fmt: skip
+        ccd.contingency_table((da.from_array(a), da.from_array(a)),
+                              scheduler="tcp://127.0.0.1:9", timeout=0.5)  # fmt: skip
+    assert time.monotonic() - start < 8
+    with pytest.raises(cc.InvalidInputError, match="`timeout` must be a positive number"):
+        ccd.contingency_table((da.from_array(a), da.from_array(a)), scheduler="tcp://x:1",
+                              timeout=0)  # fmt: skip
+
+
+def test_scheduler_address_runs_there_and_closes_its_client(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    a, b = np.arange(30) % 4, np.arange(30) % 3
+    folder = _write(tmp_path / "d", {"t": a, "p": b})
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        got = ccd.contingency_table(str(folder), columns=("t", "p"),
+                                    scheduler=cluster.scheduler_address, timeout=5)  # fmt: skip
+        _same(got, a, b)
+        with pytest.raises(ValueError, match=r"(?i)no global client"):
+            distributed.get_client()  # the call's own client is closed again
