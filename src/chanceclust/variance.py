@@ -281,7 +281,11 @@ def standardized_rand_index(
     table, setting = _validated_table(
         labels_true, labels_pred, contingency, model, one_sided, unassigned_label, unassigned
     )
-    sides = setting.sides_of_table(table)  # built once: each side caches its law
+    return _table_sri(table, setting.sides_of_table(table))
+
+
+def _table_sri(table: Table, sides: tuple[Side, Side]) -> float:
+    """(RI - E[RI]) / sd[RI] of a table given its sides (0.0 for a single-valued ensemble)."""
     variance = _table_variance(table, sides)
     if variance == 0:
         return 0.0
