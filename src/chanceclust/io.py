@@ -62,11 +62,13 @@ from chanceclust.exceptions import InvalidFileError, InvalidInputError
 __all__ = [
     "FORMATS",
     "NA_STRINGS",
+    "Cells",
     "Clustering",
     "UnionPair",
     "check_assigned",
     "detect_format",
     "factorize",
+    "read_cells",
     "read_clustering",
     "union",
 ]
@@ -168,6 +170,13 @@ def _decode(data: bytes, name: str, encoding: str) -> str:
         ) from None
     except LookupError:
         raise InvalidFileError(name, None, f"unknown encoding {encoding!r} (--encoding)") from None
+    nul = text.find("\x00")
+    if nul >= 0:  # text files hold no NUL character: this is a binary file
+        raise InvalidFileError(
+            name, text.count("\n", 0, nul) + 1,
+            "a NUL character: this looks like a binary file, not text (pass --encoding if it "
+            "is text in another encoding, e.g. utf-16)",
+        )
     return text.removeprefix("\ufeff")
 
 
@@ -637,6 +646,143 @@ def read_clustering(
             labels = [None if lab in bad else lab for lab in result.labels]
             result = Clustering(name, fmt, labels, result.elements, result.lines)
     return result
+
+
+# --------------------------------------------------------------------------- cells files
+
+#: The largest count (and number of elements) a cells file may hold: numpy's int64.
+MAX_COUNT = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class Cells:
+    """The cells ``(label_a, label_b, count)`` of a cells file, labels as written.
+
+    ``labels_a[i]`` is ``None`` where the label is missing (:data:`NA_STRINGS`, read with
+    ``na="drop"``); ``lines[i]`` is the line of cell ``i``.
+    """
+
+    source: str
+    labels_a: list[str | None]
+    labels_b: list[str | None]
+    counts: list[int]
+    lines: list[int]
+
+
+def _cell_fields(line: str, delimiter: str, name: str, number: int) -> list[str]:
+    """The fields of one line of a cells file: csv quoting rules, as csv/tsv inputs read them."""
+    if '"' not in line:
+        return line.split(delimiter)
+    try:
+        return next(csv.reader([line], delimiter=delimiter, strict=True))
+    except csv.Error as exc:
+        raise InvalidFileError(
+            name, number, f"malformed csv (an unbalanced quote?): {exc}"
+        ) from None
+
+
+def _count(text: str) -> int | None:
+    """The count written as ``text`` (ASCII digits only), else None."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
+def _is_word(text: str) -> bool:
+    """Whether a count field is a word (a header's column name), not a malformed number."""
+    try:
+        float(text)
+    except ValueError:
+        return bool(text.strip())
+    return False
+
+
+def _count_problem(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return "empty count; every cell needs a non-negative integer count"
+    if text.startswith("-") and _count(text[1:]) is not None:
+        return f"count must be non-negative; got {text}"
+    return f"count must be an integer; got {text!r}"
+
+
+def read_cells(
+    path: str,
+    *,
+    encoding: str = "utf-8",
+    header: bool | None = None,
+    na: str = "drop",
+    stdin: IO[bytes] | None = None,
+) -> Cells:
+    """Read a cells file: ``label_a<TAB>label_b<TAB>count`` lines (or commas, csv quoting).
+
+    The file is read as the text formats are (gzip, encoding, byte-order mark, ``#`` comments,
+    blank lines). Labels are strings as written (stripped), never converted: ``01`` and ``1``
+    are different labels; missing ones (:data:`NA_STRINGS`) are ``None`` unless ``na="keep"``.
+    ``header``: True skips the first data line, False reads it as a cell; None (no header)
+    refuses a first line whose count alone is not an integer (it looks like a header). Every
+    other line needs a count of ASCII digits below 2**63: errors name the file and line.
+
+    Examples
+    --------
+    >>> import io
+    >>> c = read_cells("-", stdin=io.BytesIO(b'01,x,2\n1,"y,z",3\nNA,x,1\n'))
+    >>> c.labels_a, c.labels_b, c.counts, c.lines
+    (['01', '1', None], ['x', 'y,z', 'x'], [2, 3, 1], [1, 2, 3])
+    """
+    if na not in ("keep", "drop"):
+        raise InvalidInputError(f"`na` must be 'keep' or 'drop'; got {na!r}")
+    name = _display_name(path)
+    text = _decode(_read_bytes(path, stdin), name, encoding)
+    lines = [  # not stripped: a trailing TAB ends an empty field
+        (i, raw.rstrip("\r")) for i, raw in enumerate(_split_lines(text), 1)
+        if raw.strip() and not raw.lstrip().startswith("#")
+    ]
+    if header and lines:
+        lines = lines[1:]
+    if not lines:
+        raise InvalidFileError(name, None, "no cells (label_a, label_b, count lines)")
+    base = path[:-3] if path.lower().endswith(".gz") else path
+    ext = os.path.splitext(base)[1].lower()
+    delimiter = {".csv": ",", ".tsv": "\t", ".tab": "\t"}.get(ext)
+    if delimiter is None:
+        delimiter = "\t" if "\t" in lines[0][1] else ","
+    labels_a: list[str | None] = []
+    labels_b: list[str | None] = []
+    counts: list[int] = []
+    numbers: list[int] = []
+    missing = (lambda label: label) if na == "keep" else (
+        lambda label: None if label.lower() in NA_STRINGS else label
+    )
+    for number, line in lines:
+        fields = _cell_fields(line, delimiter, name, number)
+        if len(fields) != 3:
+            raise InvalidFileError(
+                name, number, f"expected 3 fields (label_a, label_b, count); got {len(fields)}"
+            )
+        count = _count(fields[2])
+        if count is None:
+            problem = _count_problem(fields[2])
+            if header is None and not counts and len(lines) > 1 and _is_word(fields[2]) and all(
+                _count(_cell_fields(rest, delimiter, name, at)[-1]) is not None
+                for at, rest in lines[1:]
+            ):
+                problem = (
+                    f"{line!r} looks like a header: its count is not an integer while every "
+                    "other line's is; pass --header to skip the first line (--no-header reads "
+                    "it as a cell)"
+                )
+            raise InvalidFileError(name, number, problem)
+        if count > MAX_COUNT:
+            raise InvalidFileError(
+                name, number, f"count {count} is too large: at most 2**63 - 1 elements"
+            )
+        labels_a.append(missing(fields[0].strip()))
+        labels_b.append(missing(fields[1].strip()))
+        counts.append(count)
+        numbers.append(number)
+    if sum(counts) > MAX_COUNT:
+        raise InvalidFileError(name, None, "the counts add up to more than 2**63 - 1 elements")
+    return Cells(name, labels_a, labels_b, counts, numbers)
 
 
 # --------------------------------------------------------------------------- aligning

@@ -10,7 +10,6 @@ import argparse
 import fnmatch
 import glob
 import os
-import sys
 from typing import Any
 
 from chanceclust._cli.options import PROG, UsageError, note
@@ -27,6 +26,7 @@ def read_inputs(args: argparse.Namespace, paths: list[str]) -> list[Clustering]:
     """The clusterings of ``paths``, read with the input options of ``args``."""
     if sum(p == "-" for p in paths) > 1:
         raise UsageError("only one input can be '-' (standard input)")
+    check_header_of(args, paths)
     columns = args.column or []
     if len(columns) not in (0, 1, len(paths)):
         raise UsageError(
@@ -46,12 +46,27 @@ def read_inputs(args: argparse.Namespace, paths: list[str]) -> list[Clustering]:
                 encoding=args.encoding,
                 na="keep" if args.na == "keep" else "drop",  # --unassigned decides
                 strict_columns=(per_input and len(paths) > 1) or len(paths) == 1,
-                header=args.header,
+                header=header_of(args, path),
             )
         )
     if (columns or args.id_column) and not any(c.format in ("csv", "tsv") for c in out):
         raise UsageError("--column and --id-column apply to csv/tsv inputs; none was read as one")
     return out
+
+
+def header_of(args: argparse.Namespace, path: str) -> bool | None:
+    """Whether input ``path`` has a header line: --header-of names it, else --header/--no-header."""
+    named = getattr(args, "header_of", None) or []
+    return True if path in named else args.header
+
+
+def check_header_of(args: argparse.Namespace, paths: list[str]) -> None:
+    """Refuse a --header-of FILE that is none of the inputs (a typo would do nothing)."""
+    for path in getattr(args, "header_of", None) or []:
+        if path not in paths:
+            raise UsageError(
+                f"--header-of {path!r} is not one of the inputs ({', '.join(map(repr, paths))})"
+            )
 
 
 def aligned_codes(args: argparse.Namespace, a: Clustering, b: Clustering) -> tuple[Any, Any]:
@@ -115,7 +130,8 @@ def large_table(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     if args.contingency:
         if args.a is not None:
             raise UsageError("give either --contingency CELLS or the clusterings A B, not both")
-        table = read_cells(args.contingency)
+        check_header_of(args, [args.contingency])
+        table = read_cells(args, args.contingency)
         source = args.contingency
     elif args.a is not None and (args.input_format == "parquet" or _is_parquet(args.a)):
         if args.b is not None:
@@ -148,63 +164,104 @@ def large_table(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     return table, meta
 
 
-def read_cells(path: str) -> Any:
-    """A PartialTable from a file of cells ``label_a<TAB>label_b<TAB>count`` (or commas).
+#: The most singleton clusters ``--unassigned singletons`` makes of a cells file's unassigned
+#: elements (each is a row or column of the table).
+MAX_CELL_SINGLETONS = 10**7
 
-    A first line whose count is not an integer is a header. Labels that are all
-    integers are read as integers, else as strings. Errors name the file and line.
+
+def read_cells(args: argparse.Namespace, path: str) -> Any:
+    """The PartialTable of a cells file, with --unassigned and --unassigned-label applied.
+
+    Labels keep their identity as written (codes by hashing, never a cast); a missing label or
+    one given by --unassigned-label makes the cell's elements unassigned on that side, and the
+    policy applies to them as to the elements of two clusterings: ``raise`` names the line,
+    ``drop`` leaves the cell out, ``singletons`` makes each element of the cell its own cluster
+    (at most :data:`MAX_CELL_SINGLETONS` of them), ``cluster`` puts them in one cluster per side.
     """
     import numpy as np
 
+    from chanceclust._validation import UnassignedReport
+    from chanceclust.io import read_cells as read
     from chanceclust.summary import PartialTable
 
-    name = "<stdin>" if path == "-" else path
-    try:
-        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
-    except OSError as error:
-        raise InvalidFileError(name, None, f"cannot read: {error.strerror or error}") from None
-    a: list[str] = []
-    b: list[str] = []
-    counts: list[int] = []
-    with handle:
-        for number, line in enumerate(handle, start=1):
-            text = line.rstrip("\r\n")
-            if not text.strip() or text.startswith("#"):
-                continue
-            fields = text.split("\t") if "\t" in text else text.split(",")
-            if len(fields) != 3:
-                raise InvalidFileError(
-                    name, number, f"expected 3 fields (label_a, label_b, count); got {len(fields)}"
-                )
-            try:
-                count = int(fields[2])
-            except ValueError:
-                if not counts and not a:  # a header line
-                    continue
-                raise InvalidFileError(
-                    name, number, f"count must be an integer; got {fields[2]!r}"
-                ) from None
-            if count < 0:
-                raise InvalidFileError(name, number, f"count must be non-negative; got {count}")
-            a.append(fields[0].strip())
-            b.append(fields[1].strip())
-            counts.append(count)
-    if not counts:
-        raise InvalidFileError(name, None, "no cells")
-    if sum(counts) < 2:  # as for two clusterings: a measure needs two elements
+    cells = read(
+        path, encoding=args.encoding, header=header_of(args, path),
+        na="keep" if args.na == "keep" else "drop",
+    )
+    marks = set(args.unassigned_label or ())
+    sides = [
+        [None if label in marks else label for label in labels] if marks else labels
+        for labels in (cells.labels_a, cells.labels_b)
+    ]
+    unassigned = [
+        sum(c for label, c in zip(labels, cells.counts, strict=True) if label is None)
+        for labels in sides
+    ]
+    policy = args.unassigned
+    if any(unassigned) and policy == "raise":
+        i = next(i for i in range(len(cells.counts)) if None in (sides[0][i], sides[1][i]))
+        side = "label_a" if sides[0][i] is None else "label_b"
+        written = (cells.labels_a if side == "label_a" else cells.labels_b)[i]
+        why = "missing label" if written is None else (
+            f"label {written!r} is an --unassigned-label")
         raise InvalidFileError(
-            name, None, f"only {sum(counts)} element(s) in the cells; at least 2 are needed"
+            cells.source, cells.lines[i],
+            f"the cell's {cells.counts[i]} element(s) have no cluster in {side} ({why}); "
+            f"{unassigned[0]} element(s) are unassigned in label_a and {unassigned[1]} in "
+            "label_b: --unassigned drop leaves them out, singletons makes each its own "
+            "cluster, cluster puts those of a side in one cluster",
         )
-    return PartialTable.from_cells(_as_numbers(a), _as_numbers(b), np.asarray(counts))
+    singles = sum(
+        c for a, b, c in zip(*sides, cells.counts, strict=True) if a is None or b is None
+    )
+    if policy == "singletons" and singles > MAX_CELL_SINGLETONS:
+        raise UsageError(
+            f"--unassigned singletons on {cells.source} would make {singles} singleton "
+            f"clusters (one per unassigned element; at most {MAX_CELL_SINGLETONS}): a cells "
+            "file holds counts, not elements; use --unassigned drop or cluster"
+        )
+    codes: list[list[int]] = [[], []]
+    counts: list[int] = []
+    known: list[dict[str, int]] = [{}, {}]
+    fresh = [0, 0]  # codes of clusters made for unassigned elements: negative, never a label's
 
+    def code(side: int, label: str | None) -> int:
+        if label is None:  # 'cluster': one per side
+            return -1
+        return known[side].setdefault(label, len(known[side]))
 
-def _as_numbers(labels: list[str]) -> Any:
-    import numpy as np
-
-    try:
-        return np.asarray([int(x) for x in labels], dtype=np.int64)
-    except (ValueError, OverflowError):
-        return np.asarray(labels, dtype=object)
+    for a, b, count in zip(*sides, cells.counts, strict=True):
+        if (a is None or b is None) and policy == "drop":
+            continue
+        if (a is None or b is None) and policy == "singletons":
+            for side, label in ((0, a), (1, b)):
+                if label is None:
+                    codes[side] += range(-2 - fresh[side], -2 - fresh[side] - count, -1)
+                    fresh[side] += count
+                else:
+                    codes[side] += [code(side, label)] * count
+            counts += [1] * count
+            continue
+        codes[0].append(code(0, a))
+        codes[1].append(code(1, b))
+        counts.append(count)
+    report = UnassignedReport(
+        policy if any(unassigned) else "raise", unassigned[0], unassigned[1],
+        singles if policy == "drop" else 0,
+        sum(unassigned) if policy in ("singletons", "cluster") else 0,
+    )
+    described = report.describe("label_a", "label_b")
+    if described:
+        note(args, f"{cells.source}: {described}")
+    n = sum(counts)
+    if n < 2:  # as for two clusterings: a measure needs two elements
+        raise InvalidFileError(
+            cells.source, None, f"only {n} element(s) in the cells; at least 2 are needed"
+        )
+    return PartialTable.from_cells(
+        np.asarray(codes[0], dtype=np.int64), np.asarray(codes[1], dtype=np.int64),
+        np.asarray(counts, dtype=np.int64),
+    )
 
 
 # --------------------------------------------------------------------------- Parquet

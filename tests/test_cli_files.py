@@ -1,0 +1,208 @@
+"""The command line reads every file form as the library reads labels (#20, #21).
+
+Cells files, files that are not text, local Parquet, output paths, the scheduler and keyed
+inputs: each value is compared with the library's single call on the same partition, each
+user error exits 2 naming the file (and line) or the option.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+
+import pytest
+
+import chanceclust as cc
+from chanceclust.cli import main
+
+
+def run(capsys, *argv):
+    status = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def values(capsys, *argv):
+    """{(measure, model): value} of ``compare ... --format json``; asserts exit 0."""
+    status, out, err = run(capsys, "compare", *argv, "--format", "json", "--measure", "ari,ami")
+    assert status == 0, err
+    doc = json.loads(out)
+    return doc, {(r["measure"], r["model"]): r["value"] for r in doc["results"]}
+
+
+def assert_user_error(status, out, err, *needles):
+    assert status == 2, err
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert "internal error" not in err
+    for needle in needles:
+        assert needle in err, err
+
+
+def expand(cells):
+    """Labels of the elements of ``cells`` [(a, b, count)], one element per count."""
+    a = [x for x, _, c in cells for _ in range(c)]
+    b = [y for _, y, c in cells for _ in range(c)]
+    return a, b
+
+
+def library(a, b, **kwargs):
+    return {
+        ("ari", "perm"): cc.adjusted_rand_index(a, b, **kwargs),
+        ("ami", "perm"): cc.adjusted_mutual_information(a, b, **kwargs),
+    }
+
+
+def write_cells(path, cells, sep="\t", prefix=b""):
+    text = "".join(f"{a}{sep}{b}{sep}{c}\n" for a, b, c in cells)
+    path.write_bytes(prefix + text.encode())
+    return path
+
+
+# --------------------------------------------------------------------------- cells files
+
+CELLS = [("01", "x", 3), ("1", "x", 1), ("1", "y", 4), ("2", "y", 2), ("2", "z", 2)]
+
+
+def test_cells_labels_are_strings_as_written(capsys, tmp_path):
+    """'01' and '1' are two clusters (they were merged by int())."""
+    path = write_cells(tmp_path / "c.tsv", CELLS)
+    doc, got = values(capsys, "--contingency", path)
+    assert got == pytest.approx(library(*expand(CELLS)), abs=1e-12)
+    assert doc["clusters_a"] == 3
+    merged = [("1" if a == "01" else a, b, c) for a, b, c in CELLS]
+    assert got[("ari", "perm")] != pytest.approx(
+        cc.adjusted_rand_index(*expand(merged)), abs=1e-6)
+
+
+def test_cells_bom_is_not_part_of_the_first_label(capsys, tmp_path):
+    cells = [("a", "x", 3), ("b", "x", 1), ("a", "y", 1), ("b", "y", 4)]
+    path = write_cells(tmp_path / "c.tsv", [*cells, ("a", "y", 2)], prefix=b"\xef\xbb\xbf")
+    _, got = values(capsys, "--contingency", path)
+    assert got == pytest.approx(library(*expand([*cells, ("a", "y", 2)])), abs=1e-12)
+
+
+def test_cells_gzip_and_quoted_csv(capsys, tmp_path):
+    cells = [("a,b", "x", 3), ("c", "x", 1), ("a,b", "y", 1), ("c", "y", 4)]
+    text = "".join(f'"{a}",{b},{c}\n' for a, b, c in cells)
+    plain = tmp_path / "c.csv"
+    plain.write_text(text)
+    packed = tmp_path / "c.dat"  # gzip found by its magic bytes, whatever the name
+    packed.write_bytes(gzip.compress(text.encode()))
+    expected = library(*expand(cells))
+    assert values(capsys, "--contingency", plain)[1] == pytest.approx(expected, abs=1e-12)
+    assert values(capsys, "--contingency", packed)[1] == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "needle"),
+    [
+        ("a\tx\t3\nb\ty\t\n", 2, "empty count"),
+        ("a\tx\t\nb\ty\t2\nc\ty\t2\n", 1, "empty count"),  # was dropped silently
+        ("a\tx\tn\nb\ty\t2\nc\ty\t2\n", 1, "looks like a header"),
+        ("a\tx\tn\nb\ty\tm\n", 1, "count must be an integer; got 'n'"),
+        ("a\tx\t2.0\nb\ty\t2.5\n", 1, "count must be an integer; got '2.0'"),  # was "no cells"
+        ("a\tx\t3\nb\ty\t2.5\n", 2, "got '2.5'"),
+        (f"a\tx\t3\nb\ty\t{2**63}\n", 2, "too large"),  # was "dtype object"
+        ("a\tx\t-1\nb\ty\t2\n", 1, "non-negative"),
+        ('"a,x,3\nb,y,2\n', 1, "unbalanced quote"),
+        ("a\tx\t3\tq\nb\ty\t2\n", 1, "expected 3 fields"),
+    ],
+)
+def test_cells_bad_lines_name_file_and_line(capsys, tmp_path, text, line, needle):
+    path = tmp_path / "c.txt"
+    path.write_text(text)
+    assert_user_error(*run(capsys, "compare", "--contingency", path), f"c.txt:{line}:", needle)
+
+
+def test_cells_sum_beyond_int64_names_the_file(capsys, tmp_path):
+    path = write_cells(tmp_path / "c.tsv", [("a", "x", 2**62), ("b", "y", 2**62)])
+    assert_user_error(*run(capsys, "compare", "--contingency", path), "c.tsv:", "2**63 - 1")
+
+
+def test_cells_header_follows_the_header_options(capsys, tmp_path):
+    path = tmp_path / "c.tsv"
+    path.write_text("truth\tpred\tcount\n" + "".join(f"{a}\t{b}\t{c}\n" for a, b, c in CELLS))
+    expected = library(*expand(CELLS))
+    assert values(capsys, "--contingency", path, "--header")[1] == pytest.approx(expected)
+    assert values(capsys, "--contingency", path, "--header-of", path)[1] == pytest.approx(
+        expected)
+    assert_user_error(*run(capsys, "compare", "--contingency", path), "c.tsv:1:",
+                      "looks like a header", "--header")
+    assert_user_error(*run(capsys, "compare", "--contingency", path, "--no-header"),
+                      "c.tsv:1:", "count must be an integer")
+
+
+NA_CELLS = [("a", "x", 3), ("NA", "x", 2), ("b", "y", 4), ("b", "", 1), ("a", "y", 1),
+            ("-1", "y", 2)]
+
+
+@pytest.mark.parametrize("policy", ["drop", "singletons", "cluster"])
+def test_cells_unassigned_as_the_library_applies_it_to_labels(capsys, tmp_path, policy):
+    path = write_cells(tmp_path / "c.tsv", NA_CELLS)
+    a, b = expand(NA_CELLS)
+    a = [None if x in ("NA", "-1") else x for x in a]
+    b = [None if y == "" else y for y in b]
+    _, got = values(capsys, "--contingency", path, "--unassigned", policy,
+                    "--unassigned-label", "-1")
+    assert got == pytest.approx(library(a, b, unassigned=policy), abs=1e-12)
+
+
+def test_cells_unassigned_raise_names_the_line(capsys, tmp_path):
+    path = write_cells(tmp_path / "c.tsv", NA_CELLS)
+    assert_user_error(*run(capsys, "compare", "--contingency", path), "c.tsv:2:",
+                      "no cluster", "--unassigned drop")
+    _, got = values(capsys, "--contingency", path, "--na", "keep")  # NA is a label
+    assert got == pytest.approx(library(*expand(NA_CELLS)), abs=1e-12)
+
+
+def test_cells_singletons_beyond_the_cap_are_refused(capsys, tmp_path):
+    path = write_cells(tmp_path / "c.tsv", [("a", "x", 3), ("NA", "x", 10**8)])
+    assert_user_error(*run(capsys, "compare", "--contingency", path, "--unassigned",
+                           "singletons"), "--unassigned singletons", "drop or cluster")
+
+
+# --------------------------------------------------------------------------- not text
+
+
+@pytest.mark.parametrize(
+    ("data", "needles"),
+    [
+        (b"a\tx\t1\n\xe9\ty\t2\n", ["f.txt:2:", "not valid utf-8", "--encoding"]),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ["f.txt:", "not valid utf-8"]),
+        (b"a\tx\t1\nb\x00\ty\t2\n", ["f.txt:2:", "binary"]),
+        (gzip.compress(b"a\tx\t1\nb\ty\t2\n")[:-6], ["f.txt:", "corrupt gzip"]),
+    ],
+)
+@pytest.mark.parametrize("form", ["cells", "labels"])
+def test_files_that_are_not_text_exit_2_naming_them(capsys, tmp_path, data, needles, form):
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+    other = tmp_path / "o.txt"
+    other.write_text("x\ny\n")
+    argv = ["--contingency", path] if form == "cells" else [path, other]
+    assert_user_error(*run(capsys, "compare", *argv), *needles)
+
+
+def test_cells_in_another_encoding(capsys, tmp_path):
+    cells = [("é", "x", 3), ("e", "x", 1), ("é", "y", 1), ("e", "y", 4)]
+    path = tmp_path / "c.tsv"
+    path.write_bytes("".join(f"{a}\t{b}\t{c}\n" for a, b, c in cells).encode("latin-1"))
+    _, got = values(capsys, "--contingency", path, "--encoding", "latin-1")
+    assert got == pytest.approx(library(*expand(cells)), abs=1e-12)
+
+
+def test_unreadable_cells_file(capsys, tmp_path):
+    assert_user_error(*run(capsys, "compare", "--contingency", tmp_path / "nope.tsv"),
+                      "nope.tsv", "no such file")
+    assert_user_error(*run(capsys, "compare", "--contingency", tmp_path), "is a directory")
+
+
+def test_subprocess_binary_cells_exit_2():
+    r = subprocess.run([sys.executable, "-m", "chanceclust", "compare", "--contingency", "-"],
+                       input=b"\xff\xfe\x00\x01", capture_output=True, check=False, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert b"<stdin>:1:" in r.stderr
+    assert b"Traceback" not in r.stderr
