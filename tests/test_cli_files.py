@@ -206,3 +206,62 @@ def test_subprocess_binary_cells_exit_2():
     assert r.returncode == 2, r.stderr
     assert b"<stdin>:1:" in r.stderr
     assert b"Traceback" not in r.stderr
+
+
+# --------------------------------------------------------------------------- local Parquet
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+
+def parquet_values(capsys, source):
+    return values(capsys, source, "--column", "t", "--column", "p", "--input-format", "parquet")
+
+
+def test_parquet_labels_with_nul_characters_stay_distinct(capsys, tmp_path):
+    t = ["a", "a\x00", "a", "a\x00", "b", "b", "a", "b"]
+    p = ["x", "x", "y", "y", "y", "x", "x", "y"]
+    pq.write_table(pa.table({"t": t, "p": p}), tmp_path / "l.parquet", row_group_size=3)
+    _, got = parquet_values(capsys, tmp_path / "l.parquet")
+    assert got == pytest.approx(library(t, p), abs=1e-12)
+
+
+def test_parquet_integer_kinds_are_compared_exactly(capsys, tmp_path):
+    """2**62 in an int64 part and 2**62 + 1 in a uint64 part are two clusters (were merged)."""
+    big = 2**62
+    t1, p1 = [big, big, 1, 1, 2, 2], [0, 1, 0, 1, 1, 1]
+    t2, p2 = [big + 1, big + 1, 2, 1, 1, 2], [0, 0, 1, 1, 0, 0]
+    folder = tmp_path / "d"
+    folder.mkdir()
+    pq.write_table(pa.table({"t": pa.array(t1, pa.int64()), "p": pa.array(p1, pa.int8())}),
+                   folder / "part-0.parquet")
+    pq.write_table(pa.table({"t": pa.array(t2, pa.uint64()), "p": pa.array(p2, pa.uint32())}),
+                   folder / "part-1.parquet")
+    _, got = parquet_values(capsys, folder)
+    assert got == pytest.approx(library(t1 + t2, p1 + p2), abs=1e-12)
+    assert got[("ari", "perm")] != pytest.approx(
+        cc.adjusted_rand_index([float(x) for x in t1 + t2], p1 + p2), abs=1e-9)
+
+
+def test_parquet_glob_skips_spark_markers(capsys, tmp_path):
+    t, p = ["a", "a", "b", "b", "c"], ["x", "y", "y", "y", "x"]
+    pq.write_table(pa.table({"t": t, "p": p}), tmp_path / "part-00000.snappy.parquet")
+    for marker in ("_SUCCESS", "_committed_123", ".part-00000.snappy.parquet.crc"):
+        (tmp_path / marker).write_bytes(b"")
+    for source in (tmp_path / "*", tmp_path):
+        _, got = parquet_values(capsys, source)
+        assert got == pytest.approx(library(t, p), abs=1e-12)
+
+
+def test_parquet_corrupt_file_names_it(capsys, tmp_path):
+    pq.write_table(pa.table({"t": ["a", "b"], "p": ["x", "y"]}), tmp_path / "good.parquet")
+    (tmp_path / "bad.parquet").write_bytes(b"PAR1 this is not parquet")
+    assert_user_error(*run(capsys, "compare", tmp_path / "*.parquet", "--column", "t",
+                           "--column", "p"), "bad.parquet:", "Parquet")
+
+
+def test_parquet_nan_labels_name_the_file(capsys, tmp_path):
+    pq.write_table(pa.table({"t": [1.0, float("nan"), 2.0], "p": [1, 2, 2]}),
+                   tmp_path / "nan.parquet")
+    assert_user_error(*run(capsys, "compare", tmp_path / "nan.parquet", "--column", "t",
+                           "--column", "p"), "nan.parquet:", "NaN", "'t'")

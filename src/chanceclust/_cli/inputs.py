@@ -259,9 +259,28 @@ def read_cells(args: argparse.Namespace, path: str) -> Any:
             cells.source, None, f"only {n} element(s) in the cells; at least 2 are needed"
         )
     return PartialTable.from_cells(
-        np.asarray(codes[0], dtype=np.int64), np.asarray(codes[1], dtype=np.int64),
+        *(_in_label_order(codes[side], known[side]) for side in (0, 1)),
         np.asarray(counts, dtype=np.int64),
     )
+
+
+def _in_label_order(codes: list[int], known: dict[str, int]) -> Any:
+    """``codes`` renumbered in the order of their labels: integers by value, else as strings.
+
+    The table's rows then come in the order the labels files' path gives them (the sums of a
+    measure in the same order, the same last bits).
+    """
+    import numpy as np
+
+    labels = list(known)
+    numeric = all(label.lstrip("-").isascii() and label.lstrip("-").isdigit()
+                  for label in labels)
+    order = sorted(range(len(labels)), key=(
+        (lambda i: (int(labels[i]), labels[i])) if numeric else labels.__getitem__))
+    rank = np.empty(len(labels) + 1, dtype=np.int64)  # codes < 0 (unassigned) stay as they are
+    rank[np.asarray(order, dtype=np.int64)] = np.arange(len(labels))
+    array = np.asarray(codes, dtype=np.int64)
+    return np.where(array >= 0, rank[np.maximum(array, 0)], array)
 
 
 # --------------------------------------------------------------------------- Parquet
@@ -297,12 +316,17 @@ def read_parquet_table(source: str, columns: tuple[str, str]) -> Any:
     """The PartialTable of two columns of a Parquet dataset, read one row group at a time.
 
     ``source``: a file, a folder (its ``*.parquet`` files), a glob, or a URL that pyarrow's
-    file systems understand (``s3://``, ``gs://``, ``hdfs://``). Memory: one row group's labels
-    plus the table.
+    file systems understand (``s3://``, ``gs://``, ``hdfs://``); Spark's marker files
+    (``_SUCCESS``, ``_committed_*``, ``.crc``) are skipped. Labels keep their identity across
+    files and row groups: each distinct value gets one code by equality of Python values, so
+    ``'a'`` and ``'a\\x00'`` stay apart, and integers of different kinds (int64 and uint64
+    parts) are compared exactly, never through float64. Nulls and NaNs are refused with the
+    file's name. Memory: one row group's labels plus the table and the distinct labels.
     """
     from chanceclust.summary import merge_tables, partial_table
 
     try:
+        import pyarrow as pa
         import pyarrow.fs as pafs
         import pyarrow.parquet as pq
     except ImportError:  # pragma: no cover - the extra is installed in tests
@@ -310,35 +334,73 @@ def read_parquet_table(source: str, columns: tuple[str, str]) -> Any:
             "Parquet input needs pyarrow: pip install 'chanceclust[dask]' (or pyarrow)"
         ) from None
     files, fs = _parquet_files(source, pafs)
+    coders = [_Coder(name) for name in columns]
     parts: list[Any] = []
     for path in files:
-        with fs.open_input_file(path) as handle:
-            parquet = pq.ParquetFile(handle)
-            missing = [c for c in columns if c not in parquet.schema_arrow.names]
-            if missing:
-                raise InvalidFileError(
-                    path,
-                    None,
-                    f"no column {missing[0]!r}; columns are {parquet.schema_arrow.names}",
-                )
-            for group in range(parquet.metadata.num_row_groups):
-                chunk = parquet.read_row_group(group, columns=list(columns))
-                labels = []
-                for name in columns:
-                    column = chunk.column(name)
-                    if column.null_count:
-                        raise InvalidFileError(
-                            path,
-                            None,
-                            f"column {name!r} has {column.null_count} missing value(s) in row "
-                            f"group {group}",
-                        )
-                    labels.append(column.to_numpy())
-                if len(labels[0]):
-                    parts.append(partial_table(labels[0], labels[1]))
-                if len(parts) >= 16:  # bound the memory: merge as we go
-                    parts = [merge_tables(parts)]
+        try:
+            with fs.open_input_file(path) as handle:
+                parquet = pq.ParquetFile(handle)
+                names = parquet.schema_arrow.names
+                missing = [c for c in columns if c not in names]
+                if missing:
+                    raise InvalidFileError(
+                        path, None, f"no column {missing[0]!r}; columns are {names}"
+                    )
+                for group in range(parquet.metadata.num_row_groups):
+                    chunk = parquet.read_row_group(group, columns=list(columns))
+                    codes = [
+                        coder.codes(chunk.column(coder.name), path, group) for coder in coders
+                    ]
+                    if len(codes[0]):
+                        parts.append(partial_table(codes[0], codes[1]))
+                    if len(parts) >= 16:  # bound the memory: merge as we go
+                        parts = [merge_tables(parts)]
+        except (pa.ArrowException, OSError) as error:
+            raise InvalidFileError(
+                path, None, f"cannot read as Parquet: {' '.join(str(error).split())}"
+            ) from None
+    if not parts:
+        raise InvalidFileError(source, None, "no rows in the Parquet data")
     return merge_tables(parts)
+
+
+class _Coder:
+    """Integer codes of one label column across row groups: one code per distinct label.
+
+    Distinct values are found by pyarrow's hashing; only those go through a dict of Python
+    values, whose equality is the label identity of the library's labels (exact integers of
+    any kind, strings and bytes with every character).
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.known: dict[Any, int] = {}
+
+    def codes(self, column: Any, path: str, group: int) -> Any:
+        import numpy as np
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+        if pa.types.is_dictionary(array.type):
+            array = array.dictionary_decode()
+        bad = array.null_count
+        what = "missing value(s)"
+        if not bad and pa.types.is_floating(array.type):
+            bad = int(pc.sum(pc.is_nan(array)).as_py() or 0)
+            what = "NaN value(s)"
+        if bad:
+            raise InvalidFileError(
+                path, None, f"column {self.name!r} has {bad} {what} in row group {group}; "
+                "every element needs a cluster",
+            )
+        uniques = pc.unique(array)
+        local = pc.index_in(array, value_set=uniques).to_numpy(zero_copy_only=False)
+        lookup = np.fromiter(
+            (self.known.setdefault(v, len(self.known)) for v in uniques.to_pylist()),
+            dtype=np.int64, count=len(uniques),
+        )
+        return lookup[local]
 
 
 def _parquet_files(source: str, pafs: Any) -> tuple[list[str], Any]:
@@ -365,6 +427,14 @@ def _parquet_files(source: str, pafs: Any) -> tuple[list[str], Any]:
             found = [path]
         else:
             found = []
+    if len(found) > 1 or (found and found[0] != path):  # listed: leave Spark's markers out
+        found = [p for p in found if not _is_marker(p)]
     if not found:
         raise InvalidFileError(source, None, "no Parquet file found")
     return found, fs
+
+
+def _is_marker(path: str) -> bool:
+    """Spark's and Hadoop's bookkeeping files (_SUCCESS, _committed_*, .crc): no data."""
+    base = os.path.basename(path)
+    return base.startswith(("_", ".")) or base.endswith(".crc")
