@@ -265,3 +265,59 @@ def test_parquet_nan_labels_name_the_file(capsys, tmp_path):
                    tmp_path / "nan.parquet")
     assert_user_error(*run(capsys, "compare", tmp_path / "nan.parquet", "--column", "t",
                            "--column", "p"), "nan.parquet:", "NaN", "'t'")
+
+
+# --------------------------------------------------------------------------- outputs, scheduler
+
+
+@pytest.fixture
+def two(tmp_path):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("x\nx\ny\ny\nz\n")
+    b.write_text("1\n1\n1\n2\n2\n")
+    return a, b
+
+
+@pytest.mark.parametrize(
+    ("name", "needles"),
+    [("missing/h.png", ["--heatmap", "missing", "no folder"]),
+     ("h.txt", ["--heatmap", "h.txt", ".txt", "png"]),
+     ("h", ["--heatmap", "no extension"])],
+)
+def test_heatmap_path_is_checked_before_computing(capsys, tmp_path, two, monkeypatch, name,
+                                                  needles):
+    import chanceclust.allpairs
+
+    monkeypatch.setattr(chanceclust.allpairs, "pairwise", lambda *a, **k: 1 / 0)  # never run
+    assert_user_error(*run(capsys, "pairwise", *two, "--heatmap", tmp_path / name), *needles)
+
+
+def test_heatmap_is_written(capsys, tmp_path, two):
+    pytest.importorskip("matplotlib")
+    status, _, err = run(capsys, "pairwise", *two, two[0], "--heatmap", tmp_path / "h.svg")
+    assert status == 0, err
+    assert (tmp_path / "h.svg").read_text().lstrip().startswith("<?xml")
+
+
+@pytest.mark.parametrize("command", ["compare", "pairwise"])
+def test_unreachable_scheduler_fails_within_the_timeout(capsys, tmp_path, two, command):
+    import time
+
+    pytest.importorskip("distributed")
+    address = "tcp://127.0.0.1:9"  # the discard port: nothing listens there
+    if command == "compare":
+        pq.write_table(pa.table({"t": ["a", "b"], "p": ["x", "y"]}), tmp_path / "l.parquet")
+        argv = ["compare", tmp_path / "l.parquet", "--column", "t", "--column", "p"]
+    else:
+        argv = ["pairwise", *two]
+    start = time.monotonic()
+    result = run(capsys, *argv, "--engine", "dask", "--scheduler", address,
+                 "--scheduler-timeout", "1")
+    assert time.monotonic() - start < 20
+    assert_user_error(*result, address, "--scheduler-timeout")
+
+
+def test_scheduler_timeout_is_positive(capsys, two):
+    status, _, err = run(capsys, "pairwise", *two, "--scheduler-timeout", "0")
+    assert status == 2
+    assert "--scheduler-timeout" in err

@@ -302,14 +302,33 @@ def _parquet_table(args: argparse.Namespace, source: str, columns: tuple[str, st
         except ImportError as error:  # pragma: no cover - the extra is installed in tests
             raise UsageError(f"--engine dask needs chanceclust[dask]: {error}") from None
         if args.scheduler:
-            from distributed import Client
-
-            with Client(args.scheduler) as _client:
+            # TODO: pass timeout=args.scheduler_timeout to ccd.contingency_table once it takes
+            # one, instead of connecting here.
+            with dask_client(args):
                 return ccd.contingency_table(source, columns)
         return ccd.contingency_table(source, columns)
     if args.scheduler:
         raise UsageError("--scheduler needs --engine dask")
     return read_parquet_table(source, columns)
+
+
+def dask_client(args: argparse.Namespace) -> Any:
+    """A distributed Client of --scheduler (reached within --scheduler-timeout), else a local one.
+
+    An unreachable scheduler is the user's error: exit 2 naming the address.
+    """
+    from distributed import Client
+
+    if not args.scheduler:
+        return Client(processes=True)
+    try:
+        return Client(args.scheduler, timeout=args.scheduler_timeout)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise UsageError(
+            f"--scheduler {args.scheduler}: no Dask scheduler reached within "
+            f"{args.scheduler_timeout:g} s (--scheduler-timeout): "
+            f"{' '.join(str(error).split()) or type(error).__name__}"
+        ) from None
 
 
 def read_parquet_table(source: str, columns: tuple[str, str]) -> Any:

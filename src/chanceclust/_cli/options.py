@@ -97,6 +97,17 @@ def bounded_int(low: int, high: int | None = None) -> Callable[[str], int]:
     return parse
 
 
+def positive_float(text: str) -> float:
+    """An option type for a finite number > 0 (seconds)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
 positive_int = bounded_int(1)
 seed = bounded_int(0)
 
@@ -257,7 +268,19 @@ def add_large_inputs(p: argparse.ArgumentParser) -> argparse._ArgumentGroup:
         help="Dask scheduler address (tcp://host:8786) for --engine dask; default: Dask's "
         "local threaded scheduler",
     )
+    add_scheduler_timeout(group)
     return group
+
+
+def add_scheduler_timeout(group: Any) -> None:
+    """--scheduler-timeout: how long to try to reach --scheduler."""
+    group.add_argument(
+        "--scheduler-timeout",
+        type=positive_float,
+        default=10.0,
+        metavar="SECONDS",
+        help="give up reaching --scheduler after SECONDS (default: %(default)s)",
+    )
 
 
 #: --one-sided of the commands that compare A with B
