@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import chanceclust as cc
@@ -321,3 +322,89 @@ def test_scheduler_timeout_is_positive(capsys, two):
     status, _, err = run(capsys, "pairwise", *two, "--scheduler-timeout", "0")
     assert status == 2
     assert "--scheduler-timeout" in err
+
+
+# --------------------------------------------------------------------------- keyed inputs
+
+
+@pytest.fixture(params=["python", "pyarrow"])
+def reader(request, monkeypatch):
+    """Both readers of keyed files: the Python parsers and pyarrow's kernels."""
+    import chanceclust.io
+
+    if request.param == "pyarrow":
+        monkeypatch.setattr(chanceclust.io, "VECTOR_MIN_CHARS", 0)
+    return request.param
+
+
+@pytest.mark.parametrize("policy", ["drop", "singletons", "cluster"])
+def test_keyed_files_match_the_library_on_dicts(capsys, tmp_path, reader, policy):
+    rng = np.random.default_rng(3)
+    ids = [f"n{i}" for i in rng.permutation(60)]
+    a = {e: str(rng.integers(4)) for e in ids[:50]}
+    b = {e: f"c{rng.integers(5)}" for e in ids[10:]}
+    a[ids[3]], b[ids[20]] = "NA", "-1"
+    pairs = tmp_path / "a.txt"
+    pairs.write_text("".join(f"{e}\t{c}\n" for e, c in a.items()))
+    groups: dict[str, list[str]] = {}
+    for e, c in b.items():
+        groups.setdefault(c, []).append(e)
+    clusters = tmp_path / "b.txt"
+    clusters.write_text("".join(" ".join(m) + "\n" for m in groups.values()))
+    order = {c: str(k) for k, c in enumerate(groups, 1)}  # a clusters file's labels: ordinals
+    truth = {e: (None if c == "NA" else c) for e, c in a.items()}
+    pred = {e: order[c] for e, c in b.items()}
+    _, got = values(capsys, pairs, clusters, "--unassigned", policy,
+                    "--unassigned-label", order["-1"])
+    assert got == pytest.approx(
+        library(truth, pred, unassigned=policy, unassigned_label=order["-1"]), abs=1e-12)
+
+
+def test_keyed_duplicate_element_names_both_lines(capsys, tmp_path, reader):
+    path = tmp_path / "d.txt"
+    path.write_text("e1\tx\ne2\tx\n# comment\ne3\ty\ne2\ty\n")
+    assert_user_error(*run(capsys, "compare", path, path), "d.txt:5:", "'e2' appears again",
+                      "first at line 2")
+    path.write_text("e1 e2\ne3 e4\ne5 e1\n")
+    assert_user_error(*run(capsys, "compare", path, path, "--input-format", "clusters"),
+                      "d.txt:3:", "'e1' appears again", "first at line 1")
+
+
+def test_keyed_unassigned_raise_names_file_and_line(capsys, tmp_path, reader):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("e1\tx\ne2\tNA\ne3\ty\ne4\ty\n")
+    b.write_text("e1\t1\ne2\t1\ne3\t2\ne4\t2\n")
+    assert_user_error(*run(capsys, "compare", a, b), "a.txt:2:", "'e2' has no cluster")
+
+
+def test_pairwise_keyed(capsys, tmp_path, reader):
+    files = []
+    rng = np.random.default_rng(5)
+    for k in range(3):
+        path = tmp_path / f"r{k}.txt"
+        ids = rng.permutation(30)
+        path.write_text("".join(f"e{i}\t{rng.integers(3)}\n" for i in ids))
+        files.append(path)
+    status, out, err = run(capsys, "pairwise", *files, "--measure", "ari", "--format", "json")
+    assert status == 0, err
+    maps = [dict(line.split("\t") for line in f.read_text().splitlines()) for f in files]
+    got = [[r[str(f)] for f in files] for r in json.loads(out)["results"]]
+    want = [[cc.adjusted_rand_index(x, y) for y in maps] for x in maps]
+    np.testing.assert_allclose(got, want, atol=1e-12)
+
+
+def test_clusters_file_with_a_header_line_is_refused(capsys, tmp_path, reader):
+    """A first cluster of words above clusters of integers is a header (#21)."""
+    path = tmp_path / "c.txt"
+    path.write_text("community members\n1 2 3\n4 5\n6 7 8\n")
+    other = tmp_path / "o.txt"
+    other.write_text("1 2\n3 4 5\n6 7\n8\n")
+    argv = [path, other, "--input-format", "clusters"]
+    assert_user_error(*run(capsys, "compare", *argv), "c.txt:1:", "looks like a header",
+                      "--header", "--no-header")
+    _, got = values(capsys, *argv, "--header-of", path)  # one file with a header, one without
+    truth = {str(e): k for k, line in enumerate(["1 2 3", "4 5", "6 7 8"]) for e in line.split()}
+    pred = {str(e): k for k, line in enumerate(["1 2", "3 4 5", "6 7", "8"]) for e in line.split()}
+    assert got == pytest.approx(library(truth, pred), abs=1e-12)
+    assert_user_error(*run(capsys, "compare", *argv, "--header-of", "typo.txt"),
+                      "--header-of", "typo.txt")

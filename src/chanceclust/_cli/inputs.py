@@ -14,7 +14,7 @@ from typing import Any
 
 from chanceclust._cli.options import PROG, UsageError, note
 from chanceclust.exceptions import InvalidFileError
-from chanceclust.io import Clustering, check_assigned, read_clustering, union
+from chanceclust.io import Clustering, check_assigned, label_codes, read_clustering, union
 
 _PARQUET_SUFFIXES = (".parquet", ".parq", ".pq")
 
@@ -79,7 +79,11 @@ def aligned_codes(args: argparse.Namespace, a: Clustering, b: Clustering) -> tup
     pair = union(a, b, line_ids=args.line_ids, unassigned_labels=args.unassigned_label or ())
     if args.unassigned == "raise":
         check_assigned(pair, a, b)  # names the file and line of the first one
-    c = validate_clusterings(pair.labels_a, pair.labels_b, unassigned=args.unassigned)
+    codes = [label_codes(pair.labels_a), label_codes(pair.labels_b)]
+    if codes[0] is not None and codes[1] is not None:  # keyed files read by pyarrow: codes
+        c = validate_clusterings(*codes, unassigned=args.unassigned, unassigned_label=-1)
+    else:
+        c = validate_clusterings(pair.labels_a, pair.labels_b, unassigned=args.unassigned)
     if c.codes_true.shape[0] < 2:
         raise InvalidFileError(
             a.source, a.line_of(0),
