@@ -227,6 +227,8 @@ def detect_format(name: str, text: str) -> str:
         return "json"
     if not any(c in text for c in " \t\f\v\x1c\x1d\x1e\x85\xa0"):
         return "labels"  # fast path: no inner whitespace anywhere
+    if len(text) >= VECTOR_MIN_CHARS and _plain(text):  # machine-written: no line loop
+        return "pairs" if _one_inner_tab_per_line(text) else "clusters"
     single = pairs = True
     for _, s in _data_lines(_split_lines(text)):
         if single and len(s.split()) != 1:
@@ -574,7 +576,7 @@ def _arrow_data_lines(text: str, pa: Any, pc: Any) -> tuple[Any, np.ndarray]:
 
 
 def _check_unique_elements(
-    elements: Any, lines: np.ndarray, name: str, pc: Any, hint: str = ""
+    elements: Any, lines: Sequence[int], name: str, pc: Any, hint: str = ""
 ) -> None:
     """Raise as :func:`_check_new_element` at the first element that appears again."""
     codes = pc.dictionary_encode(elements).indices.to_numpy(zero_copy_only=False)
@@ -588,16 +590,78 @@ def _check_unique_elements(
     _check_new_element(seen, elements[i].as_py(), int(lines[i]), name, "line", hint)
 
 
+def _one_inner_tab_per_line(text: str) -> bool:
+    """Whether every line of an ASCII ``text`` has one TAB with characters on both sides."""
+    data = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    ends = np.flatnonzero(data == 10)
+    if not text.endswith("\n"):
+        ends = np.append(ends, len(data))
+    tabs = np.flatnonzero(data == 9)
+    if len(tabs) != len(ends):
+        return False
+    line = np.searchsorted(ends, tabs)
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    return bool(
+        np.array_equal(line, np.arange(len(ends)))
+        and np.all(tabs > starts)
+        and np.all(tabs + 1 < ends)
+    )
+
+
+def _plain(text: str) -> bool:
+    """No comment, blank line, CR or space: line i of ``text`` is data line i."""
+    return (
+        text.isascii()
+        and not any(c in text for c in "# \r\x0b\x0c\x1c\x1d\x1e\x1f")
+        and "\n\n" not in text
+        and not text.startswith("\n")
+    )
+
+
+def _read_tsv_arrow(text: str, pa: Any) -> Any:
+    """Two string columns of a plain ``element<TAB>cluster`` text, None unless each line has two."""
+    import pyarrow.csv as pacsv
+
+    try:
+        table = pacsv.read_csv(
+            _io.BytesIO(text.encode()),
+            read_options=pacsv.ReadOptions(column_names=["e", "l"]),
+            parse_options=pacsv.ParseOptions(
+                delimiter="\t", quote_char=False, escape_char=False, ignore_empty_lines=False
+            ),
+            convert_options=pacsv.ConvertOptions(
+                column_types={"e": pa.string(), "l": pa.string()},
+                strings_can_be_null=False, quoted_strings_can_be_null=False,
+            ),
+        )
+    except pa.ArrowInvalid:
+        return None  # a line of another width: the Python parser names it
+    return table.column("e").combine_chunks(), table.column("l").combine_chunks()
+
+
 def _parse_pairs_arrow(text: str, name: str, pa: Any, pc: Any) -> Clustering | None:
     """:func:`_parse_pairs` by pyarrow's kernels; None where a line is not two TAB fields."""
+    if _plain(text):  # machine-written: pyarrow's csv reader, line i is element i
+        columns = _read_tsv_arrow(text, pa)
+        if columns is None:
+            return None
+        elements, labels = columns
+        shortest = [pc.min(pc.binary_length(c)).as_py() for c in (elements, labels)]
+        if len(elements) and min(shortest) == 0:
+            return None  # an empty field: the Python parser names its line
+        numbers: Sequence[int] = range(1, len(elements) + 1)
+        _check_unique_elements(elements, numbers, name, pc)
+        return Clustering(name, "pairs", Column(labels), Column(elements), numbers)
     lines, numbers = _arrow_data_lines(text, pa, pc)
     parts = pc.split_pattern(lines, "\t")
     if len(lines) and not bool(pc.all(pc.equal(pc.list_value_length(parts), 2)).as_py()):
         return None  # the Python parser names the line (or reads space-separated pairs)
-    flat = parts.flatten()
-    both = pc.ascii_trim_whitespace(flat)
-    elements = both.take(pa.array(np.arange(0, len(flat), 2)))
-    labels = both.take(pa.array(np.arange(1, len(flat), 2)))
+    del lines
+    both = pc.ascii_trim_whitespace(parts.flatten())
+    del parts
+    elements = both.take(pa.array(np.arange(0, len(both), 2)))
+    labels = both.take(pa.array(np.arange(1, len(both), 2)))
+    del both
     if len(elements) and bool(pc.any(pc.equal(pc.binary_length(elements), 0)).as_py()):
         return None  # the Python parser names the line of the empty id
     _check_unique_elements(elements, numbers, name, pc)
