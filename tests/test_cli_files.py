@@ -322,6 +322,7 @@ def test_scheduler_timeout_is_positive(capsys, two):
     status, _, err = run(capsys, "pairwise", *two, "--scheduler-timeout", "0")
     assert status == 2
     assert "--scheduler-timeout" in err
+    assert "positive number of seconds" in err
 
 
 # --------------------------------------------------------------------------- keyed inputs
@@ -408,3 +409,16 @@ def test_clusters_file_with_a_header_line_is_refused(capsys, tmp_path, reader):
     assert got == pytest.approx(library(truth, pred), abs=1e-12)
     assert_user_error(*run(capsys, "compare", *argv, "--header-of", "typo.txt"),
                       "--header-of", "typo.txt")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["e1\tx\ne2\ty\n", "e1\tx\ne2\ty", "e1\tx\ne2\ty\tz\n", "e1\tx\n\te2\n", "e1\tx\ne2\t\n",
+     "e1\tx\ne2\n", "a\tb\tc\nd\n", "e1\te2\ne3\te4\te5\n"],
+)
+def test_detection_without_a_line_loop_agrees(monkeypatch, text):
+    import chanceclust.io
+
+    slow = chanceclust.io.detect_format("x.txt", text)
+    monkeypatch.setattr(chanceclust.io, "VECTOR_MIN_CHARS", 0)
+    assert chanceclust.io.detect_format("x.txt", text) == slow
