@@ -14,15 +14,9 @@ import sys
 
 import numpy as np
 import pytest
+from test_cli_errors import assert_user_error, run
 
 import chanceclust as cc
-from chanceclust.cli import main
-
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def values(capsys, *argv):
@@ -31,15 +25,6 @@ def values(capsys, *argv):
     assert status == 0, err
     doc = json.loads(out)
     return doc, {(r["measure"], r["model"]): r["value"] for r in doc["results"]}
-
-
-def assert_user_error(status, out, err, *needles):
-    assert status == 2, err
-    assert out == ""
-    assert len(err.strip().splitlines()) == 1, err
-    assert "internal error" not in err
-    for needle in needles:
-        assert needle in err, err
 
 
 def expand(cells):
