@@ -407,3 +407,12 @@ def test_detection_without_a_line_loop_agrees(monkeypatch, text):
     slow = chanceclust.io.detect_format("x.txt", text)
     monkeypatch.setattr(chanceclust.io, "VECTOR_MIN_CHARS", 0)
     assert chanceclust.io.detect_format("x.txt", text) == slow
+
+
+def test_unbalanced_csv_quote_is_blamed_on_its_own_file(capsys, tmp_path):
+    """It used to swallow the rest of the file and fail as a length mismatch of the other."""
+    bad, good = tmp_path / "bad.csv", tmp_path / "good.txt"
+    bad.write_text('label\nx\n"y\nz\nw\n')
+    good.write_text("x\ny\nz\nw\n")
+    assert_user_error(*run(capsys, "compare", bad, good), "bad.csv:3:", "unbalanced quote")
+    assert_user_error(*run(capsys, "compare", good, bad), "bad.csv:3:", "unbalanced quote")

@@ -394,8 +394,14 @@ def _parse_table(
         elements: list[str] | None = [] if ident is not None else None
         nums: list[int] = []
         seen: dict[str, int] = {}
+        previous = reader.line_num
         for row in reader:
-            line = reader.line_num
+            line, first, previous = reader.line_num, previous + 1, reader.line_num
+            if line > first and any("\n" in field for field in row):  # over several lines
+                raise InvalidFileError(
+                    name, first, f"a quoted field runs from line {first} to line {line}: an "
+                    "unbalanced quote? (a label or id cannot hold a line break)",
+                )
             if not row or (len(row) == 1 and not row[0].strip() and width > 1):
                 continue
             if len(row) != width:
