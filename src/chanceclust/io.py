@@ -734,13 +734,31 @@ def _is_integer(label: str | None) -> bool:
     return label is not None and label.strip().lstrip("+-").isdigit()
 
 
+def _all_integers(values: Sequence[str | None], *, missing: bool) -> bool:
+    """Whether every value is an integer (``missing``: or a missing label), as :func:`_is_integer`.
+
+    A pyarrow column is checked by its kernels (its text is ASCII), a list on its distinct values.
+    """
+    if not isinstance(values, Column):
+        return all(
+            _is_integer(x) or (missing and (x is None or _is_na(x))) for x in set(values)
+        )
+    pa, pc = _arrow()
+    array = _arrow_strings(values, pa)
+    ok = pc.match_substring_regex(array, r"^\s*[+-]*[0-9]+\s*$")
+    if missing:
+        na = pa.array(sorted(NA_STRINGS), pa.large_string())
+        ok = pc.or_(ok, pc.is_in(pc.utf8_lower(pc.utf8_trim_whitespace(array)), value_set=na))
+    return bool(pc.all(ok).as_py() is not False)
+
+
 def _check_no_header(result: Clustering) -> None:
     """Raise where the first label differs in kind from all others (a header, read as one)."""
     labels = result.labels
     first = labels[0]
     if len(labels) < 3 or first is None or _is_na(first) or _is_integer(first):
         return
-    if all(_is_integer(x) or x is None or _is_na(x) for x in _distinct(labels[1:])):
+    if _all_integers(labels[1:], missing=True):
         raise InvalidFileError(
             result.source, result.line_of(0),
             f"{first!r} looks like a header: every other label is an integer; pass --header "
@@ -757,7 +775,7 @@ def _check_no_header_line(result: Clustering) -> None:
     size = next((i for i, label in enumerate(labels) if label != first), len(labels))
     if size == len(labels) or any(_is_integer(e) for e in elements[:size]):
         return
-    if all(_is_integer(e) for e in _distinct(elements[size:])):
+    if _all_integers(elements[size:], missing=False):
         raise InvalidFileError(
             result.source, result.line_of(0),
             f"the first cluster ({' '.join(elements[:size])!r}) looks like a header: every "
