@@ -992,7 +992,7 @@ def read_cells(
     Examples
     --------
     >>> import io
-    >>> c = read_cells("-", stdin=io.BytesIO(b'01,x,2\n1,"y,z",3\nNA,x,1\n'))
+    >>> c = read_cells("-", stdin=io.BytesIO(b'01,x,2\\n1,"y,z",3\\nNA,x,1\\n'))
     >>> c.labels_a, c.labels_b, c.counts, c.lines
     (['01', '1', None], ['x', 'y,z', 'x'], [2, 3, 1], [1, 2, 3])
     """
