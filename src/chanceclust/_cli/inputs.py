@@ -340,7 +340,7 @@ def read_parquet_table(source: str, columns: tuple[str, str]) -> Any:
 
     ``source``: a file, a folder (its ``*.parquet`` files), a glob, or a URL that pyarrow's
     file systems understand (``s3://``, ``gs://``, ``hdfs://``); Spark's marker files
-    (``_SUCCESS``, ``_committed_*``, ``.crc``) are skipped. Labels keep their identity across
+    (named _SUCCESS, _committed_* or *.crc) are skipped. Labels keep their identity across
     files and row groups: each distinct value gets one code by equality of Python values, so
     ``'a'`` and ``'a\\x00'`` stay apart, and integers of different kinds (int64 and uint64
     parts) are compared exactly, never through float64. Nulls and NaNs are refused with the
@@ -458,6 +458,6 @@ def _parquet_files(source: str, pafs: Any) -> tuple[list[str], Any]:
 
 
 def _is_marker(path: str) -> bool:
-    """Spark's and Hadoop's bookkeeping files (_SUCCESS, _committed_*, .crc): no data."""
+    """Spark's and Hadoop's bookkeeping files (a _ or . prefix, a .crc suffix): no data."""
     base = os.path.basename(path)
     return base.startswith(("_", ".")) or base.endswith(".crc")
