@@ -50,14 +50,15 @@ def inputs(tmp_path):
 def test_compare_contingency_cells_equals_labels(capsys, inputs):
     argv = ["--all-models", "--one-sided", "--measure", "ari,ami,vi", "--format", "tsv"]
     _, expected, _ = _run(capsys, ["compare", inputs["a"], inputs["b"], *argv])
-    status, got, _ = _run(capsys, ["compare", "--contingency", inputs["cells"], *argv])
+    status, got, _ = _run(capsys, ["compare", "--contingency", inputs["cells"], "--header",
+                                   *argv])
     assert status == 0
     assert _tsv_values(got) == _tsv_values(expected)
 
 
 def test_table_histograms(capsys, inputs):
     status, out, _ = _run(capsys, ["table", "--contingency", inputs["cells"], "--histograms",
-                                   "--format", "json"])  # fmt: skip
+                                   "--header", "--format", "json"])  # fmt: skip
     assert status == 0
     data = json.loads(out)
     summary = cc.partial_table(TRUE, PRED).summary()
@@ -172,7 +173,9 @@ def test_dask_scheduler_address(capsys, tmp_path, inputs):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["compare", "--contingency", "{bad}"], r"bad\.tsv:3: count must be an integer"),
+        (["compare", "--contingency", "{bad}", "--header"],
+         r"bad\.tsv:3: count must be an integer"),
+        (["compare", "--contingency", "{bad}"], r"bad\.tsv:1: count must be an integer"),
         (["compare", "--contingency", "{neg}"], r"neg\.tsv:2: count must be non-negative"),
         (["compare", "--contingency", "{few}"], r"few\.tsv:1: expected 3 fields"),
         (["compare", "--contingency", "{cells}", "{a}"], "not both"),

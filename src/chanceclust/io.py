@@ -62,11 +62,13 @@ from chanceclust.exceptions import InvalidFileError, InvalidInputError
 __all__ = [
     "FORMATS",
     "NA_STRINGS",
+    "Cells",
     "Clustering",
     "UnionPair",
     "check_assigned",
     "detect_format",
     "factorize",
+    "read_cells",
     "read_clustering",
     "union",
 ]
@@ -110,9 +112,9 @@ class Clustering:
 
     def line_of(self, i: int) -> int | None:
         """Line number of element ``i`` (``None`` if unknown)."""
-        if self.lines is None or not self.lines:
+        if self.lines is None or len(self.lines) == 0:
             return None
-        return self.lines[min(i, len(self.lines) - 1)]
+        return int(self.lines[min(i, len(self.lines) - 1)])
 
     def where(self, i: int) -> str:
         """``"line 7"``, or for JSON ``"element 'e7'"`` or ``"item 7"``: where element ``i`` is."""
@@ -168,6 +170,13 @@ def _decode(data: bytes, name: str, encoding: str) -> str:
         ) from None
     except LookupError:
         raise InvalidFileError(name, None, f"unknown encoding {encoding!r} (--encoding)") from None
+    nul = text.find("\x00")
+    if nul >= 0:  # text files hold no NUL character: this is a binary file
+        raise InvalidFileError(
+            name, text.count("\n", 0, nul) + 1,
+            "a NUL character: this looks like a binary file, not text (pass --encoding if it "
+            "is text in another encoding, e.g. utf-16)",
+        )
     return text.removeprefix("\ufeff")
 
 
@@ -218,6 +227,8 @@ def detect_format(name: str, text: str) -> str:
         return "json"
     if not any(c in text for c in " \t\f\v\x1c\x1d\x1e\x85\xa0"):
         return "labels"  # fast path: no inner whitespace anywhere
+    if len(text) >= VECTOR_MIN_CHARS and _plain(text):  # machine-written: no line loop
+        return "pairs" if _one_inner_tab_per_line(text) else "clusters"
     single = pairs = True
     for _, s in _data_lines(_split_lines(text)):
         if single and len(s.split()) != 1:
@@ -383,8 +394,14 @@ def _parse_table(
         elements: list[str] | None = [] if ident is not None else None
         nums: list[int] = []
         seen: dict[str, int] = {}
+        previous = reader.line_num
         for row in reader:
-            line = reader.line_num
+            line, first, previous = reader.line_num, previous + 1, reader.line_num
+            if line > first and any("\n" in field for field in row):  # over several lines
+                raise InvalidFileError(
+                    name, first, f"a quoted field runs from line {first} to line {line}: an "
+                    "unbalanced quote? (a label or id cannot hold a line break)",
+                )
             if not row or (len(row) == 1 and not row[0].strip() and width > 1):
                 continue
             if len(row) != width:
@@ -488,6 +505,210 @@ def _parse_json(text: str, name: str) -> Clustering:
     raise InvalidFileError(name, 1, "expected a JSON list or object of labels")
 
 
+# --------------------------------------------------------------------------- keyed files at scale
+#
+# Pairs and clusters files name their elements: with pyarrow installed, a large ASCII file is
+# split, stripped and checked by pyarrow's string kernels and its columns stay pyarrow arrays
+# (a few bytes per element, no Python string per element); :func:`union` then matches the ids
+# with hash indexers (``index_in``), never a dict of millions of strings. Without pyarrow, a
+# small file or one with non-ASCII text, the Python parsers above read it with the same rules.
+
+#: Files shorter than this (characters) are read by the Python parsers (no pyarrow import).
+VECTOR_MIN_CHARS = 1 << 20
+
+
+class Column(Sequence):  # type: ignore[type-arg]
+    """The strings of a pyarrow array as a read-only sequence (``None`` for nulls)."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: Any) -> None:
+        self.array = array
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return Column(self.array[i])
+        return self.array[int(i)].as_py()
+
+    def __iter__(self) -> Any:
+        for start in range(0, len(self.array), 1 << 16):
+            yield from self.array[start : start + (1 << 16)].to_pylist()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, tuple, Column)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def count(self, value: Any) -> int:
+        if value is None:
+            return int(self.array.null_count)
+        return sum(1 for x in self if x == value)
+
+
+def _arrow() -> Any:
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+    except ImportError:  # pragma: no cover - the fallback is the Python parsers
+        return None
+    return pa, pc
+
+
+def _vectorized(text: str) -> Any:
+    """(pyarrow, compute) where ``text`` is read by the vectorized parsers, else None."""
+    if len(text) < VECTOR_MIN_CHARS or not text.isascii():
+        return None
+    if any(c in text for c in "\x1c\x1d\x1e\x1f"):  # str.strip's ASCII whitespace, not C's
+        return None
+    return _arrow()
+
+
+def _arrow_data_lines(text: str, pa: Any, pc: Any) -> tuple[Any, np.ndarray]:
+    """Stripped non-blank, non-comment lines of ``text`` and their line numbers."""
+    raw = pc.split_pattern(pa.array([text], pa.large_string()), "\n").flatten()
+    if len(raw) and text.endswith("\n"):
+        raw = raw[:-1]
+    stripped = pc.ascii_trim_whitespace(raw)
+    keep = pc.and_(
+        pc.greater(pc.binary_length(stripped), 0), pc.invert(pc.starts_with(stripped, "#"))
+    )
+    numbers = np.flatnonzero(keep.to_numpy(zero_copy_only=False)) + 1
+    return stripped.filter(keep), numbers
+
+
+def _check_unique_elements(
+    elements: Any, lines: Sequence[int], name: str, pc: Any, hint: str = ""
+) -> None:
+    """Raise as :func:`_check_new_element` at the first element that appears again."""
+    codes = pc.dictionary_encode(elements).indices.to_numpy(zero_copy_only=False)
+    if len(codes) == 0 or int(codes.max()) + 1 == len(codes):
+        return
+    order = np.argsort(codes, kind="stable")
+    repeated = order[1:][codes[order][1:] == codes[order][:-1]]
+    i = int(repeated.min())
+    first = int(np.flatnonzero(codes == codes[i])[0])
+    seen = {elements[i].as_py(): int(lines[first])}
+    _check_new_element(seen, elements[i].as_py(), int(lines[i]), name, "line", hint)
+
+
+def _one_inner_tab_per_line(text: str) -> bool:
+    """Whether every line of an ASCII ``text`` has one TAB with characters on both sides."""
+    data = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    ends = np.flatnonzero(data == 10)
+    if not text.endswith("\n"):
+        ends = np.append(ends, len(data))
+    tabs = np.flatnonzero(data == 9)
+    if len(tabs) != len(ends):
+        return False
+    line = np.searchsorted(ends, tabs)
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    return bool(
+        np.array_equal(line, np.arange(len(ends)))
+        and np.all(tabs > starts)
+        and np.all(tabs + 1 < ends)
+    )
+
+
+def _plain(text: str) -> bool:
+    """No comment, blank line, CR or space: line i of ``text`` is data line i."""
+    return (
+        text.isascii()
+        and not any(c in text for c in "# \r\x0b\x0c\x1c\x1d\x1e\x1f")
+        and "\n\n" not in text
+        and not text.startswith("\n")
+    )
+
+
+def _read_tsv_arrow(text: str, pa: Any) -> Any:
+    """Two string columns of a plain ``element<TAB>cluster`` text, None unless each line has two."""
+    import pyarrow.csv as pacsv
+
+    try:
+        table = pacsv.read_csv(
+            _io.BytesIO(text.encode()),
+            read_options=pacsv.ReadOptions(column_names=["e", "l"]),
+            parse_options=pacsv.ParseOptions(
+                delimiter="\t", quote_char=False, escape_char=False, ignore_empty_lines=False
+            ),
+            convert_options=pacsv.ConvertOptions(
+                column_types={"e": pa.string(), "l": pa.string()},
+                strings_can_be_null=False, quoted_strings_can_be_null=False,
+            ),
+        )
+    except pa.ArrowInvalid:
+        return None  # a line of another width: the Python parser names it
+    return table.column("e").combine_chunks(), table.column("l").combine_chunks()
+
+
+def _parse_pairs_arrow(text: str, name: str, pa: Any, pc: Any) -> Clustering | None:
+    """:func:`_parse_pairs` by pyarrow's kernels; None where a line is not two TAB fields."""
+    if _plain(text):  # machine-written: pyarrow's csv reader, line i is element i
+        columns = _read_tsv_arrow(text, pa)
+        if columns is None:
+            return None
+        elements, labels = columns
+        shortest = [pc.min(pc.binary_length(c)).as_py() for c in (elements, labels)]
+        if len(elements) and min(shortest) == 0:
+            return None  # an empty field: the Python parser names its line
+        numbers: Sequence[int] = range(1, len(elements) + 1)
+        _check_unique_elements(elements, numbers, name, pc)
+        return Clustering(name, "pairs", Column(labels), Column(elements), numbers)
+    lines, numbers = _arrow_data_lines(text, pa, pc)
+    parts = pc.split_pattern(lines, "\t")
+    if len(lines) and not bool(pc.all(pc.equal(pc.list_value_length(parts), 2)).as_py()):
+        return None  # the Python parser names the line (or reads space-separated pairs)
+    del lines
+    both = pc.ascii_trim_whitespace(parts.flatten())
+    del parts
+    elements = both.take(pa.array(np.arange(0, len(both), 2)))
+    labels = both.take(pa.array(np.arange(1, len(both), 2)))
+    del both
+    if len(elements) and bool(pc.any(pc.equal(pc.binary_length(elements), 0)).as_py()):
+        return None  # the Python parser names the line of the empty id
+    _check_unique_elements(elements, numbers, name, pc)
+    return Clustering(name, "pairs", Column(labels), Column(elements), numbers)
+
+
+def _parse_clusters_arrow(text: str, name: str, pa: Any, pc: Any) -> Clustering:
+    """:func:`_parse_clusters` by pyarrow's kernels: label ``"k"`` for the k-th cluster line."""
+    lines, numbers = _arrow_data_lines(text, pa, pc)
+    members = pc.ascii_split_whitespace(lines)
+    sizes = pc.list_value_length(members).to_numpy(zero_copy_only=False)
+    elements = members.flatten()
+    ordinals = pc.cast(pa.array(np.arange(1, len(lines) + 1, dtype=np.int64)), pa.string())
+    indices = np.repeat(np.arange(len(lines), dtype=np.int32), sizes)
+    labels = pa.DictionaryArray.from_arrays(pa.array(indices), ordinals)
+    where = np.repeat(numbers, sizes)
+    _check_unique_elements(elements, where, name, pc)
+    return Clustering(name, "clusters", Column(labels), Column(elements), where)
+
+
+def _distinct(labels: Sequence[str | None]) -> list[str | None]:
+    """The distinct labels (a pyarrow column's through its kernels)."""
+    if isinstance(labels, Column):
+        _, pc = _arrow()
+        array = labels.array
+        if hasattr(array, "dictionary"):
+            return array.dictionary.to_pylist() + ([None] if array.null_count else [])
+        return pc.unique(array).to_pylist()
+    return list(set(labels))
+
+
+def _null_where(column: Column, bad: set[Any]) -> Column:
+    """``column`` with the labels in ``bad`` made null (unassigned)."""
+    pa, pc = _arrow()
+    array = column.array
+    if hasattr(array, "dictionary"):
+        array = array.dictionary_decode()
+    values = pa.array(sorted(x for x in bad if x is not None), array.type)
+    return Column(pc.if_else(pc.is_in(array, value_set=values), None, array))
+
+
 # --------------------------------------------------------------------------- public readers
 
 
@@ -513,18 +734,62 @@ def _is_integer(label: str | None) -> bool:
     return label is not None and label.strip().lstrip("+-").isdigit()
 
 
+def _all_integers(values: Sequence[str | None], *, missing: bool) -> bool:
+    """Whether every value is an integer (``missing``: or a missing label), as :func:`_is_integer`.
+
+    A pyarrow column is checked by its kernels (its text is ASCII), a list on its distinct values.
+    """
+    if not isinstance(values, Column):
+        return all(
+            _is_integer(x) or (missing and (x is None or _is_na(x))) for x in set(values)
+        )
+    pa, pc = _arrow()
+    array = _arrow_strings(values, pa)
+    ok = pc.match_substring_regex(array, r"^\s*[+-]*[0-9]+\s*$")
+    if missing:
+        na = pa.array(sorted(NA_STRINGS), pa.large_string())
+        ok = pc.or_(ok, pc.is_in(pc.utf8_lower(pc.utf8_trim_whitespace(array)), value_set=na))
+    return bool(pc.all(ok).as_py() is not False)
+
+
 def _check_no_header(result: Clustering) -> None:
     """Raise where the first label differs in kind from all others (a header, read as one)."""
     labels = result.labels
     first = labels[0]
     if len(labels) < 3 or first is None or _is_na(first) or _is_integer(first):
         return
-    if all(_is_integer(x) or x is None or _is_na(x) for x in set(labels[1:])):
+    if _all_integers(labels[1:], missing=True):
         raise InvalidFileError(
             result.source, result.line_of(0),
             f"{first!r} looks like a header: every other label is an integer; pass --header "
             "to skip the first line, or --no-header to read it as a label",
         )
+
+
+def _check_no_header_line(result: Clustering) -> None:
+    """Clusters format: raise where the first line's members alone are not integers."""
+    elements, labels = result.elements, result.labels
+    if elements is None or len(elements) < 3:
+        return
+    first = labels[0]
+    size = next((i for i, label in enumerate(labels) if label != first), len(labels))
+    if size == len(labels) or any(_is_integer(e) for e in elements[:size]):
+        return
+    if _all_integers(elements[size:], missing=False):
+        raise InvalidFileError(
+            result.source, result.line_of(0),
+            f"the first cluster ({' '.join(elements[:size])!r}) looks like a header: every "
+            "other member is an integer; pass --header to skip the first line, or "
+            "--no-header to read it as a cluster",
+        )
+
+
+def _first_in(labels: Sequence[str | None], bad: set[Any]) -> int:
+    """Index of the first label in ``bad``."""
+    if isinstance(labels, Column):
+        column = _null_where(labels, bad).array
+        return int(np.argmax(column.is_null().to_numpy(zero_copy_only=False)))
+    return next(j for j, lab in enumerate(labels) if lab in bad)
 
 
 def read_clustering(
@@ -604,10 +869,16 @@ def read_clustering(
     elif fmt == "labels":
         result = _parse_labels(text, name)
     elif fmt == "pairs":
-        result = _parse_pairs(text, name)
+        arrow = _vectorized(text)
+        parsed = _parse_pairs_arrow(text, name, *arrow) if arrow else None
+        result = parsed if parsed is not None else _parse_pairs(text, name)
     elif fmt == "clusters":
+        arrow = _vectorized(text)
         try:
-            result = _parse_clusters(text, name)
+            result = (
+                _parse_clusters_arrow(text, name, *arrow) if arrow
+                else _parse_clusters(text, name)
+            )
         except InvalidFileError:
             if input_format == "auto":
                 _check_near_pairs(text, name)  # a pairs file with a bad line: say which
@@ -618,11 +889,13 @@ def read_clustering(
         raise InvalidFileError(name, 1, f"empty: no elements found (read as {fmt})")
     if header is None and fmt in ("labels", "pairs"):
         _check_no_header(result)
+    if header is None and fmt == "clusters":
+        _check_no_header_line(result)
     if na != "keep":
         # Check each distinct label once: fast even for millions of elements.
-        bad = {lab for lab in set(result.labels) if lab is None or _is_na(lab)}
+        bad = {lab for lab in _distinct(result.labels) if lab is None or _is_na(lab)}
         if bad and na == "error":
-            i = next(j for j, lab in enumerate(result.labels) if lab in bad)
+            i = _first_in(result.labels, bad)
             lab = result.labels[i]
             what = "empty label" if lab is None or not lab.strip() else f"missing label {lab!r}"
             problem = (
@@ -634,9 +907,149 @@ def read_clustering(
                 problem = f"{result.where(i)}: {problem}"
             raise InvalidFileError(name, line, problem)
         if bad:
-            labels = [None if lab in bad else lab for lab in result.labels]
+            labels = (
+                _null_where(result.labels, bad) if isinstance(result.labels, Column)
+                else [None if lab in bad else lab for lab in result.labels]
+            )
             result = Clustering(name, fmt, labels, result.elements, result.lines)
     return result
+
+
+# --------------------------------------------------------------------------- cells files
+
+#: The largest count (and number of elements) a cells file may hold: numpy's int64.
+MAX_COUNT = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class Cells:
+    """The cells ``(label_a, label_b, count)`` of a cells file, labels as written.
+
+    ``labels_a[i]`` is ``None`` where the label is missing (:data:`NA_STRINGS`, read with
+    ``na="drop"``); ``lines[i]`` is the line of cell ``i``.
+    """
+
+    source: str
+    labels_a: list[str | None]
+    labels_b: list[str | None]
+    counts: list[int]
+    lines: list[int]
+
+
+def _cell_fields(line: str, delimiter: str, name: str, number: int) -> list[str]:
+    """The fields of one line of a cells file: csv quoting rules, as csv/tsv inputs read them."""
+    if '"' not in line:
+        return line.split(delimiter)
+    try:
+        return next(csv.reader([line], delimiter=delimiter, strict=True))
+    except csv.Error as exc:
+        raise InvalidFileError(
+            name, number, f"malformed csv (an unbalanced quote?): {exc}"
+        ) from None
+
+
+def _count(text: str) -> int | None:
+    """The count written as ``text`` (ASCII digits only), else None."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
+def _is_word(text: str) -> bool:
+    """Whether a count field is a word (a header's column name), not a malformed number."""
+    try:
+        float(text)
+    except ValueError:
+        return bool(text.strip())
+    return False
+
+
+def _count_problem(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return "empty count; every cell needs a non-negative integer count"
+    if text.startswith("-") and _count(text[1:]) is not None:
+        return f"count must be non-negative; got {text}"
+    return f"count must be an integer; got {text!r}"
+
+
+def read_cells(
+    path: str,
+    *,
+    encoding: str = "utf-8",
+    header: bool | None = None,
+    na: str = "drop",
+    stdin: IO[bytes] | None = None,
+) -> Cells:
+    """Read a cells file: ``label_a<TAB>label_b<TAB>count`` lines (or commas, csv quoting).
+
+    The file is read as the text formats are (gzip, encoding, byte-order mark, ``#`` comments,
+    blank lines). Labels are strings as written (stripped), never converted: ``01`` and ``1``
+    are different labels; missing ones (:data:`NA_STRINGS`) are ``None`` unless ``na="keep"``.
+    ``header``: True skips the first data line, False reads it as a cell; None (no header)
+    refuses a first line whose count alone is not an integer (it looks like a header). Every
+    other line needs a count of ASCII digits below 2**63: errors name the file and line.
+
+    Examples
+    --------
+    >>> import io
+    >>> c = read_cells("-", stdin=io.BytesIO(b'01,x,2\\n1,"y,z",3\\nNA,x,1\\n'))
+    >>> c.labels_a, c.labels_b, c.counts, c.lines
+    (['01', '1', None], ['x', 'y,z', 'x'], [2, 3, 1], [1, 2, 3])
+    """
+    if na not in ("keep", "drop"):
+        raise InvalidInputError(f"`na` must be 'keep' or 'drop'; got {na!r}")
+    name = _display_name(path)
+    text = _decode(_read_bytes(path, stdin), name, encoding)
+    lines = [  # not stripped: a trailing TAB ends an empty field
+        (i, raw.rstrip("\r")) for i, raw in enumerate(_split_lines(text), 1)
+        if raw.strip() and not raw.lstrip().startswith("#")
+    ]
+    if header and lines:
+        lines = lines[1:]
+    if not lines:
+        raise InvalidFileError(name, None, "no cells (label_a, label_b, count lines)")
+    base = path[:-3] if path.lower().endswith(".gz") else path
+    ext = os.path.splitext(base)[1].lower()
+    delimiter = {".csv": ",", ".tsv": "\t", ".tab": "\t"}.get(ext)
+    if delimiter is None:
+        delimiter = "\t" if "\t" in lines[0][1] else ","
+    labels_a: list[str | None] = []
+    labels_b: list[str | None] = []
+    counts: list[int] = []
+    numbers: list[int] = []
+    missing = (lambda label: label) if na == "keep" else (
+        lambda label: None if label.lower() in NA_STRINGS else label
+    )
+    for number, line in lines:
+        fields = _cell_fields(line, delimiter, name, number)
+        if len(fields) != 3:
+            raise InvalidFileError(
+                name, number, f"expected 3 fields (label_a, label_b, count); got {len(fields)}"
+            )
+        count = _count(fields[2])
+        if count is None:
+            problem = _count_problem(fields[2])
+            if header is None and not counts and len(lines) > 1 and _is_word(fields[2]) and all(
+                _count(_cell_fields(rest, delimiter, name, at)[-1]) is not None
+                for at, rest in lines[1:]
+            ):
+                problem = (
+                    f"{line!r} looks like a header: its count is not an integer while every "
+                    "other line's is; pass --header to skip the first line (--no-header reads "
+                    "it as a cell)"
+                )
+            raise InvalidFileError(name, number, problem)
+        if count > MAX_COUNT:
+            raise InvalidFileError(
+                name, number, f"count {count} is too large: at most 2**63 - 1 elements"
+            )
+        labels_a.append(missing(fields[0].strip()))
+        labels_b.append(missing(fields[1].strip()))
+        counts.append(count)
+        numbers.append(number)
+    if sum(counts) > MAX_COUNT:
+        raise InvalidFileError(name, None, "the counts add up to more than 2**63 - 1 elements")
+    return Cells(name, labels_a, labels_b, counts, numbers)
 
 
 # --------------------------------------------------------------------------- aligning
@@ -696,6 +1109,8 @@ def union(
             ea = [str(i + line_ids) for i in range(a.n)]
         else:
             eb = [str(i + line_ids) for i in range(b.n)]
+    if ea is not None and eb is not None and (isinstance(ea, Column) or isinstance(eb, Column)):
+        return _union_arrow(a.labels, b.labels, ea, eb, set(unassigned_labels))
     if ea is None or eb is None:
         if a.n != b.n:
             longer, shorter = (a, b) if a.n > b.n else (b, a)
@@ -726,6 +1141,52 @@ def union(
     return UnionPair(la, lb, index_a, index_b, elements)
 
 
+def _arrow_strings(values: Sequence[str | None], pa: Any) -> Any:
+    """A pyarrow large_string array of a column or a list."""
+    array = values.array if isinstance(values, Column) else pa.array(values, pa.large_string())
+    if hasattr(array, "dictionary"):
+        array = array.dictionary_decode()
+    return array.cast(pa.large_string())
+
+
+def _union_arrow(
+    la: Sequence[str | None], lb: Sequence[str | None], ea: Sequence[str], eb: Sequence[str],
+    marks: set[str],
+) -> UnionPair:
+    """:func:`union` of two keyed inputs by pyarrow's hash indexers (no dict of ids)."""
+    pa, pc = _arrow()
+    ea, eb = _arrow_strings(ea, pa), _arrow_strings(eb, pa)
+    la, lb = _arrow_strings(la, pa), _arrow_strings(lb, pa)
+    only_b = pc.is_null(pc.index_in(eb, value_set=ea))
+    extra = eb.filter(only_b)
+    elements = pa.concat_arrays([ea, extra])
+    index_a = np.concatenate([np.arange(len(ea)), np.full(len(extra), -1)])
+    index_b = pc.index_in(elements, value_set=eb).fill_null(-1).to_numpy(zero_copy_only=False)
+    labels_a = pa.concat_arrays([la, pa.nulls(len(extra), pa.large_string())])
+    labels_b = lb.take(pa.array(index_b, mask=index_b < 0))
+    if marks:
+        values = pa.array(sorted(marks), pa.large_string())
+        labels_a = pc.if_else(pc.is_in(labels_a, value_set=values), None, labels_a)
+        labels_b = pc.if_else(pc.is_in(labels_b, value_set=values), None, labels_b)
+    return UnionPair(Column(labels_a), Column(labels_b), index_a, index_b, Column(elements))
+
+
+def label_codes(labels: Sequence[str | None]) -> np.ndarray | None:
+    """Codes of a pyarrow column's labels in sorted label order, -1 where unassigned.
+
+    None for a list: the labels themselves go to validation. A column's codes carry the same
+    identity (equal strings, equal codes) and order (sorted strings) as validation gives them.
+    """
+    if not isinstance(labels, Column):
+        return None
+    pa, pc = _arrow()
+    encoded = pc.dictionary_encode(_arrow_strings(labels, pa))
+    rank = np.empty(len(encoded.dictionary), dtype=np.int64)
+    rank[pc.array_sort_indices(encoded.dictionary).to_numpy()] = np.arange(len(rank))
+    indices = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+    return np.where(indices >= 0, rank[np.maximum(indices, 0)] if len(rank) else -1, -1)
+
+
 def check_assigned(pair: UnionPair, a: Clustering, b: Clustering) -> None:
     """Raise an :class:`~chanceclust.exceptions.InvalidFileError` at the first unassigned element.
 
@@ -743,11 +1204,16 @@ def check_assigned(pair: UnionPair, a: Clustering, b: Clustering) -> None:
     counts = [pair.labels_a.count(None), pair.labels_b.count(None)]  # C loops: fast
     if not any(counts):
         return
-    i = next(
-        i
-        for i, (x, y) in enumerate(zip(pair.labels_a, pair.labels_b, strict=True))
-        if x is None or y is None
-    )
+    if isinstance(pair.labels_a, Column):
+        _, pc = _arrow()
+        either = pc.or_(pair.labels_a.array.is_null(), pair.labels_b.array.is_null())
+        i = int(np.argmax(either.to_numpy(zero_copy_only=False)))
+    else:
+        i = next(
+            i
+            for i, (x, y) in enumerate(zip(pair.labels_a, pair.labels_b, strict=True))
+            if x is None or y is None
+        )
     side, index, other, other_index = (
         (a, pair.index_a, b, pair.index_b)
         if pair.labels_a[i] is None
@@ -779,5 +1245,8 @@ def factorize(labels: Sequence[str]) -> np.ndarray:
     >>> factorize(["b", "a", "b", "c"]).tolist()
     [0, 1, 0, 2]
     """
+    if isinstance(labels, Column):  # pyarrow's encoding: also in order of first appearance
+        _, pc = _arrow()
+        return pc.dictionary_encode(labels.array).indices.to_numpy().astype(np.int64)
     codes = {label: i for i, label in enumerate(dict.fromkeys(labels))}
     return np.fromiter(map(codes.__getitem__, labels), dtype=np.int64, count=len(labels))

@@ -10,12 +10,11 @@ import argparse
 import fnmatch
 import glob
 import os
-import sys
 from typing import Any
 
 from chanceclust._cli.options import PROG, UsageError, note
 from chanceclust.exceptions import InvalidFileError
-from chanceclust.io import Clustering, check_assigned, read_clustering, union
+from chanceclust.io import Clustering, check_assigned, label_codes, read_clustering, union
 
 _PARQUET_SUFFIXES = (".parquet", ".parq", ".pq")
 
@@ -27,6 +26,7 @@ def read_inputs(args: argparse.Namespace, paths: list[str]) -> list[Clustering]:
     """The clusterings of ``paths``, read with the input options of ``args``."""
     if sum(p == "-" for p in paths) > 1:
         raise UsageError("only one input can be '-' (standard input)")
+    check_header_of(args, paths)
     columns = args.column or []
     if len(columns) not in (0, 1, len(paths)):
         raise UsageError(
@@ -46,12 +46,27 @@ def read_inputs(args: argparse.Namespace, paths: list[str]) -> list[Clustering]:
                 encoding=args.encoding,
                 na="keep" if args.na == "keep" else "drop",  # --unassigned decides
                 strict_columns=(per_input and len(paths) > 1) or len(paths) == 1,
-                header=args.header,
+                header=header_of(args, path),
             )
         )
     if (columns or args.id_column) and not any(c.format in ("csv", "tsv") for c in out):
         raise UsageError("--column and --id-column apply to csv/tsv inputs; none was read as one")
     return out
+
+
+def header_of(args: argparse.Namespace, path: str) -> bool | None:
+    """Whether input ``path`` has a header line: --header-of names it, else --header/--no-header."""
+    named = getattr(args, "header_of", None) or []
+    return True if path in named else args.header
+
+
+def check_header_of(args: argparse.Namespace, paths: list[str]) -> None:
+    """Refuse a --header-of FILE that is none of the inputs (a typo would do nothing)."""
+    for path in getattr(args, "header_of", None) or []:
+        if path not in paths:
+            raise UsageError(
+                f"--header-of {path!r} is not one of the inputs ({', '.join(map(repr, paths))})"
+            )
 
 
 def aligned_codes(args: argparse.Namespace, a: Clustering, b: Clustering) -> tuple[Any, Any]:
@@ -64,7 +79,11 @@ def aligned_codes(args: argparse.Namespace, a: Clustering, b: Clustering) -> tup
     pair = union(a, b, line_ids=args.line_ids, unassigned_labels=args.unassigned_label or ())
     if args.unassigned == "raise":
         check_assigned(pair, a, b)  # names the file and line of the first one
-    c = validate_clusterings(pair.labels_a, pair.labels_b, unassigned=args.unassigned)
+    codes = [label_codes(pair.labels_a), label_codes(pair.labels_b)]
+    if codes[0] is not None and codes[1] is not None:  # keyed files read by pyarrow: codes
+        c = validate_clusterings(*codes, unassigned=args.unassigned, unassigned_label=-1)
+    else:
+        c = validate_clusterings(pair.labels_a, pair.labels_b, unassigned=args.unassigned)
     if c.codes_true.shape[0] < 2:
         raise InvalidFileError(
             a.source, a.line_of(0),
@@ -115,7 +134,8 @@ def large_table(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     if args.contingency:
         if args.a is not None:
             raise UsageError("give either --contingency CELLS or the clusterings A B, not both")
-        table = read_cells(args.contingency)
+        check_header_of(args, [args.contingency])
+        table = read_cells(args, args.contingency)
         source = args.contingency
     elif args.a is not None and (args.input_format == "parquet" or _is_parquet(args.a)):
         if args.b is not None:
@@ -148,63 +168,123 @@ def large_table(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     return table, meta
 
 
-def read_cells(path: str) -> Any:
-    """A PartialTable from a file of cells ``label_a<TAB>label_b<TAB>count`` (or commas).
+#: The most singleton clusters ``--unassigned singletons`` makes of a cells file's unassigned
+#: elements (each is a row or column of the table).
+MAX_CELL_SINGLETONS = 10**7
 
-    A first line whose count is not an integer is a header. Labels that are all
-    integers are read as integers, else as strings. Errors name the file and line.
+
+def read_cells(args: argparse.Namespace, path: str) -> Any:
+    """The PartialTable of a cells file, with --unassigned and --unassigned-label applied.
+
+    Labels keep their identity as written (codes by hashing, never a cast); a missing label or
+    one given by --unassigned-label makes the cell's elements unassigned on that side, and the
+    policy applies to them as to the elements of two clusterings: ``raise`` names the line,
+    ``drop`` leaves the cell out, ``singletons`` makes each element of the cell its own cluster
+    (at most :data:`MAX_CELL_SINGLETONS` of them), ``cluster`` puts them in one cluster per side.
     """
     import numpy as np
 
+    from chanceclust._validation import UnassignedReport
+    from chanceclust.io import read_cells as read
     from chanceclust.summary import PartialTable
 
-    name = "<stdin>" if path == "-" else path
-    try:
-        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
-    except OSError as error:
-        raise InvalidFileError(name, None, f"cannot read: {error.strerror or error}") from None
-    a: list[str] = []
-    b: list[str] = []
-    counts: list[int] = []
-    with handle:
-        for number, line in enumerate(handle, start=1):
-            text = line.rstrip("\r\n")
-            if not text.strip() or text.startswith("#"):
-                continue
-            fields = text.split("\t") if "\t" in text else text.split(",")
-            if len(fields) != 3:
-                raise InvalidFileError(
-                    name, number, f"expected 3 fields (label_a, label_b, count); got {len(fields)}"
-                )
-            try:
-                count = int(fields[2])
-            except ValueError:
-                if not counts and not a:  # a header line
-                    continue
-                raise InvalidFileError(
-                    name, number, f"count must be an integer; got {fields[2]!r}"
-                ) from None
-            if count < 0:
-                raise InvalidFileError(name, number, f"count must be non-negative; got {count}")
-            a.append(fields[0].strip())
-            b.append(fields[1].strip())
-            counts.append(count)
-    if not counts:
-        raise InvalidFileError(name, None, "no cells")
-    if sum(counts) < 2:  # as for two clusterings: a measure needs two elements
+    cells = read(
+        path, encoding=args.encoding, header=header_of(args, path),
+        na="keep" if args.na == "keep" else "drop",
+    )
+    marks = set(args.unassigned_label or ())
+    sides = [
+        [None if label in marks else label for label in labels] if marks else labels
+        for labels in (cells.labels_a, cells.labels_b)
+    ]
+    unassigned = [
+        sum(c for label, c in zip(labels, cells.counts, strict=True) if label is None)
+        for labels in sides
+    ]
+    policy = args.unassigned
+    if any(unassigned) and policy == "raise":
+        i = next(i for i in range(len(cells.counts)) if None in (sides[0][i], sides[1][i]))
+        side = "label_a" if sides[0][i] is None else "label_b"
+        written = (cells.labels_a if side == "label_a" else cells.labels_b)[i]
+        why = "missing label" if written is None else (
+            f"label {written!r} is an --unassigned-label")
         raise InvalidFileError(
-            name, None, f"only {sum(counts)} element(s) in the cells; at least 2 are needed"
+            cells.source, cells.lines[i],
+            f"the cell's {cells.counts[i]} element(s) have no cluster in {side} ({why}); "
+            f"{unassigned[0]} element(s) are unassigned in label_a and {unassigned[1]} in "
+            "label_b: --unassigned drop leaves them out, singletons makes each its own "
+            "cluster, cluster puts those of a side in one cluster",
         )
-    return PartialTable.from_cells(_as_numbers(a), _as_numbers(b), np.asarray(counts))
+    singles = sum(
+        c for a, b, c in zip(*sides, cells.counts, strict=True) if a is None or b is None
+    )
+    if policy == "singletons" and singles > MAX_CELL_SINGLETONS:
+        raise UsageError(
+            f"--unassigned singletons on {cells.source} would make {singles} singleton "
+            f"clusters (one per unassigned element; at most {MAX_CELL_SINGLETONS}): a cells "
+            "file holds counts, not elements; use --unassigned drop or cluster"
+        )
+    codes: list[list[int]] = [[], []]
+    counts: list[int] = []
+    known: list[dict[str, int]] = [{}, {}]
+    fresh = [0, 0]  # codes of clusters made for unassigned elements: negative, never a label's
+
+    def code(side: int, label: str | None) -> int:
+        if label is None:  # 'cluster': one per side
+            return -1
+        return known[side].setdefault(label, len(known[side]))
+
+    for a, b, count in zip(*sides, cells.counts, strict=True):
+        if (a is None or b is None) and policy == "drop":
+            continue
+        if (a is None or b is None) and policy == "singletons":
+            for side, label in ((0, a), (1, b)):
+                if label is None:
+                    codes[side] += range(-2 - fresh[side], -2 - fresh[side] - count, -1)
+                    fresh[side] += count
+                else:
+                    codes[side] += [code(side, label)] * count
+            counts += [1] * count
+            continue
+        codes[0].append(code(0, a))
+        codes[1].append(code(1, b))
+        counts.append(count)
+    report = UnassignedReport(
+        policy if any(unassigned) else "raise", unassigned[0], unassigned[1],
+        singles if policy == "drop" else 0,
+        sum(unassigned) if policy in ("singletons", "cluster") else 0,
+    )
+    described = report.describe("label_a", "label_b")
+    if described:
+        note(args, f"{cells.source}: {described}")
+    n = sum(counts)
+    if n < 2:  # as for two clusterings: a measure needs two elements
+        raise InvalidFileError(
+            cells.source, None, f"only {n} element(s) in the cells; at least 2 are needed"
+        )
+    return PartialTable.from_cells(
+        *(_in_label_order(codes[side], known[side]) for side in (0, 1)),
+        np.asarray(counts, dtype=np.int64),
+    )
 
 
-def _as_numbers(labels: list[str]) -> Any:
+def _in_label_order(codes: list[int], known: dict[str, int]) -> Any:
+    """``codes`` renumbered in the order of their labels: integers by value, else as strings.
+
+    The table's rows then come in the order the labels files' path gives them (the sums of a
+    measure in the same order, the same last bits).
+    """
     import numpy as np
 
-    try:
-        return np.asarray([int(x) for x in labels], dtype=np.int64)
-    except (ValueError, OverflowError):
-        return np.asarray(labels, dtype=object)
+    labels = list(known)
+    numeric = all(label.lstrip("-").isascii() and label.lstrip("-").isdigit()
+                  for label in labels)
+    order = sorted(range(len(labels)), key=(
+        (lambda i: (int(labels[i]), labels[i])) if numeric else labels.__getitem__))
+    rank = np.empty(len(labels) + 1, dtype=np.int64)  # codes < 0 (unassigned) stay as they are
+    rank[np.asarray(order, dtype=np.int64)] = np.arange(len(labels))
+    array = np.asarray(codes, dtype=np.int64)
+    return np.where(array >= 0, rank[np.maximum(array, 0)], array)
 
 
 # --------------------------------------------------------------------------- Parquet
@@ -226,9 +306,9 @@ def _parquet_table(args: argparse.Namespace, source: str, columns: tuple[str, st
         except ImportError as error:  # pragma: no cover - the extra is installed in tests
             raise UsageError(f"--engine dask needs chanceclust[dask]: {error}") from None
         if args.scheduler:
-            from distributed import Client
-
-            with Client(args.scheduler) as _client:
+            # TODO: pass timeout=args.scheduler_timeout to ccd.contingency_table once it takes
+            # one, instead of connecting here.
+            with dask_client(args):
                 return ccd.contingency_table(source, columns)
         return ccd.contingency_table(source, columns)
     if args.scheduler:
@@ -236,16 +316,40 @@ def _parquet_table(args: argparse.Namespace, source: str, columns: tuple[str, st
     return read_parquet_table(source, columns)
 
 
+def dask_client(args: argparse.Namespace) -> Any:
+    """A distributed Client of --scheduler (reached within --scheduler-timeout), else a local one.
+
+    An unreachable scheduler is the user's error: exit 2 naming the address.
+    """
+    from distributed import Client
+
+    if not args.scheduler:
+        return Client(processes=True)
+    try:
+        return Client(args.scheduler, timeout=args.scheduler_timeout)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise UsageError(
+            f"--scheduler {args.scheduler}: no Dask scheduler reached within "
+            f"{args.scheduler_timeout:g} s (--scheduler-timeout): "
+            f"{' '.join(str(error).split()) or type(error).__name__}"
+        ) from None
+
+
 def read_parquet_table(source: str, columns: tuple[str, str]) -> Any:
     """The PartialTable of two columns of a Parquet dataset, read one row group at a time.
 
     ``source``: a file, a folder (its ``*.parquet`` files), a glob, or a URL that pyarrow's
-    file systems understand (``s3://``, ``gs://``, ``hdfs://``). Memory: one row group's labels
-    plus the table.
+    file systems understand (``s3://``, ``gs://``, ``hdfs://``); Spark's marker files
+    (named _SUCCESS, _committed_* or *.crc) are skipped. Labels keep their identity across
+    files and row groups: each distinct value gets one code by equality of Python values, so
+    ``'a'`` and ``'a\\x00'`` stay apart, and integers of different kinds (int64 and uint64
+    parts) are compared exactly, never through float64. Nulls and NaNs are refused with the
+    file's name. Memory: one row group's labels plus the table and the distinct labels.
     """
     from chanceclust.summary import merge_tables, partial_table
 
     try:
+        import pyarrow as pa
         import pyarrow.fs as pafs
         import pyarrow.parquet as pq
     except ImportError:  # pragma: no cover - the extra is installed in tests
@@ -253,35 +357,73 @@ def read_parquet_table(source: str, columns: tuple[str, str]) -> Any:
             "Parquet input needs pyarrow: pip install 'chanceclust[dask]' (or pyarrow)"
         ) from None
     files, fs = _parquet_files(source, pafs)
+    coders = [_Coder(name) for name in columns]
     parts: list[Any] = []
     for path in files:
-        with fs.open_input_file(path) as handle:
-            parquet = pq.ParquetFile(handle)
-            missing = [c for c in columns if c not in parquet.schema_arrow.names]
-            if missing:
-                raise InvalidFileError(
-                    path,
-                    None,
-                    f"no column {missing[0]!r}; columns are {parquet.schema_arrow.names}",
-                )
-            for group in range(parquet.metadata.num_row_groups):
-                chunk = parquet.read_row_group(group, columns=list(columns))
-                labels = []
-                for name in columns:
-                    column = chunk.column(name)
-                    if column.null_count:
-                        raise InvalidFileError(
-                            path,
-                            None,
-                            f"column {name!r} has {column.null_count} missing value(s) in row "
-                            f"group {group}",
-                        )
-                    labels.append(column.to_numpy())
-                if len(labels[0]):
-                    parts.append(partial_table(labels[0], labels[1]))
-                if len(parts) >= 16:  # bound the memory: merge as we go
-                    parts = [merge_tables(parts)]
+        try:
+            with fs.open_input_file(path) as handle:
+                parquet = pq.ParquetFile(handle)
+                names = parquet.schema_arrow.names
+                missing = [c for c in columns if c not in names]
+                if missing:
+                    raise InvalidFileError(
+                        path, None, f"no column {missing[0]!r}; columns are {names}"
+                    )
+                for group in range(parquet.metadata.num_row_groups):
+                    chunk = parquet.read_row_group(group, columns=list(columns))
+                    codes = [
+                        coder.codes(chunk.column(coder.name), path, group) for coder in coders
+                    ]
+                    if len(codes[0]):
+                        parts.append(partial_table(codes[0], codes[1]))
+                    if len(parts) >= 16:  # bound the memory: merge as we go
+                        parts = [merge_tables(parts)]
+        except (pa.ArrowException, OSError) as error:
+            raise InvalidFileError(
+                path, None, f"cannot read as Parquet: {' '.join(str(error).split())}"
+            ) from None
+    if not parts:
+        raise InvalidFileError(source, None, "no rows in the Parquet data")
     return merge_tables(parts)
+
+
+class _Coder:
+    """Integer codes of one label column across row groups: one code per distinct label.
+
+    Distinct values are found by pyarrow's hashing; only those go through a dict of Python
+    values, whose equality is the label identity of the library's labels (exact integers of
+    any kind, strings and bytes with every character).
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.known: dict[Any, int] = {}
+
+    def codes(self, column: Any, path: str, group: int) -> Any:
+        import numpy as np
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+        if pa.types.is_dictionary(array.type):
+            array = array.dictionary_decode()
+        bad = array.null_count
+        what = "missing value(s)"
+        if not bad and pa.types.is_floating(array.type):
+            bad = int(pc.sum(pc.is_nan(array)).as_py() or 0)
+            what = "NaN value(s)"
+        if bad:
+            raise InvalidFileError(
+                path, None, f"column {self.name!r} has {bad} {what} in row group {group}; "
+                "every element needs a cluster",
+            )
+        uniques = pc.unique(array)
+        local = pc.index_in(array, value_set=uniques).to_numpy(zero_copy_only=False)
+        lookup = np.fromiter(
+            (self.known.setdefault(v, len(self.known)) for v in uniques.to_pylist()),
+            dtype=np.int64, count=len(uniques),
+        )
+        return lookup[local]
 
 
 def _parquet_files(source: str, pafs: Any) -> tuple[list[str], Any]:
@@ -308,6 +450,14 @@ def _parquet_files(source: str, pafs: Any) -> tuple[list[str], Any]:
             found = [path]
         else:
             found = []
+    if len(found) > 1 or (found and found[0] != path):  # listed: leave Spark's markers out
+        found = [p for p in found if not _is_marker(p)]
     if not found:
         raise InvalidFileError(source, None, "no Parquet file found")
     return found, fs
+
+
+def _is_marker(path: str) -> bool:
+    """Spark's and Hadoop's bookkeeping files (a _ or . prefix, a .crc suffix): no data."""
+    base = os.path.basename(path)
+    return base.startswith(("_", ".")) or base.endswith(".crc")

@@ -97,6 +97,17 @@ def bounded_int(low: int, high: int | None = None) -> Callable[[str], int]:
     return parse
 
 
+def positive_float(text: str) -> float:
+    """An option type for a finite number > 0 (seconds)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
 positive_int = bounded_int(1)
 seed = bounded_int(0)
 
@@ -209,9 +220,18 @@ def add_inputs(p: argparse.ArgumentParser, *, parquet: bool = False) -> None:
     g.add_argument(
         "--header",
         action=argparse.BooleanOptionalAction,
-        help="the first line of a labels, pairs or clusters file is a header: skip it "
-        "(--no-header: read it as data). By default there is none, and a file whose first "
-        "label is not an integer while all others are is refused (csv/tsv always have one)",
+        help="the first line of every labels, pairs, clusters or cells file is a header: skip "
+        "it (--no-header: read it as data). By default there is none, and a file whose first "
+        "line differs in kind from the others (a non-integer among integers) is refused "
+        "(csv/tsv always have one)",
+    )
+    g.add_argument(
+        "--header-of",
+        action="append",
+        metavar="FILE",
+        help="the first line of FILE (an input as written on the command line) is a header; "
+        "repeatable. Pairs a file with a header with one without: the others follow "
+        "--header/--no-header",
     )
     g.add_argument(
         "--line-ids",
@@ -231,8 +251,9 @@ def add_large_inputs(p: argparse.ArgumentParser) -> argparse._ArgumentGroup:
     group.add_argument(
         "--contingency",
         metavar="CELLS",
-        help="instead of A B: a table of cells 'label_a<TAB>label_b<TAB>count' (csv too; "
-        "a header line is skipped), as any engine's group-by-count writes it",
+        help="instead of A B: a table of cells 'label_a<TAB>label_b<TAB>count' (csv too, "
+        "with quoting), as any engine's group-by-count writes it; --header skips a header "
+        "line, --unassigned applies to missing labels",
     )
     group.add_argument(
         "--engine",
@@ -247,7 +268,19 @@ def add_large_inputs(p: argparse.ArgumentParser) -> argparse._ArgumentGroup:
         help="Dask scheduler address (tcp://host:8786) for --engine dask; default: Dask's "
         "local threaded scheduler",
     )
+    add_scheduler_timeout(group)
     return group
+
+
+def add_scheduler_timeout(group: Any) -> None:
+    """--scheduler-timeout: how long to try to reach --scheduler."""
+    group.add_argument(
+        "--scheduler-timeout",
+        type=positive_float,
+        default=10.0,
+        metavar="SECONDS",
+        help="give up reaching --scheduler after SECONDS (default: %(default)s)",
+    )
 
 
 #: --one-sided of the commands that compare A with B

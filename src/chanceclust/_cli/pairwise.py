@@ -55,6 +55,7 @@ def add_parser(sub: Any) -> None:
         help="local processes (--jobs) or a Dask cluster (--scheduler; default: %(default)s)",
     )
     g.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address")
+    options.add_scheduler_timeout(g)
     g.add_argument(
         "--block-size", type=options.positive_int, metavar="P",
         help="pairs per task (default: auto)",
@@ -94,9 +95,31 @@ def _labelings(args: argparse.Namespace, paths: list[str]) -> tuple[list[str], l
     return names, labels
 
 
+def check_heatmap(path: str) -> None:
+    """Refuse a --heatmap path that cannot be written, before any computation."""
+    import os
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError(f"--heatmap {path!r}: no folder {folder!r} to write it into")
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise UsageError("--heatmap needs matplotlib: pip install matplotlib") from None
+    supported = Figure().canvas.get_supported_filetypes()
+    extension = os.path.splitext(path)[1].lower().lstrip(".")
+    if extension not in supported:
+        raise UsageError(
+            f"--heatmap {path!r}: {('.' + extension) if extension else 'no extension'} is not "
+            f"an image format matplotlib writes; use one of {', '.join(sorted(supported))}"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     from chanceclust.allpairs import pairwise
 
+    if args.heatmap:
+        check_heatmap(args.heatmap)
     paths = list(args.files) + list(args.other or [])
     names, labels = _labelings(args, paths)
     m = len(args.files)
@@ -110,9 +133,7 @@ def run(args: argparse.Namespace) -> int:
         "block_size": args.block_size,
     }
     if args.engine == "dask":
-        from distributed import Client
-
-        with Client(args.scheduler) if args.scheduler else Client(processes=True) as client:
+        with inputs.dask_client(args) as client:
             result = pairwise(rows_in, cols_in, executor=client.get_executor(), **keywords)
     elif args.scheduler:
         raise UsageError("--scheduler needs --engine dask")
