@@ -300,20 +300,37 @@ def _is_parquet(path: str) -> bool:
 
 
 def _parquet_table(args: argparse.Namespace, source: str, columns: tuple[str, str]) -> Any:
+    marks = _typed_marks(args.unassigned_label or ())
     if args.engine == "dask":
         try:
             from chanceclust import dask as ccd
         except ImportError as error:  # pragma: no cover - the extra is installed in tests
             raise UsageError(f"--engine dask needs chanceclust[dask]: {error}") from None
-        if args.scheduler:
-            # TODO: pass timeout=args.scheduler_timeout to ccd.contingency_table once it takes
-            # one, instead of connecting here.
+        policy = {"unassigned": args.unassigned, "unassigned_label": marks or None}
+        if args.scheduler:  # reached here, so that its error names the CLI's options
             with dask_client(args):
-                return ccd.contingency_table(source, columns)
-        return ccd.contingency_table(source, columns)
+                return ccd.contingency_table(source, columns, **policy)
+        return ccd.contingency_table(source, columns, **policy)
     if args.scheduler:
         raise UsageError("--scheduler needs --engine dask")
-    return read_parquet_table(source, columns)
+    return read_parquet_table(source, columns, unassigned=args.unassigned, marks=marks)
+
+
+def _typed_marks(texts: Any) -> frozenset[Any]:
+    """--unassigned-label values for typed columns: the text, and the number it spells.
+
+    A label given on the command line is text; in a Parquet column of integers or floats the
+    same label is a number, so both forms mark an element as unassigned.
+    """
+    marks: set[Any] = set()
+    for text in texts:
+        marks.add(text)
+        for kind in (int, float):
+            try:
+                marks.add(kind(text))
+            except ValueError:
+                pass
+    return frozenset(marks)
 
 
 def dask_client(args: argparse.Namespace) -> Any:
@@ -335,7 +352,13 @@ def dask_client(args: argparse.Namespace) -> Any:
         ) from None
 
 
-def read_parquet_table(source: str, columns: tuple[str, str]) -> Any:
+def read_parquet_table(
+    source: str,
+    columns: tuple[str, str],
+    *,
+    unassigned: str = "raise",
+    marks: frozenset[Any] = frozenset(),
+) -> Any:
     """The PartialTable of two columns of a Parquet dataset, read one row group at a time.
 
     ``source``: a file, a folder (its ``*.parquet`` files), a glob, or a URL that pyarrow's
@@ -343,8 +366,10 @@ def read_parquet_table(source: str, columns: tuple[str, str]) -> Any:
     (named _SUCCESS, _committed_* or *.crc) are skipped. Labels keep their identity across
     files and row groups: each distinct value gets one code by equality of Python values, so
     ``'a'`` and ``'a\\x00'`` stay apart, and integers of different kinds (int64 and uint64
-    parts) are compared exactly, never through float64. Nulls and NaNs are refused with the
-    file's name. Memory: one row group's labels plus the table and the distinct labels.
+    parts) are compared exactly, never through float64. Nulls, NaNs and labels in ``marks``
+    are unassigned: with ``unassigned="raise"`` they are refused with the file's name (memory:
+    one row group's labels plus the table and the distinct labels); under another policy the
+    codes of all rows go to the library's validation, which applies it as for labels files.
     """
     from chanceclust.summary import merge_tables, partial_table
 
@@ -357,8 +382,10 @@ def read_parquet_table(source: str, columns: tuple[str, str]) -> Any:
             "Parquet input needs pyarrow: pip install 'chanceclust[dask]' (or pyarrow)"
         ) from None
     files, fs = _parquet_files(source, pafs)
-    coders = [_Coder(name) for name in columns]
+    keep = unassigned != "raise"
+    coders = [_Coder(name, marks, keep) for name in columns]
     parts: list[Any] = []
+    kept: list[list[Any]] = [[], []]
     for path in files:
         try:
             with fs.open_input_file(path) as handle:
@@ -374,6 +401,10 @@ def read_parquet_table(source: str, columns: tuple[str, str]) -> Any:
                     codes = [
                         coder.codes(chunk.column(coder.name), path, group) for coder in coders
                     ]
+                    if keep:
+                        kept[0].append(codes[0])
+                        kept[1].append(codes[1])
+                        continue
                     if len(codes[0]):
                         parts.append(partial_table(codes[0], codes[1]))
                     if len(parts) >= 16:  # bound the memory: merge as we go
@@ -382,6 +413,16 @@ def read_parquet_table(source: str, columns: tuple[str, str]) -> Any:
             raise InvalidFileError(
                 path, None, f"cannot read as Parquet: {' '.join(str(error).split())}"
             ) from None
+    if keep and kept[0]:
+        import numpy as np
+
+        from chanceclust._validation import validate_clusterings
+
+        c = validate_clusterings(
+            np.concatenate(kept[0]), np.concatenate(kept[1]), unassigned=unassigned,
+            unassigned_label=-1,
+        )
+        return partial_table(c.codes_true, c.codes_pred)
     if not parts:
         raise InvalidFileError(source, None, "no rows in the Parquet data")
     return merge_tables(parts)
@@ -395,8 +436,10 @@ class _Coder:
     any kind, strings and bytes with every character).
     """
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, marks: frozenset[Any] = frozenset(), keep: bool = False) -> None:
         self.name = name
+        self.marks = marks  # labels that mark an element unassigned
+        self.keep = keep  # unassigned elements get code -1 (else they are refused)
         self.known: dict[Any, int] = {}
 
     def codes(self, column: Any, path: str, group: int) -> Any:
@@ -407,23 +450,37 @@ class _Coder:
         array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
         if pa.types.is_dictionary(array.type):
             array = array.dictionary_decode()
-        bad = array.null_count
-        what = "missing value(s)"
-        if not bad and pa.types.is_floating(array.type):
-            bad = int(pc.sum(pc.is_nan(array)).as_py() or 0)
-            what = "NaN value(s)"
-        if bad:
+        missing = array.is_null()
+        if pa.types.is_floating(array.type):
+            missing = pc.or_(missing, pc.fill_null(pc.is_nan(array), False))
+        bad = int(pc.sum(missing).as_py() or 0)
+        if bad and not self.keep:
+            what = "missing or NaN value(s)" if pa.types.is_floating(array.type) else (
+                "missing value(s)")
             raise InvalidFileError(
                 path, None, f"column {self.name!r} has {bad} {what} in row group {group}; "
-                "every element needs a cluster",
+                "every element needs a cluster (or choose --unassigned drop, singletons or "
+                "cluster)",
             )
-        uniques = pc.unique(array)
+        uniques = pc.unique(pc.filter(array, pc.invert(missing)))
         local = pc.index_in(array, value_set=uniques).to_numpy(zero_copy_only=False)
+        values = uniques.to_pylist()
         lookup = np.fromiter(
-            (self.known.setdefault(v, len(self.known)) for v in uniques.to_pylist()),
-            dtype=np.int64, count=len(uniques),
+            (-1 if v in self.marks else self.known.setdefault(v, len(self.known))
+             for v in values),
+            dtype=np.int64, count=len(values),
         )
-        return lookup[local]
+        if lookup.size and lookup.min() < 0 and not self.keep:
+            first = next(v for v in values if v in self.marks)
+            raise InvalidFileError(
+                path, None, f"column {self.name!r} has elements labelled {first!r} "
+                f"(--unassigned-label) in row group {group}; choose --unassigned drop, "
+                "singletons or cluster",
+            )
+        codes = np.full(len(array), -1, dtype=np.int64)
+        present = ~np.asarray(missing.to_numpy(zero_copy_only=False), dtype=bool)
+        codes[present] = lookup[np.asarray(local)[present].astype(np.int64)]
+        return codes
 
 
 def _parquet_files(source: str, pafs: Any) -> tuple[list[str], Any]:
