@@ -95,8 +95,12 @@ def check_average_method(average_method: Any) -> str:
     )
 
 
-def check_count(value: Any, name: str, *, minimum: int = 0) -> int:
-    """Return ``value`` as a Python int >= ``minimum``; integral floats are accepted."""
+#: The largest N of the library (int64 counts): beyond it a summary is refused.
+MAX_N = 2**63 - 1
+
+
+def check_count(value: Any, name: str, *, minimum: int = 0, maximum: int | None = None) -> int:
+    """Return ``value`` as a Python int in ``minimum..maximum``; integral floats are accepted."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise InvalidInputError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
     if isinstance(value, numbers.Integral) or (math.isfinite(value) and float(value).is_integer()):
@@ -105,6 +109,12 @@ def check_count(value: Any, name: str, *, minimum: int = 0) -> int:
         raise InvalidInputError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
     if result < minimum:
         raise InvalidInputError(f"{_arg(name)} must be an integer >= {minimum}; got {result}.")
+    if maximum is not None and result > maximum:
+        limit = "2**63 - 1" if maximum == MAX_N else str(maximum)
+        raise InvalidInputError(
+            f"{_arg(name)} must be an integer between {minimum} and {limit}; got "
+            f"{_describe(result)}."
+        )
     return result
 
 
@@ -1194,7 +1204,7 @@ def check_model_summary(
     neither; an argument the model does not use is an error. Returns
     ``(n, model, K or None, sizes or None)``.
     """
-    n = check_count(n, "n", minimum=1)
+    n = check_count(n, "n", minimum=1, maximum=MAX_N)
     model = check_model(model)
     if model.needs != "sizes" and sizes is not None:
         raise InvalidInputError(

@@ -44,7 +44,13 @@ from chanceclust._tables import (
     check_total,
     count_keys,
 )
-from chanceclust._validation import _describe, check_labels
+from chanceclust._validation import (
+    _describe,
+    check_choice,
+    check_labels,
+    sorted_label_values,
+    validate_clusterings,
+)
 from chanceclust.contingency import Table, _table_of_cells
 from chanceclust.exceptions import InternalError, InvalidInputError, InvalidInputTypeError
 
@@ -323,16 +329,32 @@ def _canonical(
     return PartialTable(labels_true, labels_pred, cells.rows, cells.cols, cells.counts)
 
 
-def partial_table(labels_true: Any, labels_pred: Any) -> PartialTable:
+def partial_table(
+    labels_true: Any,
+    labels_pred: Any,
+    *,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
+) -> PartialTable:
     """The partial contingency table of one chunk of elements.
 
     Formula: docs/math.md#math-summaries.
 
     Parameters
     ----------
-    labels_true, labels_pred : array-like of shape (n_chunk,)
+    labels_true, labels_pred : array-like of shape (n_chunk,), or keyed inputs
         The labels of the chunk's elements in each clustering: numbers, or
         strings (labels must be sortable, so that chunks agree on one order).
+        Read as the single calls read them: by position, or by element for
+        mappings, Series with different indexes and communities (whose labels
+        are then the community numbers).
+    unassigned_label : label or collection of labels, optional
+        Labels that mark an element as unassigned, e.g. -1 for noise. Missing
+        values (None, NaN, ``pd.NA``, NaT, ``Decimal`` NaNs) always do.
+    unassigned : {"raise", "drop"}, default="raise"
+        What unassigned elements mean: an error, or left out of both clusterings
+        (an error if none is left). ``"singletons"`` and ``"cluster"`` need the
+        whole clustering, not a chunk: apply them to the merged labels.
 
     Returns
     -------
@@ -351,13 +373,11 @@ def partial_table(labels_true: Any, labels_pred: Any) -> PartialTable:
     >>> t.labels_true.tolist(), t.labels_pred.tolist(), t.counts.tolist()
     (['a', 'b'], [1, 3], [1, 1, 1])
     """
-    values_true, codes_true = _distinct_labels(labels_true, "labels_true")
-    values_pred, codes_pred = _distinct_labels(labels_pred, "labels_pred")
-    if len(codes_true) != len(codes_pred):
-        raise InvalidInputError(
-            "`labels_true` and `labels_pred` must label the same elements; got lengths "
-            f"{len(codes_true)} and {len(codes_pred)}."
-        )
+    policy = check_choice(unassigned, "unassigned", ("raise", "drop"))
+    c = validate_clusterings(labels_true, labels_pred, unassigned_label=unassigned_label,
+                             unassigned=policy, keep_values=True)  # fmt: skip
+    values_true, codes_true = sorted_label_values(c.values_true or [], c.codes_true, "labels_true")
+    values_pred, codes_pred = sorted_label_values(c.values_pred or [], c.codes_pred, "labels_pred")
     k_pred = len(values_pred)
     cells, counts = count_keys(cell_keys(codes_true, codes_pred, k_pred), len(values_true) * k_pred)
     rows, cols = np.divmod(cells, k_pred)
