@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 import chanceclust as cc
-from chanceclust.exceptions import InvalidInputError
 from chanceclust.cli import main
+from chanceclust.exceptions import InvalidInputError
 
 # --------------------------------------------------------------------------- registry
 
