@@ -256,7 +256,10 @@ def test_bad_policy_arguments():
         cc.rand_index([0], [0], unassigned_label=[[-1]])
     with pytest.raises(ValueError, match="`unassigned_label` applies to labels"):
         cc.rand_index(contingency=[[1, 0], [0, 1]], unassigned_label=-1)
-    assert cc.rand_index(contingency=[[1, 0], [0, 1]], unassigned="drop") == 1.0
+    # #21: a policy with a table, where it can do nothing, is refused (it was a silent no-op)
+    with pytest.raises(ValueError, match="`unassigned` applies to labels; a `contingency` table"):
+        cc.rand_index(contingency=[[1, 0], [0, 1]], unassigned="drop")
+    assert cc.rand_index(contingency=[[1, 0], [0, 1]], unassigned="raise") == 1.0
 
 
 def test_everything_dropped():
