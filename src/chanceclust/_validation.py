@@ -642,13 +642,15 @@ def _read_side(
             codes, k, n_bad = _encode_array(array, name, marks)
             return _Side(codes, k, n_bad, list(labels.keys()),
                          values=_code_values(array, codes, k) if keep_values else None)  # fmt: skip
-    if hasattr(labels, "membership") and not hasattr(labels, "__array__"):  # igraph
+    # (a Series answers hasattr(s, "membership") by hashing its whole index: not asked)
+    foreign = type(labels).__module__.split(".")[0] != "pandas"
+    if foreign and hasattr(labels, "membership") and not hasattr(labels, "__array__"):  # igraph
         array = np.asarray(labels.membership, dtype=np.int64)
         codes, k, n_bad = _encode_array(array, name, marks)
         keys = _graph_names(labels)  # matched by vertex name where the graph names them
         return _Side(codes, k, n_bad, keys, series=keys is not None,
                      values=_code_values(array, codes, k) if keep_values else None)  # fmt: skip
-    if hasattr(labels, "communities") and not isinstance(labels, Collection):  # cdlib
+    if foreign and hasattr(labels, "communities") and not isinstance(labels, Collection):  # cdlib
         labels = labels.communities
     if isinstance(labels, Iterator):  # e.g. networkx's asyn_lpa_communities: read it once
         labels = list(labels)
@@ -731,19 +733,34 @@ def _align(sides: list[_Side], names: Sequence[str]) -> list[_Side]:
     indexes are matched by ``Index.get_indexer``, other keys by one dict built at C
     speed (``dict.setdefault`` mapped over the keys).
     """
-    for side, name in zip(sides, names, strict=True):
-        _check_unique_keys(side, name)
     if all(_is_index(side.keys) for side in sides):
+        # One hash table, of the first index (as a reindex builds; get_indexer refuses it
+        # if it repeats): a later index is checked for repeats through the positions it
+        # maps to, not by a table of its own.
         union = sides[0].keys
         wheres = [np.arange(len(union), dtype=np.int64)]
-        for side in sides[1:]:
-            where = union.get_indexer(side.keys).astype(np.int64, copy=False)
+        for side, name in zip(sides[1:], names[1:], strict=True):
+            try:
+                where = union.get_indexer(side.keys).astype(np.int64, copy=False)
+            except Exception as exc:
+                if type(exc).__name__ != "InvalidIndexError":  # pandas: a repeated key
+                    raise
+                _check_unique_keys(sides[0], names[0])  # raises, naming the repeated keys
+                raise  # pragma: no cover - get_indexer refused a unique index
             new = where < 0
+            found = where if not new.any() else where[~new]
+            if found.size and np.bincount(found, minlength=len(union)).max() > 1:
+                _check_unique_keys(side, name)  # raises, naming the repeated keys
             if new.any():
-                where[new] = len(union) + np.arange(int(np.count_nonzero(new)), dtype=np.int64)
-                union = union.append(side.keys[new])
+                added = side.keys[new]
+                if not added.is_unique:
+                    _check_unique_keys(side, name)
+                where[new] = len(union) + np.arange(len(added), dtype=np.int64)
+                union = union.append(added)
             wheres.append(where)
     else:
+        for side, name in zip(sides, names, strict=True):
+            _check_unique_keys(side, name)
         lists = [side.keys.tolist() if _is_index(side.keys) else side.keys for side in sides]
         position = dict(zip(lists[0], range(len(lists[0])), strict=True))
         counter = itertools.count(len(position))
