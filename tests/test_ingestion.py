@@ -335,3 +335,12 @@ def test_true_overlap_of_community_sets_is_refused():
         cc.adjusted_rand_index(overlapping, {0: 0, 1: 0, 2: 1})
     # {cluster: members} whose keys happen to be members is still read as communities
     assert cc.adjusted_rand_index({0: {0, 5}, 1: {1, 6}}, {0: 0, 5: 0, 1: 1, 6: 1}) == 1.0
+
+
+def test_from_cells_reads_labels_as_partial_table_does():
+    """#20: 'a' and 'a\\x00' were refused with "got ['a', 'a']"; they are two labels."""
+    table = cc.PartialTable.from_cells(["a", "a\x00", "a"], [1, 1, 2], [3, 4, 5])
+    assert table.labels_true.tolist() == ["a", "a\x00"]
+    assert table.counts.tolist() == [3, 5, 4]
+    with pytest.raises(InvalidInputError, match=r"got 2 distinct labels \('x', 1\)"):
+        cc.PartialTable.from_cells(["x", 1], [0, 0], [1, 1])

@@ -1016,6 +1016,18 @@ def check_labels(
     return codes, k
 
 
+def distinct_labels(labels: Any, name: str) -> tuple[NDArray[Any], NDArray[np.int64]]:
+    """One labeling by position (cells of a table, say): its sorted distinct labels and codes.
+
+    Unassigned elements are refused; see :func:`sorted_label_values` for the labels.
+    """
+    marks: frozenset[Any] = frozenset()
+    side = _read_side(labels, name, marks, keep_values=True)
+    if side.n_unassigned:
+        _raise_unassigned([(replace(side, keys=None), name)], marks)
+    return sorted_label_values(side.values or [], side.codes, name)
+
+
 def sorted_label_values(
     values: list[Any], codes: NDArray[np.integer], name: str
 ) -> tuple[NDArray[Any], NDArray[np.int64]]:

@@ -47,7 +47,7 @@ from chanceclust._tables import (
 from chanceclust._validation import (
     _describe,
     check_choice,
-    check_labels,
+    distinct_labels,
     sorted_label_values,
     validate_clusterings,
 )
@@ -70,40 +70,13 @@ def _label_kind(labels: NDArray[Any]) -> str:
 
 
 def _distinct_labels(labels: Any, name: str) -> tuple[NDArray[Any], NDArray[np.int64]]:
-    """Validate one labeling; return (sorted distinct labels, codes into them).
+    """Validate one labeling by position; return (sorted distinct labels, codes into them).
 
-    Raises if the labels cannot be sorted (e.g. numbers mixed with strings):
+    The rules of every other reader (:func:`chanceclust._validation.distinct_labels`):
+    labels that cannot be sorted, e.g. numbers mixed with strings, are refused, since
     chunks can only be merged when every label has one place in one order.
     """
-    codes, k = check_labels(labels, name)
-    codes = codes.astype(np.int64, copy=False)
-    array = labels if isinstance(labels, np.ndarray) else np.asarray(labels, dtype=object)
-    if array.dtype == object and len(array):
-        try:  # a homogeneous object array (e.g. pandas strings) becomes a typed one
-            typed = np.asarray(array.tolist())
-            array = typed if typed.ndim == 1 and typed.dtype != object else array
-        except (ValueError, TypeError):
-            pass
-        if array.dtype.kind in "US" and not all(isinstance(v, (str, bytes)) for v in labels):
-            array = np.asarray(labels, dtype=object)
-    values = np.empty(k, dtype=array.dtype)
-    values[codes] = array  # the label of each code
-    try:
-        order = np.argsort(values, kind="stable")
-        ordered = values[order]
-        if k > 1 and not bool(np.all(ordered[1:] != ordered[:-1])):
-            raise TypeError  # distinct labels that compare equal (e.g. 1 and True)
-    except TypeError:
-        raise InvalidInputError(
-            f"`{name}` must hold sortable labels (all numbers, or all strings) to be "
-            f"merged across chunks; got {_describe(values[:4].tolist())}."
-        ) from None
-    if not bool(np.all(order == np.arange(k))):  # categorical codes: not in value order
-        rank = np.empty(k, dtype=np.int64)
-        rank[order] = np.arange(k)
-        codes = rank[codes]
-        values = ordered
-    return values, codes
+    return distinct_labels(labels, name)
 
 
 def _union(parts: list[NDArray[Any]], name: str) -> NDArray[Any]:
