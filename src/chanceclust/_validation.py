@@ -145,7 +145,7 @@ class UnassignedReport:
     """What the unassigned-elements policy did to two clusterings.
 
     Unassigned elements are those with a missing label (``None``, NaN,
-    ``pd.NA``, ``NaT``), a label in ``unassigned_label``, or, for
+    ``pd.NA``, ``NaT``, ``Decimal`` NaNs), a label in ``unassigned_label``, or, for
     element-keyed inputs, no label at all in one of the two.
 
     Attributes
