@@ -730,7 +730,7 @@ def _align(sides: list[_Side], names: Sequence[str]) -> list[_Side]:
     """Put every side on the union of the element keys (the first's order, then new keys).
 
     Code -2 marks an element a side does not name (-1: named, unassigned). pandas
-    indexes are matched by ``Index.get_indexer``, other keys by one dict built at C
+    indexes are matched by pandas' get_indexer, other keys by one dict built at C
     speed (``dict.setdefault`` mapped over the keys).
     """
     if all(_is_index(side.keys) for side in sides):
