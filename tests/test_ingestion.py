@@ -15,6 +15,8 @@ from decimal import Decimal
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import chanceclust as cc
 from chanceclust._validation import check_labels
@@ -344,3 +346,59 @@ def test_from_cells_reads_labels_as_partial_table_does():
     assert table.counts.tolist() == [3, 5, 4]
     with pytest.raises(InvalidInputError, match=r"got 2 distinct labels \('x', 1\)"):
         cc.PartialTable.from_cells(["x", 1], [0, 0], [1, 1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.one_of(st.none(), st.integers(0, 3)), st.one_of(st.none(),
+             st.sampled_from(["a", "a\x00", "b"]))), min_size=1, max_size=30),
+    st.randoms(use_true_random=False),
+    st.sampled_from(["series", "dict"]),
+)
+def test_one_partition_through_every_entry_point(pairs, random, form):
+    """The same keyed partition (with missing values) through the single call, pairwise and
+    partial tables merged: the same value, or the same error."""
+    keys = [f"e{i}" for i in range(len(pairs))]
+    order = keys[:]
+    random.shuffle(order)
+    first = {k: a for k, (a, _) in zip(keys, pairs, strict=True)}
+    second = {k: b for k, (_, b) in zip(keys, pairs, strict=True)}
+    second = {k: second[k] for k in order}
+    if form == "series":
+        first, second = pd.Series(first, dtype=object), pd.Series(second, dtype=object)
+    cut = random.randint(0, len(keys))
+
+    def chunk(labels, part):
+        return labels[part] if form == "series" else {k: labels[k] for k in part}
+
+    calls = {
+        "single": lambda: cc.adjusted_rand_index(first, second, unassigned="drop"),
+        "pairwise": lambda: float(cc.pairwise([first, second], measure="ari",
+                                               unassigned="drop").values[0, 1]),
+        "tables": lambda: cc.adjusted_rand_index(contingency=cc.merge_tables(
+            [cc.partial_table(chunk(first, part), chunk(second, part), unassigned="drop")
+             for part in (order[:cut], order[cut:])
+             # a chunk with nothing left is an error of its own; the whole input decides
+             if any(first[k] is not None and second[k] is not None for k in part)]
+            or [cc.partial_table(first, second, unassigned="drop")])),
+    }
+    outcomes = {}
+    for name, call in calls.items():
+        try:
+            outcomes[name] = call()
+        except InvalidInputError as exc:
+            outcomes[name] = "error: " + str(exc).split(":")[0]
+    assert len(set(outcomes.values())) == 1, outcomes
+    kept = [(a, b) for a, b in pairs if a is not None and b is not None]
+    if kept:  # independent: pair counts by hand on the elements kept
+        from fractions import Fraction
+
+        n11 = n10 = n01 = n00 = 0
+        for i in range(len(kept)):
+            for j in range(i + 1, len(kept)):
+                sa, sb = kept[i][0] == kept[j][0], kept[i][1] == kept[j][1]
+                n11, n10 = n11 + (sa and sb), n10 + (sa and not sb)
+                n01, n00 = n01 + (sb and not sa), n00 + (not sa and not sb)
+        den = (n11 + n10) * (n10 + n00) + (n11 + n01) * (n01 + n00)
+        expected = 1.0 if den == 0 else float(Fraction(2 * (n11 * n00 - n10 * n01), den))
+        assert outcomes["single"] == pytest.approx(expected, abs=1e-12)
