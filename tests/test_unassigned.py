@@ -15,6 +15,7 @@ import pytest
 
 import chanceclust as cc
 from chanceclust.cli import main
+from chanceclust.exceptions import InvalidInputError
 
 # --------------------------------------------------------------------------- registry
 
@@ -255,15 +256,27 @@ def test_bad_policy_arguments():
         cc.rand_index([0], [0], unassigned_label=[[-1]])
     with pytest.raises(ValueError, match="`unassigned_label` applies to labels"):
         cc.rand_index(contingency=[[1, 0], [0, 1]], unassigned_label=-1)
-    assert cc.rand_index(contingency=[[1, 0], [0, 1]], unassigned="drop") == 1.0
+    # #21: a policy with a table, where it can do nothing, is refused (it was a silent no-op)
+    with pytest.raises(ValueError, match="`unassigned` applies to labels; a `contingency` table"):
+        cc.rand_index(contingency=[[1, 0], [0, 1]], unassigned="drop")
+    assert cc.rand_index(contingency=[[1, 0], [0, 1]], unassigned="raise") == 1.0
 
 
 def test_everything_dropped():
-    """Dropping every element leaves N = 0, with the empty-input conventions."""
-    assert cc.adjusted_rand_index([-1, -1], [0, 1], unassigned_label=-1, unassigned="drop") == 1.0
-    with pytest.raises(ValueError, match="at least one element"):
+    """Dropping every element is an error that says so (#20: it was a silent 1.0); an input
+    with no elements at all keeps the documented N = 0 convention (1.0)."""
+    with pytest.raises(InvalidInputError, match="leaves no element to compare: each of the 2"):
+        cc.adjusted_rand_index([-1, -1], [0, 1], unassigned_label=-1, unassigned="drop")
+    with pytest.raises(InvalidInputError, match="leaves no element"):
+        cc.adjusted_rand_index([None, 1], [0, float("nan")], unassigned="drop")
+    with pytest.raises(InvalidInputError, match="leaves no element"):
         cc.significance_test("ari", [-1, -1], [0, 1], model="perm", unassigned_label=-1,
                              unassigned="drop")
+    with pytest.raises(InvalidInputError, match="leaves no element"):
+        cc.compare({"a": 0, "b": 1}, {"c": 0, "d": 1}, unassigned="drop")
+    with pytest.raises(InvalidInputError, match="leaves no element"):
+        cc.contingency_table([-1, -1], [0, 1], unassigned_label=-1, unassigned="drop")
+    assert cc.adjusted_rand_index([], []) == 1.0
 
 
 def test_sklearn_cluster_policy_equals_sklearn():

@@ -9,6 +9,9 @@ got. Labels of every kind go through :func:`validate_clusterings`.
 
 from __future__ import annotations
 
+import array as _pyarray
+import decimal
+import itertools
 import math
 import numbers
 import sys
@@ -92,8 +95,12 @@ def check_average_method(average_method: Any) -> str:
     )
 
 
-def check_count(value: Any, name: str, *, minimum: int = 0) -> int:
-    """Return ``value`` as a Python int >= ``minimum``; integral floats are accepted."""
+#: The largest N of the library (int64 counts): beyond it a summary is refused.
+MAX_N = 2**63 - 1
+
+
+def check_count(value: Any, name: str, *, minimum: int = 0, maximum: int | None = None) -> int:
+    """Return ``value`` as a Python int in ``minimum..maximum``; integral floats are accepted."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise InvalidInputError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
     if isinstance(value, numbers.Integral) or (math.isfinite(value) and float(value).is_integer()):
@@ -102,6 +109,12 @@ def check_count(value: Any, name: str, *, minimum: int = 0) -> int:
         raise InvalidInputError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
     if result < minimum:
         raise InvalidInputError(f"{_arg(name)} must be an integer >= {minimum}; got {result}.")
+    if maximum is not None and result > maximum:
+        limit = "2**63 - 1" if maximum == MAX_N else str(maximum)
+        raise InvalidInputError(
+            f"{_arg(name)} must be an integer between {minimum} and {limit}; got "
+            f"{_describe(result)}."
+        )
     return result
 
 
@@ -117,6 +130,12 @@ def check_count(value: Any, name: str, *, minimum: int = 0) -> int:
 
 UNASSIGNED_POLICIES = ("raise", "drop", "singletons", "cluster")
 
+# DLPack device types (dlpack.h): host memory, and where labels must be moved from.
+_DLPACK_CPU, _DLPACK_CUDA_HOST = 1, 3
+_DLPACK_DEVICES = {2: "a CUDA GPU", 4: "an OpenCL device", 7: "a Vulkan device",
+                   8: "a Metal GPU", 10: "a ROCm GPU", 13: "CUDA managed memory",
+                   14: "a oneAPI device"}  # fmt: skip
+
 # Items of a list of communities (an iterable of collections of elements).
 _COMMUNITY_TYPES = (set, frozenset, list, range)
 
@@ -126,7 +145,7 @@ class UnassignedReport:
     """What the unassigned-elements policy did to two clusterings.
 
     Unassigned elements are those with a missing label (``None``, NaN,
-    ``pd.NA``, ``NaT``), a label in ``unassigned_label``, or, for
+    ``pd.NA``, ``NaT``, ``Decimal`` NaNs), a label in ``unassigned_label``, or, for
     element-keyed inputs, no label at all in one of the two.
 
     Attributes
@@ -175,6 +194,8 @@ class Clusterings:
     codes_pred: NDArray[np.integer]
     k_pred: int
     report: UnassignedReport
+    values_true: list[Any] | None = None  # the label of each code (keep_values)
+    values_pred: list[Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -185,7 +206,8 @@ class _Side:
     k: int
     n_unassigned: int
     keys: Any = None  # None: positional; a list (mapping, communities) or a pandas Index
-    series: bool = False  # a pandas Series: keyed only when paired with a keyed input
+    series: bool = False  # a Series (or named igraph vertices): keyed only when paired
+    values: list[Any] | None = None  # the label of each code, when asked for
 
 
 def check_unassigned(unassigned: Any) -> str:
@@ -223,11 +245,13 @@ def check_unassigned_label(unassigned_label: Any) -> frozenset[Any]:
 
 
 def _is_missing(value: Any) -> bool:
-    """None, NaN (float or complex), NaT (numpy or pandas) or pd.NA."""
+    """None, NaN (float, complex or Decimal, quiet or signaling), NaT (numpy or pandas), pd.NA."""
     if value is None:
         return True
     if isinstance(value, (float, complex, np.floating, np.complexfloating)):
         return bool(value != value)  # noqa: PLR0124 - NaN is the only value unequal to itself
+    if isinstance(value, decimal.Decimal):
+        return value.is_nan()  # Decimal('sNaN') cannot even be compared or hashed
     if isinstance(value, (np.datetime64, np.timedelta64)):
         return bool(np.isnat(value))
     pandas = sys.modules.get("pandas")  # pd.NA and pd.NaT exist only if pandas was imported
@@ -266,8 +290,8 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray | list[Any]:
     """
     if hasattr(labels, "to_numpy") and not isinstance(labels, np.ndarray):  # pandas
         labels = labels.to_numpy(dtype=object) if labels.dtype == object else labels.to_numpy()
-    elif hasattr(labels, "__array__") and not isinstance(labels, np.ndarray):
-        labels = np.asarray(labels)  # array-likes (e.g. tensors): their elements would hash apart
+    else:
+        labels = _host_array(labels, name)  # tensors: their elements would hash apart
     if isinstance(labels, np.ndarray):
         array = labels
     else:
@@ -284,6 +308,8 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray | list[Any]:
                 array = None
             if array is not None and (array.ndim != 1 or array.dtype.kind not in "biuf"):
                 array = None  # mixed types: keep the objects themselves
+            elif array is not None and _float_merges_integers(array, values):
+                array = None  # ints beyond 2**53 among floats: float64 would merge them
         if array is None:
             return values if isinstance(values, list) else list(values)
     if array.ndim != 1:
@@ -291,6 +317,17 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray | list[Any]:
             f"`{name}` must be 1-D (one label per element); got an array of shape {array.shape}."
         )
     return array
+
+
+def _float_merges_integers(array: np.ndarray, values: Sequence[Any]) -> bool:
+    """True if a float64 array made of ``values`` rounded one of its integers (beyond 2**53)."""
+    if array.dtype.kind != "f" or not np.any(np.abs(array) >= 2.0**53):
+        return False
+    return any(
+        isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+        and abs(int(v)) > 2**53
+        for v in values
+    )
 
 
 def _warn_continuous(name: str, example: float) -> None:
@@ -316,6 +353,11 @@ def _encode_objects(
         index = {label: i for i, label in enumerate(dict.fromkeys(values))}
     except TypeError:
         for position, value in enumerate(values):
+            if isinstance(value, decimal.Decimal) and value.is_snan():
+                # a signaling NaN refuses to be hashed: it is missing, as None is
+                return _encode_objects(
+                    [None if _is_missing(v) else v for v in values], name, marks
+                )
             if not isinstance(value, Hashable):
                 raise InvalidInputError(
                     f"`{name}` must hold hashable labels; got {type(value).__name__} "
@@ -486,19 +528,129 @@ def _looks_like_communities(labels: Any) -> bool:
     return True
 
 
-def _read_side(labels: Any, name: str, marks: frozenset[Any]) -> _Side:
+def _refuse_device(labels: Any, name: str) -> None:
+    """Refuse an array in device memory (CUDA/ROCm tensors, CuPy, JAX on GPU) with the way home."""
+    where = None
+    if hasattr(labels, "__cuda_array_interface__"):
+        where = "a CUDA GPU"
+    else:
+        device = getattr(labels, "__dlpack_device__", None)
+        if callable(device):
+            try:
+                kind = int(device()[0])
+            except Exception:  # noqa: BLE001 - a broken protocol: let the conversion decide
+                kind = _DLPACK_CPU
+            if kind not in (_DLPACK_CPU, _DLPACK_CUDA_HOST):
+                where = _DLPACK_DEVICES.get(kind, f"a device of DLPack type {kind}")
+    if where is not None:
+        raise InvalidInputTypeError(
+            f"`{name}` is a {type(labels).__name__} in the memory of {where}; chanceclust "
+            "reads labels in host memory: move it there first, e.g. tensor.cpu() (PyTorch), "
+            "x.get() (CuPy) or np.asarray(jax.device_get(x)) (JAX)."
+        )
+
+
+def _host_array(labels: Any, name: str) -> Any:
+    """Another library's array as a numpy array through its protocols; other inputs unchanged.
+
+    DLPack (no copy), ``__array__``/``__array_interface__`` and the buffer protocol read a
+    tensor at numpy speed (iterating one makes an object per element); arrays in device
+    memory are refused with the call that moves them to the host.
+    """
+    if isinstance(labels, np.ndarray) or type(labels).__module__.split(".")[0] == "pandas":
+        return labels
+    _refuse_device(labels, name)
+    if callable(getattr(labels, "__dlpack__", None)) and callable(
+        getattr(labels, "__dlpack_device__", None)
+    ):
+        try:
+            return np.from_dlpack(labels)
+        except (TypeError, ValueError, BufferError, RuntimeError):
+            pass  # e.g. a dtype numpy lacks: __array__, if there is one, decides
+    if (
+        hasattr(labels, "__array__")
+        or hasattr(labels, "__array_interface__")
+        or isinstance(labels, (memoryview, bytearray, _pyarray.array))
+    ):
+        return np.asarray(labels)
+    return labels
+
+
+def _graph_names(clustering: Any) -> list[Any] | None:
+    """The vertex names of an igraph VertexClustering's graph (``name``, else ``_nx_name``)."""
+    graph = getattr(clustering, "graph", None)
+    vertices = getattr(graph, "vs", None)
+    if vertices is None or not callable(getattr(vertices, "attributes", None)):
+        return None
+    attributes = vertices.attributes()
+    for attribute in ("name", "_nx_name"):  # _nx_name: igraph.Graph.from_networkx's nodes
+        if attribute in attributes:
+            return list(vertices[attribute])
+    return None
+
+
+def _community_sets(labels: Mapping[Any, Any], name: str) -> list[Any] | None:
+    """``{element: its community as a set}`` (networkx's LFR benchmark) as labels, else None.
+
+    Recognised when every key belongs to its own set and the sets hold no other
+    elements than the keys; each element's label is its set. The sets must form a
+    partition: an element whose set differs from that of a member is an overlap.
+    """
+    frozen: dict[int, frozenset[Any]] = {}  # by id: members usually share one set object
+    values = []
+    for element, group in labels.items():
+        if not isinstance(group, (set, frozenset)):
+            return None
+        label = frozen.get(id(group))
+        if label is None:
+            label = frozen[id(group)] = frozenset(group)
+        if element not in label:
+            return None
+        values.append(label)
+    distinct = set(values)
+    if sum(len(g) for g in distinct) != len(values) or len(set().union(*distinct)) != len(values):
+        for element, label in zip(labels, values, strict=True):
+            for member in label:
+                other = labels.get(member)
+                if other is None:
+                    return None  # a member that is not a key: {cluster: members}, not LFR's
+                if frozenset(other) != label:
+                    raise InvalidInputError(
+                        f"`{name}` is an overlapping clustering: element {member!r} is in the "
+                        f"community of {element!r} ({_describe(set(label))}) but its own is "
+                        f"{_describe(set(other))}; each element must be in exactly one cluster."
+                    )
+    return values
+
+
+def _read_side(
+    labels: Any, name: str, marks: frozenset[Any], *, keep_values: bool = False
+) -> _Side:
     """Read one clustering in any accepted container (see :func:`validate_clusterings`)."""
     _check_container(labels, name)
+    labels = _host_array(labels, name)
+    source: Any = None  # what the codes index, for keep_values
     if isinstance(labels, Mapping):
-        values = list(labels.values())
-        if values and isinstance(values[0], (set, list, np.ndarray)):  # {cluster: members}
-            labels = values  # unhashable values cannot be labels: they are the communities
-        else:
-            codes, k, n_bad = _encode_array(_as_label_array(values, name), name, marks)
-            return _Side(codes, k, n_bad, list(labels.keys()))
-    if hasattr(labels, "membership") and not hasattr(labels, "__array__"):  # igraph
-        labels = list(labels.membership)
-    elif hasattr(labels, "communities") and not isinstance(labels, Collection):  # cdlib
+        values = _community_sets(labels, name)
+        if values is None:
+            values = list(labels.values())
+            if values and isinstance(values[0], (set, list, np.ndarray)):  # {cluster: members}
+                labels = values  # unhashable values cannot be labels: they are the communities
+                values = None
+        if values is not None:
+            array = _as_label_array(values, name)
+            codes, k, n_bad = _encode_array(array, name, marks)
+            return _Side(codes, k, n_bad, list(labels.keys()),
+                         values=_code_values(array, codes, k) if keep_values else None)  # fmt: skip
+    # (a Series answers hasattr(s, "membership") by hashing its whole index: not asked)
+    foreign = type(labels).__module__.split(".")[0] != "pandas"
+    if foreign and hasattr(labels, "membership") and not hasattr(labels, "__array__"):  # igraph
+        array = np.asarray(labels.membership, dtype=np.int64)
+        codes, k, n_bad = _encode_array(array, name, marks)
+        keys = _graph_names(labels)  # matched by vertex name where the graph names them
+        return _Side(codes, k, n_bad, keys, series=keys is not None,
+                     values=_code_values(array, codes, k) if keep_values else None)  # fmt: skip
+    if foreign and hasattr(labels, "communities") and not isinstance(labels, Collection):  # cdlib
         labels = labels.communities
     if isinstance(labels, Iterator):  # e.g. networkx's asyn_lpa_communities: read it once
         labels = list(labels)
@@ -510,16 +662,30 @@ def _read_side(labels: Any, name: str, marks: frozenset[Any]) -> _Side:
             )
         labels = list(labels)
     if _looks_like_communities(labels):
-        keys, values = _communities(labels, name)
-        codes, k, _ = _encode_array(np.asarray(values, dtype=np.int64), name, frozenset())
-        return _Side(codes, k, 0, keys)
+        keys, numbers_ = _communities(labels, name)
+        array = np.asarray(numbers_, dtype=np.int64)
+        codes, k, _ = _encode_array(array, name, frozenset())
+        return _Side(codes, k, 0, keys,
+                     values=_code_values(array, codes, k) if keep_values else None)  # fmt: skip
     encoded = _categorical_codes(labels, marks)
     if encoded is None:
-        encoded = _encode_array(_as_label_array(labels, name), name, marks)
+        source = _as_label_array(labels, name)
+        encoded = _encode_array(source, name, marks)
+    elif keep_values:
+        source = np.asarray(labels, dtype=object)
     codes, k, n_bad = encoded
+    values = _code_values(source, codes, k) if keep_values else None
     if _is_pandas(labels, "Series"):
-        return _Side(codes, k, n_bad, labels.index, series=True)
-    return _Side(codes, k, n_bad)
+        return _Side(codes, k, n_bad, labels.index, series=True, values=values)
+    return _Side(codes, k, n_bad, values=values)
+
+
+def _code_values(labels: Any, codes: NDArray[np.integer], k: int) -> list[Any]:
+    """The label of each code 0..k-1 (the user's objects, from their first element)."""
+    where = np.flatnonzero(codes >= 0)
+    first = np.empty(k, dtype=np.int64)
+    first[codes[where[::-1]]] = where[::-1]  # the last write wins: the first occurrence
+    return [labels[i] for i in first.tolist()]
 
 
 def _describe_keys(keys: Sequence[Any], k: int = 3) -> str:
@@ -527,38 +693,123 @@ def _describe_keys(keys: Sequence[Any], k: int = 3) -> str:
     return shown + (", ..." if len(keys) > k else "")
 
 
-def _align(true: _Side, pred: _Side) -> tuple[_Side, _Side, Any]:
-    """Put both sides on the union of their element keys (true's order, then pred's)."""
-    for side, name in ((true, "labels_true"), (pred, "labels_pred")):
-        if side.series and not side.keys.is_unique:
-            duplicated = side.keys[side.keys.duplicated()].unique()
-            raise InvalidInputError(
-                f"`{name}` is a Series with a duplicated index ({_describe_keys(list(duplicated))})"
-                "; its labels cannot be matched to the other clustering's elements by index."
-            )
-    if true.series and pred.series:
-        union = true.keys.append(pred.keys[~pred.keys.isin(true.keys)])
-        where_true = union.get_indexer(true.keys)
-        where_pred = union.get_indexer(pred.keys)
-        size = len(union)
+def _is_index(keys: Any) -> bool:
+    return _is_pandas(keys, "Index") or (
+        type(keys).__module__.split(".")[0] == "pandas" and hasattr(keys, "get_indexer")
+    )
+
+
+def _same_keys(a: Any, b: Any) -> bool:
+    if _is_index(a) and _is_index(b):
+        return bool(a.equals(b))
+    return list(a) == list(b)
+
+
+def _check_unique_keys(side: _Side, name: str) -> None:
+    """A Series index or graph's vertex names that repeat cannot match elements."""
+    if not side.series:
+        return
+    keys = side.keys
+    if _is_index(keys):
+        if keys.is_unique:
+            return
+        duplicated = list(keys[keys.duplicated()].unique())
     else:
-        position = {key: i for i, key in enumerate(true.keys)}
-        extra = [key for key in pred.keys if key not in position]
-        union = list(true.keys) + extra
-        where_true = np.arange(len(position), dtype=np.int64)
-        for key in extra:
-            position[key] = len(position)
-        where_pred = np.fromiter(
-            (position[key] for key in pred.keys), dtype=np.int64, count=len(pred.keys)
-        )
-        size = len(union)
-    sides = []
-    for side, where in ((true, where_true), (pred, where_pred)):
-        codes = np.full(size, -1, dtype=_code_dtype(size))
+        if len(set(keys)) == len(keys):
+            return
+        seen: set[Any] = set()
+        duplicated = [key for key in keys if key in seen or seen.add(key)]  # type: ignore[func-returns-value]
+    what = "a Series with a duplicated index" if _is_index(keys) else "named by repeated names"
+    raise InvalidInputError(
+        f"`{name}` is {what} ({_describe_keys(duplicated)}); its labels cannot be matched "
+        "to the other clusterings' elements by key."
+    )
+
+
+def _align(sides: list[_Side], names: Sequence[str]) -> list[_Side]:
+    """Put every side on the union of the element keys (the first's order, then new keys).
+
+    Code -2 marks an element a side does not name (-1: named, unassigned). pandas
+    indexes are matched by pandas' get_indexer, other keys by one dict built at C
+    speed (``dict.setdefault`` mapped over the keys).
+    """
+    if all(_is_index(side.keys) for side in sides):
+        # One hash table, of the first index (as a reindex builds; get_indexer refuses it
+        # if it repeats): a later index is checked for repeats through the positions it
+        # maps to, not by a table of its own.
+        union = sides[0].keys
+        wheres = [np.arange(len(union), dtype=np.int64)]
+        for side, name in zip(sides[1:], names[1:], strict=True):
+            try:
+                where = union.get_indexer(side.keys).astype(np.int64, copy=False)
+            except Exception as exc:
+                if type(exc).__name__ != "InvalidIndexError":  # pandas: a repeated key
+                    raise
+                _check_unique_keys(sides[0], names[0])  # raises, naming the repeated keys
+                raise  # pragma: no cover - get_indexer refused a unique index
+            new = where < 0
+            found = where if not new.any() else where[~new]
+            if found.size and np.bincount(found, minlength=len(union)).max() > 1:
+                _check_unique_keys(side, name)  # raises, naming the repeated keys
+            if new.any():
+                added = side.keys[new]
+                if not added.is_unique:
+                    _check_unique_keys(side, name)
+                where[new] = len(union) + np.arange(len(added), dtype=np.int64)
+                union = union.append(added)
+            wheres.append(where)
+    else:
+        for side, name in zip(sides, names, strict=True):
+            _check_unique_keys(side, name)
+        lists = [side.keys.tolist() if _is_index(side.keys) else side.keys for side in sides]
+        position = dict(zip(lists[0], range(len(lists[0])), strict=True))
+        counter = itertools.count(len(position))
+        sparse = [np.arange(len(position), dtype=np.int64)]
+        for keys in lists[1:]:  # new keys get increasing, not contiguous, numbers
+            sparse.append(np.fromiter(map(position.setdefault, keys, counter),
+                                      dtype=np.int64, count=len(keys)))  # fmt: skip
+        union = list(position)
+        numbers_ = np.fromiter(position.values(), dtype=np.int64, count=len(position))
+        rank = np.empty(int(numbers_[-1]) + 1 if len(numbers_) else 0, dtype=np.int64)
+        rank[numbers_] = np.arange(len(numbers_), dtype=np.int64)
+        wheres = [sparse[0]] + [rank[where] for where in sparse[1:]]
+    size = len(union)
+    aligned = []
+    for side, where in zip(sides, wheres, strict=True):
+        codes = np.full(size, -2, dtype=_code_dtype(size))
         codes[where] = side.codes
         absent = size - len(side.codes)
-        sides.append(_Side(codes, side.k, side.n_unassigned + absent, union))
-    return sides[0], sides[1], union
+        aligned.append(replace(side, codes=codes, n_unassigned=side.n_unassigned + absent,
+                               keys=union, series=False))  # fmt: skip
+    return aligned
+
+
+def _arrange(sides: list[_Side], names: Sequence[str]) -> list[_Side]:
+    """Match clusterings by key or by position, by the rule of :func:`validate_clusterings`."""
+    hard = [side.keys is not None and not side.series for side in sides]
+    if any(hard):
+        keyed = names[hard.index(True)]
+        for side, name in zip(sides, names, strict=True):
+            if side.keys is None:
+                raise InvalidInputTypeError(
+                    f"`{keyed}` names its elements (a mapping or communities) but `{name}` "
+                    "gives labels by position: give both by element (e.g. dict(zip(elements, "
+                    f"{name}))), or both by position (e.g. [{keyed}[e] for e in elements])."
+                )
+        return _align(sides, names)
+    if all(side.series for side in sides) and not all(
+        _same_keys(sides[0].keys, side.keys) for side in sides[1:]
+    ):
+        return _align(sides, names)
+    n = sides[0].codes.shape[0]
+    for side, name in zip(sides[1:], names[1:], strict=True):
+        if side.codes.shape[0] != n:
+            raise InvalidInputError(
+                f"`{names[0]}` and `{name}` must label the same elements; got lengths "
+                f"{n} and {side.codes.shape[0]}."
+            )
+    # matched by position: messages name positions
+    return [replace(side, keys=None, series=False) for side in sides]
 
 
 def _first_unassigned(side: _Side) -> str:
@@ -568,13 +819,17 @@ def _first_unassigned(side: _Side) -> str:
     return "element(s) " + _describe_keys([side.keys[i] for i in where])
 
 
-def _compact(codes: NDArray[np.integer], k: int) -> tuple[NDArray[np.integer], int]:
-    """Renumber codes 0..K'-1 after some clusters lost all their elements."""
+def _compact(
+    codes: NDArray[np.integer], k: int, values: list[Any] | None = None
+) -> tuple[NDArray[np.integer], int, list[Any] | None]:
+    """Renumber codes 0..K'-1 after some clusters lost all their elements (and their labels)."""
     present = np.bincount(codes, minlength=k) > 0
     if present.all():
-        return codes, k
+        return codes, k, values
     rank = np.cumsum(present, dtype=codes.dtype) - 1
-    return rank[codes], int(present.sum())
+    if values is not None:
+        values = [v for v, kept in zip(values, present.tolist(), strict=True) if kept]
+    return rank[codes], int(present.sum()), values
 
 
 def _raise_unassigned(sides: list[tuple[_Side, str]], marks: frozenset[Any]) -> None:
@@ -594,17 +849,69 @@ def _raise_unassigned(sides: list[tuple[_Side, str]], marks: frozenset[Any]) -> 
     )
 
 
-def _apply_policy(side: _Side, policy: str) -> tuple[NDArray[np.integer], int, int]:
+def _nothing_left(size: int, names: Sequence[str]) -> InvalidInputError:
+    """The error of unassigned='drop' when it drops every element."""
+    where = " or ".join(f"`{name}`" for name in names)
+    return InvalidInputError(
+        f"unassigned='drop' leaves no element to compare: each of the {size} elements is "
+        f"unassigned in {where}. Check `unassigned_label`, or choose unassigned='singletons' "
+        "or 'cluster'."
+    )
+
+
+def _apply_policy(
+    codes: NDArray[np.integer], k: int, n_unassigned: int, policy: str
+) -> tuple[NDArray[np.integer], int, int]:
     """(codes, K, re-assigned count) of one side under 'singletons' or 'cluster'."""
-    if not side.n_unassigned:
-        return side.codes, side.k, 0
-    codes = side.codes.copy()
+    if not n_unassigned:
+        return codes, k, 0
+    codes = codes.copy()
     mask = codes < 0
     if policy == "singletons":
-        codes[mask] = side.k + np.arange(side.n_unassigned, dtype=codes.dtype)
-        return codes, side.k + side.n_unassigned, side.n_unassigned
-    codes[mask] = side.k
-    return codes, side.k + 1, side.n_unassigned
+        codes[mask] = k + np.arange(n_unassigned, dtype=codes.dtype)
+        return codes, k + n_unassigned, n_unassigned
+    codes[mask] = k
+    return codes, k + 1, n_unassigned
+
+
+def apply_unassigned(
+    codes_true: NDArray[np.integer],
+    k_true: int,
+    codes_pred: NDArray[np.integer],
+    k_pred: int,
+    policy: str,
+    names: Sequence[str] = ("labels_true", "labels_pred"),
+    values: tuple[list[Any] | None, list[Any] | None] = (None, None),
+) -> Clusterings:
+    """The policy 'drop', 'singletons' or 'cluster' on two aligned code arrays.
+
+    Codes < 0 are unassigned; -2 marks an element a keyed clustering does not name, and
+    an element that neither of the two names (it came from a third clustering of
+    :func:`validate_many`) is not one of theirs. The single calls and every pair of
+    :func:`chanceclust.pairwise` go through here.
+    """
+    if codes_true.size and (codes_true.min() == -2 and codes_pred.min() == -2):
+        ours = (codes_true != -2) | (codes_pred != -2)
+        codes_true, codes_pred = codes_true[ours], codes_pred[ours]
+    missing_true, missing_pred = codes_true < 0, codes_pred < 0
+    n_true, n_pred = int(np.count_nonzero(missing_true)), int(np.count_nonzero(missing_pred))
+    if not n_true and not n_pred:
+        return Clusterings(codes_true, k_true, codes_pred, k_pred, UnassignedReport(policy),
+                           *values)  # fmt: skip
+    if policy == "drop":
+        keep = ~(missing_true | missing_pred)
+        if codes_true.size and not keep.any():
+            raise _nothing_left(codes_true.size, names)
+        codes_true, k_true, values_true = _compact(codes_true[keep], k_true, values[0])
+        codes_pred, k_pred, values_pred = _compact(codes_pred[keep], k_pred, values[1])
+        dropped = int(keep.size - np.count_nonzero(keep))
+        report = UnassignedReport(policy, n_true, n_pred, dropped, 0)
+        return Clusterings(codes_true, k_true, codes_pred, k_pred, report, values_true,
+                           values_pred)  # fmt: skip
+    codes_true, k_true, moved_true = _apply_policy(codes_true, k_true, n_true, policy)
+    codes_pred, k_pred, moved_pred = _apply_policy(codes_pred, k_pred, n_pred, policy)
+    report = UnassignedReport(policy, n_true, n_pred, 0, moved_true + moved_pred)
+    return Clusterings(codes_true, k_true, codes_pred, k_pred, report)
 
 
 def validate_clusterings(
@@ -613,64 +920,71 @@ def validate_clusterings(
     *,
     unassigned_label: Any = None,
     unassigned: Any = "raise",
+    keep_values: bool = False,
 ) -> Clusterings:
     """The one validation path of two clusterings: codes, cluster counts and a report.
 
     Accepted inputs, for each argument: a 1-D sequence, iterator or array of
-    hashable labels (matched by position); a pandas Series (by position, or by
-    index when both are Series with different indexes, or the other is
-    element-keyed); a Categorical; a mapping ``{element: label}`` (matched by
-    key); a partition as communities, an iterable of collections of elements
-    (networkx, cdlib's ``.communities``, a mapping ``{cluster: [members]}``; an
-    igraph ``VertexClustering`` through ``.membership``). Refused: sets of
-    labels, DataFrames, a keyed input with a positional one (TypeError),
-    overlapping communities (ValueError). Elements that a keyed input lacks,
-    missing values and labels in ``unassigned_label`` are unassigned: the
-    ``unassigned`` policy raises, drops them from both clusterings, or gives
-    them clusters (one each, or one per clustering).
+    hashable labels (matched by position), array-likes of other libraries read
+    through DLPack, ``__array__`` or the buffer protocol (device arrays refused); a
+    pandas Series (by position, or by index when both are Series with different
+    indexes, or the other is element-keyed); a Categorical; a mapping ``{element:
+    label}`` (matched by key), or ``{element: its community as a set}`` (networkx's
+    LFR benchmark); a partition as communities, an iterable of collections of
+    elements (networkx, cdlib's ``.communities``, a mapping ``{cluster:
+    [members]}``); an igraph ``VertexClustering`` (its ``.membership``, matched by
+    the graph's ``name`` or ``_nx_name`` vertex attribute as a Series by its
+    index). Refused: sets of labels, DataFrames, a keyed input with a positional one
+    (TypeError), overlapping communities (ValueError). Elements that a keyed input
+    lacks, missing values and labels in ``unassigned_label`` are unassigned: the
+    ``unassigned`` policy raises, drops them from both clusterings (an error if none
+    is left), or gives them clusters (one each, or one per clustering).
+    ``keep_values``: also return the label of each code (``values_true``,
+    ``values_pred``; under 'raise' and 'drop').
     """
     policy = check_unassigned(unassigned)
     marks = check_unassigned_label(unassigned_label)
-    true = _read_side(labels_true, "labels_true", marks)
-    pred = _read_side(labels_pred, "labels_pred", marks)
-    keyed_true = true.keys is not None and not true.series
-    keyed_pred = pred.keys is not None and not pred.series
-    if keyed_true != keyed_pred and (true.keys is None or pred.keys is None):
-        keyed, positional = ("labels_true", "labels_pred") if keyed_true else (
-            "labels_pred", "labels_true")
-        raise InvalidInputTypeError(
-            f"`{keyed}` names its elements (a mapping or communities) but `{positional}` "
-            "gives labels by position: give both by element (e.g. dict(zip(elements, "
-            f"{positional}))), or both by position (e.g. [{keyed}[e] for e in elements])."
-        )
-    if keyed_true or keyed_pred or (
-        true.series and pred.series and not true.keys.equals(pred.keys)
-    ):
-        true, pred, _ = _align(true, pred)
-    else:
-        if true.codes.shape[0] != pred.codes.shape[0]:
-            raise InvalidInputError(
-                "`labels_true` and `labels_pred` must label the same elements; got lengths "
-                f"{true.codes.shape[0]} and {pred.codes.shape[0]}."
-            )
-        # matched by position: messages name positions
-        true, pred = replace(true, keys=None), replace(pred, keys=None)
-    n_true, n_pred = true.n_unassigned, pred.n_unassigned
-    if not n_true and not n_pred:
-        return Clusterings(true.codes, true.k, pred.codes, pred.k, UnassignedReport(policy))
+    names = ("labels_true", "labels_pred")
+    true, pred = _arrange(
+        [_read_side(labels_true, names[0], marks, keep_values=keep_values),
+         _read_side(labels_pred, names[1], marks, keep_values=keep_values)],
+        names,
+    )  # fmt: skip
+    if not true.n_unassigned and not pred.n_unassigned:
+        return Clusterings(true.codes, true.k, pred.codes, pred.k, UnassignedReport(policy),
+                           true.values, pred.values)  # fmt: skip
     if policy == "raise":
-        _raise_unassigned([(true, "labels_true"), (pred, "labels_pred")], marks)
-    if policy == "drop":
-        keep = (true.codes >= 0) & (pred.codes >= 0)
-        codes_true, k_true = _compact(true.codes[keep], true.k)
-        codes_pred, k_pred = _compact(pred.codes[keep], pred.k)
-        dropped = int(keep.size - np.count_nonzero(keep))
-        report = UnassignedReport(policy, n_true, n_pred, dropped, 0)
-        return Clusterings(codes_true, k_true, codes_pred, k_pred, report)
-    codes_true, k_true, moved_true = _apply_policy(true, policy)
-    codes_pred, k_pred, moved_pred = _apply_policy(pred, policy)
-    report = UnassignedReport(policy, n_true, n_pred, 0, moved_true + moved_pred)
-    return Clusterings(codes_true, k_true, codes_pred, k_pred, report)
+        _raise_unassigned([(true, names[0]), (pred, names[1])], marks)
+    return apply_unassigned(true.codes, true.k, pred.codes, pred.k, policy, names,
+                            (true.values, pred.values))  # fmt: skip
+
+
+def validate_many(
+    clusterings: Sequence[Any],
+    names: Sequence[str],
+    *,
+    unassigned_label: Any = None,
+    unassigned: Any = "raise",
+) -> tuple[list[NDArray[np.integer]], list[int], list[bool]]:
+    """M clusterings read as :func:`validate_clusterings` reads two, aligned once for all.
+
+    Returns one code array per clustering on the same elements (the union of the keys
+    for keyed inputs, in the first one's order), each clustering's K, and whether it has
+    unassigned elements (codes < 0). Under 'raise' those are an error here; the other
+    policies apply per pair (:func:`apply_unassigned`), as the single call of that pair.
+    """
+    policy = check_unassigned(unassigned)
+    marks = check_unassigned_label(unassigned_label)
+    if not clusterings:
+        return [], [], []
+    sides = _arrange([_read_side(labels, name, marks)
+                      for labels, name in zip(clusterings, names, strict=True)], names)  # fmt: skip
+    flagged = [(side, name) for side, name in zip(sides, names, strict=True) if side.n_unassigned]
+    if flagged and policy == "raise":
+        _raise_unassigned(flagged, marks)
+    return [side.codes for side in sides], [side.k for side in sides], [
+        side.n_unassigned > 0 for side in sides
+    ]
 
 
 def check_labels(
@@ -695,9 +1009,75 @@ def check_labels(
     if policy == "raise":
         _raise_unassigned([(side, name)], marks)
     if policy == "drop":
-        return _compact(side.codes[side.codes >= 0], side.k)
-    codes, k, _ = _apply_policy(side, policy)
+        if side.n_unassigned == side.codes.size:
+            raise _nothing_left(side.codes.size, [name])
+        return _compact(side.codes[side.codes >= 0], side.k)[:2]
+    codes, k, _ = _apply_policy(side.codes, side.k, side.n_unassigned, policy)
     return codes, k
+
+
+def distinct_labels(labels: Any, name: str) -> tuple[NDArray[Any], NDArray[np.int64]]:
+    """One labeling by position (cells of a table, say): its sorted distinct labels and codes.
+
+    Unassigned elements are refused; see :func:`sorted_label_values` for the labels.
+    """
+    marks: frozenset[Any] = frozenset()
+    side = _read_side(labels, name, marks, keep_values=True)
+    if side.n_unassigned:
+        _raise_unassigned([(replace(side, keys=None), name)], marks)
+    return sorted_label_values(side.values or [], side.codes, name)
+
+
+def sorted_label_values(
+    values: list[Any], codes: NDArray[np.integer], name: str
+) -> tuple[NDArray[Any], NDArray[np.int64]]:
+    """The distinct labels of a clustering as a sorted array, and codes into it.
+
+    For tables merged across chunks (:func:`chanceclust.partial_table`): every label
+    needs one place in one order, so labels must be sortable (all numbers, all strings,
+    all bytes, ...). No label is merged with another by a cast: strings ending in NUL
+    characters (which numpy's fixed-width strings would strip) and integers beyond
+    2**53 among floats stay Python objects.
+    """
+    codes = codes.astype(np.int64, copy=False)
+    array = _typed_labels(values)
+    k = len(values)
+    try:
+        order = np.argsort(array, kind="stable")
+        ordered = array[order]
+        if k > 1 and not bool(np.all(ordered[1:] != ordered[:-1])):
+            raise TypeError  # distinct labels that compare equal (e.g. 1 and True)
+    except TypeError:
+        shown = ", ".join(repr(v) for v in values[:4]) + (", ..." if k > 4 else "")
+        raise InvalidInputError(
+            f"`{name}` must hold sortable labels (all numbers, or all strings) to be "
+            f"merged across chunks; got {k} distinct labels ({shown})."
+        ) from None
+    if not bool(np.all(order == np.arange(k))):  # e.g. categorical codes: not in value order
+        rank = np.empty(k, dtype=np.int64)
+        rank[order] = np.arange(k)
+        codes = rank[codes]
+        array = ordered
+    return array, codes
+
+
+def _typed_labels(values: list[Any]) -> NDArray[Any]:
+    """A numpy array of labels that keeps each label's identity (object dtype where needed)."""
+    objects = np.empty(len(values), dtype=object)
+    objects[:] = values
+    if not values:
+        return np.empty(0, dtype=np.int64)
+    if all(isinstance(v, str) for v in values):
+        return objects if any(v.endswith("\x00") for v in values) else np.array(values)
+    if all(isinstance(v, bytes) for v in values):
+        return objects if any(v.endswith(b"\x00") for v in values) else np.array(values)
+    try:
+        typed = np.array(values)
+    except (ValueError, TypeError, OverflowError):
+        return objects
+    if typed.ndim != 1 or typed.dtype.kind not in "biufMm" or _float_merges_integers(typed, values):
+        return objects
+    return typed
 
 
 def check_sizes(sizes: Any, name: str) -> NDArray[np.int64]:
@@ -853,7 +1233,7 @@ def check_model_summary(
     neither; an argument the model does not use is an error. Returns
     ``(n, model, K or None, sizes or None)``.
     """
-    n = check_count(n, "n", minimum=1)
+    n = check_count(n, "n", minimum=1, maximum=MAX_N)
     model = check_model(model)
     if model.needs != "sizes" and sizes is not None:
         raise InvalidInputError(

@@ -41,17 +41,20 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._docs import fill_doc
 from chanceclust._models import Setting, Side, canonical_pair
 from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust._tables import CellBuffers, cell_keys, count_keys
 from chanceclust._validation import (
     _describe,
+    _is_pandas,
+    apply_unassigned,
     check_average_method,
-    check_labels,
     check_setting,
+    validate_many,
 )
 from chanceclust.adjusted import _adjusted_mutual_information
-from chanceclust.contingency import Table
+from chanceclust.contingency import Table, _table_from_codes
 from chanceclust.exceptions import InternalError, InvalidInputError
 from chanceclust.expectations import _expected_mutual_information
 
@@ -109,7 +112,13 @@ class PairwiseResult:
 
         Requires pandas (``pip install "chanceclust[pandas]"``).
         """
-        import pandas as pd
+        try:
+            import pandas as pd
+        except ImportError as exc:
+            raise ImportError(
+                'PairwiseResult.to_frame() requires pandas: pip install "chanceclust[pandas]" '
+                "(or pip install pandas)."
+            ) from exc
 
         return pd.DataFrame(self.values, index=list(self.names), columns=list(self.other_names))
 
@@ -122,35 +131,31 @@ class _Spec:
     setting: Setting
     method: str
     n: int
+    # With unassigned elements: the policy, which clusterings have some, their names.
+    policy: str = "raise"
+    unassigned: tuple[bool, ...] = ()
+    names: tuple[str, ...] = ()
 
 
 def _named(clusterings: Any, name: str) -> tuple[tuple[str, ...], list[Any]]:
+    """Names and labelings of a mapping, a DataFrame (its columns) or a sequence of labelings."""
     if isinstance(clusterings, Mapping):
         return tuple(str(k) for k in clusterings), list(clusterings.values())
+    if _is_pandas(clusterings, "DataFrame"):  # e.g. adata.obs[["leiden_0.5", "leiden_1"]]
+        columns = list(clusterings.columns)
+        return tuple(str(c) for c in columns), [
+            clusterings.iloc[:, i] for i in range(len(columns))
+        ]
     if isinstance(clusterings, (str, bytes)) or not isinstance(clusterings, (Sequence, np.ndarray)):
         raise InvalidInputError(
-            f"`{name}` must be a sequence or mapping of labelings; got {_describe(clusterings)}."
+            f"`{name}` must be a sequence or mapping of labelings, or a DataFrame of them; "
+            f"got {type(clusterings).__name__} {_describe(clusterings)}."
         )
     items = list(clusterings)
     return tuple(str(i) for i in range(len(items))), items
 
 
-def _factorize_all(items: list[Any], name: str, offset_names: tuple[str, ...],
-                   n: int | None) -> tuple[list[NDArray[np.integer]], list[int], int | None]:  # fmt: skip
-    codes, ks = [], []
-    for key, labels in zip(offset_names, items, strict=True):
-        c, k = check_labels(labels, f"{name}[{key}]")
-        if n is not None and c.shape[0] != n:
-            raise InvalidInputError(
-                f"`{name}[{key}]` must label the same {n} elements as the first clustering; "
-                f"got {c.shape[0]} labels."
-            )
-        n = c.shape[0]
-        codes.append(c)
-        ks.append(k)
-    return codes, ks, n
-
-
+@fill_doc
 def pairwise(
     clusterings: Any,
     other: Any = None,
@@ -159,6 +164,8 @@ def pairwise(
     model: str = "perm",
     one_sided: bool = False,
     average_method: str = "arithmetic",
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
     executor: Executor | None = None,
     block_size: int | None = None,
 ) -> PairwiseResult:
@@ -168,9 +175,13 @@ def pairwise(
 
     Parameters
     ----------
-    clusterings : sequence or mapping of array-like of shape (n_samples,)
-        M labelings of the same elements (a mapping names them).
-    other : sequence or mapping of array-like, optional
+    clusterings : sequence or mapping of labelings, or a pandas DataFrame
+        M clusterings of the same elements, each in any form a single call takes
+        (labels by position, a Series, a mapping ``{element: label}``, communities);
+        a mapping names them, a DataFrame's columns are the clusterings. Keyed
+        inputs are matched by element, as in the single calls: every clustering is
+        aligned on the union of the elements, in the first one's order.
+    other : sequence or mapping of labelings, or a DataFrame, optional
         M' further labelings: the M x M' cross matrix (rows ``clusterings``,
         columns ``other``). Default: all pairs of ``clusterings``.
     measure : {"ami", "ari", "ri", "mi", "nmi", "vi", "fmi", "jaccard"}, default="ami"
@@ -181,6 +192,10 @@ def pairwise(
         matrix is then not symmetric (reference on rows).
     average_method : {"min", "geometric", "arithmetic", "max"}, default="arithmetic"
         The normalization of AMI and NMI.
+    %(unassigned)s
+        Applied to each pair as its single call does: under ``"drop"``, a pair
+        leaves out the elements unassigned in either of its two clusterings, so
+        N may differ by pair.
     executor : concurrent.futures.Executor, optional
         Where the blocks of pairs run: a ``ProcessPoolExecutor`` (the codes
         go to each worker once through a temporary memory-mapped file, so
@@ -238,22 +253,28 @@ def pairwise(
             f"`block_size` must be a positive integer; got {_describe(block_size)}."
         )
     names, items = _named(clusterings, "clusterings")
-    codes, ks, n = _factorize_all(items, "clusterings", names, None)
+    labels = [f"clusterings[{key}]" for key in names]
     if other is None:
         other_names, m_other = names, 0
     else:
         other_names, other_items = _named(other, "other")
-        other_codes, other_ks, n = _factorize_all(other_items, "other", other_names, n)
-        codes += other_codes
-        ks += other_ks
+        items = items + other_items
+        labels += [f"other[{key}]" for key in other_names]
         m_other = len(other_items)
+    codes, ks, flagged = validate_many(
+        items, labels, unassigned_label=unassigned_label, unassigned=unassigned
+    )
+    n = codes[0].shape[0] if codes else 0
     m = len(names)
     # Only the upper triangle when s(A, B) = s(B, A) to the last bit (the registry says
     # where; the measures are computed on a canonical orientation there).
     symmetric = other is None and chosen.symmetric(setting.one_sided, method)
     rows_index, cols_index = _pairs(m, m_other, other is None, symmetric)
     values = np.empty(rows_index.size, dtype=np.float64)
-    spec = _Spec(measure_name, setting, method, n or 0)
+    spec = _Spec(measure_name, setting, method, n)
+    if any(flagged):  # the policy applies per pair, in the workers
+        spec = _Spec(measure_name, setting, method, n, str(unassigned), tuple(flagged),
+                     tuple(labels))  # fmt: skip
     if codes and rows_index.size:
         matrix = np.stack([c.astype(np.int32 if (n or 0) < 2**31 else np.int64) for c in codes])
         values[:] = _run(matrix, np.asarray(ks, dtype=np.int64), spec, rows_index, cols_index,
@@ -315,7 +336,11 @@ def _run(
 ) -> NDArray[np.float64]:
     token = uuid.uuid4().hex
     # E[MI] of two-sided num/all depends on (K_i, K_j) only: each distinct pair once.
-    need_pairs = spec.measure == "ami" and spec.setting.sides_by_k(spec.n, 1, 1) is not None
+    need_pairs = (
+        spec.measure == "ami"
+        and spec.setting.sides_by_k(spec.n, 1, 1) is not None
+        and not any(spec.unassigned)  # a pair's N and K then depend on the pair
+    )
     if executor is None:
         source: Any = codes
         expectations = _expectation_table(spec, ks, rows, cols) if need_pairs else {}
@@ -547,8 +572,10 @@ def _run_block(
 def _pair_value(ws: _Workspace, spec: _Spec, i: int, j: int,
                 expectations: dict[Any, float]) -> float:  # fmt: skip
     """One pair, exactly as the single call computes it (same table, same functions)."""
-    table = ws.table(i, j)
     measure = _REGISTRY[spec.measure]
+    if spec.unassigned and (spec.unassigned[i] or spec.unassigned[j]):
+        return _unassigned_pair_value(ws, spec, i, j, measure)
+    table = ws.table(i, j)
     if not measure.uses_model:
         return measure.table(table, None, spec.method)
     sides = (
@@ -558,4 +585,15 @@ def _pair_value(ws: _Workspace, spec: _Spec, i: int, j: int,
     if expectations:  # AMI, two-sided num/all: E[MI] computed once per (K_i, K_j)
         expected = expectations[_expectation_key(spec, ws.ks[i], ws.ks[j])]
         return _adjusted_mutual_information(table, sides, spec.method, expected=expected)
+    return measure.table(table, sides, spec.method)
+
+
+def _unassigned_pair_value(ws: _Workspace, spec: _Spec, i: int, j: int, measure: Any) -> float:
+    """A pair with unassigned elements: the policy of its single call, then its table."""
+    c = apply_unassigned(
+        np.asarray(ws.codes[i]), int(ws.ks[i]), np.asarray(ws.codes[j]), int(ws.ks[j]),
+        spec.policy, (spec.names[i], spec.names[j]),
+    )
+    table = _table_from_codes(c.codes_true, c.k_true, c.codes_pred, c.k_pred)
+    sides = spec.setting.sides_of_table(table) if measure.uses_model else None
     return measure.table(table, sides, spec.method)

@@ -15,6 +15,7 @@ from chanceclust._expected.laws import falling_moment, pair_probabilities
 from chanceclust._expected.mutual_information import expected_mi_of_laws
 from chanceclust._models import Setting, Side, canonical_pair
 from chanceclust._validation import (
+    MAX_N,
     check_count,
     check_model_summary,
     check_setting,
@@ -266,7 +267,7 @@ def _baseline_sides(
     n_clusters_pred: Any,
 ) -> tuple[Side, Side]:
     """Validate summary arguments; return the two sides."""
-    n = check_count(n, "n")
+    n = check_count(n, "n", maximum=MAX_N)
     setting = check_setting(model, one_sided)
     sizes_true, k_true, sizes_pred, k_pred = check_summaries(
         n, setting, sizes_true, n_clusters_true, sizes_pred, n_clusters_pred

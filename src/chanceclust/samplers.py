@@ -12,12 +12,14 @@ seed or a :class:`numpy.random.Generator`).
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._validation import check_count, check_model_summary, check_rng
+from chanceclust.exceptions import InvalidInputError
 
 __all__ = ["random_clustering", "random_clusterings"]
 
@@ -163,8 +165,41 @@ def random_clusterings(
     m = check_count(m, "m")
     n, model, k, size_array = check_model_summary(n, model, n_clusters, sizes)
     gen = check_rng(rng)
+    out = _output(m, n)
     draw = model.side(n, size_array, k).sampler()
-    out = np.empty((m, n), dtype=np.int64)
     for row in out:  # row by row: m draws consume the stream as m single draws do
         row[:] = draw(gen)
     return out
+
+
+def _physical_memory() -> int | None:
+    """Bytes of physical memory of this machine, or None where the OS does not say."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        return None
+
+
+def _bytes(size: float) -> str:
+    for unit, scale in (("EB", 1e18), ("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
+        if size >= scale:
+            return f"{size / scale:.3g} {unit}"
+    return f"{size:.0f} bytes"
+
+
+def _output(m: int, n: int) -> NDArray[np.int64]:
+    """The (m, n) int64 array of the draws, refused before allocating if it cannot fit."""
+    need = 8 * m * n  # the labels alone; a draw's work arrays add O(n) more
+    memory = _physical_memory()
+    error = InvalidInputError(
+        f"Drawing m={m} clustering(s) of n={n} elements would need about {_bytes(need)} of "
+        "memory for the labels (8 bytes each)"
+        + (f"; this machine has {_bytes(memory)}" if memory else "")
+        + ": draw fewer or smaller clusterings."
+    )
+    if memory is not None and need > memory:
+        raise error
+    try:
+        return np.empty((m, n), dtype=np.int64)
+    except (MemoryError, ValueError):  # ValueError: a shape numpy cannot even index
+        raise error from None

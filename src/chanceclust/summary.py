@@ -48,7 +48,13 @@ from chanceclust._tables import (
     label_positions,
     union_labels,
 )
-from chanceclust._validation import _describe, check_labels
+from chanceclust._validation import (
+    _describe,
+    check_choice,
+    distinct_labels,
+    sorted_label_values,
+    validate_clusterings,
+)
 from chanceclust.contingency import Table, _table_of_cells
 from chanceclust.exceptions import InternalError, InvalidInputError, InvalidInputTypeError
 
@@ -59,40 +65,13 @@ __all__ = ["Histogram", "PartialTable", "TableSummary", "merge_tables", "partial
 
 
 def _distinct_labels(labels: Any, name: str) -> tuple[NDArray[Any], NDArray[np.int64]]:
-    """Validate one labeling; return (sorted distinct labels, codes into them).
+    """Validate one labeling by position; return (sorted distinct labels, codes into them).
 
-    Raises if the labels cannot be sorted (e.g. numbers mixed with strings):
+    The rules of every other reader (:func:`chanceclust._validation.distinct_labels`):
+    labels that cannot be sorted, e.g. numbers mixed with strings, are refused, since
     chunks can only be merged when every label has one place in one order.
     """
-    codes, k = check_labels(labels, name)
-    codes = codes.astype(np.int64, copy=False)
-    array = labels if isinstance(labels, np.ndarray) else np.asarray(labels, dtype=object)
-    if array.dtype == object and len(array):
-        try:  # a homogeneous object array (e.g. pandas strings) becomes a typed one
-            typed = np.asarray(array.tolist())
-            array = typed if typed.ndim == 1 and typed.dtype != object else array
-        except (ValueError, TypeError):
-            pass
-        if array.dtype.kind in "US" and not all(isinstance(v, (str, bytes)) for v in labels):
-            array = np.asarray(labels, dtype=object)
-    values = np.empty(k, dtype=array.dtype)
-    values[codes] = array  # the label of each code
-    try:
-        order = np.argsort(values, kind="stable")
-        ordered = values[order]
-        if k > 1 and not bool(np.all(ordered[1:] != ordered[:-1])):
-            raise TypeError  # distinct labels that compare equal (e.g. 1 and True)
-    except TypeError:
-        raise InvalidInputError(
-            f"`{name}` must hold sortable labels (all numbers, or all strings) to be "
-            f"merged across chunks; got {_describe(values[:4].tolist())}."
-        ) from None
-    if not bool(np.all(order == np.arange(k))):  # categorical codes: not in value order
-        rank = np.empty(k, dtype=np.int64)
-        rank[order] = np.arange(k)
-        codes = rank[codes]
-        values = ordered
-    return values, codes
+    return distinct_labels(labels, name)
 
 
 def _position(i: int) -> str:
@@ -350,16 +329,32 @@ def _canonical(
     return PartialTable(labels_true, labels_pred, cells.rows, cells.cols, cells.counts)
 
 
-def partial_table(labels_true: Any, labels_pred: Any) -> PartialTable:
+def partial_table(
+    labels_true: Any,
+    labels_pred: Any,
+    *,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
+) -> PartialTable:
     """The partial contingency table of one chunk of elements.
 
     Formula: docs/math.md#math-summaries.
 
     Parameters
     ----------
-    labels_true, labels_pred : array-like of shape (n_chunk,)
+    labels_true, labels_pred : array-like of shape (n_chunk,), or keyed inputs
         The labels of the chunk's elements in each clustering: numbers, or
         strings (labels must be sortable, so that chunks agree on one order).
+        Read as the single calls read them: by position, or by element for
+        mappings, Series with different indexes and communities (whose labels
+        are then the community numbers).
+    unassigned_label : label or collection of labels, optional
+        Labels that mark an element as unassigned, e.g. -1 for noise. Missing
+        values (None, NaN, ``pd.NA``, NaT, ``Decimal`` NaNs) always do.
+    unassigned : {"raise", "drop"}, default="raise"
+        What unassigned elements mean: an error, or left out of both clusterings
+        (an error if none is left). ``"singletons"`` and ``"cluster"`` need the
+        whole clustering, not a chunk: apply them to the merged labels.
 
     Returns
     -------
@@ -378,13 +373,11 @@ def partial_table(labels_true: Any, labels_pred: Any) -> PartialTable:
     >>> t.labels_true.tolist(), t.labels_pred.tolist(), t.counts.tolist()
     (['a', 'b'], [1, 3], [1, 1, 1])
     """
-    values_true, codes_true = _distinct_labels(labels_true, "labels_true")
-    values_pred, codes_pred = _distinct_labels(labels_pred, "labels_pred")
-    if len(codes_true) != len(codes_pred):
-        raise InvalidInputError(
-            "`labels_true` and `labels_pred` must label the same elements; got lengths "
-            f"{len(codes_true)} and {len(codes_pred)}."
-        )
+    policy = check_choice(unassigned, "unassigned", ("raise", "drop"))
+    c = validate_clusterings(labels_true, labels_pred, unassigned_label=unassigned_label,
+                             unassigned=policy, keep_values=True)  # fmt: skip
+    values_true, codes_true = sorted_label_values(c.values_true or [], c.codes_true, "labels_true")
+    values_pred, codes_pred = sorted_label_values(c.values_pred or [], c.codes_pred, "labels_pred")
     k_pred = len(values_pred)
     cells, counts = count_keys(cell_keys(codes_true, codes_pred, k_pred), len(values_true) * k_pred)
     rows, cols = np.divmod(cells, k_pred)
