@@ -50,7 +50,7 @@ from chanceclust._tables import (
 )
 from chanceclust._validation import (
     _describe,
-    check_choice,
+    check_unassigned,
     distinct_labels,
     sorted_label_values,
     validate_clusterings,
@@ -373,7 +373,14 @@ def partial_table(
     >>> t.labels_true.tolist(), t.labels_pred.tolist(), t.counts.tolist()
     (['a', 'b'], [1, 3], [1, 1, 1])
     """
-    policy = check_choice(unassigned, "unassigned", ("raise", "drop"))
+    policy = check_unassigned(unassigned)
+    if policy not in ("raise", "drop"):
+        raise InvalidInputError(
+            f"`unassigned`={policy!r} needs the whole clustering, not a chunk: an unassigned "
+            "element's new cluster would not be the same in the tables of other chunks; "
+            "give partial_table unassigned='drop' (or 'raise'), or apply "
+            f"{policy!r} to the whole labels first."
+        )
     c = validate_clusterings(labels_true, labels_pred, unassigned_label=unassigned_label,
                              unassigned=policy, keep_values=True)  # fmt: skip
     values_true, codes_true = sorted_label_values(c.values_true or [], c.codes_true, "labels_true")
