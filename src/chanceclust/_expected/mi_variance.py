@@ -1,0 +1,322 @@
+"""The exact variance of the mutual information of two random clusterings (docs/math.md#math-mi-variance).
+
+Write T = N MI. For any table, sum_ij (n_ij - a_i b_j / N) = 0 gives
+
+    T = sum_ij bd0(n_ij, a_i b_j / N),    bd0(x, m) = x log(x/m) + m - x >= 0,
+
+so T is a sum of non-negative cell terms D_ij, each of order 1, whose linear parts cancelled
+exactly: nothing of order N log N is ever subtracted (E[T^2] - E[T]^2 would lose ~20 digits).
+
+**Given both size sequences** (perm) the table is uniform among those with these margins and
+Var T is a sum of covariances of two cells, which depend only on whether the cells share the
+row, the column, both or neither, and on the sizes (a, a' of their rows, b, b' of their
+columns). With X = n_ij ~ Hyp(N, a, b) and, by the order in which a uniform column B_j and then
+B_j' are drawn,
+
+* m = n_i'j given X = x:  Hyp(N - a, a', b - x)    (B_j takes b - x of the N - a others),
+* y = n_i'j' given m:     Hyp(N - b, a' - m, b')   (B_j' is drawn from the N - b outside B_j),
+
+every covariance is a double sum over windows of centred terms:
+
+* same cell:    V(a, b)        = sum_x p(x) Dc(x)^2,
+* same row:     R(a; b, b')    = sum_x p(x) Dc(x) Gc_{a,b,b'}(x),
+* same column:  C(a, a'; b)    = sum_m r_{a,a',b}(m) Dc'(m),
+* neither:      Q(a, a'; b, b') = sum_m r_{a,a',b}(m) Gc_{a',b,b'}(m),
+
+with Dc(x) = bd0(x, ab/N) - E[bd0], r_{a,a',b}(m) = sum_x p(x) Dc(x) P(m | x) and
+Gc_{a',b,b'}(m) = E[bd0(y, a'b'/N) | m] - E[bd0(y, a'b'/N)]. Because sum_m r(m) = 0 the
+centring of G is free; it keeps every product small. The sums over the pairs of clusters are
+contracted as soon as they can be: Hsum_{a',b}(m) = sum_b' W2_B(b, b') Gc_{a',b,b'}(m).
+
+**Random sides** (num, all) enter through their size moments: W(a), the expected number of
+clusters of size a, and W2(a, a'), the expected number of ordered pairs of distinct clusters
+of sizes a and a'. Given both size sequences the law of the table is that of perm (the models
+are invariant under permutations of the elements), so
+
+    Var T = E[Var(T | sizes)] + Var(E[T | sizes]),
+
+the first term being the sums above with W and W2 in place of the counts, and the second
+sum Cov_A(a, a') Cov_B(b, b') e(a, b) e(a', b') + sum Cov_A(a, a') g_A(a) g_A(a')
++ sum Cov_B(b, b') g_B(b) g_B(b'), with e(a, b) = E[bd0] of the cell, g_A(a) = sum_b W_B(b)
+e(a, b) and Cov(a, a') = Cov(n_a, n_a') of the counts of clusters of each size (exact
+rationals, rounded once). Every function g may be replaced by g - alpha - beta a (num: the
+counts satisfy sum n_a = K and sum a n_a = N) or g - beta a (all): the least-squares line is
+removed before the quadratic form, which then adds terms of the size of the result.
+
+The random sides' W and W2 are exact integers over Stirling or Bell numbers, summed over every
+size 1..N: the cost grows like N^3 windows, so num and all are computed for N up to
+:data:`MAX_RANDOM_N` and refused beyond.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+
+import numpy as np
+from numpy.typing import NDArray
+
+from chanceclust._expected.laws import SizeLaw
+from chanceclust._expected.pmfs import deviance, hypergeom_pmf
+from chanceclust._expected.windows import tail_halfwidth
+from chanceclust._models import All, Fixed, Num, Side
+from chanceclust.exceptions import InvalidInputError
+
+__all__ = ["MAX_RANDOM_N", "SizeMoments", "size_moments", "total_variance"]
+
+#: Largest N for which a random (num or all) side is summed over all its cluster sizes.
+MAX_RANDOM_N = 60
+
+# Elements per pmf grid evaluated at once (memory ~ 10 arrays of this many float64).
+_GRID = 1 << 21
+
+
+@dataclass(frozen=True)
+class SizeMoments:
+    """Moments of the counts n_a of clusters of each size a of one side.
+
+    ``once[i]`` = E[n_a], ``pairs[i, j]`` = E[#ordered pairs of distinct clusters of sizes
+    (a_i, a_j)], ``spread[i, j]`` = Cov(n_{a_i}, n_{a_j}) (None: a fixed side, Cov = 0);
+    ``linear`` names the functions of a that the covariance annihilates ("1a" under num,
+    "a" under all).
+    """
+
+    n: int
+    sizes: NDArray[np.int64]
+    once: NDArray[np.float64]
+    pairs: NDArray[np.float64]
+    spread: NDArray[np.float64] | None
+    linear: str = ""
+
+
+def _fixed_moments(law: SizeLaw) -> SizeMoments:
+    counts = np.asarray(law.weights, dtype=np.float64)
+    pairs = np.outer(counts, counts) - np.diag(counts)
+    return SizeMoments(law.n, np.asarray(law.sizes, dtype=np.int64), counts, pairs, None)
+
+
+@lru_cache(maxsize=64)
+def _random_moments(kind: str, n: int, k: int) -> SizeMoments:
+    """Exact W, W2 and Cov of a uniform clustering of n elements (with k clusters under num)."""
+    from chanceclust.special import bell, stirling2
+
+    if kind == "num":
+        total = stirling2(n, k)
+
+        def rest(m: int, used: int) -> int:  # clusterings of the m other elements
+            return stirling2(m, k - used) if k - used >= 0 else 0
+
+        linear = "1a"
+    else:
+        total = bell(n)
+
+        def rest(m: int, used: int) -> int:
+            return bell(m)
+
+        linear = "a"
+    sizes = np.arange(1, n + 1, dtype=np.int64)
+    once = [Fraction(comb(n, a) * rest(n - a, 1), total) for a in range(1, n + 1)]
+    pairs = [
+        [
+            Fraction(comb(n, a) * comb(n - a, c) * rest(n - a - c, 2), total) if a + c <= n else Fraction(0)
+            for c in range(1, n + 1)
+        ]
+        for a in range(1, n + 1)
+    ]
+    spread = [
+        [pairs[i][j] + (once[i] if i == j else 0) - once[i] * once[j] for j in range(n)]
+        for i in range(n)
+    ]
+    keep = np.array([w != 0 for w in once])
+    as_float = np.vectorize(float, otypes=[np.float64])
+    return SizeMoments(
+        n,
+        sizes[keep],
+        as_float(np.array(once, dtype=object))[keep],
+        as_float(np.array(pairs, dtype=object))[np.ix_(keep, keep)],
+        as_float(np.array(spread, dtype=object))[np.ix_(keep, keep)],
+        linear,
+    )
+
+
+def size_moments(side: Side) -> SizeMoments:
+    """The size moments of one side; a random side with N > MAX_RANDOM_N is refused."""
+    if isinstance(side, Fixed):
+        return _fixed_moments(side.law)
+    if isinstance(side, Num) and side.k in (1, side.n):
+        sizes = np.full(side.k, side.n // side.k, dtype=np.int64)
+        return _fixed_moments(Fixed(sizes, side.n).law)
+    if side.n > MAX_RANDOM_N:
+        name = "num" if isinstance(side, Num) else "all"
+        raise InvalidInputError(
+            f"the exact variance of the mutual information under model={name!r} is "
+            f"implemented for N <= {MAX_RANDOM_N} (got N = {side.n}); use model='perm', "
+            "or significance_test('mi', ...) for a Monte Carlo null"
+        )
+    if isinstance(side, Num):
+        return _random_moments("num", side.n, side.k)
+    if isinstance(side, All):
+        return _random_moments("all", side.n, 0)
+    raise TypeError(side)  # pragma: no cover
+
+
+# --------------------------------------------------------------------------- pmf grids
+
+
+def _window(total: int, a: NDArray[np.int64], b: NDArray[np.int64]) -> tuple[NDArray, NDArray]:
+    """[lo, hi] of Hyp(total, a, b): its support cut where the mass outside is < 1e-20."""
+    af, bf, t = a.astype(np.float64), b.astype(np.float64), float(total)
+    mean = af * bf / t
+    var = mean * (t - af) * (t - bf) / (t * max(t - 1.0, 1.0))
+    half = tail_halfwidth(var)
+    lo = np.maximum(np.maximum(a + b - total, 0), np.floor(mean - half).astype(np.int64))
+    hi = np.minimum(np.minimum(a, b), np.ceil(mean + half).astype(np.int64))
+    return lo, np.maximum(hi, lo)
+
+
+def _hyp(total, a, b, k) -> NDArray[np.float64]:
+    """Hyp(total, a, b) pmf at k (broadcast int64 arrays), 0 outside the support or parameters."""
+    total, a, b, k = np.broadcast_arrays(*(np.asarray(v, dtype=np.int64) for v in (total, a, b, k)))
+    ok = (a >= 0) & (b >= 0) & (a <= total) & (b <= total) & (total >= 1)
+    ok &= (k >= np.maximum(a + b - total, 0)) & (k <= np.minimum(a, b))
+    out = np.zeros(k.shape, dtype=np.float64)
+    if ok.any():
+        out[ok] = hypergeom_pmf(k[ok], total[ok], a[ok], b[ok])
+    return out
+
+
+def _bd0(x: NDArray[np.int64], a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDArray:
+    """bd0(x, ab/n) with the exact offset x - ab/n = (x n - ab)/n."""
+    x, a, b = np.broadcast_arrays(x, a, b)
+    return deviance(x, a * b / float(n), (x * n - a * b) / float(n))
+
+
+# --------------------------------------------------------------------------- the engine
+
+
+@dataclass
+class _Cells:
+    """Per (row size s, column size b): window of Hyp(N, s, b), pmf, centred bd0, E[bd0]."""
+
+    lo: NDArray[np.int64]  # (S, B)
+    width: int
+    grid: NDArray[np.int64]  # (S, B, width): lo + offsets, clipped into the window
+    pmf: NDArray[np.float64]  # (S, B, width), 0 outside the window
+    centred: NDArray[np.float64]  # bd0(x, s b / N) - E[bd0], 0 outside
+    mean: NDArray[np.float64]  # (S, B): E[bd0]
+    var: NDArray[np.float64]  # (S, B): Var[bd0]
+
+
+def _cells(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> _Cells:
+    s, b = np.meshgrid(rows, cols, indexing="ij")
+    lo, hi = _window(n, s, b)
+    width = int((hi - lo).max(initial=0)) + 1
+    step = np.arange(width)
+    x = lo[..., None] + step
+    inside = x <= hi[..., None]
+    x = np.where(inside, x, lo[..., None])
+    pmf = np.where(inside, _hyp(n, s[..., None], b[..., None], x), 0.0)
+    dev = _bd0(x, s[..., None], b[..., None], n)
+    mean = np.sum(pmf * dev, axis=-1) / np.sum(pmf, axis=-1)
+    centred = np.where(inside, dev - mean[..., None], 0.0)
+    var = np.sum(pmf * centred * centred, axis=-1)
+    return _Cells(lo, width, x, pmf, centred, mean, var)
+
+
+def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells) -> NDArray:
+    """Hsum[s, b, m] = sum_b' W2_B(b, b') Gc_{s,b,b'}(m) on the m-window of Hyp(N, s, b).
+
+    Gc_{s,b,b'}(m) = E[bd0(y, s b'/N) | m] - E[bd0], y | m ~ Hyp(N - b, s - m, b'), y on
+    the window of Hyp(N, s, b').
+    """
+    sizes_b = cols.sizes
+    out = np.zeros(cells.grid.shape)
+    for i, s in enumerate(rows.sizes.tolist()):
+        for j, b in enumerate(sizes_b.tolist()):
+            weights = cols.pairs[j]
+            live = np.flatnonzero(weights)
+            if live.size == 0:
+                continue
+            m = cells.grid[i, j]  # (Wm,)
+            y = cells.grid[i][live]  # (B', Wy)
+            bp = sizes_b[live]
+            inside = cells.pmf[i][live] > 0  # (B', Wy): the y-window of (s, b')
+            cond = _hyp(n - b, s - m[None, :, None], bp[:, None, None], y[:, None, :])
+            cond = np.where(inside[:, None, :], cond, 0.0)
+            given = np.einsum("kmy,ky->km", cond, cells.centred[i][live])  # (B', Wm)
+            out[i, j] = weights[live] @ given
+    return out
+
+
+def _conditional_rows(
+    n: int, cells: _Cells, i: int, j: int, a: int, b: int, sizes: NDArray[np.int64],
+    others: NDArray[np.intp],
+) -> NDArray[np.float64]:
+    """r_{a,a',b}(m) = sum_x p(x) Dc(x) P(m | x), m | x ~ Hyp(N - a, a', b - x), per a'.
+
+    ``others`` indexes the sizes a' paired with a (rows of ``sizes``).
+    """
+    x = cells.grid[i, j]
+    weight = cells.pmf[i, j] * cells.centred[i, j]  # (Wx,)
+    live = weight != 0
+    x, weight = x[live], weight[live]
+    m = cells.grid[others, j]  # (A', Wm)
+    inside = cells.pmf[others, j] > 0
+    ap = sizes[others]
+    out = np.zeros(m.shape)
+    chunk = max(1, _GRID // max(1, m.shape[1] * max(1, len(x))))
+    for start in range(0, len(others), chunk):
+        sl = slice(start, start + chunk)
+        cond = _hyp(n - a, ap[sl, None, None], b - x[None, :, None], m[sl, None, :])
+        out[sl] = np.einsum("x,kxm->km", weight, cond)
+    return np.where(inside, out, 0.0)
+
+
+def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[float, _Cells]:
+    """E[Var(T | sizes)]: the four kinds of pairs of cells, summed with the size moments."""
+    cells = _cells(n, rows.sizes, cols.sizes)
+    hsum = _pair_sums(n, rows, cols, cells)
+    total = float(rows.once @ cells.var @ cols.once)  # same cell
+    same_row = np.sum(cells.pmf * cells.centred * hsum, axis=-1)
+    total += float(rows.once @ same_row @ np.ones(len(cols.sizes)))
+    for i, a in enumerate(rows.sizes.tolist()):
+        others = np.flatnonzero(rows.pairs[i])
+        if others.size == 0:
+            continue
+        for j, b in enumerate(cols.sizes.tolist()):
+            r = _conditional_rows(n, cells, i, j, a, b, rows.sizes, others)  # (A', Wm)
+            other = cols.once[j] * cells.centred[others, j] + hsum[others, j]
+            total += float(rows.pairs[i, others] @ np.sum(r * other, axis=-1))
+    return total, cells
+
+
+def _detrend(values: NDArray[np.float64], sizes: NDArray[np.int64], linear: str) -> NDArray:
+    """values minus their least-squares fit on span{1, a} ("1a") or span{a} ("a")."""
+    a = sizes.astype(np.float64)
+    basis = np.stack([np.ones_like(a), a], axis=1) if linear == "1a" else a[:, None]
+    coef, *_ = np.linalg.lstsq(basis, values, rcond=None)
+    return values - basis @ coef
+
+
+def _between_variance(rows: SizeMoments, cols: SizeMoments, mean: NDArray) -> float:
+    """Var(E[T | sizes]) for E[T | sizes] = sum_ij e(a_i, b_j) (0 when both sides are fixed)."""
+    total = 0.0
+    if rows.spread is not None:
+        g = _detrend(mean @ cols.once, rows.sizes, rows.linear)
+        total += float(g @ rows.spread @ g)
+    if cols.spread is not None:
+        g = _detrend(rows.once @ mean, cols.sizes, cols.linear)
+        total += float(g @ cols.spread @ g)
+    if rows.spread is not None and cols.spread is not None:
+        total += float(np.sum((rows.spread @ mean @ cols.spread) * mean))
+    return total
+
+
+def total_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> float:
+    """Var[N MI] of two independent sides given by their size moments (nats^2)."""
+    if n < 2:
+        return 0.0
+    within, cells = conditional_variance(n, rows, cols)
+    return max(within + _between_variance(rows, cols, cells.mean), 0.0)
