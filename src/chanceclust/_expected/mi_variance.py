@@ -187,6 +187,68 @@ def _hyp(total, a, b, k) -> NDArray[np.float64]:
     return out
 
 
+def _hyp_rows(total, a, b, start, width: int) -> NDArray[np.float64]:
+    """Hyp(total, a, b) pmf at start + 0..width-1, per row of the 1-D int64 parameter arrays.
+
+    The pmf is evaluated once per row, at the mode clipped into the row's range (Loader's
+    form, :func:`pmfs.hypergeom_pmf`), and carried outwards by its exact ratios
+    h(k+1)/h(k) = (a-k)(b-k) / ((k+1)(total-a-b+k+1)): one rounding per step, and every
+    value is at most the anchor's (the pmf is unimodal), so nothing overflows. 0 outside
+    the support and on rows whose parameters are out of range.
+    """
+    total, a, b, start = np.broadcast_arrays(
+        *(np.asarray(v, dtype=np.int64).ravel() for v in (total, a, b, start))
+    )
+    rows = len(total)
+    out = np.zeros((rows, width))
+    lo = np.maximum(np.maximum(a + b - total, 0), start)
+    hi = np.minimum(np.minimum(a, b), start + width - 1)
+    ok = (a >= 0) & (b >= 0) & (a <= total) & (b <= total) & (total >= 1) & (lo <= hi)
+    if not ok.any():
+        return out
+    total, a, b, start, lo, hi = (v[ok] for v in (total, a, b, start, lo, hi))
+    mode = np.clip((a + 1) * (b + 1) // (total + 2), lo, hi)
+    anchor = hypergeom_pmf(mode, total, a, b)
+    # Ratios h(t+1)/h(t) on the row's range, 1 where t or t+1 is outside the support (those
+    # columns are cut at the end); their running product P from column 0 gives
+    # pmf = anchor * P / P[mode].
+    t = start[:, None].astype(np.float64) + np.arange(width - 1, dtype=np.float64)
+    af, bf = a[:, None].astype(np.float64), b[:, None].astype(np.float64)
+    rest = (total - a - b)[:, None].astype(np.float64) + 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = (af - t) * (bf - t) / ((t + 1.0) * (rest + t))
+    t += 0.5  # a transition t -> t+1 is inside when lo <= t < hi
+    ratio[(t < lo[:, None]) | (t > hi[:, None])] = 1.0
+    product = np.empty((len(total), width))
+    product[:, 0] = 1.0
+    np.cumprod(ratio, axis=1, out=product[:, 1:])
+    at_mode = product[np.arange(len(total)), mode - start]
+    scale = anchor / at_mode
+    bad = ~np.isfinite(product).all(axis=1) | ~np.isfinite(scale) | (at_mode == 0)
+    product *= scale[:, None]
+    if bad.any():  # a huge range of values on the row: carry it from the mode both ways
+        product[bad] = _two_way(ratio[bad], (mode - start)[bad], anchor[bad])
+    column = np.arange(width)
+    product[(column < (lo - start)[:, None]) | (column > (hi - start)[:, None])] = 0.0
+    out[ok] = product
+    return out
+
+
+def _two_way(ratio: NDArray, pos: NDArray, anchor: NDArray) -> NDArray[np.float64]:
+    """anchor carried from column ``pos`` by the ratios, upwards and downwards separately."""
+    width = ratio.shape[1] + 1
+    column = np.arange(width - 1)[None, :]
+    up = np.where(column >= pos[:, None], ratio, 1.0)
+    with np.errstate(divide="ignore"):
+        down = np.where(column < pos[:, None], 1.0 / ratio, 1.0)
+    out = np.empty((len(pos), width))
+    out[:, 0] = 1.0
+    np.cumprod(up, axis=1, out=out[:, 1:])
+    back = np.ones((len(pos), width))
+    back[:, :-1] = np.cumprod(down[:, ::-1], axis=1)[:, ::-1]
+    return anchor[:, None] * out * back
+
+
 def _bd0(x: NDArray[np.int64], a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDArray:
     """bd0(x, ab/n) with the exact offset x - ab/n = (x n - ab)/n."""
     x, a, b = np.broadcast_arrays(x, a, b)
@@ -201,7 +263,7 @@ class _Cells:
     """Per (row size s, column size b): window of Hyp(N, s, b), pmf, centred bd0, E[bd0]."""
 
     lo: NDArray[np.int64]  # (S, B)
-    width: int
+    count: NDArray[np.int64]  # (S, B): the window's length
     grid: NDArray[np.int64]  # (S, B, width): lo + offsets, clipped into the window
     pmf: NDArray[np.float64]  # (S, B, width), 0 outside the window
     centred: NDArray[np.float64]  # bd0(x, s b / N) - E[bd0], 0 outside
@@ -222,7 +284,7 @@ def _cells(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> _Cells:
     mean = np.sum(pmf * dev, axis=-1) / np.sum(pmf, axis=-1)
     centred = np.where(inside, dev - mean[..., None], 0.0)
     var = np.sum(pmf * centred * centred, axis=-1)
-    return _Cells(lo, width, x, pmf, centred, mean, var)
+    return _Cells(lo, hi - lo + 1, x, pmf, centred, mean, var)
 
 
 def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells) -> NDArray:
@@ -239,14 +301,20 @@ def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells) -> N
             live = np.flatnonzero(weights)
             if live.size == 0:
                 continue
-            m = cells.grid[i, j]  # (Wm,)
-            y = cells.grid[i][live]  # (B', Wy)
-            bp = sizes_b[live]
-            inside = cells.pmf[i][live] > 0  # (B', Wy): the y-window of (s, b')
-            cond = _hyp(n - b, s - m[None, :, None], bp[:, None, None], y[:, None, :])
-            cond = np.where(inside[:, None, :], cond, 0.0)
-            given = np.einsum("kmy,ky->km", cond, cells.centred[i][live])  # (B', Wm)
-            out[i, j] = weights[live] @ given
+            wm = int(cells.count[i, j])
+            wy = int(cells.count[i, live].max())
+            m = cells.grid[i, j, :wm]
+            chunk = max(1, _GRID // (wm * wy))
+            for start in range(0, live.size, chunk):
+                some = live[start : start + chunk]
+                bp = sizes_b[some]
+                y0 = cells.lo[i, some]  # the y-window of (s, b') starts here
+                cond = _hyp_rows(
+                    n - b, s - np.tile(m, bp.size), np.repeat(bp, wm), np.repeat(y0, wm), wy
+                ).reshape(bp.size, wm, wy)
+                # centred is 0 beyond each y-window: the padding adds nothing.
+                given = np.einsum("kmy,ky->km", cond, cells.centred[i, some, :wy])  # (B', Wm)
+                out[i, j, :wm] += weights[some] @ given
     return out
 
 
@@ -262,16 +330,21 @@ def _conditional_rows(
     weight = cells.pmf[i, j] * cells.centred[i, j]  # (Wx,)
     live = weight != 0
     x, weight = x[live], weight[live]
-    m = cells.grid[others, j]  # (A', Wm)
-    inside = cells.pmf[others, j] > 0
+    wm = int(cells.count[others, j].max())
+    m0 = cells.lo[others, j]  # the m-window of (a', b) starts here
     ap = sizes[others]
-    out = np.zeros(m.shape)
-    chunk = max(1, _GRID // max(1, m.shape[1] * max(1, len(x))))
+    out = np.zeros((len(others), cells.grid.shape[-1]))
+    wx = len(x)
+    chunk = max(1, _GRID // (wm * max(1, wx)))
     for start in range(0, len(others), chunk):
         sl = slice(start, start + chunk)
-        cond = _hyp(n - a, ap[sl, None, None], b - x[None, :, None], m[sl, None, :])
-        out[sl] = np.einsum("x,kxm->km", weight, cond)
-    return np.where(inside, out, 0.0)
+        ks = len(ap[sl])
+        cond = _hyp_rows(
+            n - a, np.repeat(ap[sl], wx), b - np.tile(x, ks), np.repeat(m0[sl], wx), wm
+        ).reshape(ks, wx, wm)
+        out[sl, :wm] = np.einsum("x,kxm->km", weight, cond)
+    # Beyond each m-window the partner terms are 0; cut there too (mass < 1e-20).
+    return np.where(cells.pmf[others, j] > 0, out, 0.0)
 
 
 def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[float, _Cells]:
