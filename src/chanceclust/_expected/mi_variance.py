@@ -69,6 +69,8 @@ __all__ = ["MAX_RANDOM_N", "SizeMoments", "size_moments", "total_variance"]
 #: Largest N for which a random (num or all) side is summed over all its cluster sizes.
 MAX_RANDOM_N = 60
 
+_NEGLIGIBLE_COUNT = Fraction(1, 10**30)
+
 # Elements per pmf grid evaluated at once (memory ~ 10 arrays of this many float64).
 _GRID = 1 << 21
 
@@ -105,7 +107,7 @@ def _random_moments(kind: str, n: int, k: int) -> SizeMoments:
     if kind == "num":
         total = stirling2(n, k)
 
-        def rest(m: int, used: int) -> int:  # clusterings of the m other elements
+        def rest(m: int, used: int) -> int:
             return stirling2(m, k - used) if k - used >= 0 else 0
 
         linear = "1a"
@@ -116,27 +118,29 @@ def _random_moments(kind: str, n: int, k: int) -> SizeMoments:
             return bell(m)
 
         linear = "a"
-    sizes = np.arange(1, n + 1, dtype=np.int64)
-    once = [Fraction(comb(n, a) * rest(n - a, 1), total) for a in range(1, n + 1)]
+    one = [rest(m, 1) for m in range(n + 1)]  # clusterings of the other m elements
+    two = [rest(m, 2) for m in range(n + 1)]
+    once = {a: Fraction(comb(n, a) * one[n - a], total) for a in range(1, n + 1)}
+    # Sizes expected fewer than 1e-30 times are dropped: each enters Var[N MI] through
+    # terms bounded by its expected count times N^2 log^2 N K_A K_B (< 1e-18 here).
+    kept = [a for a, w in once.items() if w > _NEGLIGIBLE_COUNT]
     pairs = [
         [
-            Fraction(comb(n, a) * comb(n - a, c) * rest(n - a - c, 2), total) if a + c <= n else Fraction(0)
-            for c in range(1, n + 1)
+            Fraction(comb(n, a) * comb(n - a, c) * two[n - a - c], total) if a + c <= n else 0
+            for c in kept
         ]
-        for a in range(1, n + 1)
+        for a in kept
     ]
     spread = [
-        [pairs[i][j] + (once[i] if i == j else 0) - once[i] * once[j] for j in range(n)]
-        for i in range(n)
+        [pairs[i][j] + (once[a] if i == j else 0) - once[a] * once[c] for j, c in enumerate(kept)]
+        for i, a in enumerate(kept)
     ]
-    keep = np.array([w != 0 for w in once])
-    as_float = np.vectorize(float, otypes=[np.float64])
     return SizeMoments(
         n,
-        sizes[keep],
-        as_float(np.array(once, dtype=object))[keep],
-        as_float(np.array(pairs, dtype=object))[np.ix_(keep, keep)],
-        as_float(np.array(spread, dtype=object))[np.ix_(keep, keep)],
+        np.array(kept, dtype=np.int64),
+        np.array([float(once[a]) for a in kept]),
+        np.array([[float(w) for w in row] for row in pairs]).reshape(len(kept), len(kept)),
+        np.array([[float(w) for w in row] for row in spread]).reshape(len(kept), len(kept)),
         linear,
     )
 
