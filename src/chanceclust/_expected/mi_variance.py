@@ -291,81 +291,87 @@ def _cells(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> _Cells:
     return _Cells(lo, hi - lo + 1, x, pmf, centred, mean, var)
 
 
+def _blocks(first: NDArray[np.int64], second: NDArray[np.int64]):
+    """Blocks of indices whose two window lengths are within 25% of the block's largest.
+
+    Yields (indices, largest first, largest second), each block with at most _GRID
+    grid points, so that padding wastes little work.
+    """
+    key = np.ceil(np.log(first) / np.log(1.25)) * 4096 + np.ceil(np.log(second) / np.log(1.25))
+    order = np.argsort(key, kind="stable")
+    bounds = np.flatnonzero(np.diff(key[order])) + 1
+    for group in np.split(order, bounds):
+        wa, wb = int(first[group].max()), int(second[group].max())
+        chunk = max(1, _GRID // (wa * wb))
+        for start in range(0, group.size, chunk):
+            yield group[start : start + chunk], wa, wb
+
+
 def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells) -> NDArray:
     """Hsum[s, b, m] = sum_b' W2_B(b, b') Gc_{s,b,b'}(m) on the m-window of Hyp(N, s, b).
 
     Gc_{s,b,b'}(m) = E[bd0(y, s b'/N) | m] - E[bd0], y | m ~ Hyp(N - b, s - m, b'), y on
-    the window of Hyp(N, s, b').
+    the window of Hyp(N, s, b'). All pairs of columns (b, b') of one row size are done
+    together, in blocks of at most _GRID grid points. Beyond an m-window the values are
+    left as computed: they always meet a factor that is 0 there.
     """
     sizes_b = cols.sizes
     out = np.zeros(cells.grid.shape)
+    col, partner = np.nonzero(cols.pairs)
+    weights = cols.pairs[col, partner]
     for i, s in enumerate(rows.sizes.tolist()):
-        for j, b in enumerate(sizes_b.tolist()):
-            weights = cols.pairs[j]
-            live = np.flatnonzero(weights)
-            if live.size == 0:
-                continue
-            wm = int(cells.count[i, j])
-            wy = int(cells.count[i, live].max())
-            m = cells.grid[i, j, :wm]
-            chunk = max(1, _GRID // (wm * wy))
-            for start in range(0, live.size, chunk):
-                some = live[start : start + chunk]
-                bp = sizes_b[some]
-                y0 = cells.lo[i, some]  # the y-window of (s, b') starts here
-                cond = _hyp_rows(
-                    n - b, s - np.tile(m, bp.size), np.repeat(bp, wm), np.repeat(y0, wm), wy
-                ).reshape(bp.size, wm, wy)
-                # centred is 0 beyond each y-window: the padding adds nothing.
-                given = np.einsum("kmy,ky->km", cond, cells.centred[i, some, :wy])  # (B', Wm)
-                out[i, j, :wm] += weights[some] @ given
+        for sl, wm, wy in _blocks(cells.count[i, col], cells.count[i, partner]):
+            pairs = sl.size
+            m = cells.lo[i, col[sl]][:, None] + np.arange(wm)  # the m-window of (s, b)
+            cond = _hyp_rows(
+                n - np.repeat(sizes_b[col[sl]], wm),
+                s - m.ravel(),
+                np.repeat(sizes_b[partner[sl]], wm),
+                np.repeat(cells.lo[i, partner[sl]], wm),
+                wy,
+            ).reshape(pairs, wm, wy)
+            # centred is 0 beyond each y-window: the padding adds nothing.
+            given = np.einsum("kmy,ky->km", cond, cells.centred[i, partner[sl], :wy])
+            np.add.at(out[i, :, :wm], col[sl], weights[sl, None] * given)
     return out
 
 
-def _conditional_rows(
-    n: int, cells: _Cells, i: int, j: int, a: int, b: int, sizes: NDArray[np.int64],
-    others: NDArray[np.intp],
-) -> NDArray[np.float64]:
-    """r_{a,a',b}(m) = sum_x p(x) Dc(x) P(m | x), m | x ~ Hyp(N - a, a', b - x), per a'.
-
-    ``others`` indexes the sizes a' paired with a (rows of ``sizes``).
-    """
-    x = cells.grid[i, j]
-    weight = cells.pmf[i, j] * cells.centred[i, j]  # (Wx,)
-    live = weight != 0
-    x, weight = x[live], weight[live]
-    wm = int(cells.count[others, j].max())
-    m0 = cells.lo[others, j]  # the m-window of (a', b) starts here
-    ap = sizes[others]
-    out = np.zeros((len(others), cells.grid.shape[-1]))
-    wx = len(x)
-    chunk = max(1, _GRID // (wm * max(1, wx)))
-    for start in range(0, len(others), chunk):
-        sl = slice(start, start + chunk)
-        ks = len(ap[sl])
-        cond = _hyp_rows(
-            n - a, np.repeat(ap[sl], wx), b - np.tile(x, ks), np.repeat(m0[sl], wx), wm
-        ).reshape(ks, wx, wm)
-        out[sl, :wm] = np.einsum("x,kxm->km", weight, cond)
-    # Beyond each m-window the partner terms are 0; cut there too (mass < 1e-20).
-    return np.where(cells.pmf[others, j] > 0, out, 0.0)
-
-
 def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[float, _Cells]:
-    """E[Var(T | sizes)]: the four kinds of pairs of cells, summed with the size moments."""
+    """E[Var(T | sizes)]: the four kinds of pairs of cells, summed with the size moments.
+
+    Pairs of cells in different rows need r_{a,a',b}(m) = sum_x p(x) Dc(x) P(m | x),
+    m | x ~ Hyp(N - a, a', b - x) on the m-window of (a', b): for each row size a, all
+    (a', b) together in blocks of at most _GRID grid points.
+    """
     cells = _cells(n, rows.sizes, cols.sizes)
     hsum = _pair_sums(n, rows, cols, cells)
     total = float(rows.once @ cells.var @ cols.once)  # same cell
     same_row = np.sum(cells.pmf * cells.centred * hsum, axis=-1)
     total += float(rows.once @ same_row @ np.ones(len(cols.sizes)))
-    for i, a in enumerate(rows.sizes.tolist()):
+    # The partner of the cell (a', b) in a different row: its centred bd0 (same column,
+    # weight W_B(b)) and Hsum (different column).
+    partner_terms = cols.once[None, :, None] * cells.centred + hsum
+    sizes_a, sizes_b = rows.sizes, cols.sizes
+    for i, a in enumerate(sizes_a.tolist()):
         others = np.flatnonzero(rows.pairs[i])
         if others.size == 0:
             continue
-        for j, b in enumerate(cols.sizes.tolist()):
-            r = _conditional_rows(n, cells, i, j, a, b, rows.sizes, others)  # (A', Wm)
-            other = cols.once[j] * cells.centred[others, j] + hsum[others, j]
-            total += float(rows.pairs[i, others] @ np.sum(r * other, axis=-1))
+        other, col = (v.ravel() for v in np.meshgrid(others, np.arange(len(sizes_b)), indexing="ij"))
+        for sl, wx, wm in _blocks(cells.count[i, col], cells.count[other, col]):
+            pairs = sl.size
+            x = cells.grid[i, col[sl], :wx]  # clipped into each window
+            weight = (cells.pmf[i] * cells.centred[i])[col[sl], :wx]  # 0 beyond each window
+            cond = _hyp_rows(
+                n - a,
+                np.repeat(sizes_a[other[sl]], wx),
+                np.repeat(sizes_b[col[sl]], wx) - x.ravel(),
+                np.repeat(cells.lo[other[sl], col[sl]], wx),
+                wm,
+            ).reshape(pairs, wx, wm)
+            r = np.einsum("kx,kxm->km", weight, cond)
+            inside = cells.pmf[other[sl], col[sl], :wm] > 0  # mass < 1e-20 beyond the m-windows
+            value = np.sum(np.where(inside, r, 0.0) * partner_terms[other[sl], col[sl], :wm], axis=-1)
+            total += float(rows.pairs[i, other[sl]] @ value)
     return total, cells
 
 
