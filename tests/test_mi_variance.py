@@ -168,17 +168,18 @@ def test_contingency_and_summary_inputs():
     b = np.tile(np.arange(5), 16)
     table = cc.contingency_table(a, b)
     summary = cc.partial_table(a, b).summary()
-    for model, one_sided in (("perm", False), ("num", True), ("all", True)):
-        if model != "perm":  # N = 80 is beyond the random sides' range: refused alike
+    for model, one_sided in (("perm", False), ("num", True), ("all", True), ("all", False)):
+        kw = {"model": model, "one_sided": one_sided}
+        if model == "all" and not one_sided:  # N = 80: beyond the two-sided range, refused alike
             for kwargs in ({"contingency": table}, {"contingency": summary}):
                 with pytest.raises(InvalidInputError, match="N <= 60"):
-                    cc.mutual_information_variance(model=model, one_sided=one_sided, **kwargs)
+                    cc.mutual_information_variance(**kw, **kwargs)
             continue
-        by_labels = cc.mutual_information_variance(a, b, model=model, one_sided=one_sided)
-        assert cc.mutual_information_variance(contingency=table, model=model) == by_labels
-        assert cc.mutual_information_variance(contingency=summary, model=model) == by_labels
-        z = cc.standardized_mutual_information(a, b, model=model)
-        assert cc.standardized_mutual_information(contingency=summary, model=model) == pytest.approx(
+        by_labels = cc.mutual_information_variance(a, b, **kw)
+        assert cc.mutual_information_variance(contingency=table, **kw) == by_labels
+        assert cc.mutual_information_variance(contingency=summary, **kw) == by_labels
+        z = cc.standardized_mutual_information(a, b, **kw)
+        assert cc.standardized_mutual_information(contingency=summary, **kw) == pytest.approx(
             z, rel=1e-13
         )
 
@@ -196,9 +197,11 @@ def test_random_sides_beyond_their_range_are_refused():
     n = MAX_RANDOM_N + 1
     a, b = np.arange(n) % 3, np.arange(n) % 4
     for model in ("num", "all"):
-        for one_sided in (False, True):
-            with pytest.raises(InvalidInputError, match="model="):
-                cc.standardized_mutual_information(a, b, model=model, one_sided=one_sided)
+        with pytest.raises(InvalidInputError, match="model="):
+            cc.standardized_mutual_information(a, b, model=model)
+    # num with small clusters (a size law, not a mixture of labelings): refused one-sided too.
+    with pytest.raises(InvalidInputError, match="model='num'"):
+        cc.mutual_information_variance(a, np.arange(n) % 40, model="num", one_sided=True)
     # ... unless the ensemble is single-valued (a reference with one cluster: MI = 0).
     assert cc.mutual_information_variance(np.zeros(n, int), b, model="all", one_sided=True) == 0.0
 
@@ -223,4 +226,40 @@ def test_variance_agrees_with_monte_carlo(case, one_sided):
     centered = null - null.mean()
     sample_var = centered.var(ddof=1)
     stderr = np.sqrt(max(np.mean(centered**4) - sample_var**2, 0.0) / draws)
+    assert abs(sample_var - exact) < 5 * stderr
+
+
+SLOT_CASES = [
+    ([15, 10, 5], "all", 30),
+    ([20, 20, 10, 10], "all", 60),
+    ([30, 20, 10], ("num", 3), 60),
+    ([10, 10, 10, 10], ("num", 2), 40),
+    ([1, 1, 1, 1, 1, 45], ("num", 4), 50),
+]
+
+
+@pytest.mark.parametrize(("sizes", "model", "n"), SLOT_CASES)
+def test_slot_route_equals_size_route(sizes, model, n):
+    """One-sided beyond N = 60 sums over the slots of a mixture; both routes agree for N <= 60."""
+    from chanceclust._expected.mi_variance import size_moments, total_variance
+    from chanceclust._expected.mi_variance_slots import one_sided_slot_variance
+    from chanceclust._models import All, Fixed, Num
+
+    fixed = Fixed(np.array(sizes), n)
+    side = All(n) if model == "all" else Num(n, model[1])
+    by_sizes = total_variance(n, size_moments(fixed), size_moments(side))
+    assert one_sided_slot_variance(fixed.law, side.law) == pytest.approx(by_sizes, rel=1e-12)
+
+
+@pytest.mark.parametrize("model", ["num", "all"])
+def test_slot_route_agrees_with_monte_carlo(model):
+    """N = 800, one-sided: the variance of 4000 samples from the model's samplers."""
+    rng = np.random.default_rng(0)
+    a = np.repeat(np.arange(4), [300, 200, 150, 150])
+    b = rng.integers(0, 5, 800)
+    exact = cc.mutual_information_variance(a, b, model=model, one_sided=True)
+    null = cc.null_distribution("mi", a, b, model=model, one_sided=True, n_resamples=4000, rng=1)
+    centered = null - null.mean()
+    sample_var = centered.var(ddof=1)
+    stderr = np.sqrt(max(np.mean(centered**4) - sample_var**2, 0.0) / 4000)
     assert abs(sample_var - exact) < 5 * stderr

@@ -35,8 +35,15 @@ from typing import Any
 
 from chanceclust._docs import fill_doc
 from chanceclust._expected.elementary import falling
-from chanceclust._expected.laws import Law, SizeLaw, exact_pair_probability, inverse_moments
-from chanceclust._expected.mi_variance import size_moments, total_variance
+from chanceclust._expected.laws import (
+    Law,
+    SizeLaw,
+    SlotMixture,
+    exact_pair_probability,
+    inverse_moments,
+)
+from chanceclust._expected.mi_variance import MAX_RANDOM_N, size_moments, total_variance
+from chanceclust._expected.mi_variance_slots import one_sided_slot_variance
 from chanceclust._models import Fixed, Num, Side, canonical_pair
 from chanceclust.contingency import Table, _pair_counts
 from chanceclust.expectations import _expected_mutual_information, _validated_table
@@ -337,7 +344,13 @@ def _table_mi_variance(table: Table, sides: tuple[Side, Side]) -> float:
 
 
 def _mi_variance_of_sides(true: Side, pred: Side) -> float:
+    """Var[MI] by the sums over sizes (N <= MAX_RANDOM_N for a random side), or, for a fixed
+    side against a slot mixture beyond that, by the sums over the mixture's slots."""
     n = true.n
+    random = [side for side in (true, pred) if not isinstance(side, Fixed)]
+    if n > MAX_RANDOM_N and len(random) == 1 and isinstance(random[0].law, SlotMixture):
+        fixed = pred if random[0] is true else true
+        return one_sided_slot_variance(fixed.law, random[0].law) / (n * n)
     return total_variance(n, size_moments(true), size_moments(pred)) / (n * n)
 
 

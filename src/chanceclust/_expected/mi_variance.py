@@ -156,8 +156,10 @@ def size_moments(side: Side) -> SizeMoments:
         name = "num" if isinstance(side, Num) else "all"
         raise InvalidInputError(
             f"the exact variance of the mutual information under model={name!r} is "
-            f"implemented for N <= {MAX_RANDOM_N} (got N = {side.n}); use model='perm', "
-            "or significance_test('mi', ...) for a Monte Carlo null"
+            f"implemented for N <= {MAX_RANDOM_N} (got N = {side.n}), and beyond only "
+            "one-sided where the random side is a mixture of uniform labelings (all; num "
+            "with mean cluster size well above log K); use model='perm', or "
+            "significance_test('mi', ...) for a Monte Carlo null"
         )
     if isinstance(side, Num):
         return _random_moments("num", side.n, side.k)
