@@ -168,13 +168,8 @@ def test_contingency_and_summary_inputs():
     b = np.tile(np.arange(5), 16)
     table = cc.contingency_table(a, b)
     summary = cc.partial_table(a, b).summary()
-    for model, one_sided in (("perm", False), ("num", True), ("all", True), ("all", False)):
+    for model, one_sided in (("perm", False), ("num", True), ("all", True), ("num", False)):
         kw = {"model": model, "one_sided": one_sided}
-        if model == "all" and not one_sided:  # N = 80: beyond the two-sided range, refused alike
-            for kwargs in ({"contingency": table}, {"contingency": summary}):
-                with pytest.raises(InvalidInputError, match="N <= 60"):
-                    cc.mutual_information_variance(**kw, **kwargs)
-            continue
         by_labels = cc.mutual_information_variance(a, b, **kw)
         assert cc.mutual_information_variance(contingency=table, **kw) == by_labels
         assert cc.mutual_information_variance(contingency=summary, **kw) == by_labels
@@ -194,14 +189,12 @@ def test_two_sided_is_symmetric_to_the_last_bit(model):
 
 
 def test_random_sides_beyond_their_range_are_refused():
+    """Beyond N = 60, num with small clusters (a size law, not a mixture of labelings)."""
     n = MAX_RANDOM_N + 1
-    a, b = np.arange(n) % 3, np.arange(n) % 4
-    for model in ("num", "all"):
-        with pytest.raises(InvalidInputError, match="model="):
-            cc.standardized_mutual_information(a, b, model=model)
-    # num with small clusters (a size law, not a mixture of labelings): refused one-sided too.
-    with pytest.raises(InvalidInputError, match="model='num'"):
-        cc.mutual_information_variance(a, np.arange(n) % 40, model="num", one_sided=True)
+    a, b = np.arange(n) % 3, np.arange(n) % 40
+    for one_sided in (False, True):
+        with pytest.raises(InvalidInputError, match="model='num'"):
+            cc.mutual_information_variance(a, b, model="num", one_sided=one_sided)
     # ... unless the ensemble is single-valued (a reference with one cluster: MI = 0).
     assert cc.mutual_information_variance(np.zeros(n, int), b, model="all", one_sided=True) == 0.0
 
@@ -249,6 +242,31 @@ def test_slot_route_equals_size_route(sizes, model, n):
     side = All(n) if model == "all" else Num(n, model[1])
     by_sizes = total_variance(n, size_moments(fixed), size_moments(side))
     assert one_sided_slot_variance(fixed.law, side.law) == pytest.approx(by_sizes, rel=1e-12)
+
+
+TWO_SIDED_SLOT_CASES = [("all", 30, None), ("num", 60, (3, 4)), ("num", 40, (2, None))]
+
+
+@pytest.mark.parametrize(("model", "n", "ks"), TWO_SIDED_SLOT_CASES)
+def test_two_sided_slot_route_equals_size_route(model, n, ks):
+    from chanceclust._expected.mi_variance import size_moments, total_variance
+    from chanceclust._expected.mi_variance_slots import two_sided_slot_variance
+    from chanceclust._models import All, Num
+
+    sides = [All(n), All(n)] if model == "all" else [Num(n, k) if k else All(n) for k in ks]
+    by_sizes = total_variance(n, *(size_moments(side) for side in sides))
+    assert two_sided_slot_variance(*(side.law for side in sides)) == pytest.approx(by_sizes, rel=1e-12)
+
+
+def test_two_sided_slot_route_agrees_with_monte_carlo():
+    rng = np.random.default_rng(3)
+    a, b = rng.integers(0, 3, 800), rng.integers(0, 4, 800)
+    exact = cc.mutual_information_variance(a, b, model="num")
+    null = cc.null_distribution("mi", a, b, model="num", n_resamples=4000, rng=2)
+    centered = null - null.mean()
+    sample_var = centered.var(ddof=1)
+    stderr = np.sqrt(max(np.mean(centered**4) - sample_var**2, 0.0) / 4000)
+    assert abs(sample_var - exact) < 5 * stderr
 
 
 @pytest.mark.parametrize("model", ["num", "all"])

@@ -43,7 +43,7 @@ from chanceclust._expected.laws import (
     inverse_moments,
 )
 from chanceclust._expected.mi_variance import MAX_RANDOM_N, size_moments, total_variance
-from chanceclust._expected.mi_variance_slots import one_sided_slot_variance
+from chanceclust._expected.mi_variance_slots import one_sided_slot_variance, two_sided_slot_variance
 from chanceclust._models import Fixed, Num, Side, canonical_pair
 from chanceclust.contingency import Table, _pair_counts
 from chanceclust.expectations import _expected_mutual_information, _validated_table
@@ -344,13 +344,16 @@ def _table_mi_variance(table: Table, sides: tuple[Side, Side]) -> float:
 
 
 def _mi_variance_of_sides(true: Side, pred: Side) -> float:
-    """Var[MI] by the sums over sizes (N <= MAX_RANDOM_N for a random side), or, for a fixed
-    side against a slot mixture beyond that, by the sums over the mixture's slots."""
+    """Var[MI] by the sums over sizes (N <= MAX_RANDOM_N for a random side), or beyond that,
+    where every random side is a slot mixture, by the sums over the slots."""
     n = true.n
     random = [side for side in (true, pred) if not isinstance(side, Fixed)]
-    if n > MAX_RANDOM_N and len(random) == 1 and isinstance(random[0].law, SlotMixture):
-        fixed = pred if random[0] is true else true
-        return one_sided_slot_variance(fixed.law, random[0].law) / (n * n)
+    if n > MAX_RANDOM_N and all(isinstance(side.law, SlotMixture) for side in random):
+        if len(random) == 2:
+            return two_sided_slot_variance(true.law, pred.law) / (n * n)
+        if len(random) == 1:
+            fixed = pred if random[0] is true else true
+            return one_sided_slot_variance(fixed.law, random[0].law) / (n * n)
     return total_variance(n, size_moments(true), size_moments(pred)) / (n * n)
 
 

@@ -29,7 +29,7 @@ from chanceclust._expected.pmfs import deviance, stirlerr
 from chanceclust._expected.mi_variance import _two_way
 from chanceclust._expected.windows import tail_halfwidth
 
-__all__ = ["one_sided_slot_variance"]
+__all__ = ["one_sided_slot_variance", "two_sided_slot_variance"]
 
 
 def _binom_rows(n: NDArray, p: float, start: NDArray, width: int) -> NDArray[np.float64]:
@@ -93,32 +93,57 @@ def _window(n: int, p: float) -> tuple[int, int]:
     return max(0, int(np.floor(mean - half))), min(n, int(np.ceil(mean + half)))
 
 
+def _cell_values(x: NDArray, total: int, p: float) -> NDArray[np.float64]:
+    """A function of a cell count whose sum over cells differs from the bd0 sum by a constant.
+
+    bd0(x, total p) where the mean is >= 1; x log x below (where bd0's constant part
+    bd0(0, m) = m would make the sum over the many empty cells cancel: u Var f against
+    u (u - 1) Cov loses ~u eps, while x log x is 0 on the cells with 0 or 1 element).
+    """
+    mean = total * p
+    if mean >= 1.0:
+        return deviance(x, mean, x - mean)
+    xf = np.asarray(x, dtype=np.float64)
+    return np.where(xf > 1.0, xf * np.log(np.maximum(xf, 1.0)), 0.0)
+
+
+class _Multinomial:
+    """``total`` elements on w equal cells (w real >= 2): a cell X ~ Binomial(total, 1/w),
+    a second cell X2 | X1 = x ~ Binomial(total - x, 1/(w - 1)), on the window of X."""
+
+    def __init__(self, total: int, w: float) -> None:
+        p = 1.0 / w
+        self.w, self.p = w, p
+        self.lo, hi = _window(total, p)
+        self.x = np.arange(self.lo, hi + 1)
+        self.px = _binom_rows(np.array([total]), p, np.array([self.lo]), self.x.size)[0]
+        # E of the sum of bd0(cell, total/w) over the w cells: D(total, w).
+        self.mean_sum = w * float(self.px @ deviance(self.x, total * p, self.x - total * p))
+        f = _cell_values(self.x, total, p)
+        self.fc = f - float(self.px @ f)
+        self.cond = _binom_rows(total - self.x, 1.0 / (w - 1.0), np.full(self.x.size, self.lo), self.x.size)
+        self.weight = self.px * self.fc
+        self.var_sum = self.cov_sum(self.fc)
+
+    def cov_sum(self, gc: NDArray[np.float64]) -> float:
+        """Cov(sum_cells f(X_c), sum_cells g(X_c)) for g given (centred) on the window."""
+        return self.w * float(self.weight @ gc) + self.w * (self.w - 1.0) * float(
+            self.weight @ (self.cond @ gc)
+        )
+
+
 def _row_terms(a: int, n: int, u: float) -> tuple[float, float, float]:
     """(E_u[R], Var R, Cov(R, C)) for a row of size a with u labels (C over all n elements)."""
+    row = _Multinomial(a, u)
+    if a == n:
+        return row.mean_sum, row.var_sum, row.var_sum
+    # h(x) = E g(x + M), M ~ Binomial(n - a, 1/u), g the column term's cell function.
     p = 1.0 / u
-    lo, hi = _window(a, p)
-    x = np.arange(lo, hi + 1)
-    px = _binom_rows(np.array([a]), p, np.array([lo]), x.size)[0]
-    f = deviance(x, a * p, x - a * p)
-    mean_f = float(px @ f)
-    fc = f - mean_f
-    var_f = float(px @ (fc * fc))
-    # X2 | X1 = x ~ Binomial(a - x, 1/(u - 1)) on the window of X.
-    cond = _binom_rows(a - x, 1.0 / (u - 1.0), np.full(x.size, lo), x.size)
-    weight = px * fc
-    cov_ff = float(weight @ (cond @ fc))
-    var_r = u * var_f + u * (u - 1.0) * cov_ff
-    if a == n:  # C itself: no other rows
-        return u * mean_f, var_r, var_r
-    # h(x) = E bd0(x + M, n/u), M ~ Binomial(n - a, 1/u).
     mlo, mhi = _window(n - a, p)
     m = np.arange(mlo, mhi + 1)
     pm = _binom_rows(np.array([n - a]), p, np.array([mlo]), m.size)[0]
-    y = x[:, None] + m[None, :]
-    h = deviance(y, n * p, y - n * p) @ pm
-    hc = h - float(px @ h)
-    cov_rc = u * float(weight @ hc) + u * (u - 1.0) * float(weight @ (cond @ hc))
-    return u * mean_f, var_r, cov_rc
+    h = _cell_values(row.x[:, None] + m[None, :], n, p) @ pm
+    return row.mean_sum, row.var_sum, row.cov_sum(h - float(row.px @ h))
 
 
 def one_sided_slot_variance(fixed: SizeLaw, mixture: SlotMixture) -> float:
@@ -131,8 +156,8 @@ def one_sided_slot_variance(fixed: SizeLaw, mixture: SlotMixture) -> float:
             means.append(0.0)
             variances.append(0.0)
             continue
-        mean_c, var_c, _ = _row_terms(n, n, u)
-        mean, var = -mean_c, var_c
+        column = _Multinomial(n, u)
+        mean, var = -column.mean_sum, column.var_sum
         for a, w in zip(fixed.sizes.tolist(), fixed.weights.tolist(), strict=True):
             e, v, c = _row_terms(int(a), n, u)
             mean += w * e
@@ -143,3 +168,55 @@ def one_sided_slot_variance(fixed: SizeLaw, mixture: SlotMixture) -> float:
     means_arr = np.array(means)
     centre = float(coefs @ means_arr)
     return float(coefs @ np.array(variances) + coefs @ (means_arr - centre) ** 2)
+
+
+def _joint_cross(n: int, rows: _Multinomial, v: float) -> float:
+    """Cov(J, RA): J the sum over the u v joint cells, RA over the u row totals.
+
+    Given the row totals a_j, the cells of row j are Multinomial(a_j, 1/v), so
+    E[J | rows] = sum_j phi(a_j) with phi(a) = v E[f_J(Binomial(a, 1/v))].
+    """
+    q = 1.0 / v
+    x = rows.x
+    ylo = _window(int(x[0]), q)[0]
+    yhi = _window(int(x[-1]), q)[1]
+    y = np.arange(ylo, yhi + 1)
+    grid = _binom_rows(x, q, np.full(x.size, ylo), y.size)
+    phi = v * (grid @ _cell_values(y, n, q / rows.w))
+    return rows.cov_sum(phi - float(rows.px @ phi))
+
+
+def two_sided_slot_variance(mix_a: SlotMixture, mix_b: SlotMixture) -> float:
+    """Var[N MI] for two independent slot mixtures.
+
+    Given (u, v) the N pairs of labels are i.i.d. uniform on u v cells and
+    T = J - RA - CB: J = sum_cells bd0(n_c, N/(uv)), RA (CB) the same over the u row (v
+    column) totals; RA and CB are independent, so
+    Var_uv T = Var J + Var RA + Var CB - 2 Cov(J, RA) - 2 Cov(J, CB). Pairs of slots whose
+    weight is below 1e-22 of the largest are dropped (each term is of the size of the whole).
+    """
+    n = mix_a.n
+    ua, ub = np.asarray(mix_a.slots, float), np.asarray(mix_b.slots, float)
+    weights = np.outer(mix_a.coefs, mix_b.coefs)
+    keep = np.abs(weights) > 1e-22 * np.abs(weights).max()
+    side_a = {i: _Multinomial(n, u) for i, u in enumerate(ua.tolist()) if u > 1.0 and keep[i].any()}
+    side_b = {j: _Multinomial(n, v) for j, v in enumerate(ub.tolist()) if v > 1.0 and keep[:, j].any()}
+    means, variances, coefs = [], [], []
+    for i, j in zip(*np.nonzero(keep), strict=True):
+        u, v = ua[i], ub[j]
+        coefs.append(weights[i, j])
+        if u <= 1.0 or v <= 1.0:  # a side with one cluster: T = 0
+            means.append(0.0)
+            variances.append(0.0)
+            continue
+        rows, cols = side_a[i], side_b[j]
+        joint = _Multinomial(n, u * v)
+        means.append(joint.mean_sum - rows.mean_sum - cols.mean_sum)
+        variances.append(
+            joint.var_sum + rows.var_sum + cols.var_sum
+            - 2.0 * _joint_cross(n, rows, v) - 2.0 * _joint_cross(n, cols, u)
+        )
+    c, m = np.array(coefs), np.array(means)
+    c = c / c.sum()
+    centre = float(c @ m)
+    return float(c @ np.array(variances) + c @ (m - centre) ** 2)
