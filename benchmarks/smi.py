@@ -68,6 +68,15 @@ CASES = [
     ("num-60-4x6-two-sided", 60, 4, 6, False, "num", False, True),
     ("all-60-4x6-one-sided", 60, 4, 6, False, "all", True, True),
     ("all-60-4x6-two-sided", 60, 4, 6, False, "all", False, True),
+    ("num-1e4-10x10-one-sided", 10**4, 10, 10, False, "num", True, True),
+    ("all-1e4-10x10-one-sided", 10**4, 10, 10, False, "all", True, True),
+    ("all-1e4-10x10-two-sided", 10**4, 10, 10, False, "all", False, True),
+    ("num-1e6-10x10-one-sided", 10**6, 10, 10, False, "num", True, False),
+    ("num-1e6-100x100-one-sided", 10**6, 100, 100, False, "num", True, False),
+    ("num-1e6-100x100-two-sided", 10**6, 100, 100, False, "num", False, False),
+    ("all-1e6-10x10-one-sided", 10**6, 10, 10, False, "all", True, False),
+    ("all-1e6-100x100-one-sided", 10**6, 100, 100, False, "all", True, False),
+    ("all-1e6-100x100-two-sided", 10**6, 100, 100, False, "all", False, False),
 ]
 
 

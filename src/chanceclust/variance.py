@@ -407,10 +407,9 @@ def mutual_information_variance(
     Raises
     ------
     InvalidInputError
-        Under ``num`` (1 < K < N) or ``all`` with N > 60: the exact sums over
-        every cluster size of a random side are implemented up to N = 60 only
-        (``chanceclust._expected.mi_variance.MAX_RANDOM_N``); ``perm`` has no
-        limit.
+        Under ``num`` with N > 60, 1 < K < N and small clusters (mean size N/K
+        not well above log K, where num's law is not a well-conditioned
+        mixture of uniform labelings): that case is not implemented.
 
     See Also
     --------
@@ -428,15 +427,24 @@ def mutual_information_variance(
     (nested hypergeometrics), grouped by distinct sizes. A random side enters
     through the expected numbers of clusters and of pairs of clusters of each
     size (exact integers over Stirling or Bell numbers) and the total-variance
-    split Var = E[Var(. | sizes)] + Var(E[. | sizes]). One-sided perm equals
-    two-sided perm.
+    split Var = E[Var(. | sizes)] + Var(E[. | sizes]) (N <= 60). Beyond
+    N = 60 a random side is a mixture over u of i.i.d. uniform labelings on
+    u labels: given the slots the table's rows are independent multinomials
+    and the variance needs only pairs of cells of one row, their covariance
+    with the column (or row) totals, and the spread of E[MI | slots] over the
+    mixture. One-sided perm equals two-sided perm.
 
-    Accuracy: <= 1e-10 relative, tested against enumeration of every clustering
-    pair for N <= 8 (every model and side; measured <= 3e-15) and against
-    50-digit evaluations of the same sums (tests/reference/mi_variance.json,
-    N up to 10^5 under perm; measured <= 1e-13). Cost under perm: O(D_A D_B (D_A + D_B) w^2)
-    for D distinct sizes per side and windows of w ~ 20 sqrt(mean cell count)
-    points; under num and all O(N^3 w^2), N <= 60.
+    Accuracy: <= 1e-10 relative tested, against enumeration of every
+    clustering pair for N <= 8 (every model and side; measured <= 3e-15),
+    against 40-digit evaluations of the defining sums
+    (tests/reference/mi_variance.json: perm N = 10 to 10^5, num and all
+    N = 10 to 20; measured <= 2.4e-15), and the slot routes against the
+    size route for N <= 60 (<= 1e-15); beyond, against Monte Carlo (N = 800).
+    Cost under perm: O(D_A D_B (D_A + D_B) w^2) for D distinct sizes per side
+    and windows of w ~ 20 sqrt(mean cell count) points (0.04 s at N = 10^4,
+    K = 10 x 10 equal sizes; ~3 s with 10 distinct sizes per side); num and
+    all: O(N^3 w^2) for N <= 60, then O(slots x K_A x w^2) one-sided and
+    O(slot pairs x w^2) two-sided (~1-3 s at N = 10^6; benchmarks/SMI.md).
 
     References
     ----------
@@ -493,7 +501,8 @@ def standardized_mutual_information(
     Raises
     ------
     InvalidInputError
-        As :func:`mutual_information_variance` (num and all: N <= 60).
+        As :func:`mutual_information_variance` (num with small clusters beyond
+        N = 60).
 
     See Also
     --------

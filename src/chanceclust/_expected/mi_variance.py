@@ -44,8 +44,9 @@ counts satisfy sum n_a = K and sum a n_a = N) or g - beta a (all): the least-squ
 removed before the quadratic form, which then adds terms of the size of the result.
 
 The random sides' W and W2 are exact integers over Stirling or Bell numbers, summed over every
-size 1..N: the cost grows like N^3 windows, so num and all are computed for N up to
-:data:`MAX_RANDOM_N` and refused beyond.
+size 1..N: the cost grows like N^3 windows, so this route is used for N up to
+:data:`MAX_RANDOM_N`; beyond, a random side that is a mixture of i.i.d. labelings goes through
+:mod:`mi_variance_slots`, and num with small clusters (a size law) is refused.
 """
 
 from __future__ import annotations
@@ -146,7 +147,8 @@ def _random_moments(kind: str, n: int, k: int) -> SizeMoments:
 
 
 def size_moments(side: Side) -> SizeMoments:
-    """The size moments of one side; a random side with N > MAX_RANDOM_N is refused."""
+    """The size moments of one side; a random side with N > MAX_RANDOM_N is refused (the
+    callers have sent the slot mixtures to :mod:`mi_variance_slots` before)."""
     if isinstance(side, Fixed):
         return _fixed_moments(side.law)
     if isinstance(side, Num) and side.k in (1, side.n):
@@ -215,29 +217,41 @@ def _hyp_rows(total, a, b, start, width: int) -> NDArray[np.float64]:
     total, a, b, start, lo, hi = (v[ok] for v in (total, a, b, start, lo, hi))
     mode = np.clip((a + 1) * (b + 1) // (total + 2), lo, hi)
     anchor = hypergeom_pmf(mode, total, a, b)
-    # Ratios h(t+1)/h(t) on the row's range, 1 where t or t+1 is outside the support (those
-    # columns are cut at the end); their running product P from column 0 gives
-    # pmf = anchor * P / P[mode].
+    # Ratios h(t+1)/h(t) on the row's range (outside the support they are replaced).
     t = start[:, None].astype(np.float64) + np.arange(width - 1, dtype=np.float64)
     af, bf = a[:, None].astype(np.float64), b[:, None].astype(np.float64)
     rest = (total - a - b)[:, None].astype(np.float64) + 1.0
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = (af - t) * (bf - t) / ((t + 1.0) * (rest + t))
-    t += 0.5  # a transition t -> t+1 is inside when lo <= t < hi
-    ratio[(t < lo[:, None]) | (t > hi[:, None])] = 1.0
-    product = np.empty((len(total), width))
+    out[ok] = carry_pmf(ratio, start, lo, hi, mode, anchor)
+    return out
+
+
+def carry_pmf(ratio: NDArray, start: NDArray, lo: NDArray, hi: NDArray, mode: NDArray,
+              anchor: NDArray) -> NDArray[np.float64]:
+    """Rows of a unimodal pmf on start + 0..width-1 from its value at ``mode`` and its ratios.
+
+    ``ratio[:, c]`` is pmf(start + c + 1) / pmf(start + c); the rows' supports are
+    [lo, hi]. Their running product P from column 0 gives pmf = anchor * P / P[mode]; rows
+    whose P overflows (a huge range of values) are carried from the mode both ways. 0
+    outside [lo, hi].
+    """
+    width = ratio.shape[1] + 1
+    t = start[:, None] + np.arange(width - 1) + 0.5  # t -> t+1 is inside when lo <= t < hi
+    ratio = np.where((t < lo[:, None]) | (t > hi[:, None]), 1.0, ratio)
+    product = np.empty((len(start), width))
     product[:, 0] = 1.0
     np.cumprod(ratio, axis=1, out=product[:, 1:])
-    at_mode = product[np.arange(len(total)), mode - start]
-    scale = anchor / at_mode
+    at_mode = product[np.arange(len(start)), mode - start]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = anchor / at_mode
     bad = ~np.isfinite(product).all(axis=1) | ~np.isfinite(scale) | (at_mode == 0)
     product *= scale[:, None]
-    if bad.any():  # a huge range of values on the row: carry it from the mode both ways
+    if bad.any():
         product[bad] = _two_way(ratio[bad], (mode - start)[bad], anchor[bad])
     column = np.arange(width)
     product[(column < (lo - start)[:, None]) | (column > (hi - start)[:, None])] = 0.0
-    out[ok] = product
-    return out
+    return product
 
 
 def _two_way(ratio: NDArray, pos: NDArray, anchor: NDArray) -> NDArray[np.float64]:

@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 
 from chanceclust._expected.laws import SizeLaw, SlotMixture
 from chanceclust._expected.pmfs import deviance, stirlerr
-from chanceclust._expected.mi_variance import _two_way
+from chanceclust._expected.mi_variance import carry_pmf
 from chanceclust._expected.windows import tail_halfwidth
 
 __all__ = ["one_sided_slot_variance", "two_sided_slot_variance"]
@@ -70,20 +70,7 @@ def _binom_rows(n: NDArray, p: float, start: NDArray, width: int) -> NDArray[np.
     t = start[:, None].astype(np.float64) + np.arange(width - 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = (nf[:, None] - t) * p / ((t + 1.0) * q)
-    t += 0.5
-    ratio[(t < lo[:, None]) | (t > hi[:, None])] = 1.0
-    product = np.empty((len(n), width))
-    product[:, 0] = 1.0
-    np.cumprod(ratio, axis=1, out=product[:, 1:])
-    at_mode = product[np.arange(len(n)), mode - start]
-    scale = anchor / at_mode
-    bad = ~np.isfinite(product).all(axis=1) | ~np.isfinite(scale) | (at_mode == 0)
-    product *= scale[:, None]
-    if bad.any():  # a huge range of values on the row: carry it from the mode both ways
-        product[bad] = _two_way(ratio[bad], (mode - start)[bad], anchor[bad])
-    column = np.arange(width)
-    product[(column < (lo - start)[:, None]) | (column > (hi - start)[:, None])] = 0.0
-    out[ok] = product
+    out[ok] = carry_pmf(ratio, start, lo, hi, mode, anchor)
     return out
 
 
