@@ -129,7 +129,9 @@ def _row_terms(a: int, n: int, u: float) -> tuple[float, float, float]:
     mlo, mhi = _window(n - a, p)
     m = np.arange(mlo, mhi + 1)
     pm = _binom_rows(np.array([n - a]), p, np.array([mlo]), m.size)[0]
-    h = _cell_values(row.x[:, None] + m[None, :], n, p) @ pm
+    # h on the window of x: a correlation of g over x + m with the pmf of M (no grid).
+    g = _cell_values(np.arange(row.x[0] + mlo, row.x[-1] + mhi + 1), n, p)
+    h = np.correlate(g, pm, mode="valid")
     return row.mean_sum, row.var_sum, row.cov_sum(h - float(row.px @ h))
 
 
