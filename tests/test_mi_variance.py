@@ -199,6 +199,14 @@ def test_random_sides_beyond_their_range_are_refused():
     assert cc.mutual_information_variance(np.zeros(n, int), b, model="all", one_sided=True) == 0.0
 
 
+def assert_sample_variance(null: np.ndarray, exact: float) -> None:
+    """The sample variance of null draws is within 5 standard errors of ``exact``."""
+    centered = null - null.mean()
+    sample_var = centered.var(ddof=1)
+    stderr = np.sqrt(max(np.mean(centered**4) - sample_var**2, 0.0) / len(null))
+    assert abs(sample_var - exact) < 5 * stderr
+
+
 MC_CASES = [
     (np.repeat(np.arange(4), [20, 15, 15, 10]), np.repeat(np.arange(3), [30, 20, 10]), "perm"),
     (np.repeat(np.arange(3), [12, 10, 8]), np.repeat(np.arange(4), [10, 8, 7, 5]), "num"),
@@ -216,10 +224,7 @@ def test_variance_agrees_with_monte_carlo(case, one_sided):
         "mi", a, b, model=model, one_sided=one_sided, n_resamples=draws, rng=case
     )
     exact = cc.mutual_information_variance(a, b, model=model, one_sided=one_sided)
-    centered = null - null.mean()
-    sample_var = centered.var(ddof=1)
-    stderr = np.sqrt(max(np.mean(centered**4) - sample_var**2, 0.0) / draws)
-    assert abs(sample_var - exact) < 5 * stderr
+    assert_sample_variance(null, exact)
 
 
 SLOT_CASES = [
@@ -263,10 +268,7 @@ def test_two_sided_slot_route_agrees_with_monte_carlo():
     a, b = rng.integers(0, 3, 800), rng.integers(0, 4, 800)
     exact = cc.mutual_information_variance(a, b, model="num")
     null = cc.null_distribution("mi", a, b, model="num", n_resamples=4000, rng=2)
-    centered = null - null.mean()
-    sample_var = centered.var(ddof=1)
-    stderr = np.sqrt(max(np.mean(centered**4) - sample_var**2, 0.0) / 4000)
-    assert abs(sample_var - exact) < 5 * stderr
+    assert_sample_variance(null, exact)
 
 
 @pytest.mark.parametrize("model", ["num", "all"])
@@ -277,7 +279,4 @@ def test_slot_route_agrees_with_monte_carlo(model):
     b = rng.integers(0, 5, 800)
     exact = cc.mutual_information_variance(a, b, model=model, one_sided=True)
     null = cc.null_distribution("mi", a, b, model=model, one_sided=True, n_resamples=4000, rng=1)
-    centered = null - null.mean()
-    sample_var = centered.var(ddof=1)
-    stderr = np.sqrt(max(np.mean(centered**4) - sample_var**2, 0.0) / 4000)
-    assert abs(sample_var - exact) < 5 * stderr
+    assert_sample_variance(null, exact)
