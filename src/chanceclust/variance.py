@@ -444,7 +444,8 @@ def mutual_information_variance(
     and windows of w ~ 20 sqrt(mean cell count) points (0.04 s at N = 10^4,
     K = 10 x 10 equal sizes; ~3 s with 10 distinct sizes per side); num and
     all: O(N^3 w^2) for N <= 60, then O(slots x K_A x w^2) one-sided and
-    O(slot pairs x w^2) two-sided (~1-3 s at N = 10^6; benchmarks/SMI.md).
+    O(slot pairs x w^2) two-sided (0.5 to 7 s at N = 10^6, K <= 100;
+    benchmarks/SMI.md).
 
     References
     ----------
