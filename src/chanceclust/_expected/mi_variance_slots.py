@@ -119,20 +119,45 @@ class _Multinomial:
         )
 
 
-def _row_terms(a: int, n: int, u: float) -> tuple[float, float, float]:
-    """(E_u[R], Var R, Cov(R, C)) for a row of size a with u labels (C over all n elements)."""
-    row = _Multinomial(a, u)
-    if a == n:
-        return row.mean_sum, row.var_sum, row.var_sum
-    # h(x) = E g(x + M), M ~ Binomial(n - a, 1/u), g the column term's cell function.
+def _rows_terms(sizes: NDArray[np.int64], n: int, u: float) -> tuple[NDArray, NDArray, NDArray]:
+    """(E_u[R], Var R, Cov(R, C)) per row size a < n with u labels, on one padded grid.
+
+    C is over all n elements; h(x) = E g(x + M), M ~ Binomial(n - a, 1/u), g the column
+    term's cell function, is one correlation per size (no grid).
+    """
     p = 1.0 / u
-    mlo, mhi = _window(n - a, p)
-    m = np.arange(mlo, mhi + 1)
-    pm = _binom_rows(np.array([n - a]), p, np.array([mlo]), m.size)[0]
-    # h on the window of x: a correlation of g over x + m with the pmf of M (no grid).
-    g = _cell_values(np.arange(row.x[0] + mlo, row.x[-1] + mhi + 1), n, p)
-    h = np.correlate(g, pm, mode="valid")
-    return row.mean_sum, row.var_sum, row.cov_sum(h - float(row.px @ h))
+    af = sizes.astype(np.float64)
+    half = tail_halfwidth(af * p * (1.0 - p))
+    lo = np.maximum(np.floor(af * p - half), 0).astype(np.int64)
+    hi = np.minimum(np.ceil(af * p + half).astype(np.int64), sizes)
+    width = int((hi - lo).max()) + 1
+    x = lo[:, None] + np.arange(width)  # beyond a row's window the pmf is still exact
+    px = _binom_rows(sizes, p, lo, width)
+    mean = (af * p)[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        dev = np.where(px > 0, deviance(x, mean, x - mean), 0.0)
+        xf = x.astype(np.float64)
+        f = np.where(mean >= 1.0, dev, np.where(xf > 1.0, xf * np.log(np.maximum(xf, 1.0)), 0.0))
+    mean_sum = u * np.sum(px * dev, axis=1)
+    fc = np.where(px > 0, f - np.sum(px * f, axis=1)[:, None], 0.0)
+    cond = _binom_rows(
+        np.repeat(sizes, width) - x.ravel(), 1.0 / (u - 1.0), np.repeat(lo, width), width
+    ).reshape(len(sizes), width, width)
+    weight = px * fc
+
+    def cov_sum(gc: NDArray) -> NDArray:
+        return u * np.sum(weight * gc, axis=1) + u * (u - 1.0) * np.einsum(
+            "sx,sxy,sy->s", weight, cond, gc
+        )
+
+    h = np.zeros_like(fc)
+    for i, a in enumerate(sizes.tolist()):
+        mlo, mhi = _window(n - a, p)
+        pm = _binom_rows(np.array([n - a]), p, np.array([mlo]), mhi - mlo + 1)[0]
+        g = _cell_values(np.arange(x[i, 0] + mlo, x[i, -1] + mhi + 1), n, p)
+        h[i] = np.correlate(g, pm, mode="valid")
+    hc = np.where(px > 0, h - np.sum(px * h, axis=1)[:, None], 0.0)
+    return mean_sum, cov_sum(fc), cov_sum(hc)
 
 
 def one_sided_slot_variance(fixed: SizeLaw, mixture: SlotMixture) -> float:
@@ -146,11 +171,17 @@ def one_sided_slot_variance(fixed: SizeLaw, mixture: SlotMixture) -> float:
             variances.append(0.0)
             continue
         column = _Multinomial(n, u)
+        sizes = np.asarray(fixed.sizes, dtype=np.int64)
+        weights = np.asarray(fixed.weights, dtype=np.float64)
         mean, var = -column.mean_sum, column.var_sum
-        for a, w in zip(fixed.sizes.tolist(), fixed.weights.tolist(), strict=True):
-            e, v, c = _row_terms(int(a), n, u)
-            mean += w * e
-            var += w * (v - 2.0 * c)
+        whole = sizes == n  # one cluster: R = C
+        if whole.any():
+            mean += float(weights[whole].sum()) * column.mean_sum
+            var -= float(weights[whole].sum()) * column.var_sum
+        if (~whole).any():
+            e, v, c = _rows_terms(sizes[~whole], n, u)
+            mean += float(weights[~whole] @ e)
+            var += float(weights[~whole] @ (v - 2.0 * c))
         means.append(mean)
         variances.append(var)
     coefs = np.asarray(mixture.coefs)
