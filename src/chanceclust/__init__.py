@@ -44,7 +44,12 @@ from chanceclust.significance import (
 )
 from chanceclust.special import bell, log_bell, log_stirling2, stirling2
 from chanceclust.summary import PartialTable, TableSummary, merge_tables, partial_table
-from chanceclust.variance import rand_index_variance, standardized_rand_index
+from chanceclust.variance import (
+    mutual_information_variance,
+    rand_index_variance,
+    standardized_mutual_information,
+    standardized_rand_index,
+)
 
 __version__ = "0.1.0.dev0"
 
@@ -80,6 +85,7 @@ __all__ = [
     "merge_tables",
     "monte_carlo_adjusted",
     "mutual_information",
+    "mutual_information_variance",
     "normalized_mutual_information",
     "null_distribution",
     "pair_counts",
@@ -91,6 +97,7 @@ __all__ = [
     "random_clusterings",
     "same_cluster_probability",
     "significance_test",
+    "standardized_mutual_information",
     "standardized_rand_index",
     "stirling2",
     "variation_of_information",

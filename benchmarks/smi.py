@@ -1,0 +1,193 @@
+"""Exact SMI (issue 22) against Monte Carlo z-scores and fastami, side by side.
+
+Run from the repository root, with chanceclust importable:
+
+    python benchmarks/smi.py [--fastami PYTHON] [--output benchmarks/SMI.md]
+
+``--fastami PYTHON`` names an interpreter with ``fastami`` installed (e.g. a venv made by
+``python -m venv .venv-fastami && .venv-fastami/bin/pip install fastami``); without it the
+fastami column says "not installed". Every timing is CPU seconds (time.process_time) of
+one call in this process (ours, significance_test) or in a fresh subprocess (fastami).
+
+For each case: our exact Var[MI] and SMI; significance_test("mi", ...) with R samples, its
+z-score (s - mean) / sd and the Monte Carlo standard error of that z-score by the delta
+method, SE^2 = (1 + z mu3 / sd^3 + z^2 (kurtosis - 1) / 4) / R, and the number of samples
+that would give SE = 1e-3; fastami's SMI estimate and its own error estimate (precision_goal=0.01). fastami 0.2.1 calls
+scikit-learn's ``mutual_info_score(_, _, contingency=...)`` with integer labels, which
+scikit-learn >= 1.3 rejects: its interpreter needs scikit-learn 1.2 (numpy < 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+import chanceclust as cc
+
+MC_SAMPLES = 2000
+
+
+def _sizes(n: int, k: int, rng: np.random.Generator, equal: bool) -> np.ndarray:
+    if equal:
+        return np.full(k, n // k) + (np.arange(k) < n % k)
+    p = rng.dirichlet(np.full(k, 5.0))
+    s = np.maximum(1, np.round(p * n).astype(np.int64))
+    s[np.argmax(s)] += n - s.sum()
+    return s
+
+
+def _labels(n: int, ka: int, kb: int, seed: int, equal: bool, signal: float = 0.03):
+    """Two labelings with the given sizes (kept exactly): labels_pred is sorted like
+    labels_true, then all but a fraction ``signal`` of its elements are shuffled among
+    themselves (a weak agreement, z of a few units)."""
+    rng = np.random.default_rng(seed)
+    a = np.repeat(np.arange(ka), _sizes(n, ka, rng, equal))
+    b = np.repeat(np.arange(kb), _sizes(n, kb, rng, equal))
+    shuffled = np.flatnonzero(rng.random(n) >= signal)
+    b[shuffled] = rng.permutation(b[shuffled])
+    return a, b
+
+
+CASES = [
+    # (id, n, ka, kb, equal sizes, model, one_sided, run Monte Carlo)
+    ("perm-1e4-10x10-equal", 10**4, 10, 10, True, "perm", False, True),
+    ("perm-1e4-10x10-dirichlet", 10**4, 10, 10, False, "perm", False, True),
+    ("perm-1e6-10x10-equal", 10**6, 10, 10, True, "perm", False, False),
+    ("perm-1e6-100x100-equal", 10**6, 100, 100, True, "perm", False, True),
+    ("perm-1e5-10x10-dirichlet", 10**5, 10, 10, False, "perm", False, False),
+    ("perm-1e4-30x30-dirichlet", 10**4, 30, 30, False, "perm", False, False),
+    ("num-60-4x6-one-sided", 60, 4, 6, False, "num", True, True),
+    ("num-60-4x6-two-sided", 60, 4, 6, False, "num", False, True),
+    ("all-60-4x6-one-sided", 60, 4, 6, False, "all", True, True),
+    ("all-60-4x6-two-sided", 60, 4, 6, False, "all", False, True),
+    ("num-1e4-10x10-one-sided", 10**4, 10, 10, False, "num", True, True),
+    ("all-1e4-10x10-one-sided", 10**4, 10, 10, False, "all", True, True),
+    ("all-1e4-10x10-two-sided", 10**4, 10, 10, False, "all", False, True),
+    ("num-1e6-10x10-one-sided", 10**6, 10, 10, False, "num", True, False),
+    ("num-1e6-100x100-one-sided", 10**6, 100, 100, False, "num", True, False),
+    ("num-1e6-100x100-two-sided", 10**6, 100, 100, False, "num", False, False),
+    ("all-1e6-10x10-one-sided", 10**6, 10, 10, False, "all", True, False),
+    ("all-1e6-100x100-one-sided", 10**6, 100, 100, False, "all", True, False),
+    ("all-1e6-100x100-two-sided", 10**6, 100, 100, False, "all", False, False),
+]
+
+
+def _ours(a, b, model, one_sided):
+    """(Var[MI], SMI, CPU seconds of the SMI call, which computes the variance)."""
+    t = time.process_time()
+    z = cc.standardized_mutual_information(a, b, model=model, one_sided=one_sided)
+    seconds = time.process_time() - t
+    centered = cc.mutual_information(a, b) - cc.expected_mutual_information(
+        a, b, model=model, one_sided=one_sided
+    )
+    return (centered / z) ** 2 if z else 0.0, z, seconds
+
+
+def _monte_carlo(a, b, model, one_sided):
+    t = time.process_time()
+    res = cc.significance_test("mi", a, b, model=model, one_sided=one_sided,
+                               n_resamples=MC_SAMPLES, rng=0)
+    seconds = time.process_time() - t
+    null = res.null_distribution
+    sd = null.std(ddof=1)
+    z = (res.statistic - null.mean()) / sd
+    c = null - null.mean()
+    mu3, kurt = np.mean(c**3) / sd**3, np.mean(c**4) / sd**4
+    se = np.sqrt(max(1.0 + z * mu3 + z * z * (kurt - 1.0) / 4.0, 0.0) / MC_SAMPLES)
+    return z, se, seconds
+
+
+_FASTAMI = """
+import sys, time, json, numpy as np
+from fastami import standardized_mutual_info_mc
+a, b = np.load(sys.argv[1]), np.load(sys.argv[2])
+t = time.process_time()
+z, err = standardized_mutual_info_mc(a, b, seed=0, precision_goal=0.01)
+print(json.dumps([float(z), float(err), time.process_time() - t]))
+"""
+
+
+def _fastami(python: str | None, a, b):
+    if python is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        pa, pb = Path(tmp) / "a.npy", Path(tmp) / "b.npy"
+        np.save(pa, a)
+        np.save(pb, b)
+        try:
+            out = subprocess.run([python, "-c", _FASTAMI, str(pa), str(pb)], capture_output=True,
+                                 text=True, timeout=600, check=True)
+        except (subprocess.SubprocessError, OSError) as exc:
+            return f"failed: {type(exc).__name__}"
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--fastami", default=None)
+    parser.add_argument("--output", default=str(Path(__file__).with_name("SMI.md")))
+    parser.add_argument("--only", default=None)
+    args = parser.parse_args()
+    rows = []
+    for case_id, n, ka, kb, equal, model, one_sided, mc in CASES:
+        if args.only and args.only not in case_id:
+            continue
+        a, b = _labels(n, ka, kb, seed=n + ka, equal=equal)
+        var, z, secs = _ours(a, b, model, one_sided)
+        row = {"case": case_id, "var": var, "z": z, "seconds": secs}
+        if mc:
+            row["mc"] = _monte_carlo(a, b, model, one_sided)
+        if model == "perm":
+            row["fastami"] = _fastami(args.fastami, a, b)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    lines = [
+        "# Exact SMI: timings and Monte Carlo comparison (benchmarks/smi.py)",
+        "",
+        f"Machine: {_cpu()}, {platform.python_version()}, numpy {np.__version__}; "
+        f"CPU seconds (time.process_time), one call. Date: {time.strftime('%Y-%m-%d')}.",
+        "",
+        "| case | Var[MI] | SMI (exact) | ours s | MC z (R=%d) ± SE | MC s | R for SE=1e-3 | fastami z ± err | fastami s |"
+        % MC_SAMPLES,
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        mc = r.get("mc")
+        mc_cols = (
+            [f"{mc[0]:.4f} ± {mc[1]:.3f}", f"{mc[2]:.2f}", f"{int(np.ceil(MC_SAMPLES * (mc[1] / 1e-3) ** 2)):.2g}"]
+            if mc else ["not run", "", ""]
+        )
+        fa = r.get("fastami", "n/a (perm only)")
+        if fa is None:
+            fa_cols = ["not installed", ""]
+        elif isinstance(fa, str):
+            fa_cols = [fa, ""]
+        else:
+            fa_cols = [f"{fa[0]:.4f} ± {fa[1]:.3f}", f"{fa[2]:.2f}"]
+        lines.append(
+            f"| {r['case']} | {r['var']:.6e} | {r['z']:.6f} | {r['seconds']:.3f} | "
+            + " | ".join(mc_cols + fa_cols) + " |"
+        )
+    Path(args.output).write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,421 @@
+"""The exact variance of the mutual information of two random clusterings (docs/math.md#math-mi-variance).
+
+Write T = N MI. For any table, sum_ij (n_ij - a_i b_j / N) = 0 gives
+
+    T = sum_ij bd0(n_ij, a_i b_j / N),    bd0(x, m) = x log(x/m) + m - x >= 0,
+
+so T is a sum of non-negative cell terms D_ij, each of order 1, whose linear parts cancelled
+exactly: nothing of order N log N is ever subtracted (E[T^2] - E[T]^2 would lose ~20 digits).
+
+**Given both size sequences** (perm) the table is uniform among those with these margins and
+Var T is a sum of covariances of two cells, which depend only on whether the cells share the
+row, the column, both or neither, and on the sizes (a, a' of their rows, b, b' of their
+columns). With X = n_ij ~ Hyp(N, a, b) and, by the order in which a uniform column B_j and then
+B_j' are drawn,
+
+* m = n_i'j given X = x:  Hyp(N - a, a', b - x)    (B_j takes b - x of the N - a others),
+* y = n_i'j' given m:     Hyp(N - b, a' - m, b')   (B_j' is drawn from the N - b outside B_j),
+
+every covariance is a double sum over windows of centred terms:
+
+* same cell:    V(a, b)        = sum_x p(x) Dc(x)^2,
+* same row:     R(a; b, b')    = sum_x p(x) Dc(x) Gc_{a,b,b'}(x),
+* same column:  C(a, a'; b)    = sum_m r_{a,a',b}(m) Dc'(m),
+* neither:      Q(a, a'; b, b') = sum_m r_{a,a',b}(m) Gc_{a',b,b'}(m),
+
+with Dc(x) = bd0(x, ab/N) - E[bd0], r_{a,a',b}(m) = sum_x p(x) Dc(x) P(m | x) and
+Gc_{a',b,b'}(m) = E[bd0(y, a'b'/N) | m] - E[bd0(y, a'b'/N)]. Because sum_m r(m) = 0 the
+centring of G is free; it keeps every product small. The sums over the pairs of clusters are
+contracted as soon as they can be: Hsum_{a',b}(m) = sum_b' W2_B(b, b') Gc_{a',b,b'}(m).
+
+**Random sides** (num, all) enter through their size moments: W(a), the expected number of
+clusters of size a, and W2(a, a'), the expected number of ordered pairs of distinct clusters
+of sizes a and a'. Given both size sequences the law of the table is that of perm (the models
+are invariant under permutations of the elements), so
+
+    Var T = E[Var(T | sizes)] + Var(E[T | sizes]),
+
+the first term being the sums above with W and W2 in place of the counts, and the second
+sum Cov_A(a, a') Cov_B(b, b') e(a, b) e(a', b') + sum Cov_A(a, a') g_A(a) g_A(a')
++ sum Cov_B(b, b') g_B(b) g_B(b'), with e(a, b) = E[bd0] of the cell, g_A(a) = sum_b W_B(b)
+e(a, b) and Cov(a, a') = Cov(n_a, n_a') of the counts of clusters of each size (exact
+rationals, rounded once). Every function g may be replaced by g - alpha - beta a (num: the
+counts satisfy sum n_a = K and sum a n_a = N) or g - beta a (all): the least-squares line is
+removed before the quadratic form, which then adds terms of the size of the result.
+
+The random sides' W and W2 are exact integers over Stirling or Bell numbers, summed over every
+size 1..N: the cost grows like N^3 windows, so this route is used for N up to
+:data:`MAX_RANDOM_N`; beyond, a random side that is a mixture of i.i.d. labelings goes through
+:mod:`mi_variance_slots`, and num with small clusters (a size law) is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from math import comb
+
+import numpy as np
+from numpy.typing import NDArray
+
+from chanceclust._expected.laws import SizeLaw
+from chanceclust._expected.pmfs import deviance, hypergeom_pmf
+from chanceclust._expected.windows import tail_halfwidth
+from chanceclust._models import All, Fixed, Num, Side
+from chanceclust.exceptions import InvalidInputError
+
+__all__ = ["MAX_RANDOM_N", "SizeMoments", "size_moments", "total_variance"]
+
+#: Largest N for which a random (num or all) side is summed over all its cluster sizes.
+MAX_RANDOM_N = 60
+
+_NEGLIGIBLE_COUNT = Fraction(1, 10**30)
+
+# Elements per pmf grid evaluated at once (memory ~ 10 arrays of this many float64).
+_GRID = 1 << 21
+
+
+@dataclass(frozen=True)
+class SizeMoments:
+    """Moments of the counts n_a of clusters of each size a of one side.
+
+    ``once[i]`` = E[n_a], ``pairs[i, j]`` = E[#ordered pairs of distinct clusters of sizes
+    (a_i, a_j)], ``spread[i, j]`` = Cov(n_{a_i}, n_{a_j}) (None: a fixed side, Cov = 0);
+    ``linear`` names the functions of a that the covariance annihilates ("1a" under num,
+    "a" under all).
+    """
+
+    n: int
+    sizes: NDArray[np.int64]
+    once: NDArray[np.float64]
+    pairs: NDArray[np.float64]
+    spread: NDArray[np.float64] | None
+    linear: str = ""
+
+
+def _fixed_moments(law: SizeLaw) -> SizeMoments:
+    counts = np.asarray(law.weights, dtype=np.float64)
+    pairs = np.outer(counts, counts) - np.diag(counts)
+    return SizeMoments(law.n, np.asarray(law.sizes, dtype=np.int64), counts, pairs, None)
+
+
+@lru_cache(maxsize=64)
+def _random_moments(kind: str, n: int, k: int) -> SizeMoments:
+    """Exact W, W2 and Cov of a uniform clustering of n elements (with k clusters under num)."""
+    from chanceclust.special import bell, stirling2
+
+    if kind == "num":
+        total = stirling2(n, k)
+
+        def rest(m: int, used: int) -> int:
+            return stirling2(m, k - used) if k - used >= 0 else 0
+
+        linear = "1a"
+    else:
+        total = bell(n)
+
+        def rest(m: int, used: int) -> int:
+            return bell(m)
+
+        linear = "a"
+    one = [rest(m, 1) for m in range(n + 1)]  # clusterings of the other m elements
+    two = [rest(m, 2) for m in range(n + 1)]
+    once = {a: Fraction(comb(n, a) * one[n - a], total) for a in range(1, n + 1)}
+    # Sizes expected fewer than 1e-30 times are dropped: each enters Var[N MI] through
+    # terms bounded by its expected count times N^2 log^2 N K_A K_B (< 1e-18 here).
+    kept = [a for a, w in once.items() if w > _NEGLIGIBLE_COUNT]
+    pairs = [
+        [
+            Fraction(comb(n, a) * comb(n - a, c) * two[n - a - c], total) if a + c <= n else 0
+            for c in kept
+        ]
+        for a in kept
+    ]
+    spread = [
+        [pairs[i][j] + (once[a] if i == j else 0) - once[a] * once[c] for j, c in enumerate(kept)]
+        for i, a in enumerate(kept)
+    ]
+    return SizeMoments(
+        n,
+        np.array(kept, dtype=np.int64),
+        np.array([float(once[a]) for a in kept]),
+        np.array([[float(w) for w in row] for row in pairs]).reshape(len(kept), len(kept)),
+        np.array([[float(w) for w in row] for row in spread]).reshape(len(kept), len(kept)),
+        linear,
+    )
+
+
+def size_moments(side: Side) -> SizeMoments:
+    """The size moments of one side; a random side with N > MAX_RANDOM_N is refused (the
+    callers have sent the slot mixtures to :mod:`mi_variance_slots` before)."""
+    if isinstance(side, Fixed):
+        return _fixed_moments(side.law)
+    if isinstance(side, Num) and side.k in (1, side.n):
+        sizes = np.full(side.k, side.n // side.k, dtype=np.int64)
+        return _fixed_moments(Fixed(sizes, side.n).law)
+    if side.n > MAX_RANDOM_N:
+        name = "num" if isinstance(side, Num) else "all"
+        raise InvalidInputError(
+            f"the exact variance of the mutual information under model={name!r} is "
+            f"implemented for N <= {MAX_RANDOM_N} (got N = {side.n}), and beyond only "
+            "one-sided where the random side is a mixture of uniform labelings (all; num "
+            "with mean cluster size well above log K); use model='perm', or "
+            "significance_test('mi', ...) for a Monte Carlo null"
+        )
+    if isinstance(side, Num):
+        return _random_moments("num", side.n, side.k)
+    if isinstance(side, All):
+        return _random_moments("all", side.n, 0)
+    raise TypeError(side)  # pragma: no cover
+
+
+# --------------------------------------------------------------------------- pmf grids
+
+
+def _window(total: int, a: NDArray[np.int64], b: NDArray[np.int64]) -> tuple[NDArray, NDArray]:
+    """[lo, hi] of Hyp(total, a, b): its support cut where the mass outside is < 1e-20."""
+    af, bf, t = a.astype(np.float64), b.astype(np.float64), float(total)
+    mean = af * bf / t
+    var = mean * (t - af) * (t - bf) / (t * max(t - 1.0, 1.0))
+    half = tail_halfwidth(var)
+    lo = np.maximum(np.maximum(a + b - total, 0), np.floor(mean - half).astype(np.int64))
+    hi = np.minimum(np.minimum(a, b), np.ceil(mean + half).astype(np.int64))
+    return lo, np.maximum(hi, lo)
+
+
+def _hyp(total, a, b, k) -> NDArray[np.float64]:
+    """Hyp(total, a, b) pmf at k (broadcast int64 arrays), 0 outside the support or parameters."""
+    total, a, b, k = np.broadcast_arrays(*(np.asarray(v, dtype=np.int64) for v in (total, a, b, k)))
+    ok = (a >= 0) & (b >= 0) & (a <= total) & (b <= total) & (total >= 1)
+    ok &= (k >= np.maximum(a + b - total, 0)) & (k <= np.minimum(a, b))
+    out = np.zeros(k.shape, dtype=np.float64)
+    if ok.any():
+        out[ok] = hypergeom_pmf(k[ok], total[ok], a[ok], b[ok])
+    return out
+
+
+def _hyp_rows(total, a, b, start, width: int) -> NDArray[np.float64]:
+    """Hyp(total, a, b) pmf at start + 0..width-1, per row of the 1-D int64 parameter arrays.
+
+    The pmf is evaluated once per row, at the mode clipped into the row's range (Loader's
+    form, :func:`pmfs.hypergeom_pmf`), and carried outwards by its exact ratios
+    h(k+1)/h(k) = (a-k)(b-k) / ((k+1)(total-a-b+k+1)): one rounding per step, and every
+    value is at most the anchor's (the pmf is unimodal), so nothing overflows. 0 outside
+    the support and on rows whose parameters are out of range.
+    """
+    total, a, b, start = np.broadcast_arrays(
+        *(np.asarray(v, dtype=np.int64).ravel() for v in (total, a, b, start))
+    )
+    rows = len(total)
+    out = np.zeros((rows, width))
+    lo = np.maximum(np.maximum(a + b - total, 0), start)
+    hi = np.minimum(np.minimum(a, b), start + width - 1)
+    ok = (a >= 0) & (b >= 0) & (a <= total) & (b <= total) & (total >= 1) & (lo <= hi)
+    if not ok.any():
+        return out
+    total, a, b, start, lo, hi = (v[ok] for v in (total, a, b, start, lo, hi))
+    mode = np.clip((a + 1) * (b + 1) // (total + 2), lo, hi)
+    anchor = hypergeom_pmf(mode, total, a, b)
+    # Ratios h(t+1)/h(t) on the row's range (outside the support they are replaced).
+    t = start[:, None].astype(np.float64) + np.arange(width - 1, dtype=np.float64)
+    af, bf = a[:, None].astype(np.float64), b[:, None].astype(np.float64)
+    rest = (total - a - b)[:, None].astype(np.float64) + 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = (af - t) * (bf - t) / ((t + 1.0) * (rest + t))
+    out[ok] = carry_pmf(ratio, start, lo, hi, mode, anchor)
+    return out
+
+
+def carry_pmf(ratio: NDArray, start: NDArray, lo: NDArray, hi: NDArray, mode: NDArray,
+              anchor: NDArray) -> NDArray[np.float64]:
+    """Rows of a unimodal pmf on start + 0..width-1 from its value at ``mode`` and its ratios.
+
+    ``ratio[:, c]`` is pmf(start + c + 1) / pmf(start + c); the rows' supports are
+    [lo, hi]. Their running product P from column 0 gives pmf = anchor * P / P[mode]; rows
+    whose P overflows (a huge range of values) are carried from the mode both ways. 0
+    outside [lo, hi].
+    """
+    width = ratio.shape[1] + 1
+    t = start[:, None] + np.arange(width - 1) + 0.5  # t -> t+1 is inside when lo <= t < hi
+    ratio = np.where((t < lo[:, None]) | (t > hi[:, None]), 1.0, ratio)
+    product = np.empty((len(start), width))
+    product[:, 0] = 1.0
+    np.cumprod(ratio, axis=1, out=product[:, 1:])
+    at_mode = product[np.arange(len(start)), mode - start]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = anchor / at_mode
+    bad = ~np.isfinite(product).all(axis=1) | ~np.isfinite(scale) | (at_mode == 0)
+    product *= scale[:, None]
+    if bad.any():
+        product[bad] = _two_way(ratio[bad], (mode - start)[bad], anchor[bad])
+    column = np.arange(width)
+    product[(column < (lo - start)[:, None]) | (column > (hi - start)[:, None])] = 0.0
+    return product
+
+
+def _two_way(ratio: NDArray, pos: NDArray, anchor: NDArray) -> NDArray[np.float64]:
+    """anchor carried from column ``pos`` by the ratios, upwards and downwards separately."""
+    width = ratio.shape[1] + 1
+    column = np.arange(width - 1)[None, :]
+    up = np.where(column >= pos[:, None], ratio, 1.0)
+    with np.errstate(divide="ignore"):
+        down = np.where(column < pos[:, None], 1.0 / ratio, 1.0)
+    out = np.empty((len(pos), width))
+    out[:, 0] = 1.0
+    np.cumprod(up, axis=1, out=out[:, 1:])
+    back = np.ones((len(pos), width))
+    back[:, :-1] = np.cumprod(down[:, ::-1], axis=1)[:, ::-1]
+    return anchor[:, None] * out * back
+
+
+def _bd0(x: NDArray[np.int64], a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDArray:
+    """bd0(x, ab/n) with the exact offset x - ab/n = (x n - ab)/n."""
+    x, a, b = np.broadcast_arrays(x, a, b)
+    return deviance(x, a * b / float(n), (x * n - a * b) / float(n))
+
+
+# --------------------------------------------------------------------------- the engine
+
+
+@dataclass
+class _Cells:
+    """Per (row size s, column size b): window of Hyp(N, s, b), pmf, centred bd0, E[bd0]."""
+
+    lo: NDArray[np.int64]  # (S, B)
+    count: NDArray[np.int64]  # (S, B): the window's length
+    grid: NDArray[np.int64]  # (S, B, width): lo + offsets, clipped into the window
+    pmf: NDArray[np.float64]  # (S, B, width), 0 outside the window
+    centred: NDArray[np.float64]  # bd0(x, s b / N) - E[bd0], 0 outside
+    mean: NDArray[np.float64]  # (S, B): E[bd0]
+    var: NDArray[np.float64]  # (S, B): Var[bd0]
+
+
+def _cells(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> _Cells:
+    s, b = np.meshgrid(rows, cols, indexing="ij")
+    lo, hi = _window(n, s, b)
+    width = int((hi - lo).max(initial=0)) + 1
+    step = np.arange(width)
+    x = lo[..., None] + step
+    inside = x <= hi[..., None]
+    x = np.where(inside, x, lo[..., None])
+    pmf = np.where(inside, _hyp(n, s[..., None], b[..., None], x), 0.0)
+    dev = _bd0(x, s[..., None], b[..., None], n)
+    mean = np.sum(pmf * dev, axis=-1) / np.sum(pmf, axis=-1)
+    centred = np.where(inside, dev - mean[..., None], 0.0)
+    var = np.sum(pmf * centred * centred, axis=-1)
+    return _Cells(lo, hi - lo + 1, x, pmf, centred, mean, var)
+
+
+def _blocks(first: NDArray[np.int64], second: NDArray[np.int64]):
+    """Blocks of indices whose two window lengths are within 25% of the block's largest.
+
+    Yields (indices, largest first, largest second), each block with at most _GRID
+    grid points, so that padding wastes little work.
+    """
+    key = np.ceil(np.log(first) / np.log(1.25)) * 4096 + np.ceil(np.log(second) / np.log(1.25))
+    order = np.argsort(key, kind="stable")
+    bounds = np.flatnonzero(np.diff(key[order])) + 1
+    for group in np.split(order, bounds):
+        wa, wb = int(first[group].max()), int(second[group].max())
+        chunk = max(1, _GRID // (wa * wb))
+        for start in range(0, group.size, chunk):
+            yield group[start : start + chunk], wa, wb
+
+
+def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells) -> NDArray:
+    """Hsum[s, b, m] = sum_b' W2_B(b, b') Gc_{s,b,b'}(m) on the m-window of Hyp(N, s, b).
+
+    Gc_{s,b,b'}(m) = E[bd0(y, s b'/N) | m] - E[bd0], y | m ~ Hyp(N - b, s - m, b'), y on
+    the window of Hyp(N, s, b'). All pairs of columns (b, b') of one row size are done
+    together, in blocks of at most _GRID grid points. Beyond an m-window the values are
+    left as computed: they always meet a factor that is 0 there.
+    """
+    sizes_b = cols.sizes
+    out = np.zeros(cells.grid.shape)
+    col, partner = np.nonzero(cols.pairs)
+    weights = cols.pairs[col, partner]
+    for i, s in enumerate(rows.sizes.tolist()):
+        for sl, wm, wy in _blocks(cells.count[i, col], cells.count[i, partner]):
+            pairs = sl.size
+            m = cells.lo[i, col[sl]][:, None] + np.arange(wm)  # the m-window of (s, b)
+            cond = _hyp_rows(
+                n - np.repeat(sizes_b[col[sl]], wm),
+                s - m.ravel(),
+                np.repeat(sizes_b[partner[sl]], wm),
+                np.repeat(cells.lo[i, partner[sl]], wm),
+                wy,
+            ).reshape(pairs, wm, wy)
+            # centred is 0 beyond each y-window: the padding adds nothing.
+            given = np.einsum("kmy,ky->km", cond, cells.centred[i, partner[sl], :wy])
+            np.add.at(out[i, :, :wm], col[sl], weights[sl, None] * given)
+    return out
+
+
+def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[float, _Cells]:
+    """E[Var(T | sizes)]: the four kinds of pairs of cells, summed with the size moments.
+
+    Pairs of cells in different rows need r_{a,a',b}(m) = sum_x p(x) Dc(x) P(m | x),
+    m | x ~ Hyp(N - a, a', b - x) on the m-window of (a', b): for each row size a, all
+    (a', b) together in blocks of at most _GRID grid points.
+    """
+    cells = _cells(n, rows.sizes, cols.sizes)
+    hsum = _pair_sums(n, rows, cols, cells)
+    total = float(rows.once @ cells.var @ cols.once)  # same cell
+    same_row = np.sum(cells.pmf * cells.centred * hsum, axis=-1)
+    total += float(rows.once @ same_row @ np.ones(len(cols.sizes)))
+    # The partner of the cell (a', b) in a different row: its centred bd0 (same column,
+    # weight W_B(b)) and Hsum (different column).
+    partner_terms = cols.once[None, :, None] * cells.centred + hsum
+    sizes_a, sizes_b = rows.sizes, cols.sizes
+    for i, a in enumerate(sizes_a.tolist()):
+        others = np.flatnonzero(rows.pairs[i])
+        if others.size == 0:
+            continue
+        other, col = (v.ravel() for v in np.meshgrid(others, np.arange(len(sizes_b)), indexing="ij"))
+        for sl, wx, wm in _blocks(cells.count[i, col], cells.count[other, col]):
+            pairs = sl.size
+            x = cells.grid[i, col[sl], :wx]  # clipped into each window
+            weight = (cells.pmf[i] * cells.centred[i])[col[sl], :wx]  # 0 beyond each window
+            cond = _hyp_rows(
+                n - a,
+                np.repeat(sizes_a[other[sl]], wx),
+                np.repeat(sizes_b[col[sl]], wx) - x.ravel(),
+                np.repeat(cells.lo[other[sl], col[sl]], wx),
+                wm,
+            ).reshape(pairs, wx, wm)
+            r = np.einsum("kx,kxm->km", weight, cond)
+            inside = cells.pmf[other[sl], col[sl], :wm] > 0  # mass < 1e-20 beyond the m-windows
+            value = np.sum(np.where(inside, r, 0.0) * partner_terms[other[sl], col[sl], :wm], axis=-1)
+            total += float(rows.pairs[i, other[sl]] @ value)
+    return total, cells
+
+
+def _detrend(values: NDArray[np.float64], sizes: NDArray[np.int64], linear: str) -> NDArray:
+    """values minus their least-squares fit on span{1, a} ("1a") or span{a} ("a")."""
+    a = sizes.astype(np.float64)
+    basis = np.stack([np.ones_like(a), a], axis=1) if linear == "1a" else a[:, None]
+    coef, *_ = np.linalg.lstsq(basis, values, rcond=None)
+    return values - basis @ coef
+
+
+def _between_variance(rows: SizeMoments, cols: SizeMoments, mean: NDArray) -> float:
+    """Var(E[T | sizes]) for E[T | sizes] = sum_ij e(a_i, b_j) (0 when both sides are fixed)."""
+    total = 0.0
+    if rows.spread is not None:
+        g = _detrend(mean @ cols.once, rows.sizes, rows.linear)
+        total += float(g @ rows.spread @ g)
+    if cols.spread is not None:
+        g = _detrend(rows.once @ mean, cols.sizes, cols.linear)
+        total += float(g @ cols.spread @ g)
+    if rows.spread is not None and cols.spread is not None:
+        total += float(np.sum((rows.spread @ mean @ cols.spread) * mean))
+    return total
+
+
+def total_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> float:
+    """Var[N MI] of two independent sides given by their size moments (nats^2)."""
+    if n < 2:
+        return 0.0
+    within, cells = conditional_variance(n, rows, cols)
+    return max(within + _between_variance(rows, cols, cells.mean), 0.0)

@@ -1,0 +1,242 @@
+"""Var[MI] with a fixed reference against a slot mixture (one-sided num and all at any N).
+
+docs/math.md#math-mi-variance. Given u, the random clustering B is N i.i.d. uniform labels
+on u values, so the rows of the table are independent multinomials, n_i. ~ Mult(a_i, 1/u),
+and (docs/math.md#math-collapsed-sums)
+
+    T = N MI = sum_i R_i - C,  R_i = sum_j bd0(n_ij, a_i/u),  C = sum_j bd0(b_j, N/u).
+
+Rows are independent given u, so
+
+    Var_u(T) = sum_i Var R_i - 2 sum_i Cov(R_i, C) + Var C,
+
+with, for X1, X2 two cells of one row (X2 | X1 = x ~ Binomial(a - x, 1/(u - 1))),
+Var R = u Var f(X1) + u (u - 1) Cov(f(X1), f(X2)), f = bd0(., a/u), and, since
+E[C | row i] = sum_j h(n_ij) with h(x) = E bd0(x + M, N/u), M ~ Binomial(N - a, 1/u),
+Cov(R, C) = u Cov(f(X1), h(X1)) + u (u - 1) Cov(f(X1), h(X2)). Over the mixture,
+Var T = sum_u c_u Var_u(T) + sum_u c_u (E_u[T] - E[T])^2 (the weights sum to 1; an identity
+also for the signed weights of num). Real slots (Stam's quadrature from N = 10^4) are fine:
+every term is a smooth function of u.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from chanceclust._expected.laws import SizeLaw, SlotMixture
+from chanceclust._expected.pmfs import deviance, stirlerr
+from chanceclust._expected.mi_variance import carry_pmf
+from chanceclust._expected.windows import tail_halfwidth
+
+__all__ = ["one_sided_slot_variance", "two_sided_slot_variance"]
+
+
+def _binom_rows(n: NDArray, p: float, start: NDArray, width: int) -> NDArray[np.float64]:
+    """Binomial(n, p) pmf at start + 0..width-1 per row (n, start int arrays), 0 outside [0, n].
+
+    Anchored at the clipped mode by Loader's form (no large logarithm cancels), carried by
+    the exact ratios (n - k) p / ((k + 1) q).
+    """
+    n = np.asarray(n, dtype=np.int64).ravel()
+    start = np.broadcast_to(np.asarray(start, dtype=np.int64), n.shape).ravel()
+    lo, hi = np.maximum(start, 0), np.minimum(start + width - 1, n)
+    out = np.zeros((len(n), width))
+    ok = lo <= hi
+    if not ok.any():
+        return out
+    n, start, lo, hi = n[ok], start[ok], lo[ok], hi[ok]
+    q = 1.0 - p
+    if q <= 0.0:  # p = 1 (u = 2 in a conditional row): X = n
+        rows = np.flatnonzero(ok)
+        inside = (n >= start) & (n < start + width)
+        out[rows[inside], (n - start)[inside]] = 1.0
+        return out
+    mode = np.clip(np.floor((n + 1) * p).astype(np.int64), lo, hi)
+    nf, kf = n.astype(np.float64), mode.astype(np.float64)
+    mean = nf * p
+    with np.errstate(divide="ignore"):
+        log2pi = np.log(2.0 * np.pi)
+        parts = (
+            stirlerr(nf) - stirlerr(kf) - stirlerr(nf - kf)
+            - deviance(kf, mean, kf - mean) - deviance(nf - kf, nf * q, (nf - kf) - nf * q)
+            + 0.5 * (np.log(nf) - np.where(kf > 0, np.log(kf), 0.0)
+                     - np.where(nf > kf, np.log(nf - kf), 0.0) - log2pi)
+        )
+    # The sqrt factor has no k = 0 or k = n part: C(n, 0) p^0 q^n = exp(-bd0(n, nq)).
+    edge = (mode == 0) | (mode == n)
+    parts = np.where(edge, -deviance(kf, mean, kf - mean) - deviance(nf - kf, nf * q, (nf - kf) - nf * q), parts)
+    anchor = np.exp(parts)
+    t = start[:, None].astype(np.float64) + np.arange(width - 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = (nf[:, None] - t) * p / ((t + 1.0) * q)
+    out[ok] = carry_pmf(ratio, start, lo, hi, mode, anchor)
+    return out
+
+
+def _window(n: int, p: float) -> tuple[int, int]:
+    mean = n * p
+    half = float(tail_halfwidth(np.array([mean * (1.0 - p)]))[0])
+    return max(0, int(np.floor(mean - half))), min(n, int(np.ceil(mean + half)))
+
+
+def _cell_values(x: NDArray, total: int, p: float) -> NDArray[np.float64]:
+    """A function of a cell count whose sum over cells differs from the bd0 sum by a constant.
+
+    bd0(x, total p) where the mean is >= 1; x log x below (where bd0's constant part
+    bd0(0, m) = m would make the sum over the many empty cells cancel: u Var f against
+    u (u - 1) Cov loses ~u eps, while x log x is 0 on the cells with 0 or 1 element).
+    """
+    mean = total * p
+    if mean >= 1.0:
+        return deviance(x, mean, x - mean)
+    xf = np.asarray(x, dtype=np.float64)
+    return np.where(xf > 1.0, xf * np.log(np.maximum(xf, 1.0)), 0.0)
+
+
+class _Multinomial:
+    """``total`` elements on w equal cells (w real >= 2): a cell X ~ Binomial(total, 1/w),
+    a second cell X2 | X1 = x ~ Binomial(total - x, 1/(w - 1)), on the window of X."""
+
+    def __init__(self, total: int, w: float) -> None:
+        p = 1.0 / w
+        self.w, self.p = w, p
+        self.lo, hi = _window(total, p)
+        self.x = np.arange(self.lo, hi + 1)
+        self.px = _binom_rows(np.array([total]), p, np.array([self.lo]), self.x.size)[0]
+        # E of the sum of bd0(cell, total/w) over the w cells: D(total, w).
+        self.mean_sum = w * float(self.px @ deviance(self.x, total * p, self.x - total * p))
+        f = _cell_values(self.x, total, p)
+        self.fc = f - float(self.px @ f)
+        self.cond = _binom_rows(total - self.x, 1.0 / (w - 1.0), np.full(self.x.size, self.lo), self.x.size)
+        self.weight = self.px * self.fc
+        self.var_sum = self.cov_sum(self.fc)
+
+    def cov_sum(self, gc: NDArray[np.float64]) -> float:
+        """Cov(sum_cells f(X_c), sum_cells g(X_c)) for g given (centred) on the window."""
+        return self.w * float(self.weight @ gc) + self.w * (self.w - 1.0) * float(
+            self.weight @ (self.cond @ gc)
+        )
+
+
+def _rows_terms(sizes: NDArray[np.int64], n: int, u: float) -> tuple[NDArray, NDArray, NDArray]:
+    """(E_u[R], Var R, Cov(R, C)) per row size a < n with u labels, on one padded grid.
+
+    C is over all n elements; h(x) = E g(x + M), M ~ Binomial(n - a, 1/u), g the column
+    term's cell function, is one correlation per size (no grid).
+    """
+    p = 1.0 / u
+    af = sizes.astype(np.float64)
+    half = tail_halfwidth(af * p * (1.0 - p))
+    lo = np.maximum(np.floor(af * p - half), 0).astype(np.int64)
+    hi = np.minimum(np.ceil(af * p + half).astype(np.int64), sizes)
+    width = int((hi - lo).max()) + 1
+    x = lo[:, None] + np.arange(width)  # beyond a row's window the pmf is still exact
+    px = _binom_rows(sizes, p, lo, width)
+    mean = (af * p)[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        dev = np.where(px > 0, deviance(x, mean, x - mean), 0.0)
+        xf = x.astype(np.float64)
+        f = np.where(mean >= 1.0, dev, np.where(xf > 1.0, xf * np.log(np.maximum(xf, 1.0)), 0.0))
+    mean_sum = u * np.sum(px * dev, axis=1)
+    fc = np.where(px > 0, f - np.sum(px * f, axis=1)[:, None], 0.0)
+    cond = _binom_rows(
+        np.repeat(sizes, width) - x.ravel(), 1.0 / (u - 1.0), np.repeat(lo, width), width
+    ).reshape(len(sizes), width, width)
+    weight = px * fc
+
+    def cov_sum(gc: NDArray) -> NDArray:
+        return u * np.sum(weight * gc, axis=1) + u * (u - 1.0) * np.einsum(
+            "sx,sxy,sy->s", weight, cond, gc
+        )
+
+    h = np.zeros_like(fc)
+    for i, a in enumerate(sizes.tolist()):
+        mlo, mhi = _window(n - a, p)
+        pm = _binom_rows(np.array([n - a]), p, np.array([mlo]), mhi - mlo + 1)[0]
+        g = _cell_values(np.arange(x[i, 0] + mlo, x[i, -1] + mhi + 1), n, p)
+        h[i] = np.correlate(g, pm, mode="valid")
+    hc = np.where(px > 0, h - np.sum(px * h, axis=1)[:, None], 0.0)
+    return mean_sum, cov_sum(fc), cov_sum(hc)
+
+
+def one_sided_slot_variance(fixed: SizeLaw, mixture: SlotMixture) -> float:
+    """Var[N MI] for a fixed size law against a slot mixture (module notes)."""
+    n = fixed.n
+    slots = np.asarray(mixture.slots, dtype=np.float64)
+    means, variances = [], []
+    for u in slots.tolist():
+        if u <= 1.0:  # one cluster: T = 0
+            means.append(0.0)
+            variances.append(0.0)
+            continue
+        column = _Multinomial(n, u)
+        sizes = np.asarray(fixed.sizes, dtype=np.int64)
+        weights = np.asarray(fixed.weights, dtype=np.float64)
+        mean, var = -column.mean_sum, column.var_sum
+        whole = sizes == n  # one cluster: R = C
+        if whole.any():
+            mean += float(weights[whole].sum()) * column.mean_sum
+            var -= float(weights[whole].sum()) * column.var_sum
+        if (~whole).any():
+            e, v, c = _rows_terms(sizes[~whole], n, u)
+            mean += float(weights[~whole] @ e)
+            var += float(weights[~whole] @ (v - 2.0 * c))
+        means.append(mean)
+        variances.append(var)
+    coefs = np.asarray(mixture.coefs)
+    means_arr = np.array(means)
+    centre = float(coefs @ means_arr)
+    return float(coefs @ np.array(variances) + coefs @ (means_arr - centre) ** 2)
+
+
+def _joint_cross(n: int, rows: _Multinomial, v: float) -> float:
+    """Cov(J, RA): J the sum over the u v joint cells, RA over the u row totals.
+
+    Given the row totals a_j, the cells of row j are Multinomial(a_j, 1/v), so
+    E[J | rows] = sum_j phi(a_j) with phi(a) = v E[f_J(Binomial(a, 1/v))].
+    """
+    q = 1.0 / v
+    x = rows.x
+    ylo = _window(int(x[0]), q)[0]
+    yhi = _window(int(x[-1]), q)[1]
+    y = np.arange(ylo, yhi + 1)
+    grid = _binom_rows(x, q, np.full(x.size, ylo), y.size)
+    phi = v * (grid @ _cell_values(y, n, q / rows.w))
+    return rows.cov_sum(phi - float(rows.px @ phi))
+
+
+def two_sided_slot_variance(mix_a: SlotMixture, mix_b: SlotMixture) -> float:
+    """Var[N MI] for two independent slot mixtures.
+
+    Given (u, v) the N pairs of labels are i.i.d. uniform on u v cells and
+    T = J - RA - CB: J = sum_cells bd0(n_c, N/(uv)), RA (CB) the same over the u row (v
+    column) totals; RA and CB are independent, so
+    Var_uv T = Var J + Var RA + Var CB - 2 Cov(J, RA) - 2 Cov(J, CB). Pairs of slots whose
+    weight is below 1e-22 of the largest are dropped (each term is of the size of the whole).
+    """
+    n = mix_a.n
+    ua, ub = np.asarray(mix_a.slots, float), np.asarray(mix_b.slots, float)
+    weights = np.outer(mix_a.coefs, mix_b.coefs)
+    keep = np.abs(weights) > 1e-22 * np.abs(weights).max()
+    side_a = {i: _Multinomial(n, u) for i, u in enumerate(ua.tolist()) if u > 1.0 and keep[i].any()}
+    side_b = {j: _Multinomial(n, v) for j, v in enumerate(ub.tolist()) if v > 1.0 and keep[:, j].any()}
+    means, variances, coefs = [], [], []
+    for i, j in zip(*np.nonzero(keep), strict=True):
+        u, v = ua[i], ub[j]
+        coefs.append(weights[i, j])
+        if u <= 1.0 or v <= 1.0:  # a side with one cluster: T = 0
+            means.append(0.0)
+            variances.append(0.0)
+            continue
+        rows, cols = side_a[i], side_b[j]
+        joint = _Multinomial(n, u * v)
+        means.append(joint.mean_sum - rows.mean_sum - cols.mean_sum)
+        variances.append(
+            joint.var_sum + rows.var_sum + cols.var_sum
+            - 2.0 * _joint_cross(n, rows, v) - 2.0 * _joint_cross(n, cols, u)
+        )
+    c, m = np.array(coefs), np.array(means)
+    c = c / c.sum()
+    centre = float(c @ m)
+    return float(c @ np.array(variances) + c @ (m - centre) ** 2)
