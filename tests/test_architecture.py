@@ -29,7 +29,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("engine", [
         "_expected", "_expected.edgeworth", "_expected.curvature", "_expected.laws",
         "_expected.deviance_series", "_expected.size_pairs", "_expected.mixture_fits",
-        "_expected.mutual_information",
+        "_expected.mutual_information", "_expected.mi_variance", "_expected.mi_variance_slots",
     ]),
     ("random-model objects", ["_models"]),
     ("validation and table path", ["_validation", "_tables", "contingency", "io"]),

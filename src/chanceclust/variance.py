@@ -33,6 +33,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from chanceclust._docs import fill_doc
 from chanceclust._expected.elementary import falling
 from chanceclust._expected.laws import (
@@ -42,12 +44,20 @@ from chanceclust._expected.laws import (
     exact_pair_probability,
     inverse_moments,
 )
-from chanceclust._expected.mi_variance import MAX_RANDOM_N, size_moments, total_variance
+from chanceclust._expected.mi_variance import (
+    MAX_RANDOM_N,
+    SizeMoments,
+    fixed_moments,
+    random_moments,
+    total_variance,
+)
 from chanceclust._expected.mi_variance_slots import one_sided_slot_variance, two_sided_slot_variance
 from chanceclust._models import Fixed, Num, Side, canonical_pair
 from chanceclust.contingency import Table, _pair_counts
+from chanceclust.exceptions import InvalidInputError
 from chanceclust.expectations import _expected_mutual_information, _validated_table
 from chanceclust.measures import _mutual_information
+from chanceclust.special import bell, stirling2
 
 __all__ = [
     "mutual_information_variance",
@@ -358,7 +368,40 @@ def _mi_variance_of_sides(true: Side, pred: Side) -> float:
         if len(random) == 1:
             fixed = pred if random[0] is true else true
             return one_sided_slot_variance(fixed.law, random[0].law) / (n * n)
-    return total_variance(n, size_moments(true), size_moments(pred)) / (n * n)
+    return total_variance(n, _size_moments(true), _size_moments(pred)) / (n * n)
+
+
+def _size_moments(side: Side) -> SizeMoments:
+    """The size moments of one side; a random side with N > MAX_RANDOM_N is refused (the
+    callers have sent the slot mixtures to the slot routes before)."""
+    if isinstance(side, Fixed):
+        return fixed_moments(side.law)
+    if isinstance(side, Num) and side.k in (1, side.n):
+        return fixed_moments(Fixed(np.full(side.k, side.n // side.k, dtype=np.int64), side.n).law)
+    if side.n > MAX_RANDOM_N:
+        name = "num" if isinstance(side, Num) else "all"
+        raise InvalidInputError(
+            f"the exact variance of the mutual information under model={name!r} is "
+            f"implemented for N <= {MAX_RANDOM_N} (got N = {side.n}), and beyond only "
+            "where the random sides are mixtures of uniform labelings (all; num with mean "
+            "cluster size well above log K); use model='perm', or significance_test('mi', "
+            "...) for a Monte Carlo null"
+        )
+    return _random_size_moments(side)
+
+
+@lru_cache(maxsize=64)
+def _random_size_moments(side: Side) -> SizeMoments:
+    """W, W2 and Cov of a num or all side from exact Stirling or Bell numbers."""
+    n = side.n
+    if isinstance(side, Num):
+        k = side.k
+
+        def rest(m: int, used: int) -> int:
+            return stirling2(m, k - used) if k - used >= 0 else 0
+
+        return random_moments(n, stirling2(n, k), rest, "1a")
+    return random_moments(n, bell(n), lambda m, used: bell(m), "a")
 
 
 @lru_cache(maxsize=64)

@@ -51,9 +51,9 @@ size 1..N: the cost grows like N^3 windows, so this route is used for N up to
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from math import comb
 
 import numpy as np
@@ -62,10 +62,10 @@ from numpy.typing import NDArray
 from chanceclust._expected.laws import SizeLaw
 from chanceclust._expected.pmfs import deviance, hypergeom_pmf
 from chanceclust._expected.windows import tail_halfwidth
-from chanceclust._models import All, Fixed, Num, Side
-from chanceclust.exceptions import InvalidInputError
 
-__all__ = ["MAX_RANDOM_N", "SizeMoments", "size_moments", "total_variance"]
+__all__ = [
+    "MAX_RANDOM_N", "SizeMoments", "fixed_moments", "random_moments", "total_variance",
+]
 
 #: Largest N for which a random (num or all) side is summed over all its cluster sizes.
 MAX_RANDOM_N = 60
@@ -100,25 +100,23 @@ def _fixed_moments(law: SizeLaw) -> SizeMoments:
     return SizeMoments(law.n, np.asarray(law.sizes, dtype=np.int64), counts, pairs, None)
 
 
-@lru_cache(maxsize=64)
-def _random_moments(kind: str, n: int, k: int) -> SizeMoments:
-    """Exact W, W2 and Cov of a uniform clustering of n elements (with k clusters under num)."""
-    from chanceclust.special import bell, stirling2
+def fixed_moments(law: SizeLaw) -> SizeMoments:
+    """The size moments of a side whose sizes are fixed (a perm side, or the reference)."""
+    return _fixed_moments(law)
 
-    if kind == "num":
-        total = stirling2(n, k)
 
-        def rest(m: int, used: int) -> int:
-            return stirling2(m, k - used) if k - used >= 0 else 0
+def random_moments(
+    n: int, total: int, rest: Callable[[int, int], int], linear: str
+) -> SizeMoments:
+    """Exact W, W2 and Cov of a uniform clustering of n elements.
 
-        linear = "1a"
-    else:
-        total = bell(n)
-
-        def rest(m: int, used: int) -> int:
-            return bell(m)
-
-        linear = "a"
+    ``total`` is the number of clusterings of the ensemble (S(n, K) under num, B_n under
+    all) and ``rest(m, used)`` the number of clusterings of the other m elements once
+    ``used`` clusters are taken (S(m, K - used), or B_m); ``linear`` names the trend that the
+    size covariance annihilates ("1a": constants and sizes, under num; "a": sizes, under
+    all). The caller supplies the exact counts (:mod:`chanceclust.special`), so this engine
+    module imports nothing above it.
+    """
     one = [rest(m, 1) for m in range(n + 1)]  # clusterings of the other m elements
     two = [rest(m, 2) for m in range(n + 1)]
     once = {a: Fraction(comb(n, a) * one[n - a], total) for a in range(1, n + 1)}
@@ -144,30 +142,6 @@ def _random_moments(kind: str, n: int, k: int) -> SizeMoments:
         np.array([[float(w) for w in row] for row in spread]).reshape(len(kept), len(kept)),
         linear,
     )
-
-
-def size_moments(side: Side) -> SizeMoments:
-    """The size moments of one side; a random side with N > MAX_RANDOM_N is refused (the
-    callers have sent the slot mixtures to :mod:`mi_variance_slots` before)."""
-    if isinstance(side, Fixed):
-        return _fixed_moments(side.law)
-    if isinstance(side, Num) and side.k in (1, side.n):
-        sizes = np.full(side.k, side.n // side.k, dtype=np.int64)
-        return _fixed_moments(Fixed(sizes, side.n).law)
-    if side.n > MAX_RANDOM_N:
-        name = "num" if isinstance(side, Num) else "all"
-        raise InvalidInputError(
-            f"the exact variance of the mutual information under model={name!r} is "
-            f"implemented for N <= {MAX_RANDOM_N} (got N = {side.n}), and beyond only "
-            "one-sided where the random side is a mixture of uniform labelings (all; num "
-            "with mean cluster size well above log K); use model='perm', or "
-            "significance_test('mi', ...) for a Monte Carlo null"
-        )
-    if isinstance(side, Num):
-        return _random_moments("num", side.n, side.k)
-    if isinstance(side, All):
-        return _random_moments("all", side.n, 0)
-    raise TypeError(side)  # pragma: no cover
 
 
 # --------------------------------------------------------------------------- pmf grids
