@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._docs import fill_doc
 from chanceclust._tables import (
     cell_keys,
     check_table,
@@ -96,6 +97,7 @@ class PairCounts:
         return self.n11 + self.n10 + self.n01 + self.n00
 
 
+@fill_doc
 def contingency_table(
     labels_true: Any,
     labels_pred: Any,
@@ -117,10 +119,7 @@ def contingency_table(
     sparse : bool or None, default=None
         Return a ``scipy.sparse.csr_array`` if True, a dense array if False.
         None chooses sparse when the table would have more than 2**22 cells.
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(unassigned)s
 
     Returns
     -------
@@ -277,6 +276,7 @@ def _sum_pairs(values: NDArray[np.int64]) -> int:
     return sum(int(v) * (int(v) - 1) // 2 for v in values)
 
 
+@fill_doc
 def pair_counts(
     labels_true: Any = None,
     labels_pred: Any = None,
@@ -299,10 +299,7 @@ def pair_counts(
         object arrays). Every function taking ``contingency=`` accepts totals
         up to 2**63 - 1 and raises ``InvalidInputError`` (a ``ValueError``)
         beyond (never wraps around).
-    unassigned_label : label or collection of labels, optional
-        Labels of unassigned elements, e.g. -1 (noise); missing values always are.
-    unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
-        What unassigned elements mean, as in :func:`chanceclust.compare`.
+    %(unassigned)s
 
     Returns
     -------
