@@ -94,10 +94,8 @@ class PartialTable:
     labels_true, labels_pred : ndarray
         The distinct labels of each clustering present in these elements,
         sorted ascending (rows and columns of the table).
-    rows, cols : ndarray of int64
-        Row and column of each non-zero cell, in row-major order.
-    counts : ndarray of int64
-        The positive count of each cell.
+    rows, cols, counts : ndarray of int64
+        Row and column of each non-zero cell, in row-major order, and its positive count.
 
     Notes
     -----

@@ -564,7 +564,7 @@ def standardized_mutual_information(
     difference is of the order of sd[MI] ~ sqrt((K_A - 1)(K_B - 1) / 2) / N
     while E[MI] ~ (K_A - 1)(K_B - 1) / (2N), so the z-score has an absolute
     error of about 1e-13 sqrt((K_A - 1)(K_B - 1)) (relative to 1e-12 where
-    |z| >= 1 and K <= 100). The z-score is not a p-value: the null law of MI is
+    abs(z) >= 1 and K <= 100). The z-score is not a p-value: the null law of MI is
     skewed (a scaled chi-squared at large N), not Gaussian.
 
     Examples
