@@ -226,5 +226,5 @@ def test_scheduler_address_runs_there_and_closes_its_client(tmp_path):
         got = ccd.contingency_table(str(folder), columns=("t", "p"),
                                     scheduler=cluster.scheduler_address, timeout=5)  # fmt: skip
         _same(got, a, b)
-        with pytest.raises(ValueError, match=r"(?i)no global client"):
-            distributed.get_client()  # the call's own client is closed again
+        with pytest.raises(ValueError, match=r"(?i)no clients found"):
+            distributed.default_client()  # the call's own client is closed again

@@ -1064,7 +1064,9 @@ def sorted_label_values(
 def _typed_labels(values: list[Any]) -> NDArray[Any]:
     """A numpy array of labels that keeps each label's identity (object dtype where needed)."""
     objects = np.empty(len(values), dtype=object)
-    objects[:] = values
+    # numpy integers as Python ints: exact comparisons between integer kinds (numpy < 2
+    # compares a uint64 with an int64 through float64, which merges 2**62 + 1 with 2**62)
+    objects[:] = [int(v) if isinstance(v, np.integer) else v for v in values]
     if not values:
         return np.empty(0, dtype=np.int64)
     if all(isinstance(v, str) for v in values):

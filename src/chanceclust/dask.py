@@ -126,7 +126,9 @@ class _ParquetChunk:
             nulls = None
             if column.null_count:  # Parquet nulls are missing values, as None is
                 mask = column.is_null()
-                nulls = mask.to_numpy(zero_copy_only=False)
+                # np.asarray, not to_numpy(zero_copy_only=...): pyarrow 10's ChunkedArray
+                # takes no keyword there (the minimum version this project supports)
+                nulls = np.asarray(mask, dtype=bool)
                 column = column.filter(pa.compute.invert(mask))
             out.append((column.to_numpy(), nulls))
         return out
