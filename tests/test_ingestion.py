@@ -117,7 +117,7 @@ def test_strings_bytes_and_nul_stay_apart():
     assert cc.contingency_table(["a", "a\x00"], [0, 0]).shape == (2, 1)
 
 
-@pytest.mark.parametrize("missing", [None, float("nan"), np.datetime64("NaT"), pd.NA, pd.NaT,
+@pytest.mark.parametrize("missing", [None, float("nan"), np.datetime64("NaT", "ns"), pd.NA, pd.NaT,
                                      Decimal("NaN"), Decimal("sNaN"), Decimal("-NaN")])
 def test_every_missing_value_is_unassigned(missing):
     """#20: Decimal('NaN') was an ordinary label and Decimal('sNaN') raised TypeError."""
