@@ -10,7 +10,7 @@ from chanceclust._cli import options
 from chanceclust._cli.options import MAX_COUNT, MAX_SAMPLE_LABELS, PROG, UsageError
 from chanceclust._cli.results import load
 from chanceclust._output import write_clusterings
-from chanceclust._validation import MODELS
+from chanceclust._validation import MODELS, check_model
 
 
 def add_parser(sub: Any) -> None:
@@ -49,28 +49,29 @@ def add_parser(sub: Any) -> None:
 def _sampler_keywords(args: argparse.Namespace) -> dict[str, Any]:
     """--k and --sizes checked against --model, as the sampler's keywords.
 
-    The one place where the command line reads a model's name: ``num`` takes --k, ``perm``
-    --sizes, ``all`` neither.
+    The model is the library's parsed value (:func:`chanceclust._validation.check_model`):
+    what it needs (``Model.needs``: sizes under perm, n_clusters under num, nothing under all)
+    decides which option is required and which is refused.
     """
-    if args.model == "num" and args.k is None:
-        raise UsageError("--model num needs --k (number of clusters)")
-    if args.model == "perm" and args.sizes is None:
-        raise UsageError("--model perm needs --sizes (cluster sizes, e.g. 5,3,2)")
-    if args.sizes is not None and args.model != "perm":
-        raise UsageError(f"--sizes applies to --model perm, not --model {args.model}")
-    if args.k is not None and args.model == "all":
-        raise UsageError("--k applies to --model num (or perm, as len(--sizes)), not --model all")
+    model = check_model(args.model)
+    if model.needs == "n_clusters" and args.k is None:
+        raise UsageError(f"--model {model.name} needs --k (number of clusters)")
+    if model.needs == "sizes" and args.sizes is None:
+        raise UsageError(f"--model {model.name} needs --sizes (cluster sizes, e.g. 5,3,2)")
+    if args.sizes is not None and model.needs != "sizes":
+        raise UsageError(f"--sizes applies to --model perm, not --model {model.name}")
+    if args.k is not None and model.needs is None:
+        raise UsageError(
+            f"--k applies to --model num (or perm, as len(--sizes)), not --model {model.name}"
+        )
     if args.sizes is not None and sum(args.sizes) != args.n:
         raise UsageError(f"--sizes add up to {sum(args.sizes)}, not --n {args.n}")
     if args.sizes is not None and args.k is not None and args.k != len(args.sizes):
         raise UsageError(f"--sizes has {len(args.sizes)} clusters but --k is {args.k}")
     if args.k is not None and args.k > args.n:
         raise UsageError(f"--k {args.k} is more than --n {args.n} (at most N clusters)")
-    if args.model == "num":
-        return {"n_clusters": args.k}
-    if args.model == "perm":
-        return {"sizes": args.sizes}
-    return {}
+    given = {"n_clusters": args.k, "sizes": args.sizes}
+    return {} if model.needs is None else {model.needs: given[model.needs]}
 
 
 def run(args: argparse.Namespace) -> int:
