@@ -50,7 +50,7 @@ def _sampler_keywords(args: argparse.Namespace) -> dict[str, Any]:
     """--k and --sizes checked against --model, as the sampler's keywords.
 
     The model is the library's parsed value (:func:`chanceclust._validation.check_model`):
-    what it needs (``Model.needs``: sizes under perm, n_clusters under num, nothing under all)
+    what it needs (its field needs: sizes under perm, n_clusters under num, nothing under all)
     decides which option is required and which is refused.
     """
     model = check_model(args.model)
