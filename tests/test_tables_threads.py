@@ -40,8 +40,9 @@ def counter_table(a: list[int], b: list[int]) -> np.ndarray:
 @settings(max_examples=60, deadline=None)
 @given(
     st.integers(1, 6).flatmap(
-        lambda k: st.lists(st.tuples(st.integers(0, k), st.integers(-3, k)), min_size=1,
-                           max_size=200)  # fmt: skip
+        lambda k: st.lists(
+            st.tuples(st.integers(0, k), st.integers(-3, k)), min_size=1, max_size=200
+        )
     ),
     st.sampled_from([None, 1, 2, 3, -1]),
 )
