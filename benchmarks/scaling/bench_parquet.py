@@ -144,6 +144,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--worker-memory", default="3GiB")
     parser.add_argument("--methods", default="inmem,ccdask,ccdask_summary,ddf")
+    parser.add_argument("--label", default="", help="recorded as is (e.g. which code ran)")
     parser.add_argument("--files", type=int, default=8)
     parser.add_argument("--groups", type=int, default=5, help="row groups per file")
     parser.add_argument("--inmem", action="store_true", help="the in-memory table rows only")
@@ -166,7 +167,8 @@ def main() -> None:
     reference = None
     for method in args.methods.split(","):
         row = {"bench": "parquet", "method": method, "n": n, "k": k, "workers": args.workers,
-               "files": args.files, "groups_per_file": args.groups, "machine": machine()}
+               "files": args.files, "groups_per_file": args.groups, "label": args.label,
+               "machine": machine()}
         client = cluster = None
         pids: list[int] = []
         if method != "inmem":

@@ -93,21 +93,35 @@ def _unreadable(path: str, error: Exception) -> InvalidFileError:
 
 
 class _ParquetChunk:
-    """One row group of one Parquet file: reads the two columns on the worker."""
+    """Consecutive row groups of one Parquet file: reads the two columns on the worker."""
 
-    def __init__(self, fs: Any, path: str, group: int, columns: tuple[str, str], rows: int
-                 ) -> None:  # fmt: skip
-        self.fs, self.path, self.group, self.columns = fs, path, group, columns
-        self.rows = rows
+    def __init__(self, fs: Any, path: str, groups: list[int], columns: tuple[str, str],
+                 sizes: list[int]) -> None:  # fmt: skip
+        self.fs, self.path, self.groups, self.columns = fs, path, groups, columns
+        self.sizes = sizes
+        self.rows = sum(sizes)
+
+    def joined(self, other: _ParquetChunk) -> _ParquetChunk | None:
+        """This chunk and the next one as one (read in one call), if in the same file."""
+        if other.path != self.path or other.fs is not self.fs or other.columns != self.columns:
+            return None
+        return _ParquetChunk(self.fs, self.path, self.groups + other.groups, self.columns,
+                             self.sizes + other.sizes)  # fmt: skip
 
     def where(self) -> str:
-        return f"{self.path} (row group {self.group})"
+        groups = self.groups
+        span = f" {groups[0]}" if len(groups) == 1 else f"s {groups[0]}-{groups[-1]}"
+        return f"{self.path} (row group{span})"
 
     def side(self, index: int) -> str:
         return f"column {self.columns[index]!r}"
 
     def locate(self, row: int) -> str:  # messages name the file apart
-        return f"row group {self.group}, row {row}"
+        for group, size in zip(self.groups, self.sizes, strict=True):
+            if row < size:
+                break
+            row -= size
+        return f"row group {group}, row {row}"
 
     def read(self) -> list[tuple[Any, NDArray[np.bool_] | None]]:
         """Each column's non-null values and its null mask (None without nulls)."""
@@ -116,8 +130,8 @@ class _ParquetChunk:
 
         try:
             with self.fs.open(self.path, "rb") as handle:
-                table = pq.ParquetFile(handle).read_row_group(
-                    self.group, columns=list(self.columns)
+                table = pq.ParquetFile(handle).read_row_groups(
+                    self.groups, columns=list(self.columns)
                 )
         except (OSError, pa.ArrowException) as error:
             raise _unreadable(self.path, error) from None
@@ -219,7 +233,7 @@ def _parquet_chunks(
             rows = meta.row_group(group)
             if rows.num_rows == 0:
                 continue
-            chunks.append(_ParquetChunk(fs, path, group, tuple(columns), rows.num_rows))
+            chunks.append(_ParquetChunk(fs, path, [group], tuple(columns), [rows.num_rows]))
             rows_before += rows.num_rows
             for name in columns:
                 field = schema.field(name)
@@ -418,6 +432,18 @@ def _chunk_cells(chunks: list[Any], plan: _Plan, index: int, buckets: int, marks
         return (cells, counts), summary
     edges = np.searchsorted(cells, _bucket_edges(width_a, width_b, buckets))
     return [(cells[lo:hi], counts[lo:hi]) for lo, hi in itertools.pairwise(edges)], summary
+
+
+def _joined(chunks: list[Any]) -> list[Any]:
+    """A batch's consecutive row groups of one file as one chunk (one open, one read call)."""
+    out = chunks[:1]
+    for chunk in chunks[1:]:
+        both = out[-1].joined(chunk) if isinstance(chunk, _ParquetChunk) else None
+        if both is None:
+            out.append(chunk)
+        else:
+            out[-1] = both
+    return out
 
 
 #: Most rows one task reads and counts (its int64 keys: 64 MiB), and the tasks per worker
@@ -813,8 +839,13 @@ def _graph(source: Any, columns: Any, summary: bool, compute: bool, storage_opti
         result = delayed(_empty, pure=True)(summary)
         return result.compute() if compute else result
     batches = _batches(lengths, len(chunks), workers)  # consecutive chunks per task
-    tasks = [([chunks[i] for i in b], [lefts[i] for i in b], [rights[i] for i in b])
-             for b in batches]  # fmt: skip
+    tasks = []
+    for b in batches:
+        pieces = _joined([chunks[i] for i in b])  # Parquet row groups (no blocks) are joined
+        if len(pieces) == len(b):
+            tasks.append((pieces, [lefts[i] for i in b], [rights[i] for i in b]))
+        else:
+            tasks.append((pieces, [None] * len(pieces), [None] * len(pieces)))
     if lengths is not None:
         lengths = [sum(lengths[i] for i in b) for b in batches]
     if None in codings or lengths is None:  # factorize: distributed unique, united by a tree
