@@ -117,11 +117,11 @@ class _ParquetChunk:
         return f"column {self.columns[index]!r}"
 
     def locate(self, row: int) -> str:  # messages name the file apart
-        for group, size in zip(self.groups, self.sizes, strict=True):
-            if row < size:
-                break
-            row -= size
-        return f"row group {group}, row {row}"
+        i = 0
+        while i + 1 < len(self.sizes) and row >= self.sizes[i]:
+            row -= self.sizes[i]
+            i += 1
+        return f"row group {self.groups[i]}, row {row}"
 
     def read(self) -> list[tuple[Any, NDArray[np.bool_] | None]]:
         """Each column's non-null values and its null mask (None without nulls)."""
