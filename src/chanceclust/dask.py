@@ -269,20 +269,24 @@ class _Encoded:
         if getattr(getattr(values, "dtype", None), "name", None) == "category":
             values = values.astype(object)  # categories are labels; their codes are not
         array = _as_label_array(values, name)
-        codes, k, _ = _encode_array(array, name, marks)
+        codes, k, n_bad = _encode_array(array, name, marks)
         if isinstance(array, list):
             objects = np.empty(len(array), dtype=object)
             objects[:] = array
             array = objects
-        kept = codes >= 0
         self.uniques = np.empty(k, dtype=array.dtype)
-        self.uniques[codes[kept]] = array[kept]
-        codes = codes.astype(np.int64, copy=False)
+        if n_bad:
+            kept = codes >= 0
+            self.uniques[codes[kept]] = array[kept]
+        else:  # every code is a label's: no masked copies
+            self.uniques[codes] = array
+        # the codes stay as encoded (int32 while they fit): -1 indexes _global_codes' last entry
         if nulls is not None:  # back to every row: nulls are unassigned
-            full = np.full(nulls.shape[0], -1, dtype=np.int64)
+            full = np.full(nulls.shape[0], -1, dtype=codes.dtype)
             full[~nulls] = codes
             codes = full
         self.codes = codes
+        self.unassigned = n_bad + (int(np.count_nonzero(nulls)) if nulls is not None else 0)
 
 
 def _read(chunk: Any, marks: frozenset[Any], left: Any = None, right: Any = None
@@ -398,13 +402,12 @@ def _chunk_cells(chunks: list[Any], plan: _Plan, index: int, buckets: int, marks
         sides = _read(chunk, marks, left, right)
         codes = [_global_codes(side, coding)
                  for side, coding in zip(sides, plan.codings, strict=True)]  # fmt: skip
+        unassigned = bool(sides[0].unassigned or sides[1].unassigned)
         del sides
         size = codes[0].shape[0]
-        unassigned = False
         for s, side in enumerate(codes):
-            missing = np.flatnonzero(side < 0)
+            missing = np.flatnonzero(side < 0) if unassigned else side[:0]
             if missing.size:  # chunks come in order: the batch's first is its first chunk's
-                unassigned = True
                 count, first, where, path = stats[s]
                 if not count:
                     first, where = offset + int(missing[0]), chunk.locate(int(missing[0]))
@@ -414,7 +417,7 @@ def _chunk_cells(chunks: list[Any], plan: _Plan, index: int, buckets: int, marks
             keep = (codes[0] >= 0) & (codes[1] >= 0)
             dropped += int(keep.size - np.count_nonzero(keep))
             codes = [side[keep] for side in codes]
-        elif plan.policy in ("cluster", "singletons"):
+        elif plan.policy in ("cluster", "singletons") and unassigned:
             for side, k in zip(codes, plan.ks, strict=True):
                 missing = np.flatnonzero(side < 0)
                 side[missing] = k if plan.policy == "cluster" else k + offset + missing
