@@ -6,16 +6,18 @@
 
 ``--inmem`` (issue 23's in-memory row, no Parquet): int64 labels of N elements made in memory
 (as make_data's), each measurement in a fresh child process, its peak RSS restarted once the
-labels are made (Linux /proc/self/clear_refs; VmHWM after the call, the labels' bytes apart): ``floor`` (one
-single-threaded ``np.bincount(a * K + b)``, the issue's floor), ``table`` with each of
---table-workers (``chanceclust.contingency_table(a, b, sparse=True, workers=W)``); paired
-rounds (--rounds, the methods in turn in each round), CPU seconds of the child
+labels are made (Linux /proc/self/clear_refs; VmHWM after the call, the labels' bytes apart):
+``floor`` (one single-threaded ``np.bincount(a * K + b)``, the issue's floor),
+``validate`` (the table's first step alone: validate_clusterings, the labels' encoding),
+``table`` with each of --table-workers (``chanceclust.contingency_table(a, b, sparse=True,
+workers=W)``); paired rounds (--rounds, the methods in turn in each round), CPU seconds of the child
 (RUSAGE_SELF around the call), wall, peak RSS. Rows in results/inmem_table.jsonl.
 
 Data (made once per --data folder): N rows, int32 columns ``a`` (uniform over K labels) and
 ``b`` (a random map of ``a`` into K labels with probability 0.7, else uniform), --files files
-(8) of --groups row groups (5). ``graph_tasks``: the tasks of chanceclust.dask's graph. Methods, each with a fresh LocalCluster of --workers single-threaded worker
-processes (memory limit --worker-memory, Dask's default worker environment):
+(8) of --groups row groups (5); ``graph_tasks``: the tasks of chanceclust.dask's graph.
+Methods, each with a fresh LocalCluster of --workers single-threaded worker processes
+(memory limit --worker-memory, Dask's default worker environment):
 ``inmem`` (pyarrow reads both columns, chanceclust.contingency_table; the reference values),
 ``ccdask`` (chanceclust.dask.contingency_table -> PartialTable), ``ccdask_summary``
 (summary=True -> TableSummary), ``ddf`` (dask.dataframe read_parquet(split_row_groups=True)
@@ -98,6 +100,11 @@ def inmem_child(method: str, n: int, k: int, workers: int) -> None:
         result = np.bincount(keys, minlength=k * k)
         del keys
         cells = int(np.count_nonzero(result))
+    elif method == "validate":  # the table's first step alone: the labels' encoding
+        from chanceclust._validation import validate_clusterings
+
+        result = validate_clusterings(a, b)
+        cells = -1
     else:
         result = cc.contingency_table(a, b, sparse=True, workers=workers)
         cells = int(result.nnz)
@@ -115,7 +122,8 @@ def inmem_rounds(args: argparse.Namespace) -> None:
     import subprocess
 
     n, k = int(args.n), int(args.k)
-    runs = [("floor", 1)] + [("table", int(w)) for w in args.table_workers.split(",")]
+    runs = [("floor", 1), ("validate", 1)]
+    runs += [("table", int(w)) for w in args.table_workers.split(",")]
     for round_ in range(args.rounds):
         for method, workers in runs:
             out = subprocess.run(

@@ -381,8 +381,10 @@ def _global_codes(side: _Encoded, coding: Any) -> NDArray[np.int64]:
 def _batch_uniques(chunks: list[Any], marks: frozenset[Any], lefts: list[Any],
                    rights: list[Any]) -> tuple[Any, ...]:  # fmt: skip
     """:func:`_chunk_uniques` of a batch of chunks, united: one task reads them all."""
-    return _merge_uniques(*(_chunk_uniques(chunk, marks, left, right)
-                            for chunk, left, right in zip(chunks, lefts, rights, strict=True)))  # fmt: skip
+    parts = zip(chunks, lefts, rights, strict=True)
+    return _merge_uniques(
+        *(_chunk_uniques(chunk, marks, left, right) for chunk, left, right in parts)
+    )
 
 
 def _chunk_cells(chunks: list[Any], plan: _Plan, index: int, buckets: int, marks: frozenset[Any],
