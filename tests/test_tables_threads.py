@@ -127,3 +127,35 @@ def test_negative_workers_count_back_from_the_cores() -> None:
         assert check_workers(-2) == cores - 1
     with pytest.raises(InvalidInputError, match="`workers`"):
         check_workers(-cores - 1)
+
+
+# --------------------------------------------------------------------------- chunked encoding
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint64]
+)
+@pytest.mark.parametrize("chunk", [3, 1 << 22])
+def test_dense_integer_encoding_in_chunks_is_exact(monkeypatch, dtype, chunk) -> None:
+    """The dense integer encoding shifts the labels chunk by chunk (no int64 copy of all of
+    them) in a dtype that cannot wrap: int8 labels 28 and -27 stay apart (shifted by -100 in
+    int8 they were the same index), at every chunk size; codes are the ranks of np.unique."""
+    from chanceclust import _validation
+
+    monkeypatch.setattr(_validation, "_ENCODE_CHUNK", chunk)
+    info = np.iinfo(dtype)
+    low = max(int(info.min), -100)
+    pool = np.array(sorted({low, low + 73, low + 128, min(int(info.max), low + 200)}))
+    rng = np.random.default_rng(int(np.dtype(dtype).itemsize))
+    values = rng.choice(pool, 40).astype(dtype)
+    values[:2] = pool[[0, -1]]
+    if dtype == np.uint64:
+        values = values + np.uint64(2**63)  # beyond int64: shifted in uint64
+    codes, k, n_bad = _validation._encode_array(values, "labels_true", frozenset())
+    uniques, expected = np.unique(values, return_inverse=True)
+    assert (k, n_bad) == (len(uniques), 0)
+    np.testing.assert_array_equal(codes, expected.ravel())
+    np.testing.assert_array_equal(
+        cc.contingency_table(values, np.zeros(40, dtype=int)).ravel(),
+        np.bincount(expected.ravel()),
+    )
