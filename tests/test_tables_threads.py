@@ -159,3 +159,25 @@ def test_dense_integer_encoding_in_chunks_is_exact(monkeypatch, dtype, chunk) ->
         cc.contingency_table(values, np.zeros(40, dtype=int)).ravel(),
         np.bincount(expected.ravel()),
     )
+
+
+@pytest.mark.parametrize("low", [1, 7, 2000, -3])
+@pytest.mark.parametrize("chunk", [5, 1 << 22])
+def test_dense_integer_encoding_unshifted_or_shifted(monkeypatch, low, chunk) -> None:
+    """Labels from a small non-negative minimum index the tallies as they are, others are
+    shifted: the same codes (np.unique's) and, with a label marked unassigned, the same
+    dropped elements and clusters as counted pairs."""
+    from chanceclust import _validation
+
+    monkeypatch.setattr(_validation, "_ENCODE_CHUNK", chunk)
+    rng = np.random.default_rng(low + 10)
+    values = low + rng.integers(0, 30, 500)
+    codes, k, _ = _validation._encode_array(values, "labels_true", frozenset())
+    uniques, expected = np.unique(values, return_inverse=True)
+    assert k == len(uniques)
+    np.testing.assert_array_equal(codes, expected.ravel())
+    other = rng.integers(0, 4, 500)
+    marked = int(values[0])
+    got = cc.contingency_table(values, other, unassigned_label=marked, unassigned="drop")
+    keep = (values != marked) & (other != marked)  # the mark applies to both sides
+    np.testing.assert_array_equal(got, counter_table(values[keep].tolist(), other[keep].tolist()))

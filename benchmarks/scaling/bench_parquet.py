@@ -83,20 +83,23 @@ def make_labels(n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-def inmem_child(method: str, n: int, k: int, workers: int) -> None:
+def inmem_child(method: str, n: int, k: int, workers: int, offset: int = 0) -> None:
     """One in-memory measurement in this (fresh) process; prints one JSON line."""
     import json
 
     if method != "floor":
         cc.contingency_table([0, 1], [1, 0], sparse=True)  # imports (scipy.sparse) not counted
     a, b = make_labels(n, k)
+    if offset:  # e.g. 1-based labels: the encoding shifts them
+        a += offset
+        b += offset
     with open("/proc/self/clear_refs", "w") as refs:  # Linux: the peak RSS restarts from here
         refs.write("5")
     before = _vm_hwm(os.getpid())
     c0, t0 = cpu_seconds(False), time.perf_counter()
     if method == "floor":
-        keys = a * k
-        keys += b
+        keys = (a - offset) * k
+        keys += b - offset
         result = np.bincount(keys, minlength=k * k)
         del keys
         cells = int(np.count_nonzero(result))
@@ -128,10 +131,12 @@ def inmem_rounds(args: argparse.Namespace) -> None:
         for method, workers in runs:
             out = subprocess.run(
                 [sys.executable, os.path.abspath(__file__), "--inmem-child", method, "--n",
-                 str(n), "--k", str(k), "--table-workers", str(workers)],
+                 str(n), "--k", str(k), "--table-workers", str(workers), "--offset",
+                 str(args.offset)],
                 capture_output=True, text=True, check=True,
             ).stdout
-            row = {"bench": "inmem_table", "round": round_, "n": n, "k": k,
+            row = {"bench": "inmem_table", "round": round_, "n": n, "k": k, "offset": args.offset,
+                   "label": args.label,
                    **json.loads(out.strip().splitlines()[-1]), "machine": machine()}
             record("inmem_table", row)
 
@@ -159,9 +164,11 @@ def main() -> None:
     parser.add_argument("--inmem-child", help=argparse.SUPPRESS)
     parser.add_argument("--table-workers", default="1,2")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--offset", type=int, default=0, help="--inmem labels + this (1-based)")
     args = parser.parse_args()
     if args.inmem_child:
-        inmem_child(args.inmem_child, int(args.n), int(args.k), int(args.table_workers))
+        inmem_child(args.inmem_child, int(args.n), int(args.k), int(args.table_workers),
+                    args.offset)
         return
     if args.inmem:
         inmem_rounds(args)

@@ -398,7 +398,7 @@ def _shifted(values: np.ndarray, low: int) -> np.ndarray:
         return values
     if values.dtype == np.uint64:
         return values - np.uint64(low)
-    return values.astype(np.int64) - np.int64(low)
+    return np.subtract(values, np.int64(low), dtype=np.int64)  # one pass, cast in the loop
 
 
 def _encode_sorted(
@@ -413,18 +413,20 @@ def _encode_sorted(
     if values.dtype.kind in "iu" and values.size:
         low, high = int(values.min()), int(values.max())
         if high - low <= 4 * values.size + 1024:  # dense integer labels: O(N), no sort
-            # in chunks: never a shifted int64 copy of all the labels (memory: #23)
+            # in chunks: never a shifted int64 copy of all the labels (memory: #23); labels
+            # from a small non-negative minimum (e.g. 1-based) index the tallies unshifted
+            base = 0 if 0 <= low <= high - low + 1024 else low
             chunks = range(0, values.size, _ENCODE_CHUNK)
-            present = np.zeros(high - low + 1, dtype=bool)
+            present = np.zeros(high - base + 1, dtype=bool)
             for start in chunks:
-                present[_shifted(values[start : start + _ENCODE_CHUNK], low)] = True
+                present[_shifted(values[start : start + _ENCODE_CHUNK], base)] = True
             rank = np.cumsum(present, dtype=dtype) - 1
             codes, k = np.empty(values.size, dtype=dtype), int(rank[-1]) + 1
             for start in chunks:
                 part = values[start : start + _ENCODE_CHUNK]
-                np.take(rank, _shifted(part, low), out=codes[start : start + part.size])
+                np.take(rank, _shifted(part, base), out=codes[start : start + part.size])
             if marks:  # the labels present, as Python ints (no overflow near 2**64)
-                uniques = np.array([int(i) + low for i in np.flatnonzero(present)], dtype=object)
+                uniques = np.array([int(i) + base for i in np.flatnonzero(present)], dtype=object)
     if codes is None:
         uniques, codes = np.unique(values, return_inverse=True)
         codes, k = codes.astype(dtype).ravel(), len(uniques)
