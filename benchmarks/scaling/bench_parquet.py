@@ -98,8 +98,10 @@ def inmem_child(method: str, n: int, k: int, workers: int, offset: int = 0) -> N
     before = _vm_hwm(os.getpid())
     c0, t0 = cpu_seconds(False), time.perf_counter()
     if method == "floor":
-        keys = (a - offset) * k
-        keys += b - offset
+        keys = a * k
+        keys += b
+        if offset:  # the floor of 1-based labels: one more pass
+            keys -= offset * (k + 1)
         result = np.bincount(keys, minlength=k * k)
         del keys
         cells = int(np.count_nonzero(result))
