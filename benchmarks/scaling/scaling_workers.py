@@ -88,9 +88,10 @@ def main() -> None:
         tasks = {
             "table": lambda: ccd.contingency_table(args.data, columns=("a", "b")),
             "summary": lambda: ccd.contingency_table(args.data, columns=("a", "b"), summary=True),
-            "pairwise_perm": lambda: cc.pairwise(labels, executor=client.get_executor()),
-            "pairwise_num": lambda: cc.pairwise(labels, model="num",
-                                                executor=client.get_executor()),
+            "pairwise_perm": lambda client=client: cc.pairwise(
+                labels, executor=client.get_executor()),
+            "pairwise_num": lambda client=client: cc.pairwise(
+                labels, model="num", executor=client.get_executor()),
         }
         for name, task in tasks.items():
             tasks_in_graph = None
