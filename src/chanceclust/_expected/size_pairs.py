@@ -47,11 +47,23 @@ from numpy.typing import NDArray
 from chanceclust._expected.deviance_series import series_expected_deviance, series_min_mean
 from chanceclust._expected.elementary import unique
 from chanceclust._expected.pmfs import deviance, hypergeom_pmf
+from chanceclust._expected.small_means import (
+    SMALL_MEAN,
+    small_mean_information,
+    small_mean_order,
+    small_mean_sums,
+)
 from chanceclust._expected.windows import mode_recurrence_sums, tail_halfwidth
+from chanceclust.exceptions import InternalError
 
 # Elements per block of pmf rows (2 MB): the rows are written step by step, then read by one
 # matrix product, at ~4 ns a point while they stay in a core's cache, 2-3 times that beyond.
 _CHUNK = 1 << 18
+# The perm E[MI] over many size pairs (``information_sum``): rows per block, cells per 2-D
+# block of small means (1 MB arrays, in cache), pairs gathered per call of pair_information.
+_ROWS = 64
+_TILE = 1 << 16
+_PENDING = 1 << 17
 _MANY_PAIRS = 512  # from this many pairs in a block, step over x with vector operations
 # Up to this N the general route forms x N - a b in int64 (N**2 < 2**63); beyond, every pair
 # goes through ``_huge_pair_information``, which forms no such product.
@@ -77,31 +89,138 @@ def pair_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDAr
     out = np.empty(len(a))
     if series.any():
         out[series] = series_expected_deviance(a[series], b[series], n) / n
-    rest = ~series
-    out[rest] = _summed_information(a[rest], b[rest], n)
+    # The factorial-moment series (``small_means``) where s + l <= N/2: there the rounded mean
+    # keeps -mu log mu accurate (a = 1, b = N - 1 gives mu = 1 - 1/N, rounded to 1).
+    small = (mean <= SMALL_MEAN) & ~ungrouped
+    if small.any():
+        out[small] = small_mean_information(a[small], b[small], n) / n
+    rest = ~series & ~small
+    if rest.any():
+        out[rest] = _summed_information(a[rest], b[rest], n)
     return out
 
 
-def pair_information_grid(
-    sizes_a: NDArray[np.int64], sizes_b: NDArray[np.int64], n: int
-) -> NDArray[np.float64]:
-    """I(a, b) for every a in ``sizes_a`` (rows) and b in ``sizes_b`` (columns), each unordered
-    pair of sizes computed once: where both sizes appear on both sides (two clusterings with
-    common sizes), I(a, b) = I(b, a) is read off the transposed pair."""
+def information_sum(
+    sizes_a: NDArray[np.int64],
+    weights_a: NDArray[np.float64],
+    sizes_b: NDArray[np.int64],
+    weights_b: NDArray[np.float64],
+    n: int,
+) -> float:
+    """sum_{i,j} w_a[i] w_b[j] I(a_i, b_j) over distinct sorted sizes ``sizes_a``, ``sizes_b``.
+
+    Streamed in blocks of bounded memory (no array over all size pairs): where the two
+    sides share many sizes, over the distinct sizes of both with each unordered pair once
+    (I(a, b) = I(b, a), weight w_a(a) w_b(b) + w_a(b) w_b(a)). Rows of sizes against columns:
+    the cells of mean ab/N <= 1 (and a + b <= N/2) as 2-D blocks of the factorial-moment
+    series (``small_means.small_mean_sums``); the other pairs gathered and passed to
+    :func:`pair_information` ``_PENDING`` at a time.
+    """
     sizes_a, sizes_b = np.asarray(sizes_a, np.int64), np.asarray(sizes_b, np.int64)
-    unique_a, unique_b = unique(sizes_a), unique(sizes_b)
-    rows, columns = np.searchsorted(unique_a, sizes_a), np.searchsorted(unique_b, sizes_b)
-    in_b = np.minimum(np.searchsorted(unique_b, unique_a), len(unique_b) - 1)
-    in_a = np.minimum(np.searchsorted(unique_a, unique_b), len(unique_a) - 1)
-    both_a, both_b = unique_b[in_b] == unique_a, unique_a[in_a] == unique_b
-    # (a, b) with a > b, both on both sides: the same as (b, a), computed as such.
-    mirrored = both_a[:, None] & both_b[None, :] & (unique_a[:, None] > unique_b[None, :])
-    out = np.empty(mirrored.shape)
-    i, j = np.nonzero(~mirrored)
-    out[i, j] = pair_information(unique_a[i], unique_b[j], n)
-    i, j = np.nonzero(mirrored)
-    out[i, j] = out[in_a[j], in_b[i]]
-    return out[rows][:, columns]
+    weights_a, weights_b = np.asarray(weights_a, float), np.asarray(weights_b, float)
+    if np.any(np.diff(sizes_a) <= 0) or np.any(np.diff(sizes_b) <= 0):
+        raise InternalError("information_sum takes distinct sorted sizes")  # as laws hold them
+    union = unique(np.concatenate([sizes_a, sizes_b]))
+    folded = len(union) * (len(union) + 1) // 2 < len(sizes_a) * len(sizes_b)
+    if folded:
+        rows = columns = union
+        row_a, row_b = np.zeros(len(union)), np.zeros(len(union))
+        row_a[np.searchsorted(union, sizes_a)] = weights_a
+        row_b[np.searchsorted(union, sizes_b)] = weights_b
+        column_a, column_b = row_a, row_b
+    else:
+        rows, columns = sizes_a, sizes_b
+        row_a, column_b = weights_a, weights_b
+        row_b = column_a = None
+    sums = _PairSums(n)
+    fraction = columns / float(n)
+    for first in range(0, len(rows), _ROWS):
+        last = min(first + _ROWS, len(rows))
+        r = rows[first:last]
+        start = first if folded else 0
+        # Columns whose cells may have mean <= 1 and s + l <= N/2: those of the block's first
+        # row (the means grow along rows and columns), and short of N/2 - the largest row.
+        small_end = start + int(np.searchsorted(r[0] * fraction[start:], SMALL_MEAN, "right"))
+        small_end = min(small_end, int(np.searchsorted(columns, n // 2 - r[-1], "right")))
+        small_end = max(small_end, start)
+        for low in range(start, len(columns), _TILE // _ROWS):
+            high = min(low + _TILE // _ROWS, len(columns))
+            c = columns[low:high]
+            weight_of = _tile_weights(first, last, low, high, folded, row_a, row_b, column_a, column_b)
+            if low < small_end:
+                sums.add_small(r, c, weight_of, min(high, small_end) - low)
+            if high > small_end:
+                cut = max(small_end - low, 0)
+                sums.add_pairs(r, c[cut:], weight_of[:, cut:])
+    return sums.total()
+
+
+def _tile_weights(first, last, low, high, folded, row_a, row_b, column_a, column_b):
+    """The pair weights of rows first:last against columns low:high (0 below the diagonal when
+    folded, halved on it: each unordered pair once)."""
+    weights = np.multiply.outer(row_a[first:last], column_b[low:high])
+    if not folded:
+        return weights
+    weights += np.multiply.outer(row_b[first:last], column_a[low:high])
+    i = np.arange(first, last)[:, None]
+    j = np.arange(low, high)[None, :]
+    if low < last:  # the block meets the diagonal
+        weights[i > j] = 0.0
+        weights[i == j] *= 0.5
+    return weights
+
+
+class _PairSums:
+    """The running sum of w I(a, b), from 2-D blocks of small means and gathered pairs."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.sum = 0.0
+        self.pending: list[tuple[NDArray, NDArray, NDArray]] = []
+        self.count = 0
+
+    def add_small(self, r, c, weights, width):
+        """The cells of mean <= 1 of rows r against the first ``width`` columns of c; the
+        others of those columns are gathered."""
+        n = self.n
+        c = c[:width]
+        weights = weights[:, :width]
+        mean = np.multiply.outer(r, c / float(n))
+        small = mean <= SMALL_MEAN
+        if not small.all():
+            i, j = np.nonzero(~small & (weights != 0))
+            self._gather(r[i], c[j], weights[i, j])
+            weights = np.where(small, weights, 0.0)
+        largest = float(np.max(mean, where=small, initial=0.0))
+        rho = float(np.ldexp(1.0, -np.frexp(float(max(c[-1], 1)))[1]))
+        values = small_mean_sums(
+            r.astype(np.float64)[:, None], c.astype(np.float64)[None, :], n, rho,
+            small_mean_order(largest),
+        )
+        self.sum += float(np.sum(np.where(small, values, 0.0) * weights)) / n
+
+    def add_pairs(self, r, c, weights):
+        i, j = np.nonzero(weights)
+        self._gather(r[i], c[j], weights[i, j])
+
+    def _gather(self, a, b, w):
+        if len(a) == 0:
+            return
+        self.pending.append((a, b, w))
+        self.count += len(a)
+        if self.count >= _PENDING:
+            self._flush()
+
+    def _flush(self):
+        if not self.pending:
+            return
+        a, b, w = (np.concatenate(parts) for parts in zip(*self.pending, strict=True))
+        self.pending, self.count = [], 0
+        self.sum += float(w @ pair_information(a, b, self.n))
+
+    def total(self) -> float:
+        self._flush()
+        return self.sum
 
 
 def _summed_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDArray[np.float64]:
