@@ -92,6 +92,10 @@ def _brute_sum(sizes_a, weights_a, sizes_b, weights_b, n):
         # many sizes: several row blocks and column blocks, means from 1e-7 to ~2
         (10**7, list(range(1, 4000, 3)), list(range(1, 4000, 3))),
         (10**7, list(range(1, 4000, 3)), list(range(2, 3000, 7))),
+        # means up to ~75: the 2-D pmf blocks (1 < mean <= 10) and the grouped windows
+        (10**5, list(range(1, 3000, 11)), list(range(5, 2500, 13))),
+        # small N: windows cut at the support's end
+        (200, list(range(1, 61)), list(range(2, 51, 3))),
     ],
 )
 def test_information_sum_equals_the_sum_over_pairs(n, sizes_a, sizes_b):
@@ -126,3 +130,12 @@ def test_information_sum_gathers_each_unordered_pair_once(monkeypatch):
     assert all(a * b > n or 2 * (a + b) > n for a, b in unordered)
     monkeypatch.undo()
     assert got == pytest.approx(_brute_sum(sizes, weights, sizes, weights, n), rel=1e-14)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"N{c['n']}-a{c['a']}-b{c['b']}")
+def test_information_sum_of_one_pair_matches_mpmath(case):
+    """One size a side: the 2-D blocks (small means, pmf blocks) against the 50-digit values."""
+    n, a, b = case["n"], case["a"], case["b"]
+    one = np.ones(1)
+    got = kernel.information_sum(np.array([a]), one, np.array([b]), one, n) * n
+    assert got == pytest.approx(float(case["value"]), rel=1e-14)

@@ -49,9 +49,9 @@ from chanceclust._expected.elementary import unique
 from chanceclust._expected.pmfs import deviance, hypergeom_pmf
 from chanceclust._expected.small_means import (
     SMALL_MEAN,
+    small_mean_block,
     small_mean_information,
     small_mean_order,
-    small_mean_sums,
 )
 from chanceclust._expected.windows import mode_recurrence_sums, tail_halfwidth
 from chanceclust.exceptions import InternalError
@@ -64,6 +64,9 @@ _CHUNK = 1 << 18
 _ROWS = 64
 _TILE = 1 << 16
 _PENDING = 1 << 17
+# Cells of mean up to this go by 2-D blocks of the pmf (``_mid_mean_block``), whose window
+# starts at 0 (Bennett's half-width exceeds the mean up to ~100).
+_MID_MEAN = 10.0
 _MANY_PAIRS = 512  # from this many pairs in a block, step over x with vector operations
 # Up to this N the general route forms x N - a b in int64 (N**2 < 2**63); beyond, every pair
 # goes through ``_huge_pair_information``, which forms no such product.
@@ -134,25 +137,42 @@ def information_sum(
         row_b = column_a = None
     sums = _PairSums(n)
     fraction = columns / float(n)
+    width = _TILE // _ROWS
     for first in range(0, len(rows), _ROWS):
         last = min(first + _ROWS, len(rows))
         r = rows[first:last]
         start = first if folded else 0
-        # Columns whose cells may have mean <= 1 and s + l <= N/2: those of the block's first
-        # row (the means grow along rows and columns), and short of N/2 - the largest row.
-        small_end = start + int(np.searchsorted(r[0] * fraction[start:], SMALL_MEAN, "right"))
-        small_end = min(small_end, int(np.searchsorted(columns, n // 2 - r[-1], "right")))
-        small_end = max(small_end, start)
-        for low in range(start, len(columns), _TILE // _ROWS):
-            high = min(low + _TILE // _ROWS, len(columns))
-            c = columns[low:high]
-            weight_of = _tile_weights(first, last, low, high, folded, row_a, row_b, column_a, column_b)
-            if low < small_end:
-                sums.add_small(r, c, weight_of, min(high, small_end) - low)
-            if high > small_end:
-                cut = max(small_end - low, 0)
-                sums.add_pairs(r, c[cut:], weight_of[:, cut:])
+        # Columns whose cells may be taken by 2-D blocks: mean <= _MID_MEAN for the block's first
+        # row (the means grow along rows and columns) and r + c <= N/2 for its last row.
+        block_end = start + int(np.searchsorted(r[0] * fraction[start:], _MID_MEAN, "right"))
+        block_end = min(block_end, int(np.searchsorted(columns, n // 2 - r[-1], "right")))
+        low = start
+        while low < len(columns):
+            if low < block_end:
+                high = _chunk_end(columns, low, min(block_end, low + width), r[-1], n)
+            else:
+                high = min(low + width, len(columns))
+            weights = _tile_weights(first, last, low, high, folded, row_a, row_b, column_a, column_b)
+            if low < block_end:
+                sums.add_block(r, columns[low:high], weights)
+            else:
+                sums.add_pairs(r, columns[low:high], weights)
+            low = high
     return sums.total()
+
+
+def _chunk_end(columns, low, end, largest_row, n):
+    """The end of a block of columns from ``low`` (at most ``end``): those of mean <= 1 for the
+    largest row (within a factor 2^16: no overflow in ``small_mean_block``), or, past them, a
+    band of columns within a factor 1 + 1/sqrt(mean) of the first, so that a centre per row
+    stays within ~sqrt(mean) of the means of its cells (``_mid_mean_block``)."""
+    c0 = float(columns[low])
+    top = largest_row * (c0 / n)
+    if top <= SMALL_MEAN:
+        limit = min(c0 * 2.0**16, n / float(largest_row))
+    else:
+        limit = c0 * (1.0 + 1.0 / np.sqrt(min(top, _MID_MEAN)))
+    return max(low + 1, min(end, int(np.searchsorted(columns, limit, "right"))))
 
 
 def _tile_weights(first, last, low, high, folded, row_a, row_b, column_a, column_b):
@@ -179,25 +199,31 @@ class _PairSums:
         self.pending: list[tuple[NDArray, NDArray, NDArray]] = []
         self.count = 0
 
-    def add_small(self, r, c, weights, width):
-        """The cells of mean <= 1 of rows r against the first ``width`` columns of c; the
-        others of those columns are gathered."""
+    def add_block(self, r, c, weights):
+        """Rows r against columns c (r + c <= N/2 for every cell): cells of mean <= 1 by the
+        factorial-moment series, of mean <= _MID_MEAN near their row's centre by
+        :func:`_mid_mean_block`, the others gathered."""
         n = self.n
-        c = c[:width]
-        weights = weights[:, :width]
         mean = np.multiply.outer(r, c / float(n))
         small = mean <= SMALL_MEAN
-        if not small.all():
-            i, j = np.nonzero(~small & (weights != 0))
+        centre = np.maximum(np.rint(r * (np.sqrt(float(c[0]) * float(c[-1])) / n)), 1.0)
+        mid = ~small & (mean <= _MID_MEAN) & (np.square(mean - centre[:, None]) <= 1.5 * centre[:, None])
+        rest = ~small & ~mid & (weights != 0)
+        if rest.any():
+            i, j = np.nonzero(rest)
             self._gather(r[i], c[j], weights[i, j])
-            weights = np.where(small, weights, 0.0)
-        largest = float(np.max(mean, where=small, initial=0.0))
-        rho = float(np.ldexp(1.0, -np.frexp(float(max(c[-1], 1)))[1]))
-        values = small_mean_sums(
-            r.astype(np.float64)[:, None], c.astype(np.float64)[None, :], n, rho,
-            small_mean_order(largest),
-        )
-        self.sum += float(np.sum(np.where(small, values, 0.0) * weights)) / n
+        total = 0.0
+        if small.any():
+            largest = float(np.max(mean, where=small, initial=0.0))
+            values = small_mean_block(r, c, n, small_mean_order(largest))
+            total += float(np.sum(np.where(small, values, 0.0) * weights))
+        if mid.any():
+            i, j = (np.flatnonzero(mid.any(axis=axis)) for axis in (1, 0))
+            cells = (slice(i[0], i[-1] + 1), slice(j[0], j[-1] + 1))
+            top = float(np.max(mean[cells], where=mid[cells], initial=0.0))
+            values = _mid_mean_block(r[cells[0]], c[cells[1]], n, centre[cells[0]], mean[cells], top)
+            total += float(np.sum(np.where(mid[cells], values, 0.0) * weights[cells]))
+        self.sum += total / n
 
     def add_pairs(self, r, c, weights):
         i, j = np.nonzero(weights)
@@ -241,6 +267,35 @@ def _summed_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> N
             small[rest].astype(np.int64), large[rest].astype(np.int64), n
         )
     return out / n
+
+
+def _mid_mean_block(s, l, n, centre, mean, top):
+    """E[bd0(X, mu)] for rows s (centres ``centre``) against columns l, mu = s l / N <= ``top``,
+    s + l <= N/2: the pmf summed from x = 0 by Horner's rule over its ratios
+    h(x+1)/h(x) = (s - x)(l - x) / ((x + 1)(N - s - l + x + 1)), normalized by its own sum
+    (no pmf anchor; mass < 1e-20 beyond the Bennett window's end, variance <= mean), for
+    bd0(x, m) with the row's integer centre m, then
+    E[bd0(X, mu)] = E[bd0(X, m)] - bd0(mu, m) (E[X] = mu): terms O(1) where
+    (mu - m)^2 <= 1.5 m, the callers' condition. Other cells: meaningless values."""
+    end = int(np.ceil(top + tail_halfwidth(np.array([top]))[0]))
+    end = min(end, int(max(s.max(), 1)))  # X <= s: the ratios vanish beyond
+    x = np.arange(end + 1.0)
+    sf, lf = s.astype(np.float64), l.astype(np.float64)
+    terms = deviance(x[None, :], centre[:, None], x[None, :] - centre[:, None])  # rows x (end+1)
+    rest = (float(n) + 1.0) - np.add.outer(sf, lf)  # N - s - l + 1 >= N/2 + 1
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        total = np.repeat(terms[:, end : end + 1], len(lf), axis=1)
+        mass = np.ones(total.shape)
+        ratio = np.empty(total.shape)
+        for k in range(end - 1, -1, -1):
+            np.add(rest, float(k), out=ratio)
+            np.divide(np.multiply.outer((sf - k) / (k + 1.0), lf - k), ratio, out=ratio)
+            total *= ratio
+            total += terms[:, k : k + 1]
+            mass *= ratio
+            mass += 1.0
+        delta = mean - centre[:, None]
+        return total / mass - deviance(mean, centre[:, None], delta)
 
 
 # ---------------------------------------------------------------- grouped route

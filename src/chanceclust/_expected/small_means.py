@@ -39,6 +39,7 @@ from math import comb, factorial
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._expected.windows import serial_product
 from chanceclust.exceptions import InternalError
 
 # Pairs of mean ab/N up to this take the factorial-moment series (for larger means
@@ -80,33 +81,56 @@ def small_mean_order(largest_mean: float) -> int:
     return int(np.argmax(order_switch_means()[2:] >= largest_mean)) + 2
 
 
-def small_mean_sums(
-    s: NDArray[np.float64], l: NDArray[np.float64], n: int, rho: NDArray[np.float64] | float, order: int
-) -> NDArray[np.float64]:
-    """E[bd0(X, s l / N)] for X ~ hypergeometric(N, s, l), broadcasting ``s`` against ``l``.
+def _row_factors(s: NDArray[np.float64], n: int, rho: NDArray[np.float64] | float, order: int):
+    """g'_k = d_k prod_{j<k} (s - j) / ((j + 1)(N - j) rho), k = 2 .. order (columns), per s.
 
-    ``s`` and ``rho`` broadcast together (rho: powers of two, ``l * rho`` <= ~1, e.g. one
-    per block of columns, or one per pair); ``order``: :func:`small_mean_order` of the
-    largest mean (capped at N: the terms k > min(s, l) are 0, and so is every factor
-    N - j, j < k, positive). Cells of mean > 1 get meaningless (finite or not) values: callers mask them.
-    Sizes 0 give 0.
-    """
+    ``order`` is capped at N: the terms k > min(s, l) are 0, and so is every factor
+    N - j, j < k, positive."""
     d = newton_differences()
-    order = min(order, n)
-    lam = l * rho  # exact: rho is a power of two
-    # g'_k = g_k / rho^k = d_k prod_{j<k} (s - j) / ((j + 1)(N - j) rho), k = 2 .. order
+    s = np.asarray(s, dtype=np.float64)
+    out = np.empty((len(s), order - 1))
     factor = s * (1.0 / (float(n) * rho))
-    factor = factor * ((s - 1.0) * (1.0 / (2.0 * (float(n) - 1.0) * rho)))  # F_2 / (l (l-1))
-    scaled = [factor * d[2]]
+    factor *= (s - 1.0) * (1.0 / (2.0 * (float(n) - 1.0) * rho))
+    out[:, 0] = factor * d[2]
     for k in range(3, order + 1):
-        factor = factor * ((s - (k - 1.0)) * (1.0 / (k * (float(n) - (k - 1.0)) * rho)))
-        scaled.append(factor * d[k])
-    with np.errstate(over="ignore", invalid="ignore"):
-        acc = np.broadcast_to(scaled[-1], np.broadcast_shapes(np.shape(scaled[-1]), np.shape(lam)))
-        for k in range(order - 1, 1, -1):
-            acc = acc * (lam - k * rho) + scaled[k - 2]
-        x_log_x = acc * (lam * (lam - rho))
-        mean = s * (l / float(n))
+        factor *= (s - (k - 1.0)) * (1.0 / (k * (float(n) - (k - 1.0)) * rho))
+        out[:, k - 2] = factor * d[k]
+    return out
+
+
+def _falling_powers(l: NDArray[np.float64], rho: NDArray[np.float64] | float, order: int):
+    """rho^k (l)_k = prod_{j<k} (l rho - j rho), k = 2 .. order (rows), per l: exact steps,
+    rho being a power of two."""
+    lam = np.asarray(l, dtype=np.float64) * rho
+    out = np.empty((order - 1, len(lam)))
+    out[0] = lam * (lam - rho)
+    for k in range(3, order + 1):
+        out[k - 2] = out[k - 3] * (lam - (k - 1) * rho)
+    return out
+
+
+def _scale(largest: NDArray[np.float64] | float) -> NDArray[np.float64]:
+    """A power of two rho with largest * rho in [1/2, 1)."""
+    return np.ldexp(1.0, -np.frexp(np.maximum(largest, 1.0))[1])
+
+
+def small_mean_block(
+    s: NDArray[np.int64], l: NDArray[np.int64], n: int, order: int
+) -> NDArray[np.float64]:
+    """E[bd0(X, s_i l_j / N)] for every row s_i and column l_j (a 2-D block), by one matrix
+    product of the row factors g'_k(s_i) with the falling powers of l_j (K flops a cell).
+
+    ``order``: :func:`small_mean_order` of the largest mean that matters (<= 1); cells of
+    larger mean get meaningless values, possibly inf or NaN (the callers mask them), so keep
+    the columns within a factor ~2^16 of each other: then no cell of mean <= 1 over- or
+    underflows.
+    """
+    order = max(2, min(order, n))
+    sf, lf = np.asarray(s, dtype=np.float64), np.asarray(l, dtype=np.float64)
+    rho = float(_scale(float(lf.max(initial=1.0))))
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        x_log_x = serial_product(_row_factors(sf, n, rho, order), _falling_powers(lf, rho, order))
+        mean = np.multiply.outer(sf, lf / float(n))
         return x_log_x - mean * np.log(np.maximum(mean, 1e-300))
 
 
@@ -117,7 +141,6 @@ def small_mean_information(
     s = np.minimum(a, b).astype(np.float64)
     l = np.maximum(a, b).astype(np.float64)
     mean = s * (l / float(n))
-    rho = np.ldexp(1.0, -np.frexp(np.maximum(l, 1.0))[1])  # l rho in [1/2, 1)
     out = np.zeros(len(s))
     if len(s) == 0 or n < 2:  # N = 1: X is constant
         return out
@@ -125,7 +148,10 @@ def small_mean_information(
         raise InternalError("the factorial-moment series takes means <= 1 only")
     # The least order K whose switch mean is >= the pair's mean (the switch means increase).
     order = np.searchsorted(order_switch_means()[2:], mean, side="left") + 2
+    rho = _scale(l)
     for k in np.unique(order):
         rows = np.flatnonzero(order == k)
-        out[rows] = small_mean_sums(s[rows], l[rows], n, rho[rows], int(k))
-    return out
+        kk = max(2, min(int(k), n))
+        terms = _row_factors(s[rows], n, rho[rows], kk) * _falling_powers(l[rows], rho[rows], kk).T
+        out[rows] = np.sum(terms, axis=1)
+    return out - mean * np.log(np.maximum(mean, 1e-300))
