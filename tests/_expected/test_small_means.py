@@ -22,7 +22,9 @@ def _reference(n: int, a: int, b: int) -> mp.mpf:
     """E[bd0(X, ab/N)] for X ~ hypergeometric(N, a, b), summed from x = 0 (means <= ~1)."""
     mean = mp.mpf(a) * b / n
     log_h0 = (
-        mp.loggamma(n - a + 1) + mp.loggamma(n - b + 1) - mp.loggamma(n + 1)
+        mp.loggamma(n - a + 1)
+        + mp.loggamma(n - b + 1)
+        - mp.loggamma(n + 1)
         - mp.loggamma(n - a - b + 1)
     )
     h, total = mp.exp(log_h0), mp.mpf(0)
@@ -37,7 +39,9 @@ def _reference(n: int, a: int, b: int) -> mp.mpf:
 def test_newton_differences_match_mpmath():
     d = kernel.newton_differences()
     for k, value in enumerate(d):
-        exact = mp.fsum((-1) ** (k - j) * mp.binomial(k, j) * j * mp.log(j) for j in range(2, k + 1))
+        exact = mp.fsum(
+            (-1) ** (k - j) * mp.binomial(k, j) * j * mp.log(j) for j in range(2, k + 1)
+        )
         assert value == pytest.approx(float(exact), rel=1e-16, abs=1e-300)
 
 
@@ -71,7 +75,7 @@ def _pairs_around(mean: float, n: int) -> list[tuple[int, int]]:
     out = []
     for s in (3, 40, 1000):
         for factor in (0.999, 1.001):
-            l = int(round(mean * factor * n / s))
+            l = round(mean * factor * n / s)
             if s <= l and s + l <= n // 2 and s * l > 0:
                 out.append((s, l))
     return out

@@ -28,7 +28,7 @@ import mpmath as mp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_pair_information import expected_deviance  # noqa: E402
+from make_pair_information import expected_deviance
 
 mp.mp.dps = 50
 
@@ -66,7 +66,9 @@ def main() -> None:
     rows = []
     for name, sizes_a, sizes_b in cases():
         value = expected_mi(sizes_a, sizes_b)
-        rows.append({"case": name, "sizes_a": sizes_a, "sizes_b": sizes_b, "emi": mp.nstr(value, 40)})
+        rows.append(
+            {"case": name, "sizes_a": sizes_a, "sizes_b": sizes_b, "emi": mp.nstr(value, 40)}
+        )
         print(name, rows[-1]["emi"], flush=True)
     out = Path(__file__).with_name("emi_pairs.json")
     out.write_text(json.dumps(rows, indent=1) + "\n")

@@ -4,10 +4,16 @@ This is the whole cost of the perm expected MI (one value per pair of distinct
 cluster sizes: ~3.6e5 pairs for Zipf-like sizes with K = 1000 at N = 10^6, 10^6
 at N >= 10^8), so it is computed in three ways:
 
+* **Small means (ab/N <= 1, s + l <= N/2).** The factorial-moment series of E[X log X]
+  (``small_means``): no pmf, no window; over many pairs (``information_sum``) one matrix
+  product per 2-D block of sizes.
 * **Series (means ab/N >= 100, or >= 70 with s + l > N/2; any N up to 2**63 - 1).** The series of E[bd0]
   in 1/mean with the hypergeometric cumulants (``deviance_series``), each pair to
   the order its mean needs (J = 13 at mean 70, 2 from ~3e5): a few hundred
   flops per pair where the pmf's window has ~20 sqrt(mean) points.
+* **2-D pmf blocks (``information_sum`` only: 1 < ab/N <= 10, s + l <= N/2).** The pmf
+  summed from 0 by Horner's rule over its ratios, per block of rows against a band of
+  columns (``_mid_mean_block``).
 * **Grouped (nearly all other pairs: s + l <= N/2, s <= l the two sizes).** Pairs
   are sorted into groups of nearby means. Within a group the pmf of every
   pair is carried over one shared range of x (holding each pair's window) by
@@ -18,8 +24,8 @@ at N >= 10^8), so it is computed in three ways:
       E[bd0(X, mu)] = S_bd0 - bd0(mu, m) + log(m/mu) (S_1 - (mu - m)),
   S_bd0 = E[bd0(X, m)], S_1 = E[X - m]: an identity (bd0(x, mu) = bd0(x, m)
   + x log(m/mu) + mu - m) whose terms are all O(1), since |mu - m| <~ sqrt(m),
-  so nothing cancels. Pairs with mu <= 1 use E[bd0(X, mu)] = E[X log X] -
-  mu log mu instead, whose two terms are >= 0.
+  so nothing cancels. (Pairs with mu <= 1 take the small-means route; the grouping
+  still handles them, by E[X log X] - mu log mu, two terms >= 0.)
 * **General (the rest, and any row whose pmf over the group range would
   overflow: never seen, but checked).** Loader's pmf at each pair's own mode,
   carried outwards through each pair's own window (``windows.mode_recurrence_sums``).
@@ -116,7 +122,8 @@ def information_sum(
     sides share many sizes, over the distinct sizes of both with each unordered pair once
     (I(a, b) = I(b, a), weight w_a(a) w_b(b) + w_a(b) w_b(a)). Rows of sizes against columns:
     the cells of mean ab/N <= 1 (and a + b <= N/2) as 2-D blocks of the factorial-moment
-    series (``small_means.small_mean_sums``); the other pairs gathered and passed to
+    series (``small_means.small_mean_block``), of means 1 .. 10 as 2-D blocks of the pmf
+    (``_mid_mean_block``); the other pairs gathered and passed to
     :func:`pair_information` ``_PENDING`` at a time.
     """
     sizes_a, sizes_b = np.asarray(sizes_a, np.int64), np.asarray(sizes_b, np.int64)
@@ -152,7 +159,9 @@ def information_sum(
                 high = _chunk_end(columns, low, min(block_end, low + width), r[-1], n)
             else:
                 high = min(low + width, len(columns))
-            weights = _tile_weights(first, last, low, high, folded, row_a, row_b, column_a, column_b)
+            weights = _tile_weights(
+                first, last, low, high, folded, row_a, row_b, column_a, column_b
+            )
             if low < block_end:
                 sums.add_block(r, columns[low:high], weights)
             else:
@@ -207,7 +216,11 @@ class _PairSums:
         mean = np.multiply.outer(r, c / float(n))
         small = mean <= SMALL_MEAN
         centre = np.maximum(np.rint(r * (np.sqrt(float(c[0]) * float(c[-1])) / n)), 1.0)
-        mid = ~small & (mean <= _MID_MEAN) & (np.square(mean - centre[:, None]) <= 1.5 * centre[:, None])
+        mid = (
+            ~small
+            & (mean <= _MID_MEAN)
+            & (np.square(mean - centre[:, None]) <= 1.5 * centre[:, None])
+        )
         rest = ~small & ~mid & (weights != 0)
         if rest.any():
             i, j = np.nonzero(rest)
@@ -221,7 +234,9 @@ class _PairSums:
             i, j = (np.flatnonzero(mid.any(axis=axis)) for axis in (1, 0))
             cells = (slice(i[0], i[-1] + 1), slice(j[0], j[-1] + 1))
             top = float(np.max(mean[cells], where=mid[cells], initial=0.0))
-            values = _mid_mean_block(r[cells[0]], c[cells[1]], n, centre[cells[0]], mean[cells], top)
+            values = _mid_mean_block(
+                r[cells[0]], c[cells[1]], n, centre[cells[0]], mean[cells], top
+            )
             total += float(np.sum(np.where(mid[cells], values, 0.0) * weights[cells]))
         self.sum += total / n
 
