@@ -178,7 +178,7 @@ def _chunk_end(columns, low, end, largest_row, n):
     c0 = float(columns[low])
     top = largest_row * (c0 / n)
     if top <= SMALL_MEAN:
-        limit = min(c0 * 2.0**16, n / float(largest_row))
+        limit = min(c0 * 2.0**16, n / float(max(largest_row, 1)))
     else:
         limit = c0 * (1.0 + 1.0 / np.sqrt(min(top, _MID_MEAN)))
     return max(low + 1, min(end, int(np.searchsorted(columns, limit, "right"))))
