@@ -70,6 +70,7 @@ _CHUNK = 1 << 18
 _ROWS = 64
 _TILE = 1 << 16
 _PENDING = 1 << 17
+_SERIES_PENDING = 1 << 20
 # Cells of mean up to this go by 2-D blocks of the pmf (``_mid_mean_block``), whose window
 # starts at 0 (Bennett's half-width exceeds the mean up to ~100).
 _MID_MEAN = 10.0
@@ -87,12 +88,7 @@ def pair_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDAr
     """I(a, b) = E[bd0(X, ab/N)] / N for X hypergeometric(N, a, b), for each pair (a, b) of sizes >= 0."""
     a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
     mean = a * (b / float(n))
-    # From series_min_mean() up the series is also the more accurate (the general route's
-    # pmf sums lose up to ~4e-15 at means ~70 .. 100): pairs that are not grouped take it.
-    series = mean >= _SERIES_MEAN
-    ungrouped = a > n // 2 - b  # s + l > N/2 without an int64 sum
-    if ungrouped.any():
-        series |= ungrouped & (mean >= series_min_mean())
+    series, ungrouped = _series_pairs(a, b, n, mean)
     if series.all():
         return series_expected_deviance(a, b, n) / n
     out = np.empty(len(a))
@@ -107,6 +103,17 @@ def pair_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDAr
     if rest.any():
         out[rest] = _summed_information(a[rest], b[rest], n)
     return out
+
+
+def _series_pairs(a, b, n, mean):
+    """(pairs taking the series in 1/mean, pairs with s + l > N/2)."""
+    # From series_min_mean() up the series is also the more accurate (the general route's
+    # pmf sums lose up to ~4e-15 at means ~70 .. 100): pairs that are not grouped take it.
+    series = mean >= _SERIES_MEAN
+    ungrouped = a > n // 2 - b  # s + l > N/2 without an int64 sum
+    if ungrouped.any():
+        series |= ungrouped & (mean >= series_min_mean())
+    return series, ungrouped
 
 
 def information_sum(
@@ -205,8 +212,8 @@ class _PairSums:
     def __init__(self, n: int) -> None:
         self.n = n
         self.sum = 0.0
-        self.pending: list[tuple[NDArray, NDArray, NDArray]] = []
-        self.count = 0
+        self.pending: dict[str, list[tuple[NDArray, NDArray, NDArray]]] = {"series": [], "sums": []}
+        self.count = {"series": 0, "sums": 0}
 
     def add_block(self, r, c, weights):
         """Rows r against columns c (r + c <= N/2 for every cell): cells of mean <= 1 by the
@@ -241,26 +248,43 @@ class _PairSums:
         self.sum += total / n
 
     def add_pairs(self, r, c, weights):
+        """Every pair of rows r and columns c of nonzero weight, for pair_information."""
+        if weights.all():  # no selection: the block as it is
+            self._gather(np.repeat(r, len(c)), np.tile(c, len(r)), weights.ravel())
+            return
         i, j = np.nonzero(weights)
         self._gather(r[i], c[j], weights[i, j])
 
     def _gather(self, a, b, w):
+        """Pairs for the series in 1/mean (their memory is bounded by the series' own blocks:
+        gathered _SERIES_PENDING at a time, few calls) and for the other routes."""
         if len(a) == 0:
             return
-        self.pending.append((a, b, w))
-        self.count += len(a)
-        if self.count >= _PENDING:
-            self._flush()
+        series = _series_pairs(a, b, self.n, a * (b / float(self.n)))[0]
+        for name, keep in (("series", series), ("sums", ~series)):
+            if keep.all():
+                self._add(name, a, b, w)
+            elif keep.any():
+                self._add(name, a[keep], b[keep], w[keep])
 
-    def _flush(self):
-        if not self.pending:
+    def _add(self, name, a, b, w):
+        pending = self.pending[name]
+        pending.append((a, b, w))
+        self.count[name] += len(a)
+        if self.count[name] >= (_SERIES_PENDING if name == "series" else _PENDING):
+            self._flush(name)
+
+    def _flush(self, name):
+        pending = self.pending[name]
+        if not pending:
             return
-        a, b, w = (np.concatenate(parts) for parts in zip(*self.pending, strict=True))
-        self.pending, self.count = [], 0
+        a, b, w = (np.concatenate(parts) for parts in zip(*pending, strict=True))
+        self.pending[name], self.count[name] = [], 0
         self.sum += float(w @ pair_information(a, b, self.n))
 
     def total(self) -> float:
-        self._flush()
+        self._flush("series")
+        self._flush("sums")
         return self.sum
 
 
