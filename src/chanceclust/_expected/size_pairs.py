@@ -70,7 +70,7 @@ _CHUNK = 1 << 18
 _ROWS = 64
 _TILE = 1 << 16
 _PENDING = 1 << 17
-_SERIES_PENDING = 1 << 20
+_SERIES_PENDING = 1 << 19
 # Cells of mean up to this go by 2-D blocks of the pmf (``_mid_mean_block``), whose window
 # starts at 0 (Bennett's half-width exceeds the mean up to ~100).
 _MID_MEAN = 10.0
