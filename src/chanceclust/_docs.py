@@ -49,6 +49,8 @@ sizes_true, sizes_pred : array-like of int, optional
 n_clusters_true, n_clusters_pred : int, optional
     Numbers of clusters K_A, K_B (1 <= K <= n).""",
 }
+#: The whole input block of a measure: the labels, or a table, and the unassigned policy.
+FRAGMENTS["inputs"] = "\n".join(FRAGMENTS[k] for k in ("labels", "contingency", "unassigned"))
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)%\((?P<name>\w+)\)s[ \t]*$", re.MULTILINE)
 
