@@ -165,7 +165,7 @@ def canonical_pair(first: Side, second: Side) -> tuple[Side, Side]:
 
 
 def _surjection_sizes(n: int, k: int, gen: np.random.Generator) -> NDArray[np.int64]:
-    """Size vector of a uniform surjection of n elements onto k labels (docs/math.md#math-samplers)."""
+    """Sizes of a uniform surjection of n elements onto k labels (docs/math.md#math-samplers)."""
     if k == 1:
         return np.array([n], dtype=np.int64)
     extra = n - k  # M: the elements beyond one per cluster

@@ -859,9 +859,8 @@ def _nothing_left(size: int, names: Sequence[str]) -> InvalidInputError:
     )
 
 
-def _apply_policy(
-    codes: NDArray[np.integer], k: int, n_unassigned: int, policy: str
-) -> tuple[NDArray[np.integer], int, int]:
+def _apply_policy(codes: NDArray[np.integer], k: int, n_unassigned: int,
+                  policy: str) -> tuple[NDArray[np.integer], int, int]:
     """(codes, K, re-assigned count) of one side under 'singletons' or 'cluster'."""
     if not n_unassigned:
         return codes, k, 0
@@ -987,13 +986,8 @@ def validate_many(
     ]
 
 
-def check_labels(
-    labels: Any,
-    name: str = "labels",
-    *,
-    unassigned_label: Any = None,
-    unassigned: Any = "raise",
-) -> tuple[NDArray[np.integer], int]:
+def check_labels(labels: Any, name: str = "labels", *, unassigned_label: Any = None,
+                 unassigned: Any = "raise") -> tuple[NDArray[np.integer], int]:
     """Validate one labeling (any container of :func:`validate_clusterings`): (codes, K).
 
     Codes number the distinct labels in sorted order when the labels are all
@@ -1156,11 +1150,7 @@ def check_side(
 
 
 def check_needed(model: Model, name: str, value: Any, *, role: str = "this model") -> None:
-    """The one rule of what a random side needs: sizes under perm, K under num.
-
-    ``name`` is the argument that supplies it (``sizes...`` or ``n_clusters...``) and
-    ``value`` what :func:`check_side` returned for it.
-    """
+    """The one rule of what a random side needs: ``name`` (sizes or K), whose ``value`` is None."""
     if value is None:
         got = "" if name.startswith("--") else "; got None"
         raise InvalidInputError(
@@ -1169,13 +1159,8 @@ def check_needed(model: Model, name: str, value: Any, *, role: str = "this model
 
 
 #: The names of the summary arguments of the *_baseline functions, as messages show them.
-SUMMARY_NAMES = {
-    "n": "n",
-    "sizes_true": "sizes_true",
-    "sizes_pred": "sizes_pred",
-    "n_clusters_true": "n_clusters_true",
-    "n_clusters_pred": "n_clusters_pred",
-}
+SUMMARY_NAMES = {name: name for name in
+                 ("n", "sizes_true", "sizes_pred", "n_clusters_true", "n_clusters_pred")}
 
 
 def check_summaries(
@@ -1204,10 +1189,8 @@ def check_summaries(
         n, sizes_pred, n_clusters_pred, sizes_name=names["sizes_pred"],
         n_clusters_name=names["n_clusters_pred"], n_name=names["n"],
     )
-    given = {
-        "sizes_true": sizes_true, "n_clusters_true": k_true,
-        "sizes_pred": sizes_pred, "n_clusters_pred": k_pred,
-    }
+    given = {"sizes_true": sizes_true, "n_clusters_true": k_true,
+             "sizes_pred": sizes_pred, "n_clusters_pred": k_pred}
     needs: list[tuple[str, str]] = []  # (argument, note) of what the setting needs
     needed_true = "sizes" if setting.one_sided else setting.model.needs
     if needed_true is not None:

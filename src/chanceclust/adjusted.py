@@ -25,7 +25,7 @@ from chanceclust.expectations import (
 from chanceclust.measures import (
     _generalized_mean,
     _mutual_information,
-    _pair_count_arrays,
+    _exact_counts,
     _rand_values,
     _ratio,
 )
@@ -99,7 +99,8 @@ def _adjusted_rand_index(table: Table, sides: tuple[Side, Side]) -> float:
     counts = _pair_counts(table)
     if counts.n10 == 0 and counts.n01 == 0:
         return 1.0  # identical partitions (and N < 2): no expectation to compute
-    return float(_adjusted_rand_values(*_pair_count_arrays(counts), _rand_expectation(sides))[0])
+    arrays = _exact_counts(counts.n11, counts.n10, counts.n01, counts.n00)
+    return float(_adjusted_rand_values(*arrays, _rand_expectation(sides))[0])
 
 
 def _rand_expectation(sides: tuple[Side, Side]) -> tuple[float, float] | None:

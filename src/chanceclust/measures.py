@@ -113,18 +113,13 @@ def rand_index(
 
 def _rand_index(counts: PairCounts) -> float:
     """Rand index of pair counts (1.0 when there is no pair)."""
-    return float(_rand_values(*_pair_count_arrays(counts))[0])
+    return float(_rand_values(*_exact_counts(counts.n11, counts.n10, counts.n01, counts.n00))[0])
 
 
 # One formula per measure, vectorized over a batch of tables (a batch of one for a single
 # pair, many for significance's null samples). Pair counts below _SMALL_COUNT keep every
 # product and sum < 2**53 (int64, quotients correctly rounded); larger ones are Python ints.
 _SMALL_COUNT = 2**25
-
-
-def _pair_count_arrays(counts: PairCounts) -> tuple[NDArray[Any], ...]:
-    """(n11, n10, n01, n00) of one :class:`PairCounts` as a batch of one (exact)."""
-    return _exact_counts(counts.n11, counts.n10, counts.n01, counts.n00)
 
 
 def _exact_counts(*values: Any) -> tuple[NDArray[Any], ...]:
@@ -475,7 +470,7 @@ def fowlkes_mallows_index(
 
 def _fowlkes_mallows_index(c: PairCounts) -> float:
     """Fowlkes-Mallows index of pair counts (0.0 when N11 = 0)."""
-    return float(_fowlkes_mallows_values(*_pair_count_arrays(c)[:3])[0])
+    return float(_fowlkes_mallows_values(*_exact_counts(c.n11, c.n10, c.n01, c.n00)[:3])[0])
 
 
 @fill_doc
@@ -513,7 +508,7 @@ def jaccard_index(
 
 def _jaccard_index(c: PairCounts) -> float:
     """Jaccard index of pair counts (1.0 when no pair is together in either)."""
-    return float(_jaccard_values(*_pair_count_arrays(c)[:3])[0])
+    return float(_jaccard_values(*_exact_counts(c.n11, c.n10, c.n01, c.n00)[:3])[0])
 
 
 @fill_doc
