@@ -23,9 +23,9 @@ from chanceclust.expectations import (
     _validated_table,
 )
 from chanceclust.measures import (
+    _exact_counts,
     _generalized_mean,
     _mutual_information,
-    _exact_counts,
     _rand_values,
     _ratio,
 )
