@@ -119,14 +119,8 @@ def check_count(value: Any, name: str, *, minimum: int = 0, maximum: int | None 
 
 
 # ----------------------------------------------------------------------------- labels
-#
-# Every labels-taking function of the library reads its clusterings through
-# :func:`validate_clusterings` (two labelings) or :func:`check_labels` (one):
-# the container is recognised (sequence, array, pandas Series, mapping,
-# communities), its labels are encoded as integer codes by hashing (a label
-# keeps its identity: "a" and "a\x00", "a" and b"a" stay apart, and labels need
-# no order), element-keyed inputs are aligned by key, and the unassigned
-# elements are dropped or re-assigned as the `unassigned` policy says.
+# Every labels-taking function reads through validate_clusterings (two) or check_labels
+# (one): labels are encoded by hashing (each keeps its identity), keyed inputs aligned by key.
 
 UNASSIGNED_POLICIES = ("raise", "drop", "singletons", "cluster")
 

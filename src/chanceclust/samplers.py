@@ -1,13 +1,7 @@
 """Exact samplers of the random models: uniform random clusterings of N elements.
 
-* ``perm``: uniform over the clusterings with a given cluster-size sequence
-  (a uniform permutation of the size sequence's labels);
-* ``num``: uniform over the S(N, K) clusterings with exactly K clusters;
-* ``all``: uniform over the B_N clusterings (Stam's algorithm).
-
-Every draw costs O(N + K) time and memory, without recursion, for every K
-from 1 to N. Randomness comes only from the ``rng`` argument (None, an int
-seed or a :class:`numpy.random.Generator`).
+``perm`` (given sizes), ``num`` (exactly K clusters) and ``all`` (Stam's algorithm), each in
+O(N + K) time and memory (docs/math.md#math-samplers); randomness only from ``rng``.
 """
 
 from __future__ import annotations
