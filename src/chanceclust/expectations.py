@@ -336,6 +336,7 @@ def expected_mutual_information_baseline(
     )
 
 
+@fill_doc
 def same_cluster_probability(
     n: Any,
     *,
@@ -351,16 +352,7 @@ def same_cluster_probability(
 
     Parameters
     ----------
-    n : int
-        Number of elements N.
-    model : {"perm", "num", "all"}
-        perm: uniform over clusterings with the cluster sizes ``sizes``;
-        num: uniform over the S(N, K) clusterings with K = ``n_clusters``;
-        all: uniform over the B_N clusterings.
-    n_clusters : int, optional
-        K, for ``num``.
-    sizes : array-like of int, optional
-        The cluster sizes, for ``perm`` (they must sum to ``n``).
+    %(one_model)s
     group_size : int, default=2
         Number m of given elements (1 or more; 1 gives 1.0).
 

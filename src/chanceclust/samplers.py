@@ -12,12 +12,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._docs import fill_doc
 from chanceclust._validation import check_count, check_model_summary, check_rng
 from chanceclust.exceptions import InvalidInputError
 
 __all__ = ["random_clustering", "random_clusterings"]
 
 
+@fill_doc
 def random_clustering(
     n: int,
     *,
@@ -32,16 +34,7 @@ def random_clustering(
 
     Parameters
     ----------
-    n : int
-        Number of elements N >= 1.
-    model : {"perm", "num", "all"}
-        perm: uniform over the clusterings with cluster sizes ``sizes``;
-        num: uniform over the S(N, K) clusterings with K = ``n_clusters``
-        clusters; all: uniform over all B_N clusterings.
-    n_clusters : int, optional
-        K, required for ``num`` (1 <= K <= N).
-    sizes : array-like of positive int, optional
-        The cluster sizes, required for ``perm`` (they must sum to ``n``).
+    %(one_model)s
     rng : None, int or numpy.random.Generator, optional
         Source of randomness (passed to :func:`numpy.random.default_rng`).
 
