@@ -101,12 +101,11 @@ MAX_N = 2**63 - 1
 
 def check_count(value: Any, name: str, *, minimum: int = 0, maximum: int | None = None) -> int:
     """Return ``value`` as a Python int in ``minimum..maximum``; integral floats are accepted."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not (
+        isinstance(value, numbers.Integral) or (math.isfinite(value) and float(value).is_integer())
+    ):
         raise InvalidInputError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
-    if isinstance(value, numbers.Integral) or (math.isfinite(value) and float(value).is_integer()):
-        result = int(value)
-    else:
-        raise InvalidInputError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
+    result = int(value)
     if result < minimum:
         raise InvalidInputError(f"{_arg(name)} must be an integer >= {minimum}; got {result}.")
     if maximum is not None and result > maximum:
@@ -1078,10 +1077,10 @@ def check_sizes(sizes: Any, name: str) -> NDArray[np.int64]:
             f"{_arg(name)} must be a non-empty 1-D sequence of positive integers; "
             f"got {_describe(sizes)}."
         )
-    if array.dtype.kind == "f":
-        if not np.all(np.isfinite(array)) or not np.all(array == np.round(array)):
-            raise InvalidInputError(f"{_arg(name)} must hold positive integers; got {_describe(sizes)}.")
-    elif array.dtype.kind not in "iu":
+    kind = array.dtype.kind
+    if kind not in "iuf" or (
+        kind == "f" and not (np.all(np.isfinite(array)) and np.all(array == np.round(array)))
+    ):
         raise InvalidInputError(f"{_arg(name)} must hold positive integers; got {_describe(sizes)}.")
     if array.dtype.kind == "u" and array.dtype.itemsize == 8 and array.max() >= 2**63:
         raise InvalidInputError(f"{_arg(name)} holds sizes too large for int64; got {_describe(sizes)}.")
