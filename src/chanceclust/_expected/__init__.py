@@ -94,14 +94,4 @@ inequality); mixture weights below ~1e-30 of the largest are dropped (Stam's win
 a few units of 1e-15 relative (Loader 2000); E[MI] is tested within 1e-12 relative of the
 50-60 digit references in ``tests/reference/`` (measured at most ~8e-15). A failed invariant
 raises ``chanceclust.exceptions.InternalError`` (a bug, never the user's input).
-
-Modules, by role: :mod:`laws` (the random models as laws), :mod:`mutual_information`
-(E[MI] of two laws), :mod:`size_pairs` (I(a, b) for many size pairs: perm's whole cost),
-:mod:`deviance_series` (E[bd0] of a hypergeometric of large mean: its series in 1/mean),
-:mod:`mixture_fits` (Chebyshev fits in log u), :mod:`curvature` (the num model's curvature
-for Var[RI]), :mod:`edgeworth` (the saddle-point series of the zero-truncated Poisson law),
-:mod:`lattice` (lattice probabilities by the trapezoid rule, surjection counts),
-:mod:`windows` (Bennett windows and ratio-recurrence sums), :mod:`small_means` (E[bd0] of
-a hypergeometric of mean <= 1 by factorial moments), :mod:`pmfs` (Loader's pmfs),
-:mod:`taylor` (truncated series), :mod:`elementary` (elementary special functions).
 """
