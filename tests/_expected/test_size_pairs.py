@@ -50,7 +50,9 @@ def test_order_and_batching_do_not_change_values():
     for n in {c["n"] for c in CASES}:
         a = np.array([c["a"] for c in CASES if c["n"] == n])
         b = np.array([c["b"] for c in CASES if c["n"] == n])
-        one_by_one = [kernel.pair_information(a[i : i + 1], b[i : i + 1], n)[0] for i in range(len(a))]
+        one_by_one = [
+            kernel.pair_information(a[i : i + 1], b[i : i + 1], n)[0] for i in range(len(a))
+        ]
         together = kernel.pair_information(a, b, n)
         np.testing.assert_allclose(together, one_by_one, rtol=1e-14)
         np.testing.assert_allclose(kernel.pair_information(b, a, n), together, rtol=1e-14)
@@ -139,3 +141,20 @@ def test_information_sum_of_one_pair_matches_mpmath(case):
     one = np.ones(1)
     got = kernel.information_sum(np.array([a]), one, np.array([b]), one, n) * n
     assert got == pytest.approx(float(case["value"]), rel=1e-14)
+
+
+@pytest.mark.parametrize("n", [10**6, 10**9])
+@pytest.mark.parametrize("mean", [1.0, kernel._MID_MEAN])
+def test_information_sum_both_sides_of_its_block_switches(n, mean):
+    """Single pairs just below and above mean 1 (factorial-moment series / pmf blocks) and
+    _MID_MEAN (pmf blocks / gathered pairs): the streamed sum agrees with Loader's pmf at each
+    pair's mode (the independent general route)."""
+    one = np.ones(1)
+    for s in (7, 300, 3000):
+        for factor in (0.999, 1.001):
+            l = round(mean * factor * n / s)
+            if l < s or s + l > n:  # sizes of one clustering of N elements
+                continue
+            got = kernel.information_sum(np.array([s]), one, np.array([l]), one, n) * n
+            want = kernel._general_information(np.array([s]), np.array([l]), n)[0]
+            assert got == pytest.approx(want, rel=2e-14), (s, l)
