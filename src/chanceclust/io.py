@@ -688,6 +688,116 @@ def _parse_clusters_arrow(text: str, name: str, pa: Any, pc: Any) -> Clustering:
     return Clustering(name, "clusters", Column(labels), Column(elements), where)
 
 
+# Labels files (and the label columns of csv/tsv tables) are read by pyarrow's CSV reader into
+# dictionary-encoded columns: one int32 index per element, each distinct field once. The rules of
+# the Python parsers (``str.strip``, comments, missing labels, header detection) then apply to the
+# distinct fields as Python strings, so that they are the same rules, not a re-implementation.
+
+#: A delimiter that no labels file holds (a field is the whole line; the reader needs one).
+_NO_DELIMITER = "\x01"
+
+
+def _csv_dictionary_columns(
+    text: str, pa: Any, names: list[str], *, delimiter: str = _NO_DELIMITER,
+    skip_rows: int = 0, include: list[str] | None = None,
+) -> Any:
+    """The columns of ``text`` read as dictionary-encoded strings, one row per line, or None.
+
+    None where pyarrow's CSV reader would not give one row per line as the Python parsers
+    do (a bare ``\r``, which the reader takes as a line break, a quote or the delimiter in a
+    labels file) or where a row has another number of fields: the Python parsers then read the
+    file and name the line.
+    """
+    import pyarrow.csv as pacsv
+
+    if not text or ("\r" in text and text.count("\r") != text.count("\r\n")):
+        return None
+    if delimiter == _NO_DELIMITER and _NO_DELIMITER in text:
+        return None
+    if delimiter != _NO_DELIMITER and '"' in text:  # csv quoting: the csv module's rules
+        return None
+    kind = pa.dictionary(pa.int32(), pa.string())
+    try:
+        table = pacsv.read_csv(
+            _io.BytesIO(text.encode()),
+            read_options=pacsv.ReadOptions(
+                column_names=names, skip_rows=skip_rows, block_size=1 << 24
+            ),
+            parse_options=pacsv.ParseOptions(
+                delimiter=delimiter, quote_char=False, escape_char=False,
+                ignore_empty_lines=False, newlines_in_values=False,
+            ),
+            convert_options=pacsv.ConvertOptions(
+                column_types={c: kind for c in (include or names)},
+                include_columns=include or names,
+                strings_can_be_null=False, quoted_strings_can_be_null=False,
+            ),
+        )
+    except pa.ArrowInvalid:
+        return None
+    return table
+
+
+def _clean_codes(column: Any, clean: Any) -> tuple[list[str], np.ndarray]:
+    """(distinct values, int32 codes) of a dictionary column after ``clean`` of each field.
+
+    ``clean`` maps a field as read to its value (``str.strip``), or to None to leave the row
+    out (a comment); such rows get code -1. It runs on each chunk's distinct fields, never on
+    each element. Equal values get one code, and the codes follow the values' sorted order
+    (the order the validation gives strings: code points), so they are the labels' codes.
+    """
+    chunks = column.chunks
+    values: dict[str, int] = {}
+    lookups = [
+        np.fromiter(
+            (-1 if v is None else values.setdefault(v, len(values))
+             for v in map(clean, chunk.dictionary.to_pylist())),
+            dtype=np.int64, count=len(chunk.dictionary),
+        )
+        for chunk in chunks
+    ]
+    distinct = list(values)
+    order = sorted(range(len(distinct)), key=distinct.__getitem__)
+    rank = np.empty(len(distinct) + 1, dtype=np.int32)  # rank[-1]: -1 (left out) stays -1
+    rank[np.asarray(order, dtype=np.int64)] = np.arange(len(distinct), dtype=np.int32)
+    rank[-1] = -1
+    codes = np.empty(len(column), dtype=np.int32)
+    start = 0
+    for chunk, lookup in zip(chunks, lookups, strict=True):
+        indices = chunk.indices.to_numpy(zero_copy_only=False)
+        np.take(rank[lookup], indices, out=codes[start : start + len(indices)])
+        start += len(indices)
+    return [distinct[i] for i in order], codes
+
+
+def _dictionary(codes: np.ndarray, values: list[str], pa: Any) -> Any:
+    """A pyarrow DictionaryArray of ``codes`` into ``values`` (codes < 0: null)."""
+    indices = pa.array(codes, mask=codes < 0) if codes.size and codes.min() < 0 else pa.array(codes)
+    return pa.DictionaryArray.from_arrays(indices, pa.array(values, pa.string()))
+
+
+def _strip_label(field: str) -> str | None:
+    """A labels file's line as the Python parser reads it: stripped, None for a comment."""
+    label = field.strip()
+    return None if label.startswith("#") else label
+
+
+def _parse_labels_arrow(text: str, name: str, pa: Any) -> Clustering | None:
+    """:func:`_parse_labels` by pyarrow's CSV reader, or None where it would split lines apart."""
+    table = _csv_dictionary_columns(text, pa, ["l"])
+    if table is None:
+        return None
+    values, codes = _clean_codes(table.column("l"), _strip_label)
+    del table
+    if not len(codes) or codes.min() >= 0:
+        where: Sequence[int] = range(1, len(codes) + 1)
+    else:
+        kept = codes >= 0
+        where = np.flatnonzero(kept) + 1
+        codes = codes[kept]
+    return Clustering(name, "labels", Column(_dictionary(codes, values, pa)), None, where)
+
+
 def _distinct(labels: Sequence[str | None]) -> list[str | None]:
     """The distinct labels (a pyarrow column's through its kernels)."""
     if isinstance(labels, Column):
@@ -699,12 +809,29 @@ def _distinct(labels: Sequence[str | None]) -> list[str | None]:
     return list(set(labels))
 
 
+def _used_values(array: Any) -> list[str | None]:
+    """The distinct labels of a (sliced) dictionary array: those its indices use, and None."""
+    indices = array.indices
+    codes = indices.drop_null().to_numpy(zero_copy_only=False)
+    used = np.flatnonzero(np.bincount(codes, minlength=len(array.dictionary)))
+    values = array.dictionary.take(used).to_pylist() if len(used) else []
+    return values + ([None] if indices.null_count else [])
+
+
 def _null_where(column: Column, bad: set[Any]) -> Column:
     """``column`` with the labels in ``bad`` made null (unassigned)."""
     pa, pc = _arrow()
     array = column.array
-    if hasattr(array, "dictionary"):
-        array = array.dictionary_decode()
+    if hasattr(array, "dictionary"):  # the indices of the distinct labels in ``bad`` made null
+        hit = np.fromiter((v in bad for v in array.dictionary.to_pylist()), dtype=bool,
+                          count=len(array.dictionary))
+        indices = array.indices
+        if not hit.any():
+            return column
+        null = indices.is_null().to_numpy(zero_copy_only=False)
+        codes = indices.fill_null(0).to_numpy(zero_copy_only=False)
+        mask = null | hit[codes]
+        return Column(pa.DictionaryArray.from_arrays(pa.array(codes, mask=mask), array.dictionary))
     values = pa.array(sorted(x for x in bad if x is not None), array.type)
     return Column(pc.if_else(pc.is_in(array, value_set=values), None, array))
 
@@ -739,6 +866,8 @@ def _all_integers(values: Sequence[str | None], *, missing: bool) -> bool:
 
     A pyarrow column is checked by its kernels (its text is ASCII), a list on its distinct values.
     """
+    if isinstance(values, Column) and hasattr(values.array, "dictionary"):
+        values = _used_values(values.array)  # the distinct labels, through the list's rules
     if not isinstance(values, Column):
         return all(
             _is_integer(x) or (missing and (x is None or _is_na(x))) for x in set(values)
@@ -867,7 +996,9 @@ def read_clustering(
             name, None, f"--column/--id-column apply to csv/tsv input, not {fmt}"
         )
     elif fmt == "labels":
-        result = _parse_labels(text, name)
+        arrow = _arrow() if len(text) >= VECTOR_MIN_CHARS else None
+        parsed = _parse_labels_arrow(text, name, arrow[0]) if arrow else None
+        result = parsed if parsed is not None else _parse_labels(text, name)
     elif fmt == "pairs":
         arrow = _vectorized(text)
         parsed = _parse_pairs_arrow(text, name, *arrow) if arrow else None
@@ -1135,7 +1266,9 @@ def union(
         la = list(a.labels) + [None] * len(extra)
         lb = [None if j < 0 else b.labels[j] for j in index_b]
     marks = set(unassigned_labels)
-    if marks:
+    if marks and isinstance(la, Column) and isinstance(lb, Column):
+        la, lb = _null_where(la, marks), _null_where(lb, marks)
+    elif marks:
         la = [None if x in marks else x for x in la]
         lb = [None if x in marks else x for x in lb]
     return UnionPair(la, lb, index_a, index_b, elements)
@@ -1180,6 +1313,19 @@ def label_codes(labels: Sequence[str | None]) -> np.ndarray | None:
     if not isinstance(labels, Column):
         return None
     pa, pc = _arrow()
+    array = labels.array
+    if hasattr(array, "dictionary"):  # read as a dictionary: encode its distinct labels only
+        distinct = pc.dictionary_encode(array.dictionary.cast(pa.large_string()))
+        rank = np.empty(len(distinct.dictionary) + 1, dtype=np.int64)  # rank[-1]: -1 stays
+        rank[pc.array_sort_indices(distinct.dictionary).to_numpy()] = np.arange(len(rank) - 1)
+        rank[-1] = -1
+        indices = array.indices.fill_null(-1).to_numpy(zero_copy_only=False)
+        if len(rank) - 1 == len(array.dictionary) and np.array_equal(
+            rank[:-1], np.arange(len(rank) - 1)
+        ):  # distinct labels in sorted order (as the readers make them): the codes as they are
+            return indices
+        lookup = distinct.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        return rank[np.append(lookup, -1)[indices]]
     encoded = pc.dictionary_encode(_arrow_strings(labels, pa))
     rank = np.empty(len(encoded.dictionary), dtype=np.int64)
     rank[pc.array_sort_indices(encoded.dictionary).to_numpy()] = np.arange(len(rank))

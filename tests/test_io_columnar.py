@@ -1,0 +1,126 @@
+"""Files read by pyarrow's CSV reader and by the pure-Python fallback agree exactly (#23).
+
+Every tricky input is read twice: with pyarrow forced (``VECTOR_MIN_CHARS`` = 0, so that small
+files take the columnar path) and with pyarrow's import made to fail (the fallback of an install
+without the extra). The two must give the same labels, element ids and line numbers, the same
+values from the command line, and the same errors naming the same file and line.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from test_cli_errors import run
+
+from chanceclust import io
+from chanceclust.exceptions import InvalidFileError
+
+pytest.importorskip("pyarrow")
+
+#: Labels files: header-like first lines, missing values, "01" and "1", blank lines, CRLF, a
+#: byte-order mark, TABs and spaces around labels, comments, unicode (and unicode spaces),
+#: a bare CR (the reader would split there: the fallback reads it), no final newline.
+LABELS = {
+    "plain": b"1\n2\n1\n3\n",
+    "no-final-newline": b"1\n2\n1\n3",
+    "header": b"cluster\n1\n2\n1\n",
+    "header-words": b"cluster\na\nb\na\n",
+    "na": b"1\nNA\n2\n\n1\nnull\n2\n",
+    "na-first": b"NaN\n1\n2\n1\n",
+    "zero-padded": b"01\n1\n01\n1\n001\n",
+    "blank-lines": b"a\n\nb\n\n\na\n\n",
+    "crlf": b"a\r\nb\r\na\r\n\r\nb\r\n",
+    "bom": b"\xef\xbb\xbfa\nb\na\n",
+    "whitespace": b" a\n\tb \na\t\n  b\n a b \n",
+    "comments": b"# made by hand\na\n#b\nb\n  # indented\na\n",
+    "unicode": "é\nß\n\u00a0é\u00a0\nß\u2003\n\u2028x\n\u2028x\n".encode(),
+    "odd-whitespace": b"a\x1c\n\x1fb\na\x0b\nb\x0c\n",
+    "bare-cr": b"a\rb\nb\na\n",
+    "delimiter-like": b"a,b\n\"q\"\na\x01b\n",
+    "one-line": b"x\n",
+    "only-comments": b"# nothing\n",
+    "empty": b"",
+    "nul": b"a\n\x00b\n",
+    "not-utf8": b"a\n\xffb\n",
+}
+
+
+@pytest.fixture(params=["pyarrow", "fallback"])
+def reader(request, monkeypatch):
+    """The columnar path for every size, or no pyarrow at all."""
+    if request.param == "pyarrow":
+        monkeypatch.setattr(io, "VECTOR_MIN_CHARS", 0)
+    else:
+        monkeypatch.setitem(sys.modules, "pyarrow", None)  # `import pyarrow` raises
+    return request.param
+
+
+def outcome(path, **kwargs):
+    """What reading ``path`` gives: its fields as plain lists, or the error's text."""
+    try:
+        c = io.read_clustering(str(path), **kwargs)
+    except InvalidFileError as error:
+        return "error", str(error)
+    elements = None if c.elements is None else list(c.elements)
+    lines = None if c.lines is None else [int(x) for x in c.lines]
+    return c.format, list(c.labels), elements, lines
+
+
+def both(monkeypatch, path, **kwargs):
+    """The outcome with pyarrow forced and without pyarrow."""
+    with monkeypatch.context() as m:
+        m.setattr(io, "VECTOR_MIN_CHARS", 0)
+        fast = outcome(path, **kwargs)
+    with monkeypatch.context() as m:
+        m.setitem(sys.modules, "pyarrow", None)
+        slow = outcome(path, **kwargs)
+    return fast, slow
+
+
+@pytest.mark.parametrize("name", sorted(LABELS))
+@pytest.mark.parametrize("options", [
+    {}, {"na": "drop"}, {"na": "keep"}, {"header": True}, {"header": False},
+    {"input_format": "labels", "na": "drop"},
+])
+def test_labels_files_read_alike(monkeypatch, tmp_path, name, options):
+    path = tmp_path / "labels.txt"
+    path.write_bytes(LABELS[name])
+    fast, slow = both(monkeypatch, path, **options)
+    assert fast == slow
+
+
+def test_the_columnar_path_is_taken(monkeypatch, tmp_path):
+    """The labels come back as a dictionary-encoded column (no Python string per element)."""
+    path = tmp_path / "labels.txt"
+    path.write_bytes(LABELS["whitespace"])
+    monkeypatch.setattr(io, "VECTOR_MIN_CHARS", 0)
+    c = io.read_clustering(str(path), input_format="labels")
+    assert isinstance(c.labels, io.Column)
+    assert str(c.labels.array.type) == "dictionary<values=string, indices=int32, ordered=0>"
+    assert list(c.labels) == ["a", "b", "a", "b", "a b"]
+
+
+def cli(capsys, *argv):
+    status, out, err = run(capsys, "compare", *argv, "--format", "json", "--measure", "ari,ami")
+    if status:
+        return status, err.strip()
+    doc = json.loads(out)
+    return status, [(r["measure"], r["model"], r["value"]) for r in doc["results"]], doc["n"]
+
+
+@pytest.mark.parametrize("argv", [
+    [], ["--unassigned", "drop"], ["--unassigned", "singletons"], ["--unassigned", "cluster"],
+    ["--unassigned", "drop", "--unassigned-label", "b"], ["--na", "keep"], ["--header"],
+    ["--unassigned-label", "a"],
+])
+def test_compare_labels_files_alike(capsys, tmp_path, reader, argv):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_bytes(b"a\n b\nNA\n\na\r\nc\nb\n01\n1\n")
+    b.write_bytes(b"x\ny\ny\nx\n\nx\ny\nz\nz\n")
+    got = cli(capsys, a, b, *argv)
+    with pytest.MonkeyPatch.context() as m:  # the reference: the Python parsers
+        m.setitem(sys.modules, "pyarrow", None)
+        want = cli(capsys, a, b, *argv)
+    assert got == want
