@@ -124,3 +124,55 @@ def test_compare_labels_files_alike(capsys, tmp_path, reader, argv):
         m.setitem(sys.modules, "pyarrow", None)
         want = cli(capsys, a, b, *argv)
     assert got == want
+
+
+#: Tables (tsv and csv): a header, missing values, "01" and "1", blank lines (skipped by the
+#: csv module in a one-column table), CRLF, a byte-order mark, spaces around fields, element
+#: ids (empty, repeated), rows of another width, quotes (the csv module's rules: the fallback).
+TABLES = {
+    "two-labels": "a\tb\n1\tx\n01\ty\n1\tx\nNA\ty\n\tz\n",
+    "ids": "id\tc\ne1\tx\ne2\ty\n e3 \tx\ne4\t NA\n",
+    "ids-repeated": "id\tc\ne1\tx\ne2\ty\ne1\tx\ne4\ty\n",
+    "ids-empty": "id\tc\ne1\tx\n \ty\ne3\tx\n",
+    "ids-empty-and-repeated": "id\tc\ne1\tx\ne1\ty\n\tx\n",
+    "one-column": "c\nx\n\ny\n  \nx\n\n",
+    "crlf": "a\tb\r\n1\tx\r\n2\ty\r\n1\tx\r\n",
+    "bom": "\ufeffa\tb\n1\tx\n2\ty\n",
+    "blank-before-header": "\na\tb\n1\tx\n2\ty\n",
+    "wide-row": "a\tb\n1\tx\n2\ty\tz\n1\tx\n",
+    "blank-row": "a\tb\n1\tx\n\n2\ty\n1\tx\n",
+    "quoted": 'a\tb\n"1"\tx\n"2\t3"\ty\n1\tx\n',
+    "unbalanced-quote": 'a\tb\n1\tx\n"2\ty\n1\tx\n',
+    "unicode": "a\tb\né\t\u00a0x\u00a0\nß\ty\né\tx\n",
+    "bare-cr": "a\tb\n1\tx\r2\ty\n1\tx\n",
+    "long-field": "a\tb\n1\tx\n" + "y" * 200_000 + "\ty\n",
+    "header-only": "a\tb\n",
+    "csv": "a,b\n1,x\n2,y\n 1 ,x\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+@pytest.mark.parametrize("options", [
+    {}, {"na": "drop"}, {"column": "a"}, {"column": "2"}, {"column": "b", "id_column": "a"},
+    {"id_column": "1"}, {"column": "nope"}, {"na": "keep", "column": "1"},
+])
+def test_tables_read_alike(monkeypatch, tmp_path, name, options):
+    text = TABLES[name]
+    path = tmp_path / ("t.csv" if name == "csv" else "t.tsv")
+    path.write_text(text.replace("\t", ",") if name == "csv" else text, newline="")
+    fast, slow = both(monkeypatch, path, **options)
+    assert fast == slow
+
+
+@pytest.mark.parametrize("argv", [
+    [], ["--unassigned", "drop"], ["--unassigned", "singletons"], ["--na", "keep"],
+    ["--unassigned", "drop", "--unassigned-label", "y"],
+])
+def test_compare_two_columns_of_one_table_alike(capsys, tmp_path, reader, argv):
+    path = tmp_path / "t.tsv"
+    path.write_text("a\tb\n1\tx\n01\ty\n 1\tx\nNA\ty\n2\t\n2\tz\n1\ty\n", newline="")
+    got = cli(capsys, path, "--column", "a", "--column", "b", *argv)
+    with pytest.MonkeyPatch.context() as m:
+        m.setitem(sys.modules, "pyarrow", None)
+        want = cli(capsys, path, "--column", "a", "--column", "b", *argv)
+    assert got == want

@@ -70,6 +70,7 @@ __all__ = [
     "factorize",
     "read_cells",
     "read_clustering",
+    "read_clusterings",
     "union",
 ]
 
@@ -349,6 +350,41 @@ def _resolve_column(spec: str, header: list[str], name: str, what: str) -> int:
     )
 
 
+def _table_columns(
+    header: list[str], name: str, column: str | None, id_column: str | None
+) -> tuple[int, int | None, str]:
+    """(label column, element-id column or None, hint for errors) of a table's header."""
+    if column is not None:
+        lab = _resolve_column(column, header, name, "--column")
+        ident = (
+            _resolve_column(id_column, header, name, "--id-column")
+            if id_column is not None
+            else None
+        )
+    elif id_column is not None:
+        ident = _resolve_column(id_column, header, name, "--id-column")
+        if len(header) != 2:
+            raise InvalidFileError(name, 1, "choose the label column with --column")
+        lab = 1 - ident
+    elif len(header) == 1:
+        lab, ident = 0, None
+    elif len(header) == 2:
+        ident, lab = 0, 1
+    else:
+        cols = ", ".join(repr(h) for h in header)
+        raise InvalidFileError(
+            name, 1, f"{len(header)} columns ({cols}): choose the labels with --column"
+        )
+    # the default reading of two columns, named in its errors: both may be labels
+    hint = (
+        f"; without --column a two-column table is read as element id ({header[0]!r}) "
+        f"and label ({header[1]!r}): if both columns are labels, choose one with --column"
+        if column is None and id_column is None and len(header) == 2
+        else ""
+    )
+    return lab, ident, hint
+
+
 def _parse_table(
     text: str, name: str, fmt: str, column: str | None, id_column: str | None
 ) -> Clustering:
@@ -361,35 +397,8 @@ def _parse_table(
         if header is None:
             raise InvalidFileError(name, 1, "empty file: no header row")
         header = [h.strip() for h in header]
-        if column is not None:
-            lab = _resolve_column(column, header, name, "--column")
-            ident = (
-                _resolve_column(id_column, header, name, "--id-column")
-                if id_column is not None
-                else None
-            )
-        elif id_column is not None:
-            ident = _resolve_column(id_column, header, name, "--id-column")
-            if len(header) != 2:
-                raise InvalidFileError(name, 1, "choose the label column with --column")
-            lab = 1 - ident
-        elif len(header) == 1:
-            lab, ident = 0, None
-        elif len(header) == 2:
-            ident, lab = 0, 1
-        else:
-            cols = ", ".join(repr(h) for h in header)
-            raise InvalidFileError(
-                name, 1, f"{len(header)} columns ({cols}): choose the labels with --column"
-            )
+        lab, ident, hint = _table_columns(header, name, column, id_column)
         width = len(header)
-        # the default reading of two columns, named in its errors: both may be labels
-        hint = (
-            f"; without --column a two-column table is read as element id ({header[0]!r}) "
-            f"and label ({header[1]!r}): if both columns are labels, choose one with --column"
-            if column is None and id_column is None and width == 2
-            else ""
-        )
         labels: list[str | None] = []
         elements: list[str] | None = [] if ident is not None else None
         nums: list[int] = []
@@ -699,14 +708,14 @@ _NO_DELIMITER = "\x01"
 
 def _csv_dictionary_columns(
     text: str, pa: Any, names: list[str], *, delimiter: str = _NO_DELIMITER,
-    skip_rows: int = 0, include: list[str] | None = None,
+    skip_rows: int = 0, include: list[str] | None = None, longest: int | None = None,
 ) -> Any:
     """The columns of ``text`` read as dictionary-encoded strings, one row per line, or None.
 
     None where pyarrow's CSV reader would not give one row per line as the Python parsers
     do (a bare ``\r``, which the reader takes as a line break, a quote or the delimiter in a
     labels file) or where a row has another number of fields: the Python parsers then read the
-    file and name the line.
+    file and name the line; and where a line is longer than ``longest`` bytes.
     """
     import pyarrow.csv as pacsv
 
@@ -716,10 +725,16 @@ def _csv_dictionary_columns(
         return None
     if delimiter != _NO_DELIMITER and '"' in text:  # csv quoting: the csv module's rules
         return None
+    if longest is not None and _has_long_line(text, longest):
+        return None
     kind = pa.dictionary(pa.int32(), pa.string())
     try:
+        data = text.encode()
+    except UnicodeEncodeError:  # a lone surrogate (from a codec that lets them through)
+        return None
+    try:
         table = pacsv.read_csv(
-            _io.BytesIO(text.encode()),
+            _io.BytesIO(data),
             read_options=pacsv.ReadOptions(
                 column_names=names, skip_rows=skip_rows, block_size=1 << 24
             ),
@@ -731,6 +746,7 @@ def _csv_dictionary_columns(
                 column_types={c: kind for c in (include or names)},
                 include_columns=include or names,
                 strings_can_be_null=False, quoted_strings_can_be_null=False,
+                check_utf8=False,  # encoded from a str just now: valid UTF-8
             ),
         )
     except pa.ArrowInvalid:
@@ -738,13 +754,27 @@ def _csv_dictionary_columns(
     return table
 
 
-def _clean_codes(column: Any, clean: Any) -> tuple[list[str], np.ndarray]:
+def _has_long_line(text: str, longest: int) -> bool:
+    """True if a line of ``text`` may be longer than ``longest`` characters (never a false no).
+
+    Such a line holds a whole window of ``longest // 2`` characters without a line break: one
+    ``find`` per window, each stopping at the window's first line break.
+    """
+    width = max(longest // 2, 1)
+    return any(text.find("\n", start, start + width) < 0
+               for start in range(0, len(text) - width + 1, width))
+
+
+def _clean_codes(
+    column: Any, clean: Any, *, order: bool = True
+) -> tuple[list[str], np.ndarray]:
     """(distinct values, int32 codes) of a dictionary column after ``clean`` of each field.
 
     ``clean`` maps a field as read to its value (``str.strip``), or to None to leave the row
     out (a comment); such rows get code -1. It runs on each chunk's distinct fields, never on
     each element. Equal values get one code, and the codes follow the values' sorted order
-    (the order the validation gives strings: code points), so they are the labels' codes.
+    (the order the validation gives strings: code points), so they are the labels' codes;
+    ``order=False`` (element ids): the order of first appearance in the chunks' dictionaries.
     """
     chunks = column.chunks
     values: dict[str, int] = {}
@@ -757,9 +787,10 @@ def _clean_codes(column: Any, clean: Any) -> tuple[list[str], np.ndarray]:
         for chunk in chunks
     ]
     distinct = list(values)
-    order = sorted(range(len(distinct)), key=distinct.__getitem__)
+    ranked = sorted(range(len(distinct)), key=distinct.__getitem__) if order else range(
+        len(distinct))
     rank = np.empty(len(distinct) + 1, dtype=np.int32)  # rank[-1]: -1 (left out) stays -1
-    rank[np.asarray(order, dtype=np.int64)] = np.arange(len(distinct), dtype=np.int32)
+    rank[np.asarray(ranked, dtype=np.int64)] = np.arange(len(distinct), dtype=np.int32)
     rank[-1] = -1
     codes = np.empty(len(column), dtype=np.int32)
     start = 0
@@ -767,7 +798,7 @@ def _clean_codes(column: Any, clean: Any) -> tuple[list[str], np.ndarray]:
         indices = chunk.indices.to_numpy(zero_copy_only=False)
         np.take(rank[lookup], indices, out=codes[start : start + len(indices)])
         start += len(indices)
-    return [distinct[i] for i in order], codes
+    return [distinct[i] for i in ranked] if order else distinct, codes
 
 
 def _dictionary(codes: np.ndarray, values: list[str], pa: Any) -> Any:
@@ -796,6 +827,63 @@ def _parse_labels_arrow(text: str, name: str, pa: Any) -> Clustering | None:
         where = np.flatnonzero(kept) + 1
         codes = codes[kept]
     return Clustering(name, "labels", Column(_dictionary(codes, values, pa)), None, where)
+
+
+def _strip_cell(field: str) -> str | None:
+    """A one-column table's field: stripped, None for an empty line (the csv module skips it)."""
+    return None if field == "" else field.strip()
+
+
+def _parse_table_arrow(
+    text: str, name: str, fmt: str, columns: Sequence[str | None], id_column: str | None,
+    pa: Any,
+) -> list[Clustering] | None:
+    """:func:`_parse_table` of each of ``columns`` by one pass of pyarrow's CSV reader, or None.
+
+    None where the csv module must read the file (its rules, its errors): unless each line is
+    one row (no quote, no bare CR, the header on the first line, no empty line between rows of
+    several fields, no line longer than the csv module's field limit), where a column is not
+    in the header, a row has another width, or an element id is empty or repeated.
+    """
+    delimiter = "," if fmt == "csv" else "\t"
+    first = text.split("\n", 1)[0].removesuffix("\r")
+    if not first.strip() or '"' in text:
+        return None
+    if delimiter in first and ("\n\n" in text or "\n\r\n" in text):
+        return None  # an empty line: the reader would fill a row with empty fields
+    header = [h.strip() for h in first.split(delimiter)]
+    try:
+        chosen = [_table_columns(header, name, column, id_column)[:2] for column in columns]
+    except InvalidFileError:
+        return None  # raised by the csv module's path, in the order of the inputs
+    names = [str(i) for i in range(len(header))]
+    wanted = sorted({i for pair in chosen for i in pair if i is not None})
+    table = _csv_dictionary_columns(
+        text, pa, names, delimiter=delimiter, skip_rows=1, include=[names[i] for i in wanted],
+        longest=csv.field_size_limit(),  # the csv module refuses a longer field
+    )
+    if table is None:
+        return None
+    results = []
+    for lab, ident in chosen:
+        values, codes = _clean_codes(
+            table.column(names[lab]), _strip_cell if len(header) == 1 else str.strip
+        )
+        kept = codes >= 0  # a one-column table skips empty lines
+        where: Sequence[int] = (
+            range(2, len(codes) + 2) if kept.all() else np.flatnonzero(kept) + 2
+        )
+        if not kept.all():
+            codes = codes[kept]
+        elements = None
+        if ident is not None:
+            ids, id_codes = _clean_codes(table.column(names[ident]), str.strip, order=False)
+            if "" in ids or len(ids) != len(id_codes):
+                return None  # an empty or repeated id: the Python parser names its line
+            elements = Column(_dictionary(id_codes, ids, pa))
+        results.append(Clustering(name, fmt, Column(_dictionary(codes, values, pa)), elements,
+                                  where))  # fmt: skip
+    return results
 
 
 def _distinct(labels: Sequence[str | None]) -> list[str | None]:
@@ -977,6 +1065,37 @@ def read_clustering(
     >>> c.format, c.labels, c.elements
     ('labels', ['a', 'b', 'a'], None)
     """
+    return read_clusterings(
+        path, [column], input_format=input_format, id_column=id_column, encoding=encoding,
+        na=na, stdin=stdin, strict_columns=strict_columns, header=header,
+    )[0]
+
+
+def read_clusterings(
+    path: str,
+    columns: Sequence[str | None],
+    *,
+    input_format: str = "auto",
+    id_column: str | None = None,
+    encoding: str = "utf-8",
+    na: str = "error",
+    stdin: IO[bytes] | None = None,
+    strict_columns: bool = True,
+    header: bool | None = None,
+) -> list[Clustering]:
+    """:func:`read_clustering` of each of ``columns`` of one file, which is read once.
+
+    The same clusterings, and the same first error, as one :func:`read_clustering` per column
+    in turn; a csv/tsv table is parsed once for all its columns.
+
+    Examples
+    --------
+    >>> import io
+    >>> a, b = read_clusterings("-", ["x", "y"], input_format="tsv",
+    ...                         stdin=io.BytesIO(b"x\ty\n1\ta\n2\tb\n"))
+    >>> a.labels, b.labels
+    (['1', '2'], ['a', 'b'])
+    """
     if input_format not in ("auto", *FORMATS):
         raise InvalidInputError(
             f"`input_format` must be 'auto' or one of {FORMATS}; got {input_format!r}"
@@ -989,24 +1108,44 @@ def read_clustering(
     if header and fmt in _TEXT_FORMATS:
         text = _skip_header(text)
         fmt = detect_format(path, text) if input_format == "auto" else input_format
+    parsed: list[Clustering] | None = None
     if fmt in ("csv", "tsv"):
-        result = _parse_table(text, name, fmt, column, id_column)
-    elif (column is not None or id_column is not None) and strict_columns:
+        arrow = _arrow() if len(text) >= VECTOR_MIN_CHARS else None
+        if arrow:
+            parsed = _parse_table_arrow(text, name, fmt, columns, id_column, arrow[0])
+    if parsed is not None:
+        return [_finish(result, na, header) for result in parsed]
+    return [
+        _finish(_parse(text, path, fmt, input_format, column, id_column, strict_columns),
+                na, header)
+        for column in columns
+    ]
+
+
+def _parse(
+    text: str, path: str, fmt: str, input_format: str, column: str | None,
+    id_column: str | None, strict_columns: bool,
+) -> Clustering:
+    """The clustering of ``text`` in format ``fmt`` (by pyarrow where it reads it alike)."""
+    name = _display_name(path)
+    if fmt in ("csv", "tsv"):
+        return _parse_table(text, name, fmt, column, id_column)
+    if (column is not None or id_column is not None) and strict_columns:
         raise InvalidFileError(
             name, None, f"--column/--id-column apply to csv/tsv input, not {fmt}"
         )
-    elif fmt == "labels":
+    if fmt == "labels":
         arrow = _arrow() if len(text) >= VECTOR_MIN_CHARS else None
         parsed = _parse_labels_arrow(text, name, arrow[0]) if arrow else None
-        result = parsed if parsed is not None else _parse_labels(text, name)
-    elif fmt == "pairs":
+        return parsed if parsed is not None else _parse_labels(text, name)
+    if fmt == "pairs":
         arrow = _vectorized(text)
         parsed = _parse_pairs_arrow(text, name, *arrow) if arrow else None
-        result = parsed if parsed is not None else _parse_pairs(text, name)
-    elif fmt == "clusters":
+        return parsed if parsed is not None else _parse_pairs(text, name)
+    if fmt == "clusters":
         arrow = _vectorized(text)
         try:
-            result = (
+            return (
                 _parse_clusters_arrow(text, name, *arrow) if arrow
                 else _parse_clusters(text, name)
             )
@@ -1014,8 +1153,12 @@ def read_clustering(
             if input_format == "auto":
                 _check_near_pairs(text, name)  # a pairs file with a bad line: say which
             raise
-    else:
-        result = _parse_json(text, name)
+    return _parse_json(text, name)
+
+
+def _finish(result: Clustering, na: str, header: bool | None) -> Clustering:
+    """The reading rules after parsing: no elements, a header read as data, missing labels."""
+    name, fmt = result.source, result.format
     if result.n == 0:
         raise InvalidFileError(name, 1, f"empty: no elements found (read as {fmt})")
     if header is None and fmt in ("labels", "pairs"):

@@ -14,7 +14,7 @@ from typing import Any
 
 from chanceclust._cli.options import PROG, UsageError, note
 from chanceclust.exceptions import InvalidFileError
-from chanceclust.io import Clustering, check_assigned, label_codes, read_clustering, union
+from chanceclust.io import Clustering, check_assigned, label_codes, read_clusterings, union
 
 _PARQUET_SUFFIXES = (".parquet", ".parq", ".pq")
 
@@ -33,21 +33,23 @@ def read_inputs(args: argparse.Namespace, paths: list[str]) -> list[Clustering]:
             f"--column given {len(columns)} times for {len(paths)} inputs: give it once (for "
             "every input) or once per input"
         )
-    out = []
+    per_input = len(columns) == len(paths)
+    out: list[Clustering] = []
     for i, path in enumerate(paths):
-        per_input = len(columns) == len(paths)
-        column = columns[i] if per_input else (columns[0] if columns else None)
-        out.append(
-            read_clustering(
-                path,
-                input_format=args.input_format,
-                column=column,
-                id_column=args.id_column,
-                encoding=args.encoding,
-                na="keep" if args.na == "keep" else "drop",  # --unassigned decides
-                strict_columns=(per_input and len(paths) > 1) or len(paths) == 1,
-                header=header_of(args, path),
-            )
+        if len(out) > i:
+            continue  # read with the input before it: two columns of one table
+        chosen = [columns[i] if per_input else (columns[0] if columns else None)]
+        if per_input and i + 1 < len(paths) and paths[i + 1] == path:
+            chosen.append(columns[i + 1])  # one table, read once for both
+        out += read_clusterings(
+            path,
+            chosen,
+            input_format=args.input_format,
+            id_column=args.id_column,
+            encoding=args.encoding,
+            na="keep" if args.na == "keep" else "drop",  # --unassigned decides
+            strict_columns=(per_input and len(paths) > 1) or len(paths) == 1,
+            header=header_of(args, path),
         )
     if (columns or args.id_column) and not any(c.format in ("csv", "tsv") for c in out):
         raise UsageError("--column and --id-column apply to csv/tsv inputs; none was read as one")
