@@ -559,6 +559,21 @@ class Column(Sequence):  # type: ignore[type-arg]
         return sum(1 for x in self if x == value)
 
 
+def _ints(array: Any) -> np.ndarray:
+    """The values of a pyarrow integer array without nulls, as a read-only numpy view.
+
+    Read from its data buffer: ``Array.to_numpy`` imports pandas (half a second) in some
+    pyarrow versions.
+    """
+    if array.null_count:  # pragma: no cover - callers fill or drop the nulls first
+        raise ValueError("an array with nulls")
+    dtype = np.dtype(f"int{array.type.bit_width}")
+    if not len(array):
+        return np.zeros(0, dtype=dtype)
+    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
+                         offset=array.offset * dtype.itemsize)  # fmt: skip
+
+
 def _arrow() -> Any:
     try:
         import pyarrow as pa
@@ -795,7 +810,7 @@ def _clean_codes(
     codes = np.empty(len(column), dtype=np.int32)
     start = 0
     for chunk, lookup in zip(chunks, lookups, strict=True):
-        indices = chunk.indices.to_numpy(zero_copy_only=False)
+        indices = _ints(chunk.indices)
         np.take(rank[lookup], indices, out=codes[start : start + len(indices)])
         start += len(indices)
     return [distinct[i] for i in ranked] if order else distinct, codes
@@ -900,7 +915,7 @@ def _distinct(labels: Sequence[str | None]) -> list[str | None]:
 def _used_values(array: Any) -> list[str | None]:
     """The distinct labels of a (sliced) dictionary array: those its indices use, and None."""
     indices = array.indices
-    codes = indices.drop_null().to_numpy(zero_copy_only=False)
+    codes = _ints(indices.drop_null())
     used = np.flatnonzero(np.bincount(codes, minlength=len(array.dictionary)))
     values = array.dictionary.take(used).to_pylist() if len(used) else []
     return values + ([None] if indices.null_count else [])
@@ -916,8 +931,9 @@ def _null_where(column: Column, bad: set[Any]) -> Column:
         indices = array.indices
         if not hit.any():
             return column
-        null = indices.is_null().to_numpy(zero_copy_only=False)
-        codes = indices.fill_null(0).to_numpy(zero_copy_only=False)
+        codes = _ints(indices.fill_null(-1))
+        null = codes < 0
+        codes = np.where(null, 0, codes)
         mask = null | hit[codes]
         return Column(pa.DictionaryArray.from_arrays(pa.array(codes, mask=mask), array.dictionary))
     values = pa.array(sorted(x for x in bad if x is not None), array.type)
@@ -1460,14 +1476,14 @@ def label_codes(labels: Sequence[str | None]) -> np.ndarray | None:
     if hasattr(array, "dictionary"):  # read as a dictionary: encode its distinct labels only
         distinct = pc.dictionary_encode(array.dictionary.cast(pa.large_string()))
         rank = np.empty(len(distinct.dictionary) + 1, dtype=np.int64)  # rank[-1]: -1 stays
-        rank[pc.array_sort_indices(distinct.dictionary).to_numpy()] = np.arange(len(rank) - 1)
+        rank[_ints(pc.array_sort_indices(distinct.dictionary))] = np.arange(len(rank) - 1)
         rank[-1] = -1
-        indices = array.indices.fill_null(-1).to_numpy(zero_copy_only=False)
+        indices = _ints(array.indices.fill_null(-1))
         if len(rank) - 1 == len(array.dictionary) and np.array_equal(
             rank[:-1], np.arange(len(rank) - 1)
         ):  # distinct labels in sorted order (as the readers make them): the codes as they are
             return indices
-        lookup = distinct.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        lookup = _ints(distinct.indices).astype(np.int64)
         return rank[np.append(lookup, -1)[indices]]
     encoded = pc.dictionary_encode(_arrow_strings(labels, pa))
     rank = np.empty(len(encoded.dictionary), dtype=np.int64)
