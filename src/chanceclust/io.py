@@ -44,6 +44,7 @@ A one-cluster-per-line file whose clusters all have two tab-separated members is
 
 from __future__ import annotations
 
+import codecs
 import csv
 import gzip
 import io as _io
@@ -226,7 +227,8 @@ def detect_format(name: str, text: str) -> str:
         stripped = stripped.split("\n", 1)[1].lstrip() if "\n" in stripped else ""
     if stripped[:1] in ("[", "{"):
         return "json"
-    if not any(c in text for c in " \t\f\v\x1c\x1d\x1e\x85\xa0"):
+    spaces = " \t\f\v\x1c\x1d\x1e" + ("" if text.isascii() else "\x85\xa0")  # isascii: O(1)
+    if not any(c in text for c in spaces):
         return "labels"  # fast path: no inner whitespace anywhere
     if len(text) >= VECTOR_MIN_CHARS and _plain(text):  # machine-written: no line loop
         return "pairs" if _one_inner_tab_per_line(text) else "clusters"
@@ -724,13 +726,15 @@ _NO_DELIMITER = "\x01"
 def _csv_dictionary_columns(
     text: str, pa: Any, names: list[str], *, delimiter: str = _NO_DELIMITER,
     skip_rows: int = 0, include: list[str] | None = None, longest: int | None = None,
+    data: bytes | None = None,
 ) -> Any:
     """The columns of ``text`` read as dictionary-encoded strings, one row per line, or None.
 
     None where pyarrow's CSV reader would not give one row per line as the Python parsers
     do (a bare ``\r``, which the reader takes as a line break, a quote or the delimiter in a
     labels file) or where a row has another number of fields: the Python parsers then read the
-    file and name the line; and where a line is longer than ``longest`` bytes.
+    file and name the line; and where a line is longer than ``longest`` characters.
+    ``data``: ``text`` encoded in UTF-8, where the file's bytes are (else encoded here).
     """
     import pyarrow.csv as pacsv
 
@@ -744,7 +748,7 @@ def _csv_dictionary_columns(
         return None
     kind = pa.dictionary(pa.int32(), pa.string())
     try:
-        data = text.encode()
+        data = text.encode() if data is None else data
     except UnicodeEncodeError:  # a lone surrogate (from a codec that lets them through)
         return None
     try:
@@ -816,10 +820,20 @@ def _clean_codes(
     return [distinct[i] for i in ranked] if order else distinct, codes
 
 
-def _dictionary(codes: np.ndarray, values: list[str], pa: Any) -> Any:
-    """A pyarrow DictionaryArray of ``codes`` into ``values`` (codes < 0: null)."""
-    indices = pa.array(codes, mask=codes < 0) if codes.size and codes.min() < 0 else pa.array(codes)
-    return pa.DictionaryArray.from_arrays(indices, pa.array(values, pa.string()))
+def _dictionary(codes: np.ndarray, values: Any, pa: Any) -> Any:
+    """A pyarrow DictionaryArray of int32 ``codes`` into ``values`` (codes < 0: null), a list
+    of strings or a pyarrow array.
+
+    Made from the codes' buffer (``pa.array`` of a numpy array imports pandas).
+    """
+    codes = np.ascontiguousarray(codes, dtype=np.int32)
+    valid = None
+    if codes.size and codes.min() < 0:
+        valid = pa.py_buffer(np.packbits(codes >= 0, bitorder="little"))
+    indices = pa.Array.from_buffers(pa.int32(), len(codes), [valid, pa.py_buffer(codes)])
+    if isinstance(values, list):
+        values = pa.array(values, pa.string())
+    return pa.DictionaryArray.from_arrays(indices, values)
 
 
 def _strip_label(field: str) -> str | None:
@@ -828,9 +842,11 @@ def _strip_label(field: str) -> str | None:
     return None if label.startswith("#") else label
 
 
-def _parse_labels_arrow(text: str, name: str, pa: Any) -> Clustering | None:
+def _parse_labels_arrow(
+    text: str, name: str, pa: Any, data: bytes | None = None
+) -> Clustering | None:
     """:func:`_parse_labels` by pyarrow's CSV reader, or None where it would split lines apart."""
-    table = _csv_dictionary_columns(text, pa, ["l"])
+    table = _csv_dictionary_columns(text, pa, ["l"], data=data)
     if table is None:
         return None
     values, codes = _clean_codes(table.column("l"), _strip_label)
@@ -851,7 +867,7 @@ def _strip_cell(field: str) -> str | None:
 
 def _parse_table_arrow(
     text: str, name: str, fmt: str, columns: Sequence[str | None], id_column: str | None,
-    pa: Any,
+    pa: Any, data: bytes | None = None,
 ) -> list[Clustering] | None:
     """:func:`_parse_table` of each of ``columns`` by one pass of pyarrow's CSV reader, or None.
 
@@ -875,7 +891,7 @@ def _parse_table_arrow(
     wanted = sorted({i for pair in chosen for i in pair if i is not None})
     table = _csv_dictionary_columns(
         text, pa, names, delimiter=delimiter, skip_rows=1, include=[names[i] for i in wanted],
-        longest=csv.field_size_limit(),  # the csv module refuses a longer field
+        longest=csv.field_size_limit(), data=data,  # the csv module refuses a longer field
     )
     if table is None:
         return None
@@ -935,7 +951,7 @@ def _null_where(column: Column, bad: set[Any]) -> Column:
         null = codes < 0
         codes = np.where(null, 0, codes)
         mask = null | hit[codes]
-        return Column(pa.DictionaryArray.from_arrays(pa.array(codes, mask=mask), array.dictionary))
+        return Column(_dictionary(np.where(mask, -1, codes), array.dictionary, pa))
     values = pa.array(sorted(x for x in bad if x is not None), array.type)
     return Column(pc.if_else(pc.is_in(array, value_set=values), None, array))
 
@@ -1119,28 +1135,38 @@ def read_clusterings(
     if na not in ("error", "keep", "drop"):
         raise InvalidInputError(f"`na` must be 'error', 'keep' or 'drop'; got {na!r}")
     name = _display_name(path)
-    text = _decode(_read_bytes(path, stdin), name, encoding)
+    raw: bytes | None = _read_bytes(path, stdin)
+    text = _decode(raw, name, encoding)  # type: ignore[arg-type]
+    if raw[:3] == b"\xef\xbb\xbf" or not _is_utf8(encoding):  # type: ignore[index]
+        raw = None  # not the UTF-8 of ``text``: the columnar reader encodes it
     fmt = detect_format(path, text) if input_format == "auto" else input_format
     if header and fmt in _TEXT_FORMATS:
-        text = _skip_header(text)
+        text, raw = _skip_header(text), None
         fmt = detect_format(path, text) if input_format == "auto" else input_format
     parsed: list[Clustering] | None = None
     if fmt in ("csv", "tsv"):
         arrow = _arrow() if len(text) >= VECTOR_MIN_CHARS else None
         if arrow:
-            parsed = _parse_table_arrow(text, name, fmt, columns, id_column, arrow[0])
+            parsed = _parse_table_arrow(text, name, fmt, columns, id_column, arrow[0], raw)
     if parsed is not None:
         return [_finish(result, na, header) for result in parsed]
     return [
-        _finish(_parse(text, path, fmt, input_format, column, id_column, strict_columns),
+        _finish(_parse(text, path, fmt, input_format, column, id_column, strict_columns, raw),
                 na, header)
         for column in columns
     ]
 
 
+def _is_utf8(encoding: str) -> bool:
+    try:
+        return codecs.lookup(encoding).name == "utf-8"
+    except LookupError:  # pragma: no cover - _decode named it already
+        return False
+
+
 def _parse(
     text: str, path: str, fmt: str, input_format: str, column: str | None,
-    id_column: str | None, strict_columns: bool,
+    id_column: str | None, strict_columns: bool, raw: bytes | None = None,
 ) -> Clustering:
     """The clustering of ``text`` in format ``fmt`` (by pyarrow where it reads it alike)."""
     name = _display_name(path)
@@ -1152,7 +1178,7 @@ def _parse(
         )
     if fmt == "labels":
         arrow = _arrow() if len(text) >= VECTOR_MIN_CHARS else None
-        parsed = _parse_labels_arrow(text, name, arrow[0]) if arrow else None
+        parsed = _parse_labels_arrow(text, name, arrow[0], raw) if arrow else None
         return parsed if parsed is not None else _parse_labels(text, name)
     if fmt == "pairs":
         arrow = _vectorized(text)
