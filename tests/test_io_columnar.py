@@ -176,3 +176,59 @@ def test_compare_two_columns_of_one_table_alike(capsys, tmp_path, reader, argv):
         m.setitem(sys.modules, "pyarrow", None)
         want = cli(capsys, path, "--column", "a", "--column", "b", *argv)
     assert got == want
+
+
+# --------------------------------------------------------------------------- Parquet
+
+INTEGERS = {  # (dtype, values): int8 whose shift by the minimum overflows int8, uint64 beyond
+    # int64, a sparse int64 range (a sort, not a bincount), and a compact int32 range
+    "int8": ("int8", [-128, 127, 0, -128, 5, 127, 5, 0, -3]),
+    "uint64": ("uint64", [2**64 - 1, 2**63, 5, 2**64 - 1, 5, 2**63 + 1, 7, 5, 2**63]),
+    "int64-sparse": ("int64", [-(2**62), 2**62, 5, 2**62, 5, 0, 7, 5, -(2**62)]),
+    "int32": ("int32", [3, 1, 2, 3, 5, 1, 2, 5, 4]),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(INTEGERS))
+@pytest.mark.parametrize("policy", ["raise", "drop"])
+def test_parquet_integer_columns_read_alike(tmp_path, monkeypatch, kind, policy):
+    """Integer columns coded by numpy give the table of pyarrow's kernels, and the library's."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    import chanceclust as cc
+    from chanceclust._cli import inputs
+
+    dtype, values = INTEGERS[kind]
+    a = np.array(values, dtype=dtype)
+    b = np.array(values[3:] + values[:3], dtype=dtype)
+    path = tmp_path / "t.parquet"
+    pq.write_table(pa.table({"a": a, "b": b}), path, row_group_size=2)
+    marks = inputs._typed_marks(["5"]) if policy == "drop" else frozenset()
+    got = inputs.read_parquet_table(str(path), ("a", "b"), unassigned=policy, marks=marks)
+    with monkeypatch.context() as m:  # pyarrow's kernels, as for every other column type
+        m.setattr(inputs._Coder, "_integer_codes", None)
+        m.setattr(pa.types, "is_integer", lambda _: False)
+        kernels = inputs.read_parquet_table(str(path), ("a", "b"), unassigned=policy,
+                                            marks=marks)
+    for field in ("labels_true", "labels_pred", "rows", "cols", "counts"):
+        assert getattr(got, field).tolist() == getattr(kernels, field).tolist()
+    label = 5 if policy == "drop" else None
+    assert cc.adjusted_rand_index(contingency=got) == pytest.approx(
+        cc.adjusted_rand_index(a.tolist(), b.tolist(), unassigned="drop", unassigned_label=label),
+        abs=1e-12)
+
+
+def test_parquet_integer_mark_is_refused_with_its_row_group(tmp_path):
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from chanceclust._cli.inputs import _typed_marks, read_parquet_table
+
+    path = tmp_path / "t.parquet"
+    a = np.array([1, 2, 1, 2, 5, 1], dtype=np.int64)
+    pq.write_table(pa.table({"a": a, "b": a}), path, row_group_size=2)
+    with pytest.raises(InvalidFileError, match=r"labelled 5 \(--unassigned-label\) in row group 2"):
+        read_parquet_table(str(path), ("a", "b"), marks=_typed_marks(["5"]))
