@@ -447,13 +447,13 @@ class _Coder:
     def codes(self, column: Any, path: str, group: int) -> Any:
         import numpy as np
         import pyarrow as pa
-        import pyarrow.compute as pc
 
         array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
         if pa.types.is_dictionary(array.type):
             array = array.dictionary_decode()
         if pa.types.is_integer(array.type) and not array.null_count:
             return self._integer_codes(array, path, group)
+        import pyarrow.compute as pc
         missing = array.is_null()
         if pa.types.is_floating(array.type):
             missing = pc.or_(missing, pc.fill_null(pc.is_nan(array), False))
@@ -513,19 +513,14 @@ class _Coder:
             first = np.empty(high - low + 1, dtype=np.int64)
             first[shifted[::-1]] = np.arange(len(values) - 1, -1, -1)  # the last write wins
             firsts = first[distinct]
-            local = np.empty(high - low + 1, dtype=np.int64)
-            local[distinct] = np.arange(len(distinct))
-            local = local[shifted]
             found = [int(v) + low for v in distinct.tolist()]
+            local = None  # each element's distinct value: shifted, through a map of the range
         else:
             distinct, firsts, local = np.unique(values, return_index=True, return_inverse=True)
             found = [int(v) for v in distinct.tolist()]
         # in order of first appearance, as pyarrow's unique() gives them: the same codes
         order = np.argsort(firsts, kind="stable")
         uniques = [found[i] for i in order.tolist()]
-        position = np.empty(len(order), dtype=np.int64)
-        position[order] = np.arange(len(order))
-        local = position[local.ravel()]
         lookup = np.fromiter(
             (-1 if v in self.marks else self.known.setdefault(v, len(self.known))
              for v in uniques),
@@ -538,7 +533,13 @@ class _Coder:
                 f"(--unassigned-label) in row group {group}; choose --unassigned drop, "
                 "singletons or cluster",
             )
-        return lookup[local]
+        by_value = np.empty(len(order), dtype=np.int64)  # code of the k-th smallest value
+        by_value[order] = lookup
+        if local is not None:
+            return by_value[local.ravel()]
+        codes_of_range = np.full(high - low + 1, -1, dtype=np.int64)
+        codes_of_range[distinct] = by_value
+        return codes_of_range[shifted]  # one gather per element
 
 
 def _parquet_files(source: str, pafs: Any) -> tuple[list[str], Any]:
