@@ -40,6 +40,13 @@ Format detection (``input_format="auto"``), first rule that applies wins:
 
 A one-cluster-per-line file whose clusters all have two tab-separated members is therefore read as
 ``pairs``: choose ``clusters`` explicitly for it. CSV is never guessed from content.
+
+Readers: with pyarrow installed (an optional extra), a file of at least
+:data:`VECTOR_MIN_CHARS` characters is read by pyarrow (its CSV reader for labels, csv and tsv,
+into dictionary-encoded columns; its string kernels for pairs and clusters) wherever that
+reading is line for line the Python parsers' (no quote, bare CR, ragged row...); the rules
+above then apply to the distinct values, and the result is the same as the Python parsers',
+which read everything else, and everything without pyarrow.
 """
 
 from __future__ import annotations
@@ -564,7 +571,7 @@ class Column(Sequence):  # type: ignore[type-arg]
 def _ints(array: Any) -> np.ndarray:
     """The values of a pyarrow integer array without nulls, as a read-only numpy view.
 
-    Read from its data buffer: ``Array.to_numpy`` imports pandas (half a second) in some
+    Read from its data buffer: ``pyarrow.Array.to_numpy`` imports pandas (half a second) in some
     pyarrow versions.
     """
     if array.null_count:  # pragma: no cover - callers fill or drop the nulls first
@@ -824,7 +831,7 @@ def _dictionary(codes: np.ndarray, values: Any, pa: Any) -> Any:
     """A pyarrow DictionaryArray of int32 ``codes`` into ``values`` (codes < 0: null), a list
     of strings or a pyarrow array.
 
-    Made from the codes' buffer (``pa.array`` of a numpy array imports pandas).
+    Made from the codes' buffer (``pyarrow.array`` of a numpy array imports pandas).
     """
     codes = np.ascontiguousarray(codes, dtype=np.int32)
     valid = None
@@ -1124,7 +1131,7 @@ def read_clusterings(
     --------
     >>> import io
     >>> a, b = read_clusterings("-", ["x", "y"], input_format="tsv",
-    ...                         stdin=io.BytesIO(b"x\ty\n1\ta\n2\tb\n"))
+    ...                         stdin=io.BytesIO(b"x\\ty\\n1\\ta\\n2\\tb\\n"))
     >>> a.labels, b.labels
     (['1', '2'], ['a', 'b'])
     """
