@@ -232,3 +232,41 @@ def test_parquet_integer_mark_is_refused_with_its_row_group(tmp_path):
     pq.write_table(pa.table({"a": a, "b": a}), path, row_group_size=2)
     with pytest.raises(InvalidFileError, match=r"labelled 5 \(--unassigned-label\) in row group 2"):
         read_parquet_table(str(path), ("a", "b"), marks=_typed_marks(["5"]))
+
+
+@pytest.mark.parametrize(("encoding", "text"), [
+    ("latin-1", "é\nß\né\nx\n"), ("utf-16", "é\nß\né\nx\n"), ("utf-8", "\ufeffé\r\nß\r\n")])
+def test_other_encodings_read_alike(monkeypatch, tmp_path, encoding, text):
+    path = tmp_path / "labels.txt"
+    path.write_bytes(text.encode(encoding))
+    fast, slow = both(monkeypatch, path, encoding=encoding)
+    assert fast == slow
+    assert fast[1][:2] == ["é", "ß"]
+
+
+def test_gzip_reads_alike(monkeypatch, tmp_path):
+    import gzip
+
+    path = tmp_path / "t.tsv.gz"
+    path.write_bytes(gzip.compress(TABLES["two-labels"].encode()))
+    fast, slow = both(monkeypatch, path, column="b", na="drop")
+    assert fast == slow
+
+
+def test_same_file_twice_and_one_large_one_small(capsys, tmp_path, monkeypatch):
+    """Two inputs of one path are two inputs; a columnar input beside a list agrees."""
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("xx\nyy\nxx\nzz\nyy\n")
+    b.write_text("1\n1\n2\n2\n3\n")
+    marks = ["--unassigned-label", "yy", "--unassigned", "drop"]
+    with monkeypatch.context() as m:
+        m.setitem(sys.modules, "pyarrow", None)
+        want, want_marks = cli(capsys, a, b), cli(capsys, a, b, *marks)
+    same = cli(capsys, a, a)
+    assert same[0] == 0
+    assert {v for m, _, v in same[1] if m == "ari"} == {1.0}
+    monkeypatch.setattr(io, "VECTOR_MIN_CHARS", 12)  # a (15 characters) by pyarrow, b (10) not
+    assert isinstance(io.read_clustering(str(a)).labels, io.Column)
+    assert isinstance(io.read_clustering(str(b)).labels, list)
+    assert cli(capsys, a, b) == want
+    assert cli(capsys, a, b, *marks) == want_marks
