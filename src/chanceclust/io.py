@@ -738,7 +738,7 @@ def _csv_dictionary_columns(
     """The columns of ``text`` read as dictionary-encoded strings, one row per line, or None.
 
     None where pyarrow's CSV reader would not give one row per line as the Python parsers
-    do (a bare ``\r``, which the reader takes as a line break, a quote or the delimiter in a
+    do (a bare ``\\r``, which the reader takes as a line break, a quote or the delimiter in a
     labels file) or where a row has another number of fields: the Python parsers then read the
     file and name the line; and where a line is longer than ``longest`` characters.
     ``data``: ``text`` encoded in UTF-8, where the file's bytes are (else encoded here).
@@ -772,10 +772,12 @@ def _csv_dictionary_columns(
                 column_types={c: kind for c in (include or names)},
                 include_columns=include or names,
                 strings_can_be_null=False, quoted_strings_can_be_null=False,
-                check_utf8=False,  # encoded from a str just now: valid UTF-8
+                check_utf8=False,  # a str's UTF-8, or bytes decoded strictly as UTF-8
             ),
         )
     except pa.ArrowInvalid:
+        return None
+    if table.num_rows >= 2**31 - 1:  # pragma: no cover - the codes are int32
         return None
     return table
 

@@ -486,7 +486,6 @@ class _Coder:
         codes[present] = lookup[np.asarray(local)[present].astype(np.int64)]
         return codes
 
-
     def _integer_codes(self, array: Any, path: str, group: int) -> Any:
         """:meth:`codes` of an integer column without nulls, by numpy (no pyarrow kernel).
 
