@@ -181,3 +181,14 @@ def test_dense_integer_encoding_unshifted_or_shifted(monkeypatch, low, chunk) ->
     got = cc.contingency_table(values, other, unassigned_label=marked, unassigned="drop")
     keep = (values != marked) & (other != marked)  # the mark applies to both sides
     np.testing.assert_array_equal(got, counter_table(values[keep].tolist(), other[keep].tolist()))
+
+
+def test_int16_labels_spanning_beyond_int16_stay_apart() -> None:
+    """int16 labels -20000, 15000, -15535: 15000 + 20000 wrapped in int16 onto -15535's index
+    (one cluster, k = 2) before the shift was made in int64."""
+    from chanceclust import _validation
+
+    values = np.array([-20000, 15000, -15535] * 4000, dtype=np.int16)
+    codes, k, _ = _validation._encode_array(values, "labels_true", frozenset())
+    assert k == 3
+    np.testing.assert_array_equal(codes[:3], [0, 2, 1])
