@@ -228,3 +228,44 @@ def test_scheduler_address_runs_there_and_closes_its_client(tmp_path):
         _same(got, a, b)
         with pytest.raises(ValueError, match=r"(?i)no clients found"):
             distributed.default_client()  # the call's own client is closed again
+
+
+@pytest.mark.parametrize(("task_rows", "per_worker"), [(1, 1), (12, 1), (10**9, 1), (10**9, 50)])
+@pytest.mark.parametrize("policy", ["raise", *POLICIES])
+def test_any_batching_of_row_groups_gives_the_same_result(tmp_path, monkeypatch, task_rows,
+                                                          per_worker, policy):  # fmt: skip
+    """Row groups batched into tasks any way (one group per task, a few, all in one task):
+    the same table, the same re-assigned singletons and the same first unassigned element
+    (file, row group, row) as the single calls."""
+    monkeypatch.setattr(ccd, "_TASK_ROWS", task_rows)
+    monkeypatch.setattr(ccd, "_TASKS_PER_WORKER", per_worker)
+    a, b = _labels(3, n=60)
+    a[:17], a[17] = 1.0, np.nan  # the first unassigned: 4th row group of the first file
+    folder = _write(tmp_path / "d", {"t": a, "p": b})
+    if policy == "raise":
+        with pytest.raises(cc.InvalidFileError, match=r"`labels_true` \(column 't'\) has \d+ "
+                           r"unassigned element\(s\), the first at position 17 \(row group 3, "
+                           r"row 2\)"):  # fmt: skip
+            ccd.contingency_table(str(folder), columns=("t", "p"), scheduler=None)
+        return
+    got = ccd.contingency_table(str(folder), columns=("t", "p"), unassigned=policy)
+    _same(got, a, b, unassigned=policy)
+    lefts = da.from_array(a, chunks=7)
+    rights = da.from_array(b, chunks=7)
+    _same(ccd.contingency_table((lefts, rights), unassigned=policy), a, b, unassigned=policy)
+
+
+def test_batches_of_consecutive_chunks():
+    """About _TASKS_PER_WORKER tasks per worker, at most _TASK_ROWS rows each unless one chunk
+    is larger; every chunk once, in order."""
+    assert ccd._batches([10] * 8, 8, 1) == [[0, 1], [2, 3], [4, 5], [6, 7]]
+    assert ccd._batches([10] * 8, 8, 4) == [[i] for i in range(8)]
+    assert ccd._batches([5, 100, 5, 5], 4, 1) == [[0], [1], [2, 3]]
+    unknown = ccd._batches(None, 10, 1)  # rows unknown: 4 tasks of 2 or 3 chunks
+    assert [i for b in unknown for i in b] == list(range(10))
+    assert sorted(len(b) for b in unknown) == [2, 2, 3, 3]
+    assert ccd._batches([], 0, 3) == []
+    rows = [3 * ccd._TASK_ROWS // 4] * 12  # more rows than 4 tasks of _TASK_ROWS can hold
+    batches = ccd._batches(rows, 12, 1)
+    assert [i for b in batches for i in b] == list(range(12))
+    assert all(sum(rows[i] for i in b) <= ccd._TASK_ROWS for b in batches)

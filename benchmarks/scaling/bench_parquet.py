@@ -2,11 +2,22 @@
 
     python benchmarks/scaling/bench_parquet.py --data labels --n 1e8 --k 1e3   # the issue's
     python benchmarks/scaling/bench_parquet.py --data labels --n 2e7 --k 1e3   # what ran here
+    python benchmarks/scaling/bench_parquet.py --inmem --n 4e7 --k 1e3 --table-workers 1,2
+
+``--inmem`` (issue 23's in-memory row, no Parquet): int64 labels of N elements made in memory
+(as make_data's), each measurement in a fresh child process, its peak RSS restarted once the
+labels are made (Linux /proc/self/clear_refs; VmHWM after the call, the labels' bytes apart):
+``floor`` (one single-threaded ``np.bincount(a * K + b)``, the issue's floor),
+``validate`` (the table's first step alone: validate_clusterings, the labels' encoding),
+``table`` with each of --table-workers (``chanceclust.contingency_table(a, b, sparse=True,
+workers=W)``); paired rounds (--rounds, the methods in turn in each round), CPU seconds of the child
+(RUSAGE_SELF around the call), wall, peak RSS. Rows in results/inmem_table.jsonl.
 
 Data (made once per --data folder): N rows, int32 columns ``a`` (uniform over K labels) and
-``b`` (a random map of ``a`` into K labels with probability 0.7, else uniform), 8 files of 5
-row groups. Methods, each with a fresh LocalCluster of --workers single-threaded worker
-processes (memory limit --worker-memory, Dask's default worker environment):
+``b`` (a random map of ``a`` into K labels with probability 0.7, else uniform), --files files
+(8) of --groups row groups (5); ``graph_tasks``: the tasks of chanceclust.dask's graph.
+Methods, each with a fresh LocalCluster of --workers single-threaded worker processes
+(memory limit --worker-memory, Dask's default worker environment):
 ``inmem`` (pyarrow reads both columns, chanceclust.contingency_table; the reference values),
 ``ccdask`` (chanceclust.dask.contingency_table -> PartialTable), ``ccdask_summary``
 (summary=True -> TableSummary), ``ddf`` (dask.dataframe read_parquet(split_row_groups=True)
@@ -63,6 +74,75 @@ def _vm_hwm(pid: int) -> float | None:
     return None
 
 
+def make_labels(n: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """int64 labels as make_data's columns: a uniform over K, b a noisy map of a."""
+    rng = np.random.default_rng(0)
+    mapping = rng.integers(0, k, k)
+    a = rng.integers(0, k, n)
+    b = np.where(rng.random(n) < 0.7, mapping[a], rng.integers(0, k, n))
+    return a, b
+
+
+def inmem_child(method: str, n: int, k: int, workers: int, offset: int = 0) -> None:
+    """One in-memory measurement in this (fresh) process; prints one JSON line."""
+    import json
+
+    if method != "floor":
+        cc.contingency_table([0, 1], [1, 0], sparse=True)  # imports (scipy.sparse) not counted
+    a, b = make_labels(n, k)
+    if offset:  # e.g. 1-based labels: the encoding shifts them
+        a += offset
+        b += offset
+    with open("/proc/self/clear_refs", "w") as refs:  # Linux: the peak RSS restarts from here
+        refs.write("5")
+    before = _vm_hwm(os.getpid())
+    c0, t0 = cpu_seconds(False), time.perf_counter()
+    if method == "floor":
+        keys = a * k
+        keys += b
+        if offset:  # the floor of 1-based labels: one more pass
+            keys -= offset * (k + 1)
+        result = np.bincount(keys, minlength=k * k)
+        del keys
+        cells = int(np.count_nonzero(result))
+    elif method == "validate":  # the table's first step alone: the labels' encoding
+        from chanceclust._validation import validate_clusterings
+
+        result = validate_clusterings(a, b)
+        cells = -1
+    else:
+        result = cc.contingency_table(a, b, sparse=True, workers=workers)
+        cells = int(result.nnz)
+    wall, cpu = time.perf_counter() - t0, cpu_seconds(False) - c0
+    peak = _vm_hwm(os.getpid())
+    print(json.dumps({"method": method, "workers": workers, "wall_s": wall, "cpu_s": cpu,
+                      "cells": cells, "peak_rss_gib": peak, "rss_before_gib": before,
+                      "peak_over_before_gib": peak - before,
+                      "labels_gib": (a.nbytes + b.nbytes) / 2**30}))
+
+
+def inmem_rounds(args: argparse.Namespace) -> None:
+    """Paired rounds of the floor and the table per worker count, each in a child process."""
+    import json
+    import subprocess
+
+    n, k = int(args.n), int(args.k)
+    runs = [("floor", 1), ("validate", 1)]
+    runs += [("table", int(w)) for w in args.table_workers.split(",")]
+    for round_ in range(args.rounds):
+        for method, workers in runs:
+            out = subprocess.run(
+                [sys.executable, os.path.abspath(__file__), "--inmem-child", method, "--n",
+                 str(n), "--k", str(k), "--table-workers", str(workers), "--offset",
+                 str(args.offset)],
+                capture_output=True, text=True, check=True,
+            ).stdout
+            row = {"bench": "inmem_table", "round": round_, "n": n, "k": k, "offset": args.offset,
+                   "label": args.label,
+                   **json.loads(out.strip().splitlines()[-1]), "machine": machine()}
+            record("inmem_table", row)
+
+
 def three(contingency):
     return [
         cc.adjusted_rand_index(contingency=contingency),
@@ -73,20 +153,38 @@ def three(contingency):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", required=True)
+    parser.add_argument("--data")
     parser.add_argument("--n", type=float, default=2e7)
     parser.add_argument("--k", type=float, default=1e3)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--worker-memory", default="3GiB")
     parser.add_argument("--methods", default="inmem,ccdask,ccdask_summary,ddf")
+    parser.add_argument("--label", default="", help="recorded as is (e.g. which code ran)")
+    parser.add_argument("--files", type=int, default=8)
+    parser.add_argument("--groups", type=int, default=5, help="row groups per file")
+    parser.add_argument("--inmem", action="store_true", help="the in-memory table rows only")
+    parser.add_argument("--inmem-child", help=argparse.SUPPRESS)
+    parser.add_argument("--table-workers", default="1,2")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--offset", type=int, default=0, help="--inmem labels + this (1-based)")
     args = parser.parse_args()
+    if args.inmem_child:
+        inmem_child(args.inmem_child, int(args.n), int(args.k), int(args.table_workers),
+                    args.offset)
+        return
+    if args.inmem:
+        inmem_rounds(args)
+        return
+    if not args.data:
+        parser.error("--data is required (except with --inmem)")
     n, k = int(args.n), int(args.k)
     t0 = time.perf_counter()
-    make_data(args.data, n, k)
+    make_data(args.data, n, k, files=args.files, groups=args.groups)
     print(f"data ready in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     reference = None
     for method in args.methods.split(","):
         row = {"bench": "parquet", "method": method, "n": n, "k": k, "workers": args.workers,
+               "files": args.files, "groups_per_file": args.groups, "label": args.label,
                "machine": machine()}
         client = cluster = None
         pids: list[int] = []
@@ -111,6 +209,9 @@ def main() -> None:
 
             result = ccd.contingency_table(args.data, columns=("a", "b"),
                                            summary=method == "ccdask_summary")
+            row["graph_tasks"] = len(ccd.contingency_table(  # the graph, not timed
+                args.data, columns=("a", "b"), summary=method == "ccdask_summary",
+                compute=False).__dask_graph__())
         else:
             import dask.dataframe as dd
 

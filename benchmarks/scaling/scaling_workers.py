@@ -11,6 +11,10 @@ for N = 1e9, --files) with chanceclust.dask, and the all-pairs AMI matrix (perm,
 --pairwise-m clusterings of --pairwise-n elements through client.get_executor(). Records wall
 and CPU seconds (driver and workers), per-worker peak RSS, and T(1)/T(W) in
 results/scaling.jsonl; report.py tabulates them. Expected cost at N = 1e9, M = 1000: ~1.5 h.
+Also (issue 23), before the clusters: the dataset's two columns read into memory once, one
+single-threaded ``np.bincount(a * K + b)`` (the floor) and ``chanceclust.contingency_table(a,
+b, sparse=True, workers=W)`` for each W (threads, no Dask), wall and CPU seconds, task
+"table_inmem" (--no-inmem skips them); the Dask rows record the graph's task count.
 """
 
 from __future__ import annotations
@@ -29,6 +33,34 @@ import chanceclust as cc
 from chanceclust import dask as ccd
 
 
+def inmem_threads(args: argparse.Namespace, base: dict[str, float]) -> None:
+    """The in-memory table by W threads against one single-threaded bincount (issue 23)."""
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(args.data, columns=["a", "b"])
+    a, b = table.column("a").to_numpy(), table.column("b").to_numpy()
+    del table
+    k = int(max(a.max(), b.max())) + 1
+    runs = [("floor", 1)] + [("table_inmem", int(w)) for w in args.workers.split(",")]
+    for name, workers in runs:
+        c0, t0 = cpu_seconds(False), time.perf_counter()
+        if name == "floor":
+            keys = a.astype(np.int64) * k
+            keys += b
+            np.bincount(keys, minlength=k * k)
+            del keys
+        else:
+            cc.contingency_table(a, b, sparse=True, workers=workers)
+        wall, cpu = time.perf_counter() - t0, cpu_seconds(False) - c0
+        base.setdefault(name, wall)
+        record("scaling", {
+            "bench": "scaling", "task": name, "threads": workers, "wall_s": wall, "cpu_s": cpu,
+            "speedup_vs_first": base[name] / wall, "vs_floor": wall / base["floor"],
+            "n": int(args.n), "k": int(args.k), "machine": machine(),
+        })
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", required=True)
@@ -39,12 +71,15 @@ def main() -> None:
     parser.add_argument("--worker-memory", default="6GiB")
     parser.add_argument("--pairwise-m", type=int, default=1000)
     parser.add_argument("--pairwise-n", type=int, default=100_000)
+    parser.add_argument("--no-inmem", action="store_true")
     args = parser.parse_args()
     from distributed import Client, LocalCluster
 
     make_data(args.data, int(args.n), int(args.k), files=args.files)
     labels = clusterings(args.pairwise_m, args.pairwise_n)
     base: dict[str, float] = {}
+    if not args.no_inmem:
+        inmem_threads(args, base)
     for workers in (int(w) for w in args.workers.split(",")):
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                memory_limit=args.worker_memory, dashboard_address=None)
@@ -53,11 +88,17 @@ def main() -> None:
         tasks = {
             "table": lambda: ccd.contingency_table(args.data, columns=("a", "b")),
             "summary": lambda: ccd.contingency_table(args.data, columns=("a", "b"), summary=True),
-            "pairwise_perm": lambda: cc.pairwise(labels, executor=client.get_executor()),
-            "pairwise_num": lambda: cc.pairwise(labels, model="num",
-                                                executor=client.get_executor()),
+            "pairwise_perm": lambda client=client: cc.pairwise(
+                labels, executor=client.get_executor()),
+            "pairwise_num": lambda client=client: cc.pairwise(
+                labels, model="num", executor=client.get_executor()),
         }
         for name, task in tasks.items():
+            tasks_in_graph = None
+            if name in ("table", "summary"):
+                tasks_in_graph = len(ccd.contingency_table(
+                    args.data, columns=("a", "b"), summary=name == "summary",
+                    compute=False).__dask_graph__())
             w0, c0, t0 = process_cpu(pids), cpu_seconds(False), time.perf_counter()
             task()
             wall = time.perf_counter() - t0
@@ -66,6 +107,7 @@ def main() -> None:
             record("scaling", {
                 "bench": "scaling", "task": name, "workers": workers, "wall_s": wall,
                 "cpu_s": cpu, "speedup_vs_first": base[name] / wall, "n": int(args.n),
+                "graph_tasks": tasks_in_graph,
                 "k": int(args.k), "pairwise_m": args.pairwise_m, "pairwise_n": args.pairwise_n,
                 "worker_peak_rss_gib": [_vm_hwm(p) for p in pids], "machine": machine(),
             })

@@ -12,7 +12,9 @@ this module, so they give the same arrays and the same messages everywhere:
 * :func:`count_keys` -- the one group-by-count kernel (distinct keys in
   ascending order and their counts or weight sums), :func:`count_rows` its
   batched form (one table per row), both choosing dense counting or sorting by
-  :func:`dense_counting`, the one dense/sparse rule.
+  :func:`dense_counting`, the one dense/sparse rule; :func:`count_cells` -- the cells of two
+  code arrays, counted in parallel chunks by threads on inputs of many elements (the
+  kernel's tally summed over chunks: the same integers as one call).
 
 numpy only (scipy.sparse is touched only when the user's table is sparse).
 """
@@ -22,6 +24,7 @@ from __future__ import annotations
 import decimal
 import math
 import numbers
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -138,14 +141,12 @@ def count_keys(
         return _count_into(buffers, keys, n_keys)
     if dense_counting(n_keys, n):
         if weights is None:
-            tally = np.bincount(keys, minlength=n_keys)
-            cells = np.flatnonzero(tally)
-        else:
-            tally = np.zeros(n_keys, dtype=np.int64)
-            np.add.at(tally, keys, weights)
-            seen = np.zeros(n_keys, dtype=bool)
-            seen[keys] = True
-            cells = np.flatnonzero(seen)
+            return tally_cells(tally_keys(keys, n_keys))
+        tally = np.zeros(n_keys, dtype=np.int64)
+        np.add.at(tally, keys, weights)
+        seen = np.zeros(n_keys, dtype=bool)
+        seen[keys] = True
+        cells = np.flatnonzero(seen)
         return cells, tally[cells].astype(np.int64, copy=False)
     if weights is not None:
         order = np.argsort(keys)
@@ -156,6 +157,17 @@ def count_keys(
             return keys.astype(np.int64, copy=False), weights
         return keys[starts].astype(np.int64, copy=False), np.add.reduceat(weights, starts)
     return _sorted_cells(keys.astype(np.int64, copy=not (owned and keys.flags.owndata)))
+
+
+def tally_keys(keys: NDArray[np.integer], n_keys: int) -> NDArray[np.int64]:
+    """The dense tally of :func:`count_keys`: the count of every key in [0, ``n_keys``)."""
+    return np.bincount(keys, minlength=n_keys).astype(np.int64, copy=False)
+
+
+def tally_cells(tally: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The keys that occur in a dense tally, ascending, and their counts."""
+    cells = np.flatnonzero(tally)
+    return cells, tally[cells]
 
 
 def _run_starts(keys: NDArray[Any], out: NDArray[np.bool_] | None = None) -> NDArray[np.bool_]:
@@ -218,6 +230,122 @@ def _count_into(
     np.subtract(starts[1:], starts[:-1], out=counts[:-1])
     counts[-1:] = n - starts[-1:]
     return cells, counts
+
+
+# ----------------------------------------------------------------------------- threads
+
+# Tables of many elements are counted in chunks by threads: each thread builds the cell keys of
+# its chunks (numpy ufuncs) and tallies them (np.bincount) into its own dense tally -- both
+# release the GIL -- and the threads' tallies are summed: integers, so the same counts bit for
+# bit as one tally. Only while the tallies stay small beside the elements (threads x K_A K_B <=
+# n / 2, so the tallies and key buffers together hold at most the n int64 keys that one piece
+# would build); tables the dense rule counts by a sort, and tallies of more keys, are counted
+# in one piece. What releases the GIL was checked by a Python thread spinning beside each call
+# (numpy 2.4): bincount, sort, argsort, take and the ufuncs do; np.add.at mostly does not.
+
+#: ``workers=None`` counts with every available core from this many elements on (2^24), in one
+#: thread below it, where a pool's start and the sum of the tallies cost more than they save.
+PARALLEL_MIN_ELEMENTS = 1 << 24
+_CHUNK_ELEMENTS = 1 << 22  # elements per chunk: 32 MiB of int64 keys per thread
+
+
+def available_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def check_workers(workers: Any) -> int | None:
+    """The ``workers`` argument: None (automatic) or a number of threads.
+
+    As ``scipy.fft``'s ``workers``: a positive count, or a negative one counted back from the
+    available cores (-1 all, -2 all but one). Raises InvalidInputError naming ``workers``.
+    """
+    if workers is None:
+        return None
+    if (
+        isinstance(workers, (bool, np.bool_))
+        or not isinstance(workers, numbers.Integral)
+        or workers == 0
+        or -workers > available_cores()
+    ):
+        raise InvalidInputError(
+            "`workers` must be None (every core from 2**24 elements on), a positive number of "
+            f"threads, or -1 for all {available_cores()} cores (-2 all but one, ...); got "
+            f"{_describe(workers)}."
+        )
+    workers = int(workers)
+    return workers if workers > 0 else available_cores() + 1 + workers
+
+
+def thread_count(workers: int | None, n: int, n_keys: int) -> int:
+    """Threads :func:`count_cells` uses for ``n`` keys in [0, ``n_keys``) (see the rule above)."""
+    if workers is None:
+        workers = available_cores() if n >= PARALLEL_MIN_ELEMENTS else 1
+    if workers < 2 or not dense_counting(n_keys, n):
+        return 1
+    chunks = -(-n // _CHUNK_ELEMENTS)
+    return max(1, min(workers, chunks, n // (2 * max(n_keys, 1))))
+
+
+class CountedCells(NamedTuple):
+    """:func:`count_cells`' result: the cells and counts of :func:`count_keys`, and the dense
+    tally of all K_A K_B keys when one was built (always with ``tally=True``), else None."""
+
+    cells: NDArray[np.int64]
+    counts: NDArray[np.int64]
+    tally: NDArray[np.int64] | None
+
+
+def count_cells(
+    codes_true: NDArray[np.integer],
+    codes_pred: NDArray[np.integer],
+    k_true: int,
+    k_pred: int,
+    *,
+    workers: int | None = None,
+    tally: bool = False,
+) -> CountedCells:
+    """:func:`count_keys` of the cell keys of two code arrays (codes in [0, K)), in threads.
+
+    ``workers`` as :func:`check_workers` returns it; :func:`thread_count` decides. With
+    ``tally``, also the dense tally of every key (a dense table, row-major). Never holds the
+    n int64 keys at once when threaded.
+    """
+    n = codes_true.shape[0]
+    n_keys = k_true * k_pred
+    threads = thread_count(workers, n, n_keys)
+    if threads == 1:
+        keys = cell_keys(codes_true, codes_pred, k_pred)
+        if tally:
+            dense = tally_keys(keys, n_keys)
+            del keys
+            return CountedCells(*tally_cells(dense), dense)
+        return CountedCells(*count_keys(keys, n_keys), None)
+    from concurrent.futures import ThreadPoolExecutor
+
+    step = max(_CHUNK_ELEMENTS, n_keys)  # a chunk's tally costs no more than its keys
+    starts = range(0, n, step)
+
+    def work(first: int) -> NDArray[np.int64]:
+        buffer = np.empty(min(step, n), dtype=np.int64)
+        total = np.zeros(n_keys, dtype=np.int64)
+        for start in starts[first::threads]:
+            stop = min(start + step, n)
+            keys = cell_keys(codes_true[start:stop], codes_pred[start:stop], k_pred,
+                             out=buffer[: stop - start])  # fmt: skip
+            total += tally_keys(keys, n_keys)
+        return total
+
+    with ThreadPoolExecutor(threads, thread_name_prefix="chanceclust-table") as pool:
+        tallies = list(pool.map(work, range(threads)))
+    dense = tallies[0]
+    for other in tallies[1:]:
+        dense += other
+    del tallies
+    return CountedCells(*tally_cells(dense), dense)
 
 
 def count_rows(

@@ -381,6 +381,19 @@ def _encode_objects(
     return codes, len(kept), n_bad
 
 
+_ENCODE_CHUNK = 1 << 22  # labels shifted at a time by the dense integer encoding
+
+
+def _shifted(values: np.ndarray, low: int) -> np.ndarray:
+    """Integer labels minus their minimum ``low``: indexes from 0, exact for any dtype (in
+    int64, or uint64 for uint64 labels: a narrow dtype would wrap, e.g. int8 28 - -100)."""
+    if not low:
+        return values
+    if values.dtype == np.uint64:
+        return values - np.uint64(low)
+    return np.subtract(values, np.int64(low), dtype=np.int64)  # one pass, cast in the loop
+
+
 def _encode_sorted(
     array: np.ndarray, marks: frozenset[Any], missing: NDArray[np.bool_] | None
 ) -> tuple[NDArray[np.integer], int, int]:
@@ -393,13 +406,20 @@ def _encode_sorted(
     if values.dtype.kind in "iu" and values.size:
         low, high = int(values.min()), int(values.max())
         if high - low <= 4 * values.size + 1024:  # dense integer labels: O(N), no sort
-            shifted = values - low if low else values
-            present = np.zeros(high - low + 1, dtype=bool)
-            present[shifted] = True
+            # in chunks: never a shifted int64 copy of all the labels (memory: #23); labels
+            # from a small non-negative minimum (e.g. 1-based) index the tallies unshifted
+            base = 0 if 0 <= low <= high - low + 1024 else low
+            chunks = range(0, values.size, _ENCODE_CHUNK)
+            present = np.zeros(high - base + 1, dtype=bool)
+            for start in chunks:
+                present[_shifted(values[start : start + _ENCODE_CHUNK], base)] = True
             rank = np.cumsum(present, dtype=dtype) - 1
-            codes, k = rank[shifted], int(rank[-1]) + 1
+            codes, k = np.empty(values.size, dtype=dtype), int(rank[-1]) + 1
+            for start in chunks:
+                part = values[start : start + _ENCODE_CHUNK]
+                np.take(rank, _shifted(part, base), out=codes[start : start + part.size])
             if marks:  # the labels present, as Python ints (no overflow near 2**64)
-                uniques = np.array([int(i) + low for i in np.flatnonzero(present)], dtype=object)
+                uniques = np.array([int(i) + base for i in np.flatnonzero(present)], dtype=object)
     if codes is None:
         uniques, codes = np.unique(values, return_inverse=True)
         codes, k = codes.astype(dtype).ravel(), len(uniques)

@@ -10,9 +10,9 @@ from numpy.typing import NDArray
 
 from chanceclust._docs import fill_doc
 from chanceclust._tables import (
-    cell_keys,
     check_table,
-    count_keys,
+    check_workers,
+    count_cells,
     exact_bincount,
 )
 from chanceclust._validation import (
@@ -21,7 +21,7 @@ from chanceclust._validation import (
     check_unassigned,
     validate_clusterings,
 )
-from chanceclust.exceptions import InvalidInputError
+from chanceclust.exceptions import InternalError, InvalidInputError
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -105,6 +105,7 @@ def contingency_table(
     sparse: bool | None = None,
     unassigned_label: Any = None,
     unassigned: str = "raise",
+    workers: int | None = None,
 ) -> NDArray[np.int64] | sp.csr_array:
     """Build the contingency table n_ij = |A_i ∩ B_j| of two clusterings.
 
@@ -120,6 +121,13 @@ def contingency_table(
         Return a ``scipy.sparse.csr_array`` if True, a dense array if False.
         None chooses sparse when the table would have more than 2**22 cells.
     %(unassigned)s
+    workers : int or None, default=None
+        Threads that count the table, as ``scipy.fft``'s ``workers``: a
+        positive number, or -1 for every available core (-2 all but one,
+        ...). None uses every available core from 2**24 elements on, one
+        thread below. The counts are the same whatever the number (integers);
+        threads are used while the table has at most N / (2 x threads) cells
+        (a dense count per thread), else one thread counts it.
 
     Returns
     -------
@@ -130,7 +138,8 @@ def contingency_table(
     Notes
     -----
     One pass over the labels after factorizing them: O(N) for integer labels
-    in a compact range, O(N log N) otherwise.
+    in a compact range, O(N log N) otherwise. Threaded, the cell keys are
+    built and counted in chunks (never N int64 keys at once).
 
     Examples
     --------
@@ -139,6 +148,7 @@ def contingency_table(
     array([[1, 1],
            [0, 2]])
     """
+    threads = check_workers(workers)
     c = validate_clusterings(
         labels_true, labels_pred, unassigned_label=unassigned_label, unassigned=unassigned
     )
@@ -146,14 +156,17 @@ def contingency_table(
     del c
     if sparse is None:
         sparse = k_true * k_pred > _DENSE_OUTPUT_LIMIT
-    keys = cell_keys(codes_true, codes_pred, k_pred)
+    counted = count_cells(codes_true, codes_pred, k_true, k_pred, workers=threads,
+                          tally=not sparse)  # fmt: skip
     del codes_true, codes_pred  # free as we go: the peak stays near the labels' size
     if not sparse:
-        return np.bincount(keys, minlength=k_true * k_pred).reshape(k_true, k_pred)
+        if counted.tally is None:
+            raise InternalError("count_cells(tally=True) returned no tally")
+        return counted.tally.reshape(k_true, k_pred)
     import scipy.sparse as sp  # imported on use: it costs ~0.3 s at start-up
 
-    cells, counts = count_keys(keys, k_true * k_pred)  # in CSR order: row-major keys
-    del keys
+    cells, counts = counted.cells, counted.counts  # in CSR order: row-major keys
+    del counted
     index_type = np.int32 if max(k_pred, cells.size) < 2**31 else np.int64
     # Row r's cells are the keys in [r K_B, (r + 1) K_B): their bounds are the row pointers.
     indptr = np.searchsorted(cells, np.arange(k_true + 1, dtype=np.int64) * k_pred).astype(
@@ -166,14 +179,23 @@ def contingency_table(
 
 
 def _table_from_codes(
-    codes_true: NDArray[np.integer], k_true: int, codes_pred: NDArray[np.integer], k_pred: int
-) -> Table:
-    """The :class:`Table` of two clusterings given as codes 0..K-1 (every code used)."""
+    codes_true: NDArray[np.integer], k_true: int, codes_pred: NDArray[np.integer], k_pred: int,
+    workers: int | None = None,
+) -> Table:  # fmt: skip
+    """The :class:`Table` of two clusterings given as codes 0..K-1 (every code used).
+
+    Counted by :func:`_tables.count_cells` (threaded on many elements, ``workers`` None: by
+    its default rule).
+    """
     n = codes_true.shape[0]
-    cells, counts = count_keys(cell_keys(codes_true, codes_pred, k_pred), k_true * k_pred)
+    cells, counts, tally = count_cells(codes_true, codes_pred, k_true, k_pred, workers=workers)
     rows, cols = np.divmod(cells, k_pred)
     margins = None
-    if 2 * cells.size >= n:  # margins from the codes: a weighted pass costs about two plain ones
+    if tally is not None:  # threaded: the margins of the dense table (K_A K_B <= N / 2)
+        square = tally.reshape(k_true, k_pred)
+        margins = square.sum(axis=1), square.sum(axis=0)
+        del square, tally
+    elif 2 * cells.size >= n:  # margins from the codes: a weighted pass costs about two plain ones
         margins = (
             np.bincount(codes_true, minlength=k_true),
             np.bincount(codes_pred, minlength=k_pred),

@@ -8,8 +8,10 @@ the driver receives the exact table as a :class:`~chanceclust.PartialTable`,
 or with ``summary=True`` only a :class:`~chanceclust.TableSummary` (three
 histograms), either usable as ``contingency=`` by every measure.
 
-How (the fastest pattern measured in the project's design study): one task
-per Parquet row group reads only the two columns with pyarrow; integer labels
+How (the fastest pattern measured in the project's design study): each task
+reads a batch of consecutive Parquet row groups (or blocks of the dask
+collections) -- about 4 tasks per worker, at most 2^23 rows each unless one
+row group is larger -- only the two columns, with pyarrow; integer labels
 whose ranges the Parquet footers give (no data pass) are counted as offsets
 from the minimum by the library's one group-by-count of int64 cell keys (a
 tally or a sort, by the rule of every table builder); other labels (strings, floats, 64-bit ids, no statistics) are first
@@ -32,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._tables import (
+    available_cores,
     cell_keys,
     check_counts,
     check_label_kinds,
@@ -90,21 +93,35 @@ def _unreadable(path: str, error: Exception) -> InvalidFileError:
 
 
 class _ParquetChunk:
-    """One row group of one Parquet file: reads the two columns on the worker."""
+    """Consecutive row groups of one Parquet file: reads the two columns on the worker."""
 
-    def __init__(self, fs: Any, path: str, group: int, columns: tuple[str, str], rows: int
-                 ) -> None:  # fmt: skip
-        self.fs, self.path, self.group, self.columns = fs, path, group, columns
-        self.rows = rows
+    def __init__(self, fs: Any, path: str, groups: list[int], columns: tuple[str, str],
+                 sizes: list[int]) -> None:  # fmt: skip
+        self.fs, self.path, self.groups, self.columns = fs, path, groups, columns
+        self.sizes = sizes
+        self.rows = sum(sizes)
+
+    def joined(self, other: _ParquetChunk) -> _ParquetChunk | None:
+        """This chunk and the next one as one (read in one call), if in the same file."""
+        if other.path != self.path or other.fs is not self.fs or other.columns != self.columns:
+            return None
+        return _ParquetChunk(self.fs, self.path, self.groups + other.groups, self.columns,
+                             self.sizes + other.sizes)  # fmt: skip
 
     def where(self) -> str:
-        return f"{self.path} (row group {self.group})"
+        groups = self.groups
+        span = f" {groups[0]}" if len(groups) == 1 else f"s {groups[0]}-{groups[-1]}"
+        return f"{self.path} (row group{span})"
 
     def side(self, index: int) -> str:
         return f"column {self.columns[index]!r}"
 
     def locate(self, row: int) -> str:  # messages name the file apart
-        return f"row group {self.group}, row {row}"
+        i = 0
+        while i + 1 < len(self.sizes) and row >= self.sizes[i]:
+            row -= self.sizes[i]
+            i += 1
+        return f"row group {self.groups[i]}, row {row}"
 
     def read(self) -> list[tuple[Any, NDArray[np.bool_] | None]]:
         """Each column's non-null values and its null mask (None without nulls)."""
@@ -113,8 +130,8 @@ class _ParquetChunk:
 
         try:
             with self.fs.open(self.path, "rb") as handle:
-                table = pq.ParquetFile(handle).read_row_group(
-                    self.group, columns=list(self.columns)
+                table = pq.ParquetFile(handle).read_row_groups(
+                    self.groups, columns=list(self.columns)
                 )
         except (OSError, pa.ArrowException) as error:
             raise _unreadable(self.path, error) from None
@@ -216,7 +233,7 @@ def _parquet_chunks(
             rows = meta.row_group(group)
             if rows.num_rows == 0:
                 continue
-            chunks.append(_ParquetChunk(fs, path, group, tuple(columns), rows.num_rows))
+            chunks.append(_ParquetChunk(fs, path, [group], tuple(columns), [rows.num_rows]))
             rows_before += rows.num_rows
             for name in columns:
                 field = schema.field(name)
@@ -252,20 +269,24 @@ class _Encoded:
         if getattr(getattr(values, "dtype", None), "name", None) == "category":
             values = values.astype(object)  # categories are labels; their codes are not
         array = _as_label_array(values, name)
-        codes, k, _ = _encode_array(array, name, marks)
+        codes, k, n_bad = _encode_array(array, name, marks)
         if isinstance(array, list):
             objects = np.empty(len(array), dtype=object)
             objects[:] = array
             array = objects
-        kept = codes >= 0
         self.uniques = np.empty(k, dtype=array.dtype)
-        self.uniques[codes[kept]] = array[kept]
-        codes = codes.astype(np.int64, copy=False)
+        if n_bad:
+            kept = codes >= 0
+            self.uniques[codes[kept]] = array[kept]
+        else:  # every code is a label's: no masked copies
+            self.uniques[codes] = array
+        # the codes stay as encoded (int32 while they fit): -1 indexes _global_codes' last entry
         if nulls is not None:  # back to every row: nulls are unassigned
-            full = np.full(nulls.shape[0], -1, dtype=np.int64)
+            full = np.full(nulls.shape[0], -1, dtype=codes.dtype)
             full[~nulls] = codes
             codes = full
         self.codes = codes
+        self.unassigned = n_bad + (int(np.count_nonzero(nulls)) if nulls is not None else 0)
 
 
 def _read(chunk: Any, marks: frozenset[Any], left: Any = None, right: Any = None
@@ -357,37 +378,58 @@ def _global_codes(side: _Encoded, coding: Any) -> NDArray[np.int64]:
     return np.append(lookup, np.int64(-1))[side.codes]
 
 
-def _chunk_cells(chunk: Any, plan: _Plan, index: int, buckets: int, marks: frozenset[Any],
-                 left: Any = None, right: Any = None) -> tuple[Any, tuple[Any, ...]]:  # fmt: skip
-    """One chunk's cells (sorted int64 keys, counts), split into row-range buckets, and its
+def _batch_uniques(chunks: list[Any], marks: frozenset[Any], lefts: list[Any],
+                   rights: list[Any]) -> tuple[Any, ...]:  # fmt: skip
+    """:func:`_chunk_uniques` of a batch of chunks, united: one task reads them all."""
+    parts = zip(chunks, lefts, rights, strict=True)
+    return _merge_uniques(
+        *(_chunk_uniques(chunk, marks, left, right) for chunk, left, right in parts)
+    )
+
+
+def _chunk_cells(chunks: list[Any], plan: _Plan, index: int, buckets: int, marks: frozenset[Any],
+                 lefts: list[Any], rights: list[Any]) -> tuple[Any, tuple[Any, ...]]:  # fmt: skip
+    """One batch's cells (sorted int64 keys, counts), split into row-range buckets, and its
     unassigned elements: (rows, (count, first position, where, path) per side, dropped).
 
-    With one bucket the pair itself is returned (no list to index: fewer tasks).
+    A batch is consecutive chunks (row groups, or blocks of dask collections), read one by
+    one and counted together by one :func:`count_keys`. With one bucket the pair itself is
+    returned (no list to index: fewer tasks).
     """
-    sides = _read(chunk, marks, left, right)
-    codes = [_global_codes(side, coding) for side, coding in zip(sides, plan.codings, strict=True)]
-    del sides
     offset = plan.offsets[index]
-    stats: list[Any] = []
-    for side in codes:
-        missing = np.flatnonzero(side < 0)
-        first = int(missing[0]) if missing.size else -1
-        where = chunk.locate(first) if missing.size else ""
-        stats.append((int(missing.size), offset + first if missing.size else -1, where,
-                      chunk.path))  # fmt: skip
-    dropped = 0
-    if plan.policy in ("raise", "drop") and (stats[0][0] or stats[1][0]):
-        keep = (codes[0] >= 0) & (codes[1] >= 0)
-        dropped = int(keep.size - np.count_nonzero(keep))
-        codes = [side[keep] for side in codes]
-    elif plan.policy in ("cluster", "singletons"):
-        for side, k in zip(codes, plan.ks, strict=True):
-            missing = np.flatnonzero(side < 0)
-            side[missing] = k if plan.policy == "cluster" else k + offset + missing
+    stats: list[Any] = [(0, -1, "", None), (0, -1, "", None)]
+    dropped = rows = 0
+    parts = []
+    for chunk, left, right in zip(chunks, lefts, rights, strict=True):
+        sides = _read(chunk, marks, left, right)
+        codes = [_global_codes(side, coding)
+                 for side, coding in zip(sides, plan.codings, strict=True)]  # fmt: skip
+        unassigned = bool(sides[0].unassigned or sides[1].unassigned)
+        del sides
+        size = codes[0].shape[0]
+        for s, side in enumerate(codes):
+            missing = np.flatnonzero(side < 0) if unassigned else side[:0]
+            if missing.size:  # chunks come in order: the batch's first is its first chunk's
+                count, first, where, path = stats[s]
+                if not count:
+                    first, where = offset + int(missing[0]), chunk.locate(int(missing[0]))
+                    path = chunk.path
+                stats[s] = (count + int(missing.size), first, where, path)
+        if plan.policy in ("raise", "drop") and unassigned:
+            keep = (codes[0] >= 0) & (codes[1] >= 0)
+            dropped += int(keep.size - np.count_nonzero(keep))
+            codes = [side[keep] for side in codes]
+        elif plan.policy in ("cluster", "singletons") and unassigned:
+            for side, k in zip(codes, plan.ks, strict=True):
+                missing = np.flatnonzero(side < 0)
+                side[missing] = k if plan.policy == "cluster" else k + offset + missing
+        parts.append(cell_keys(codes[0], codes[1], plan.widths[1]))
+        del codes
+        rows += size
+        offset += size
+    keys = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    del parts
     width_a, width_b = plan.widths
-    keys = cell_keys(codes[0], codes[1], width_b)
-    rows = codes[0].shape[0] + dropped
-    del codes
     cells, counts = count_keys(keys, width_a * width_b)
     del keys
     summary = (rows, stats[0], stats[1], dropped)
@@ -395,6 +437,58 @@ def _chunk_cells(chunk: Any, plan: _Plan, index: int, buckets: int, marks: froze
         return (cells, counts), summary
     edges = np.searchsorted(cells, _bucket_edges(width_a, width_b, buckets))
     return [(cells[lo:hi], counts[lo:hi]) for lo, hi in itertools.pairwise(edges)], summary
+
+
+def _joined(chunks: list[Any]) -> list[Any]:
+    """A batch's consecutive row groups of one file as one chunk (one open, one read call)."""
+    out = chunks[:1]
+    for chunk in chunks[1:]:
+        both = out[-1].joined(chunk) if isinstance(chunk, _ParquetChunk) else None
+        if both is None:
+            out.append(chunk)
+        else:
+            out[-1] = both
+    return out
+
+
+#: Most rows one task reads and counts (its int64 keys: 64 MiB), and the tasks per worker
+#: aimed at otherwise: few tasks (each costs ~ms of scheduling and a partial table to merge),
+#: enough of them to balance the workers.
+_TASK_ROWS = 1 << 23
+_TASKS_PER_WORKER = 4
+
+
+def _worker_count() -> int:
+    """Workers of the active distributed client, else the local scheduler's threads."""
+    try:
+        from distributed import get_client
+
+        return max(1, len(get_client().scheduler_info()["workers"]))
+    except (ImportError, ValueError):
+        return available_cores()
+
+
+def _batches(lengths: list[int] | None, n_chunks: int, workers: int) -> list[list[int]]:
+    """Consecutive chunks grouped into about _TASKS_PER_WORKER tasks per worker, each of at
+    most _TASK_ROWS rows unless a single chunk has more (rows unknown: equal chunk counts)."""
+    if not n_chunks:
+        return []
+    if lengths is None:
+        tasks = min(n_chunks, _TASKS_PER_WORKER * workers)
+        bounds = np.linspace(0, n_chunks, tasks + 1).round().astype(int)
+        return [list(range(lo, hi)) for lo, hi in itertools.pairwise(bounds.tolist())]
+    total = sum(lengths)
+    tasks = max(_TASKS_PER_WORKER * workers, -(-total // _TASK_ROWS))
+    target = max(1, -(-total // tasks))
+    batches: list[list[int]] = [[]]
+    rows = 0
+    for i, length in enumerate(lengths):
+        if batches[-1] and rows + length > target:
+            batches.append([])
+            rows = 0
+        batches[-1].append(i)
+        rows += length
+    return batches
 
 
 def _bucket_edges(width_a: int, width_b: int, buckets: int) -> NDArray[np.int64]:
@@ -608,7 +702,8 @@ def contingency_table(
     buckets : int, optional
         Number of row-range buckets the cells are merged in (each bucket by a
         tree of fan-in 8). Default: 1 (one tree) when the integer label ranges
-        span at most 2^22 cells, else 4 per Dask worker (8 without a client).
+        span at most 2^22 cells, else 4 per Dask worker (per core without a
+        client).
     unassigned_label, unassigned :
         As for every labels-taking function (see
         :func:`chanceclust.contingency_table`): missing values (Parquet nulls,
@@ -740,24 +835,28 @@ def _graph(source: Any, columns: Any, summary: bool, compute: bool, storage_opti
             <= _ONE_TREE_CELLS
         )
     )
+    workers = _worker_count()
     if buckets is None:  # a small table is merged by one tree; a large one in buckets
-        buckets = 1 if small else 8
-        if not small:
-            try:
-                from distributed import get_client
-
-                buckets = 4 * max(1, len(get_client().scheduler_info()["workers"]))
-            except (ImportError, ValueError):
-                pass
+        buckets = 1 if small else 4 * workers
     elif isinstance(buckets, bool) or not isinstance(buckets, int) or buckets < 1:
         raise InvalidInputError(f"`buckets` must be a positive integer; got {_describe(buckets)}.")
     if not chunks:
         result = delayed(_empty, pure=True)(summary)
         return result.compute() if compute else result
+    batches = _batches(lengths, len(chunks), workers)  # consecutive chunks per task
+    tasks = []
+    for b in batches:
+        pieces = _joined([chunks[i] for i in b])  # Parquet row groups (no blocks) are joined
+        if len(pieces) == len(b):
+            tasks.append((pieces, [lefts[i] for i in b], [rights[i] for i in b]))
+        else:
+            tasks.append((pieces, [None] * len(pieces), [None] * len(pieces)))
+    if lengths is not None:
+        lengths = [sum(lengths[i] for i in b) for b in batches]
     if None in codings or lengths is None:  # factorize: distributed unique, united by a tree
         uniques = [
-            delayed(_chunk_uniques, pure=True)(chunk, marks, left, right)
-            for chunk, left, right in zip(chunks, lefts, rights, strict=True)
+            delayed(_batch_uniques, pure=True)(batch, marks, left, right)
+            for batch, left, right in tasks
         ]
         if lengths is None:
             lengths = [u[2] for u in uniques]
@@ -768,8 +867,8 @@ def _graph(source: Any, columns: Any, summary: bool, compute: bool, storage_opti
                     codings[side] = dictionary[side]
     plan = delayed(_plan, pure=True)(codings, policy, lengths)
     per_chunk = [
-        delayed(_chunk_cells, pure=True, nout=2)(chunk, plan, i, buckets, marks, left, right)
-        for i, (chunk, left, right) in enumerate(zip(chunks, lefts, rights, strict=True))
+        delayed(_chunk_cells, pure=True, nout=2)(batch, plan, i, buckets, marks, left, right)
+        for i, (batch, left, right) in enumerate(tasks)
     ]
     stats = [out[1] for out in per_chunk]
     merged = [

@@ -38,11 +38,11 @@ from numpy.typing import NDArray
 from chanceclust._tables import (
     MAX_TOTAL,
     canonical_cells,
-    cell_keys,
     check_counts,
     check_label_kinds,
     check_table,
     check_total,
+    count_cells,
     count_keys,
     label_kinds,
     label_positions,
@@ -384,7 +384,7 @@ def partial_table(
     values_true, codes_true = sorted_label_values(c.values_true or [], c.codes_true, "labels_true")
     values_pred, codes_pred = sorted_label_values(c.values_pred or [], c.codes_pred, "labels_pred")
     k_pred = len(values_pred)
-    cells, counts = count_keys(cell_keys(codes_true, codes_pred, k_pred), len(values_true) * k_pred)
+    cells, counts, _ = count_cells(codes_true, codes_pred, len(values_true), k_pred)
     rows, cols = np.divmod(cells, k_pred)
     return PartialTable(values_true, values_pred, rows, cols, counts)
 
