@@ -1,7 +1,9 @@
-"""40-digit references for Var[MI] where the engine interpolates conditional expectations.
+"""40-digit references for Var[MI] on the routes added for issue 22's speed and range.
 
-Run from the repository root: ``python tests/reference/make_mi_variance_smooth.py`` (a few
-minutes). Writes tests/reference/mi_variance_smooth.json.
+Run from the repository root: ``python tests/reference/make_mi_variance_smooth.py perm``
+(about 25 minutes) writes tests/reference/mi_variance_smooth.json; ``... num`` writes
+tests/reference/mi_variance_size_law.json (num with small clusters beyond N = 60, where
+the random side is a size law and stays on the sums over sizes).
 
 The values come from the defining sums of make_mi_variance.py (every cell pair's covariance
 summed over the whole support in 40-digit mpmath, no window, no interpolation), at uneven
@@ -19,29 +21,37 @@ from pathlib import Path
 import mpmath as mp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_mi_variance import _table, expected, fixed_moments, mutual_information, variance
+from make_mi_variance import _side, _table, expected, mutual_information, variance
 
-CASES = [
-    # (row sizes, column sizes): perm, windows from ~60 to ~220 positions.
-    ([700, 440, 300, 60], [600, 500, 400]),
-    ([520, 330, 150], [610, 290, 100]),
-]
+CASES = {
+    # (row sizes, column sizes, model, one_sided)
+    "perm": [  # windows from ~60 to ~220 positions
+        ([700, 440, 300, 60], [600, 500, 400], "perm", False),
+        ([520, 330, 150], [610, 290, 100], "perm", False),
+    ],
+    "num": [  # num with K close to N: a size law, not a slot mixture
+        ([30, 25, 15], [2] * 23 + [1] * 24, "num", True),
+        ([2] * 8 + [1] * 48, [3] * 4 + [1] * 52, "num", False),
+    ],
+}
 
 
 def main() -> None:
+    which = sys.argv[1] if len(sys.argv) > 1 else "perm"
     out = []
-    for rows, cols in CASES:
+    for rows, cols, model, one_sided in CASES[which]:
         table = _table(rows, cols)
         n = sum(rows)
-        side_a, side_b = fixed_moments(rows), fixed_moments(cols)
+        side_a = _side(rows, n, model, one_sided)
+        side_b = _side(cols, n, model, False)
         var = variance(n, side_a, side_b)
         e = expected(n, side_a, side_b)
         mi = mutual_information(table)
         out.append(
             {
                 "table": table,
-                "model": "perm",
-                "one_sided": False,
+                "model": model,
+                "one_sided": one_sided,
                 "n": n,
                 "variance": mp.nstr(var, 30),
                 "expected": mp.nstr(e, 30),
@@ -49,7 +59,8 @@ def main() -> None:
             }
         )
         print(n, rows, cols, mp.nstr(var, 20), flush=True)
-    path = Path(__file__).with_name("mi_variance_smooth.json")
+    name = "mi_variance_smooth.json" if which == "perm" else "mi_variance_size_law.json"
+    path = Path(__file__).with_name(name)
     path.write_text(json.dumps(out, indent=1) + "\n")
 
 

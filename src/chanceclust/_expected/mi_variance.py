@@ -46,7 +46,8 @@ removed before the quadratic form, which then adds terms of the size of the resu
 The random sides' W and W2 are exact integers over Stirling or Bell numbers, summed over every
 size 1..N: the cost grows like N^3 windows, so this route is used for N up to
 :data:`MAX_RANDOM_N`; beyond, a random side that is a mixture of i.i.d. labelings goes through
-:mod:`mi_variance_slots`, and num with small clusters (a size law) is refused.
+:mod:`mi_variance_slots`, and num with small clusters (a size law, which has no slot form)
+stays on this route up to :data:`MAX_SIZE_LAW_N` and is refused beyond.
 """
 
 from __future__ import annotations
@@ -64,16 +65,23 @@ from chanceclust._expected.pmfs import deviance, hypergeom_pmf
 from chanceclust._expected.windows import tail_halfwidth
 
 __all__ = [
-    "MAX_RANDOM_N", "SizeMoments", "fixed_moments", "random_moments", "total_variance",
+    "MAX_RANDOM_N", "MAX_SIZE_LAW_N", "SizeMoments", "fixed_moments", "random_moments", "total_variance",
 ]
 
-#: Largest N for which a random (num or all) side is summed over all its cluster sizes.
+#: Largest N for which a random side that is a mixture of i.i.d. labelings is summed over
+#: all its cluster sizes (beyond, :mod:`mi_variance_slots`).
 MAX_RANDOM_N = 60
+#: Largest N for a random side that is only a size law (num with small clusters), with the
+#: other side fixed / random: the sums over sizes cost ~ N^3 w^2 with both sides random
+#: (about 1 s at N = 60, 5 s at N = 100 here) and far less with one (about 5 s at N = 1000).
+MAX_SIZE_LAW_N = (1000, 100)
 
 _NEGLIGIBLE_COUNT = Fraction(1, 10**30)
 
 # Elements per pmf grid evaluated at once (memory ~ 10 arrays of this many float64).
 _GRID = 1 << 21
+# Window lengths below which blocks are not split by length.
+_SHORT = 32
 
 
 @dataclass(frozen=True)
@@ -363,12 +371,14 @@ def _cells(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> _Cells:
 
 
 def _blocks(first: NDArray[np.int64], second: NDArray[np.int64]):
-    """Blocks of indices whose two window lengths are within 25% of the block's largest.
+    """Blocks of indices whose two window lengths are within 25% of the block's largest
+    (all lengths up to _SHORT count as _SHORT: there the cost is per call, not per point).
 
     Yields (indices, largest first, largest second), each block with at most _GRID
     grid points, so that padding wastes little work.
     """
-    key = np.ceil(np.log(first) / np.log(1.25)) * 4096 + np.ceil(np.log(second) / np.log(1.25))
+    first_key = np.ceil(np.log(np.maximum(first, _SHORT)) / np.log(1.25))
+    key = first_key * 4096 + np.ceil(np.log(np.maximum(second, _SHORT)) / np.log(1.25))
     order = np.argsort(key, kind="stable")
     bounds = np.flatnonzero(np.diff(key[order])) + 1
     for group in np.split(order, bounds):
