@@ -47,17 +47,10 @@ def main() -> None:
         var = variance(n, side_a, side_b)
         e = expected(n, side_a, side_b)
         mi = mutual_information(table)
-        out.append(
-            {
-                "table": table,
-                "model": model,
-                "one_sided": one_sided,
-                "n": n,
-                "variance": mp.nstr(var, 30),
-                "expected": mp.nstr(e, 30),
-                "smi": mp.nstr((mi - e) / mp.sqrt(var), 30),
-            }
-        )
+        smi = (mi - e) / mp.sqrt(var)
+        values = dict(zip(("variance", "expected", "smi"), (mp.nstr(v, 30) for v in (var, e, smi)),
+                          strict=True))
+        out.append({"table": table, "model": model, "one_sided": one_sided, "n": n, **values})
         print(n, rows, cols, mp.nstr(var, 20), flush=True)
     name = "mi_variance_smooth.json" if which == "perm" else "mi_variance_size_law.json"
     path = Path(__file__).with_name(name)
