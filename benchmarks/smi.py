@@ -70,8 +70,8 @@ CASES = [
     ("all-60-4x6-one-sided", 60, 4, 6, False, "all", True, True),
     ("all-60-4x6-two-sided", 60, 4, 6, False, "all", False, True),
     # num with small clusters (K close to N: a size law, summed over sizes)
-    ("num-100-4x70-two-sided", 100, 4, 70, False, "num", False, True),
-    ("num-1000-4x700-one-sided", 1000, 4, 700, False, "num", True, True),
+    ("num-100-4x70-two-sided", 100, 4, 70, True, "num", False, True),
+    ("num-1000-4x700-one-sided", 1000, 4, 700, True, "num", True, True),
     ("num-1e4-10x10-one-sided", 10**4, 10, 10, False, "num", True, True),
     ("all-1e4-10x10-one-sided", 10**4, 10, 10, False, "all", True, True),
     ("all-1e4-10x10-two-sided", 10**4, 10, 10, False, "all", False, True),
