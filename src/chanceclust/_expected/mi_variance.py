@@ -282,7 +282,8 @@ def _barycentric(nodes: NDArray, values: NDArray, at: NDArray) -> NDArray[np.flo
     scale = np.maximum(nodes[:, -1:] - nodes[:, :1], 1).astype(np.float64)
     t = (2.0 * nodes - nodes[:, :1] - nodes[:, -1:]) / scale  # in [-1, 1]
     gap = t[:, :, None] - t[:, None, :]
-    np.einsum("kjj->kj", gap)[...] = 1.0
+    diagonal = np.arange(t.shape[1])
+    gap[:, diagonal, diagonal] = 1.0
     weight = 1.0 / np.prod(gap, axis=2)
     s = (2.0 * at - nodes[:, :1] - nodes[:, -1:]) / scale
     diff = s[:, :, None] - t[:, None, :]
