@@ -43,6 +43,10 @@ rationals, rounded once). Every function g may be replaced by g - alpha - beta a
 counts satisfy sum n_a = K and sum a n_a = N) or g - beta a (all): the least-squares line is
 removed before the quadratic form, which then adds terms of the size of the result.
 
+Each double sum is sum_x w(x) phi(x) with phi(x) a conditional expectation of a smooth function
+under a law whose parameter is linear in x: over windows of >= SMOOTH_MIN points phi is
+interpolated from Chebyshev nodes, with a check (:func:`conditional_rows`).
+
 The random sides' W and W2 are exact integers over Stirling or Bell numbers, summed over every
 size 1..N: the cost grows like N^3 windows, so this route is used for N up to
 :data:`MAX_RANDOM_N`; beyond, a random side that is a mixture of i.i.d. labelings goes through
