@@ -20,7 +20,7 @@ from reference._exact import set_partitions
 from strategies import ensemble_members
 
 import chanceclust as cc
-from chanceclust._expected.mi_variance import MAX_RANDOM_N
+from chanceclust._expected.mi_variance import MAX_RANDOM_N, MAX_SIZE_LAW_N
 from chanceclust._validation import check_setting
 from chanceclust.contingency import _summarize
 from chanceclust.exceptions import InvalidInputError
@@ -189,12 +189,14 @@ def test_two_sided_is_symmetric_to_the_last_bit(model):
 
 
 def test_random_sides_beyond_their_range_are_refused():
-    """Beyond N = 60, num with small clusters (a size law, not a mixture of labelings)."""
-    n = MAX_RANDOM_N + 1
-    a, b = np.arange(n) % 3, np.arange(n) % 40
-    for one_sided in (False, True):
-        with pytest.raises(InvalidInputError, match="model='num'"):
-            cc.mutual_information_variance(a, b, model="num", one_sided=one_sided)
+    """num with small clusters (a size law, not a mixture of labelings) beyond
+    MAX_SIZE_LAW_N (tests/test_mi_variance_smooth.py has both limits)."""
+    n = MAX_SIZE_LAW_N[1] + 1
+    a, b = np.arange(n) % 3, np.arange(n) % (2 * n // 3)
+    with pytest.raises(InvalidInputError, match="model='num'"):
+        cc.mutual_information_variance(a, b, model="num", one_sided=False)
+    b = b[: MAX_RANDOM_N + 1]
+    n = b.size
     # ... unless the ensemble is single-valued (a reference with one cluster: MI = 0).
     assert cc.mutual_information_variance(np.zeros(n, int), b, model="all", one_sided=True) == 0.0
 
@@ -240,9 +242,9 @@ SLOT_CASES = [
 def test_slot_route_equals_size_route(sizes, model, n):
     """One-sided beyond N = 60 sums over the slots of a mixture; both routes agree for N <= 60."""
     from chanceclust._expected.mi_variance import total_variance
-    from chanceclust.variance import _size_moments as size_moments
     from chanceclust._expected.mi_variance_slots import one_sided_slot_variance
     from chanceclust._models import All, Fixed, Num
+    from chanceclust.variance import _size_moments as size_moments
 
     fixed = Fixed(np.array(sizes), n)
     side = All(n) if model == "all" else Num(n, model[1])
@@ -256,9 +258,9 @@ TWO_SIDED_SLOT_CASES = [("all", 30, None), ("num", 60, (3, 4)), ("num", 40, (2, 
 @pytest.mark.parametrize(("model", "n", "ks"), TWO_SIDED_SLOT_CASES)
 def test_two_sided_slot_route_equals_size_route(model, n, ks):
     from chanceclust._expected.mi_variance import total_variance
-    from chanceclust.variance import _size_moments as size_moments
     from chanceclust._expected.mi_variance_slots import two_sided_slot_variance
     from chanceclust._models import All, Num
+    from chanceclust.variance import _size_moments as size_moments
 
     sides = [All(n), All(n)] if model == "all" else [Num(n, k) if k else All(n) for k in ks]
     by_sizes = total_variance(n, *(size_moments(side) for side in sides))

@@ -46,6 +46,7 @@ from chanceclust._expected.laws import (
 )
 from chanceclust._expected.mi_variance import (
     MAX_RANDOM_N,
+    MAX_SIZE_LAW_N,
     SizeMoments,
     fixed_moments,
     random_moments,
@@ -359,7 +360,9 @@ def _table_mi_variance(table: Table, sides: tuple[Side, Side]) -> float:
 
 def _mi_variance_of_sides(true: Side, pred: Side) -> float:
     """Var[MI] by the sums over sizes (N <= MAX_RANDOM_N for a random side), or beyond that,
-    where every random side is a slot mixture, by the sums over the slots."""
+    where every random side is a slot mixture, by the sums over the slots; a random side that
+    is only a size law (num with small clusters) by the sums over sizes up to
+    MAX_SIZE_LAW_N (one random side, two), refused beyond."""
     n = true.n
     random = [side for side in (true, pred) if not isinstance(side, Fixed)]
     if n > MAX_RANDOM_N and all(isinstance(side.law, SlotMixture) for side in random):
@@ -368,21 +371,23 @@ def _mi_variance_of_sides(true: Side, pred: Side) -> float:
         if len(random) == 1:
             fixed = pred if random[0] is true else true
             return one_sided_slot_variance(fixed.law, random[0].law) / (n * n)
-    return total_variance(n, _size_moments(true), _size_moments(pred)) / (n * n)
+    limit = MAX_SIZE_LAW_N[len(random) - 1] if random else n
+    return total_variance(n, _size_moments(true, limit), _size_moments(pred, limit)) / (n * n)
 
 
-def _size_moments(side: Side) -> SizeMoments:
-    """The size moments of one side; a random side with N > MAX_RANDOM_N is refused (the
-    callers have sent the slot mixtures to the slot routes before)."""
+def _size_moments(side: Side, limit: int = MAX_SIZE_LAW_N[1]) -> SizeMoments:
+    """The size moments of one side; a random side with N > ``limit`` is refused (the
+    callers have sent the slot mixtures beyond MAX_RANDOM_N to the slot routes before)."""
     if isinstance(side, Fixed):
         return fixed_moments(side.law)
     if isinstance(side, Num) and side.k in (1, side.n):
         return fixed_moments(Fixed(np.full(side.k, side.n // side.k, dtype=np.int64), side.n).law)
-    if side.n > MAX_RANDOM_N:
+    if side.n > limit:
         name = "num" if isinstance(side, Num) else "all"
+        sides = "one random side" if limit == MAX_SIZE_LAW_N[0] else "two random sides"
         raise InvalidInputError(
             f"the exact variance of the mutual information under model={name!r} is "
-            f"implemented for N <= {MAX_RANDOM_N} (got N = {side.n}), and beyond only "
+            f"implemented for N <= {limit} with {sides} (got N = {side.n}), and beyond only "
             "where the random sides are mixtures of uniform labelings (all; num with mean "
             "cluster size well above log K); use model='perm', or significance_test('mi', "
             "...) for a Monte Carlo null"
@@ -479,19 +484,25 @@ def mutual_information_variance(
     u labels: given the slots the table's rows are independent multinomials
     and the variance needs only pairs of cells of one row, their covariance
     with the column (or row) totals, and the spread of E[MI | slots] over the
-    mixture. One-sided perm equals two-sided perm.
+    mixture. num with small clusters has no such form: it stays on the sums
+    over sizes up to N = 1000 with one random side and N = 100 with two, and
+    is refused beyond. One-sided perm equals two-sided perm. Conditional
+    expectations over windows of >= 96 points are interpolated from 17 or
+    33 Chebyshev nodes, checked at 3 more points (docs/math.md#math-routes).
 
     Accuracy: <= 1e-10 relative tested, against enumeration of every
     clustering pair for N <= 8 (every model and side; measured <= 3e-15),
     against 40-digit evaluations of the defining sums
-    (tests/reference/mi_variance.json: perm N = 10 to 10^5, num and all
-    N = 10 to 20; measured <= 2.4e-15), and the slot routes against the
-    size route for N <= 60 (<= 1e-15); beyond, against Monte Carlo (N = 800).
-    Cost under perm: O(D_A D_B (D_A + D_B) w^2) for D distinct sizes per side
-    and windows of w ~ 20 sqrt(mean cell count) points (0.04 s at N = 10^4,
-    K = 10 x 10 equal sizes; ~3 s with 10 distinct sizes per side); num and
-    all: O(N^3 w^2) for N <= 60, then O(slots x K_A x w^2) one-sided and
-    O(slot pairs x w^2) two-sided (0.5 to 7 s at N = 10^6, K <= 100;
+    (tests/reference/mi_variance.json, mi_variance_smooth.json: perm N = 10
+    to 10^5, num and all N = 10 to 20; measured <= 2.4e-15), and the slot
+    routes against the size route for N <= 60 (<= 1e-15); beyond, against
+    Monte Carlo (N = 800).
+    Cost under perm: O(D_A D_B (D_A + D_B) w') for D distinct sizes per side,
+    windows of w ~ 20 sqrt(mean cell count) points and w' = w^2 below 96
+    points, ~36 w above (0.6 s at N = 10^4, K = 10 x 10 with 10 distinct
+    sizes per side); num and all: O(N^3 w^2) for N <= 60, then
+    O(slots x K_A x w') one-sided and O(slot pairs x w') two-sided (0.2 to
+    4 s at N = 10^6, K <= 100;
     benchmarks/SMI.md).
 
     References

@@ -43,10 +43,15 @@ rationals, rounded once). Every function g may be replaced by g - alpha - beta a
 counts satisfy sum n_a = K and sum a n_a = N) or g - beta a (all): the least-squares line is
 removed before the quadratic form, which then adds terms of the size of the result.
 
+Each double sum is sum_x w(x) phi(x) with phi(x) a conditional expectation of a smooth function
+under a law whose parameter is linear in x: over windows of >= SMOOTH_MIN points phi is
+interpolated from Chebyshev nodes, with a check (:func:`conditional_rows`).
+
 The random sides' W and W2 are exact integers over Stirling or Bell numbers, summed over every
 size 1..N: the cost grows like N^3 windows, so this route is used for N up to
 :data:`MAX_RANDOM_N`; beyond, a random side that is a mixture of i.i.d. labelings goes through
-:mod:`mi_variance_slots`, and num with small clusters (a size law) is refused.
+:mod:`mi_variance_slots`, and num with small clusters (a size law, which has no slot form)
+stays on this route up to :data:`MAX_SIZE_LAW_N` and is refused beyond.
 """
 
 from __future__ import annotations
@@ -64,16 +69,23 @@ from chanceclust._expected.pmfs import deviance, hypergeom_pmf
 from chanceclust._expected.windows import tail_halfwidth
 
 __all__ = [
-    "MAX_RANDOM_N", "SizeMoments", "fixed_moments", "random_moments", "total_variance",
+    "MAX_RANDOM_N", "MAX_SIZE_LAW_N", "SizeMoments", "fixed_moments", "random_moments", "total_variance",
 ]
 
-#: Largest N for which a random (num or all) side is summed over all its cluster sizes.
+#: Largest N for which a random side that is a mixture of i.i.d. labelings is summed over
+#: all its cluster sizes (beyond, :mod:`mi_variance_slots`).
 MAX_RANDOM_N = 60
+#: Largest N for a random side that is only a size law (num with small clusters), with the
+#: other side fixed / random: the sums over sizes cost ~ N^3 w^2 with both sides random
+#: (about 1 s at N = 60, 5 s at N = 100 here) and far less with one (about 5 s at N = 1000).
+MAX_SIZE_LAW_N = (1000, 100)
 
 _NEGLIGIBLE_COUNT = Fraction(1, 10**30)
 
 # Elements per pmf grid evaluated at once (memory ~ 10 arrays of this many float64).
 _GRID = 1 << 21
+# Window lengths below which blocks are not split by length.
+_SHORT = 32
 
 
 @dataclass(frozen=True)
@@ -249,6 +261,88 @@ def _bd0(x: NDArray[np.int64], a: NDArray[np.int64], b: NDArray[np.int64], n: in
     return deviance(x, a * b / float(n), (x * n - a * b) / float(n))
 
 
+# --------------------------------------------------------------------------- smooth rows
+
+#: Windows at least this long are interpolated (below, every position is evaluated).
+SMOOTH_MIN = 96
+#: Interpolation nodes per row, tried in turn (Chebyshev-Lobatto points rounded to the
+#: window's integers; each set contains the one before).
+NODES = (17, 33)
+#: Accepted interpolation error at the check positions, relative to the largest node value.
+SMOOTH_TOL = 1e-13
+
+
+def _chebyshev(nodes: int) -> tuple[NDArray, NDArray]:
+    """Chebyshev-Lobatto points on [0, 1], and 3 check points between them (near an end,
+    at a quarter, near the middle)."""
+    step = np.pi / (nodes - 1)
+    points = (1.0 - np.cos(step * np.arange(nodes))) / 2.0
+    check = (1.0 - np.cos(step * (np.array([0, nodes // 4, nodes // 2 - 1]) + 0.5))) / 2.0
+    return points, check
+
+
+def _barycentric(nodes: NDArray, values: NDArray, at: NDArray) -> NDArray[np.float64]:
+    """Rows of the interpolating polynomial through (nodes, values) at ``at`` (all (k, .))."""
+    scale = np.maximum(nodes[:, -1:] - nodes[:, :1], 1).astype(np.float64)
+    t = (2.0 * nodes - nodes[:, :1] - nodes[:, -1:]) / scale  # in [-1, 1]
+    gap = t[:, :, None] - t[:, None, :]
+    diagonal = np.arange(t.shape[1])
+    gap[:, diagonal, diagonal] = 1.0
+    weight = 1.0 / np.prod(gap, axis=2)
+    s = (2.0 * at - nodes[:, :1] - nodes[:, -1:]) / scale
+    diff = s[:, :, None] - t[:, None, :]
+    hit = diff == 0.0
+    c = weight[:, None, :] / np.where(hit, 1.0, diff)
+    out = np.einsum("kpj,kj->kp", c, values) / c.sum(axis=2)
+    on_node = hit.any(axis=2)
+    if on_node.any():
+        out[on_node] = np.einsum("kpj,kj->kp", hit.astype(np.float64), values)[on_node]
+    return out
+
+
+def conditional_rows(count: NDArray[np.int64], width: int,
+                     evaluate: Callable[[NDArray, NDArray], NDArray]) -> NDArray[np.float64]:
+    """phi[k, p] for p < width, 0 from count[k] on, where ``evaluate(rows, pos)`` gives phi at
+    the positions pos[r, :] of the rows ``rows`` (a conditional expectation, docs/math.md).
+
+    Rows whose window has at least SMOOTH_MIN positions are evaluated at 17 rounded
+    Chebyshev-Lobatto nodes and 3 check positions, and interpolated (barycentric form) where
+    the interpolant misses the check values by at most SMOOTH_TOL of the largest node value;
+    the others are tried again with 33 nodes, and what still misses is evaluated at all its
+    positions, as is every row with a shorter window.
+    """
+    out = np.zeros((count.size, width))
+    pending = np.flatnonzero(count >= SMOOTH_MIN)
+    for nodes_count in NODES:
+        if not pending.size:
+            break
+        points, checks = _chebyshev(nodes_count)
+        span = (count[pending] - 1)[:, None].astype(np.float64)
+        # Rounded, then kept at least 1 apart where the points are denser than the integers.
+        order = np.arange(nodes_count)
+        nodes = np.clip(np.rint(points * span).astype(np.int64), order, span.astype(np.int64) - order[::-1])
+        distinct = np.all(np.diff(nodes, axis=1) > 0, axis=1)
+        if not distinct.all():
+            pending, nodes, span = pending[distinct], nodes[distinct], span[distinct]
+            if not pending.size:
+                break
+        check = np.rint(checks * span).astype(np.int64)
+        values = evaluate(pending, np.concatenate([nodes, check], axis=1))
+        at_nodes, at_check = values[:, :nodes_count], values[:, nodes_count:]
+        miss = np.abs(_barycentric(nodes, at_nodes, check) - at_check).max(axis=1)
+        good = miss <= SMOOTH_TOL * np.abs(at_nodes).max(axis=1)
+        grid = np.broadcast_to(np.arange(width), (int(good.sum()), width))
+        out[pending[good]] = _barycentric(nodes[good], at_nodes[good], grid)
+        pending = pending[~good]
+    full = count < SMOOTH_MIN
+    full[pending] = True
+    rows = np.flatnonzero(full)
+    if rows.size:
+        out[rows] = evaluate(rows, np.broadcast_to(np.arange(width), (rows.size, width)))
+    out[np.arange(width)[None, :] >= count[:, None]] = 0.0
+    return out
+
+
 # --------------------------------------------------------------------------- the engine
 
 
@@ -282,12 +376,14 @@ def _cells(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> _Cells:
 
 
 def _blocks(first: NDArray[np.int64], second: NDArray[np.int64]):
-    """Blocks of indices whose two window lengths are within 25% of the block's largest.
+    """Blocks of indices whose two window lengths are within 25% of the block's largest
+    (all lengths up to _SHORT count as _SHORT: there the cost is per call, not per point).
 
     Yields (indices, largest first, largest second), each block with at most _GRID
     grid points, so that padding wastes little work.
     """
-    key = np.ceil(np.log(first) / np.log(1.25)) * 4096 + np.ceil(np.log(second) / np.log(1.25))
+    first_key = np.ceil(np.log(np.maximum(first, _SHORT)) / np.log(1.25))
+    key = first_key * 4096 + np.ceil(np.log(np.maximum(second, _SHORT)) / np.log(1.25))
     order = np.argsort(key, kind="stable")
     bounds = np.flatnonzero(np.diff(key[order])) + 1
     for group in np.split(order, bounds):
@@ -311,18 +407,24 @@ def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells) -> N
     weights = cols.pairs[col, partner]
     for i, s in enumerate(rows.sizes.tolist()):
         for sl, wm, wy in _blocks(cells.count[i, col], cells.count[i, partner]):
-            pairs = sl.size
-            m = cells.lo[i, col[sl]][:, None] + np.arange(wm)  # the m-window of (s, b)
-            cond = _hyp_rows(
-                n - np.repeat(sizes_b[col[sl]], wm),
-                s - m.ravel(),
-                np.repeat(sizes_b[partner[sl]], wm),
-                np.repeat(cells.lo[i, partner[sl]], wm),
-                wy,
-            ).reshape(pairs, wm, wy)
-            # centred is 0 beyond each y-window: the padding adds nothing.
-            given = np.einsum("kmy,ky->km", cond, cells.centred[i, partner[sl], :wy])
-            np.add.at(out[i, :, :wm], col[sl], weights[sl, None] * given)
+            b_of, b_to = sizes_b[col[sl]], sizes_b[partner[sl]]
+            lo_m, lo_y = cells.lo[i, col[sl]], cells.lo[i, partner[sl]]
+            centred = cells.centred[i, partner[sl], :wy]  # 0 beyond each y-window
+
+            def given(rows, pos, b_of=b_of, b_to=b_to, lo_m=lo_m, lo_y=lo_y, centred=centred,
+                      s=s, wy=wy):
+                m = lo_m[rows, None] + pos
+                cond = _hyp_rows(
+                    n - np.repeat(b_of[rows], pos.shape[1]),
+                    s - m.ravel(),
+                    np.repeat(b_to[rows], pos.shape[1]),
+                    np.repeat(lo_y[rows], pos.shape[1]),
+                    wy,
+                ).reshape(rows.size, pos.shape[1], wy)
+                return np.einsum("kpy,ky->kp", cond, centred[rows])
+
+            values = conditional_rows(cells.count[i, col[sl]], wm, given)
+            np.add.at(out[i, :, :wm], col[sl], weights[sl, None] * values)
     return out
 
 
@@ -348,19 +450,26 @@ def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[
             continue
         other, col = (v.ravel() for v in np.meshgrid(others, np.arange(len(sizes_b)), indexing="ij"))
         for sl, wx, wm in _blocks(cells.count[i, col], cells.count[other, col]):
-            pairs = sl.size
-            x = cells.grid[i, col[sl], :wx]  # clipped into each window
             weight = (cells.pmf[i] * cells.centred[i])[col[sl], :wx]  # 0 beyond each window
-            cond = _hyp_rows(
-                n - a,
-                np.repeat(sizes_a[other[sl]], wx),
-                np.repeat(sizes_b[col[sl]], wx) - x.ravel(),
-                np.repeat(cells.lo[other[sl], col[sl]], wx),
-                wm,
-            ).reshape(pairs, wx, wm)
-            r = np.einsum("kx,kxm->km", weight, cond)
-            inside = cells.pmf[other[sl], col[sl], :wm] > 0  # mass < 1e-20 beyond the m-windows
-            value = np.sum(np.where(inside, r, 0.0) * partner_terms[other[sl], col[sl], :wm], axis=-1)
+            # mass < 1e-20 beyond the m-windows
+            inside = cells.pmf[other[sl], col[sl], :wm] > 0
+            target = np.where(inside, partner_terms[other[sl], col[sl], :wm], 0.0)
+            a_to, b_of = sizes_a[other[sl]], sizes_b[col[sl]]
+            lo_x, lo_m = cells.lo[i, col[sl]], cells.lo[other[sl], col[sl]]
+
+            def given(rows, pos, a=a, a_to=a_to, b_of=b_of, lo_x=lo_x, lo_m=lo_m,
+                      target=target, wm=wm):
+                x = lo_x[rows, None] + pos
+                cond = _hyp_rows(
+                    n - a,
+                    np.repeat(a_to[rows], pos.shape[1]),
+                    np.repeat(b_of[rows], pos.shape[1]) - x.ravel(),
+                    np.repeat(lo_m[rows], pos.shape[1]),
+                    wm,
+                ).reshape(rows.size, pos.shape[1], wm)
+                return np.einsum("kpm,km->kp", cond, target[rows])
+
+            value = np.sum(weight * conditional_rows(cells.count[i, col[sl]], wx, given), axis=-1)
             total += float(rows.pairs[i, other[sl]] @ value)
     return total, cells
 

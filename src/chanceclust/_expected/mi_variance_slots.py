@@ -25,8 +25,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._expected.laws import SizeLaw, SlotMixture
+from chanceclust._expected.mi_variance import SMOOTH_MIN, carry_pmf, conditional_rows
 from chanceclust._expected.pmfs import deviance, stirlerr
-from chanceclust._expected.mi_variance import carry_pmf
 from chanceclust._expected.windows import tail_halfwidth
 
 __all__ = ["one_sided_slot_variance", "two_sided_slot_variance"]
@@ -108,14 +108,38 @@ class _Multinomial:
         self.mean_sum = w * float(self.px @ deviance(self.x, total * p, self.x - total * p))
         f = _cell_values(self.x, total, p)
         self.fc = f - float(self.px @ f)
-        self.cond = _binom_rows(total - self.x, 1.0 / (w - 1.0), np.full(self.x.size, self.lo), self.x.size)
+        self.total = total
+        # A short window: the whole conditional pmf matrix, once (the many slots of `all`).
+        self.cond = None
+        if self.x.size < SMOOTH_MIN:
+            self.cond = _binom_rows(
+                total - self.x, 1.0 / (w - 1.0), np.full(self.x.size, self.lo), self.x.size
+            )
         self.weight = self.px * self.fc
         self.var_sum = self.cov_sum(self.fc)
 
     def cov_sum(self, gc: NDArray[np.float64]) -> float:
-        """Cov(sum_cells f(X_c), sum_cells g(X_c)) for g given (centred) on the window."""
+        """Cov(sum_cells f(X_c), sum_cells g(X_c)) for g given (centred) on the window.
+
+        E[g(X2) | X1 = x] on the window of X1, interpolated where that is smooth
+        (mi_variance.conditional_rows).
+        """
+        width = self.x.size
+        if self.cond is not None:
+            return self.w * float(self.weight @ gc) + self.w * (self.w - 1.0) * float(
+                self.weight @ (self.cond @ gc)
+            )
+
+        def given(rows: NDArray, pos: NDArray) -> NDArray:
+            cond = _binom_rows(
+                self.total - self.x[pos.ravel()], 1.0 / (self.w - 1.0),
+                np.full(pos.size, self.lo), width,
+            )
+            return (cond @ gc).reshape(pos.shape)
+
+        conditional = conditional_rows(np.array([width]), width, given)[0]
         return self.w * float(self.weight @ gc) + self.w * (self.w - 1.0) * float(
-            self.weight @ (self.cond @ gc)
+            self.weight @ conditional
         )
 
 
@@ -140,22 +164,43 @@ def _rows_terms(sizes: NDArray[np.int64], n: int, u: float) -> tuple[NDArray, ND
         f = np.where(mean >= 1.0, dev, np.where(xf > 1.0, xf * np.log(np.maximum(xf, 1.0)), 0.0))
     mean_sum = u * np.sum(px * dev, axis=1)
     fc = np.where(px > 0, f - np.sum(px * f, axis=1)[:, None], 0.0)
-    cond = _binom_rows(
-        np.repeat(sizes, width) - x.ravel(), 1.0 / (u - 1.0), np.repeat(lo, width), width
-    ).reshape(len(sizes), width, width)
     weight = px * fc
+    count = hi - lo + 1
+    cond = None
+    if width < SMOOTH_MIN:  # short windows: the whole conditional pmf, once
+        cond = _binom_rows(
+            np.repeat(sizes, width) - x.ravel(), 1.0 / (u - 1.0), np.repeat(lo, width), width
+        ).reshape(len(sizes), width, width)
 
     def cov_sum(gc: NDArray) -> NDArray:
-        return u * np.sum(weight * gc, axis=1) + u * (u - 1.0) * np.einsum(
-            "sx,sxy,sy->s", weight, cond, gc
-        )
+        if cond is not None:
+            return u * np.sum(weight * gc, axis=1) + u * (u - 1.0) * np.einsum(
+                "sx,sxy,sy->s", weight, cond, gc
+            )
 
-    h = np.zeros_like(fc)
-    for i, a in enumerate(sizes.tolist()):
-        mlo, mhi = _window(n - a, p)
-        pm = _binom_rows(np.array([n - a]), p, np.array([mlo]), mhi - mlo + 1)[0]
-        g = _cell_values(np.arange(x[i, 0] + mlo, x[i, -1] + mhi + 1), n, p)
-        h[i] = np.correlate(g, pm, mode="valid")
+        def given(rows: NDArray, pos: NDArray) -> NDArray:
+            at = lo[rows, None] + pos
+            cond = _binom_rows(
+                np.repeat(sizes[rows], pos.shape[1]) - at.ravel(), 1.0 / (u - 1.0),
+                np.repeat(lo[rows], pos.shape[1]), width,
+            ).reshape(rows.size, pos.shape[1], width)
+            return np.einsum("kpy,ky->kp", cond, gc[rows])
+
+        conditional = conditional_rows(count, width, given)  # 0 beyond each window
+        return u * np.sum(weight * gc, axis=1) + u * (u - 1.0) * np.sum(weight * conditional, axis=1)
+
+    # M ~ Binomial(n - a, p) on its window, every size at once; the correlation per size.
+    rest = n - sizes
+    mmean = rest.astype(np.float64) * p
+    mhalf = tail_halfwidth(mmean * (1.0 - p))
+    mlo = np.maximum(np.floor(mmean - mhalf), 0).astype(np.int64)
+    mhi = np.minimum(np.ceil(mmean + mhalf).astype(np.int64), rest)
+    mwidth = mhi - mlo + 1
+    pm = _binom_rows(rest, p, mlo, int(mwidth.max()))
+    g = _cell_values((x[:, :1] + mlo[:, None]) + np.arange(width + int(mwidth.max()) - 1), n, p)
+    h = np.empty_like(fc)
+    for i, wm in enumerate(mwidth.tolist()):
+        h[i] = np.correlate(g[i, : width + wm - 1], pm[i, :wm], mode="valid")
     hc = np.where(px > 0, h - np.sum(px * h, axis=1)[:, None], 0.0)
     return mean_sum, cov_sum(fc), cov_sum(hc)
 
