@@ -668,7 +668,8 @@ def significance_test(
     ("two-sided"); 1.0 for every alternative when the null variance is 0 (the
     ensemble holds the observed value only). Its cost is that of the exact
     variance, independent of any sample size, and its p-values can be far below
-    1 / (n_resamples + 1); how far they can be trusted is the normal
+    1 / (n_resamples + 1) (down to ~1e-308: 0.0 beyond z ~ 38, where ``zscore``
+    still holds the exact z); how far they can be trusted is the normal
     approximation's question, not a sampling error.
 
     References
