@@ -9,6 +9,7 @@ from typing import Any
 from chanceclust._docs import fill_doc
 from chanceclust._models import MODELS, Setting
 from chanceclust._registry import MEASURES as _REGISTRY
+from chanceclust._registry import Measure, Sides
 from chanceclust._validation import (
     AVERAGE_METHODS,
     ONE_SIDE_AVERAGE_METHODS,
@@ -16,7 +17,6 @@ from chanceclust._validation import (
     check_average_method,
 )
 from chanceclust.adjusted import _adjusted_mutual_information
-from chanceclust._registry import Measure, Sides
 from chanceclust.contingency import Table, _summarize_report
 from chanceclust.exceptions import InvalidInputError
 from chanceclust.measures import _mutual_information
