@@ -51,7 +51,7 @@ class ComparisonRow:
     Examples
     --------
     >>> from chanceclust import compare
-    >>> row = compare([0, 0, 1, 1], [0, 0, 1, 2]).rows[-1]
+    >>> row = compare([0, 0, 1, 1], [0, 0, 1, 2]).rows[-3]  # the last two: SRI, SMI
     >>> row.key, row.measure, row.model, row.one_sided, row.average_method
     ('AMI[all1,pred]', 'AMI', 'all', True, 'pred')
     """
