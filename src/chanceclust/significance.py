@@ -377,9 +377,11 @@ def null_distribution(
     Parameters
     ----------
     measure : str or callable
-        One of "ri", "ari", "mi", "nmi", "ami", "fmi", "jaccard", "vi" (the
-        library's measures with default options; "ari" and "ami" are
-        adjusted under the same ``model`` and ``one_sided`` as the null), or
+        One of "ri", "ari", "mi", "nmi", "ami", "fmi", "jaccard", "vi", "sri",
+        "smi" (the library's measures with default options; "ari" and "ami"
+        are adjusted, "sri" and "smi" standardized with the exact mean and
+        variance of RI and MI under the same ``model`` and ``one_sided`` as the
+        null, from the observed table's sides), or
         any callable ``f(labels_true, labels_pred) -> float``. A callable
         receives the same representation for the observed pair and for every
         null sample: two 1-D int64 numpy arrays of cluster codes 0..K-1 (the
@@ -824,7 +826,8 @@ def monte_carlo_adjusted(
         similarities ("ri", "ari", "nmi", "ami", "fmi", "jaccard") and for
         callables; 0.0 for "vi", a distance, which makes the result
         1 - VI / E_mc[VI]; for "mi", the MI bound (docs/math.md#math-s-max) under the model
-        (arithmetic mean), so that the result estimates the AMI.
+        (arithmetic mean), so that the result estimates the AMI; for "sri" and
+        "smi", the z-score of that best value of RI (1) or MI (the bound).
     batch : int, optional
         Random pairs evaluated together (memory only).
     %(unassigned)s
