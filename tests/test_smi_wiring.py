@@ -274,3 +274,13 @@ def test_cli_test_normal_method(capsys, files):
     capsys.readouterr()
     assert main(["test", *map(str, files), "--measure", "ari", "--method", "normal"]) == 2
     assert "method='normal' takes" in capsys.readouterr().err
+
+
+def test_monte_carlo_adjusted_z_scores_estimate_ari_and_ami():
+    """A z-score is affine in RI (MI) with the same constants for every sample, so its Monte
+    Carlo adjustment towards the z of the best value estimates ARI (AMI)."""
+    a = [0] * 10 + [1] * 10 + [2] * 10
+    b = [0] * 9 + [1] * 11 + [2] * 10
+    for name, exact in (("sri", cc.adjusted_rand_index), ("smi", cc.adjusted_mutual_information)):
+        r = cc.monte_carlo_adjusted(name, a, b, model="perm", n_resamples=500, rng=0)
+        assert abs(r.value - exact(a, b)) < 4 * r.value_stderr + 1e-12, name
