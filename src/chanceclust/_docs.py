@@ -38,6 +38,16 @@ model : {"perm", "num", "all"}, default="perm"
     numbers of clusters, ``all`` only N (docs/math.md#math-models).
 one_sided : bool, default=False
     If True, ``labels_true`` is a fixed reference; only ``labels_pred`` is random.""",
+    "one_model": """\
+n : int
+    Number of elements N >= 1.
+model : {"perm", "num", "all"}
+    perm: uniform over the clusterings with cluster sizes ``sizes``; num: uniform over
+    the S(N, K) clusterings with K = ``n_clusters``; all: uniform over the B_N clusterings.
+n_clusters : int, optional
+    K, required for ``num`` (1 <= K <= N).
+sizes : array-like of positive int, optional
+    The cluster sizes, required for ``perm`` (they must sum to ``n``).""",
     "summaries": """\
 n : int
     Number of elements N.
@@ -49,6 +59,8 @@ sizes_true, sizes_pred : array-like of int, optional
 n_clusters_true, n_clusters_pred : int, optional
     Numbers of clusters K_A, K_B (1 <= K <= n).""",
 }
+#: The whole input block of a measure: the labels, or a table, and the unassigned policy.
+FRAGMENTS["inputs"] = "\n".join(FRAGMENTS[k] for k in ("labels", "contingency", "unassigned"))
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)%\((?P<name>\w+)\)s[ \t]*$", re.MULTILINE)
 

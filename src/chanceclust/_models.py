@@ -1,21 +1,10 @@
 """The random models as values: each side of a comparison, and the setting that makes them.
 
-docs/math.md#math-models. A comparison under a random model has two sides, each either
-*fixed* (its cluster sizes are kept: both sides under ``perm``, and the reference
-``labels_true`` when ``one_sided=True``) or *random* (``num``: only the number of clusters K
-is kept; ``all``: only N). The user's strings ``model="num"``, ``one_sided=True`` are parsed
-once, by validation, into a :class:`Setting` (a :class:`Model` and the side flag), and the
-setting turns a table's (or the summaries') sizes into two side values:
-
-- :class:`Fixed` (sizes), :class:`Num` (n, k), :class:`All` (n).
-
-Each side owns what used to be re-derived from the model's name: its size law
-(:attr:`law`), its number of clusters where it has one (:attr:`k`), the largest entropy of
-its ensemble (:meth:`entropy_bound`, docs/math.md#math-s-max), its sampler
-(:meth:`sampler`, docs/math.md#math-samplers) and its cache key (:attr:`key`: None when
-the side depends on its sizes, so that nothing is cached by array). Everything downstream
-(expectations, adjustment, variance, samplers, significance, pairwise, compare, the CLI)
-receives these values, never the model's name.
+docs/math.md#math-models. Validation parses ``model`` and ``one_sided`` once into a
+:class:`Setting`, which turns sizes into two sides: :class:`Fixed` (sizes kept: ``perm``, or
+the one-sided reference), :class:`Num` (n, k) or :class:`All` (n). Each side owns its size law,
+its K, its entropy bound (docs/math.md#math-s-max), its sampler (#math-samplers) and its cache
+key (None for sizes: nothing is cached by array); everything downstream receives these values.
 """
 
 from __future__ import annotations
@@ -169,22 +158,14 @@ Side = Fixed | Num | All
 
 
 def canonical_pair(first: Side, second: Side) -> tuple[Side, Side]:
-    """The two random sides of a two-sided comparison in a canonical order.
-
-    Symmetric quantities (two-sided E[MI]) are computed on this order, so that (A, B) and
-    (B, A) give the same floats to the last bit. Sides of different kinds never meet
-    (both sides of a two-sided setting come from one model); they are returned as given.
-    """
+    """Two sides of one kind in a canonical order, so that symmetric values are bit-symmetric."""
     if type(first) is type(second) and second.order() < first.order():
         return second, first
     return first, second
 
 
 def _surjection_sizes(n: int, k: int, gen: np.random.Generator) -> NDArray[np.int64]:
-    """Size vector of a uniform surjection of n elements onto k labels.
-
-    docs/math.md#math-samplers (:func:`chanceclust.random_clusterings` gives the proof).
-    """
+    """Sizes of a uniform surjection of n elements onto k labels (docs/math.md#math-samplers)."""
     if k == 1:
         return np.array([n], dtype=np.int64)
     extra = n - k  # M: the elements beyond one per cluster
@@ -208,11 +189,7 @@ def _surjection_sizes(n: int, k: int, gen: np.random.Generator) -> NDArray[np.in
 
 @dataclass(frozen=True)
 class Model:
-    """A random model: how it makes a random side from a clustering's summary.
-
-    ``needs`` is what a random side needs besides N: ``"sizes"`` (perm), ``"n_clusters"``
-    (num) or None (all).
-    """
+    """A random model; ``needs``: what a side needs besides N ("sizes", "n_clusters" or None)."""
 
     name: str
     needs: str | None
@@ -270,14 +247,8 @@ class Setting:
             return _fixed(n, sizes, k)
         return self.model.side(n, sizes, k)
 
-    def sides(
-        self,
-        n: int,
-        sizes_true: NDArray[np.int64] | None,
-        k_true: int | None,
-        sizes_pred: NDArray[np.int64] | None,
-        k_pred: int | None,
-    ) -> tuple[Side, Side]:
+    def sides(self, n: int, sizes_true: NDArray[np.int64] | None, k_true: int | None,
+              sizes_pred: NDArray[np.int64] | None, k_pred: int | None) -> tuple[Side, Side]:
         """The two sides: the reference is fixed when one-sided (arguments validated)."""
         return (
             self.side(n, sizes_true, k_true, reference=True),

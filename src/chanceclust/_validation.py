@@ -101,12 +101,11 @@ MAX_N = 2**63 - 1
 
 def check_count(value: Any, name: str, *, minimum: int = 0, maximum: int | None = None) -> int:
     """Return ``value`` as a Python int in ``minimum..maximum``; integral floats are accepted."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not (
+        isinstance(value, numbers.Integral) or (math.isfinite(value) and float(value).is_integer())
+    ):
         raise InvalidInputError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
-    if isinstance(value, numbers.Integral) or (math.isfinite(value) and float(value).is_integer()):
-        result = int(value)
-    else:
-        raise InvalidInputError(f"{_arg(name)} must be an integer >= {minimum}; got {_describe(value)}.")
+    result = int(value)
     if result < minimum:
         raise InvalidInputError(f"{_arg(name)} must be an integer >= {minimum}; got {result}.")
     if maximum is not None and result > maximum:
@@ -119,14 +118,8 @@ def check_count(value: Any, name: str, *, minimum: int = 0, maximum: int | None 
 
 
 # ----------------------------------------------------------------------------- labels
-#
-# Every labels-taking function of the library reads its clusterings through
-# :func:`validate_clusterings` (two labelings) or :func:`check_labels` (one):
-# the container is recognised (sequence, array, pandas Series, mapping,
-# communities), its labels are encoded as integer codes by hashing (a label
-# keeps its identity: "a" and "a\x00", "a" and b"a" stay apart, and labels need
-# no order), element-keyed inputs are aligned by key, and the unassigned
-# elements are dropped or re-assigned as the `unassigned` policy says.
+# Every labels-taking function reads through validate_clusterings (two) or check_labels
+# (one): labels are encoded by hashing (each keeps its identity), keyed inputs aligned by key.
 
 UNASSIGNED_POLICIES = ("raise", "drop", "singletons", "cluster")
 
@@ -859,9 +852,8 @@ def _nothing_left(size: int, names: Sequence[str]) -> InvalidInputError:
     )
 
 
-def _apply_policy(
-    codes: NDArray[np.integer], k: int, n_unassigned: int, policy: str
-) -> tuple[NDArray[np.integer], int, int]:
+def _apply_policy(codes: NDArray[np.integer], k: int, n_unassigned: int,
+                  policy: str) -> tuple[NDArray[np.integer], int, int]:
     """(codes, K, re-assigned count) of one side under 'singletons' or 'cluster'."""
     if not n_unassigned:
         return codes, k, 0
@@ -987,13 +979,8 @@ def validate_many(
     ]
 
 
-def check_labels(
-    labels: Any,
-    name: str = "labels",
-    *,
-    unassigned_label: Any = None,
-    unassigned: Any = "raise",
-) -> tuple[NDArray[np.integer], int]:
+def check_labels(labels: Any, name: str = "labels", *, unassigned_label: Any = None,
+                 unassigned: Any = "raise") -> tuple[NDArray[np.integer], int]:
     """Validate one labeling (any container of :func:`validate_clusterings`): (codes, K).
 
     Codes number the distinct labels in sorted order when the labels are all
@@ -1090,10 +1077,10 @@ def check_sizes(sizes: Any, name: str) -> NDArray[np.int64]:
             f"{_arg(name)} must be a non-empty 1-D sequence of positive integers; "
             f"got {_describe(sizes)}."
         )
-    if array.dtype.kind == "f":
-        if not np.all(np.isfinite(array)) or not np.all(array == np.round(array)):
-            raise InvalidInputError(f"{_arg(name)} must hold positive integers; got {_describe(sizes)}.")
-    elif array.dtype.kind not in "iu":
+    kind = array.dtype.kind
+    if kind not in "iuf" or (
+        kind == "f" and not (np.all(np.isfinite(array)) and np.all(array == np.round(array)))
+    ):
         raise InvalidInputError(f"{_arg(name)} must hold positive integers; got {_describe(sizes)}.")
     if array.dtype.kind == "u" and array.dtype.itemsize == 8 and array.max() >= 2**63:
         raise InvalidInputError(f"{_arg(name)} holds sizes too large for int64; got {_describe(sizes)}.")
@@ -1156,11 +1143,7 @@ def check_side(
 
 
 def check_needed(model: Model, name: str, value: Any, *, role: str = "this model") -> None:
-    """The one rule of what a random side needs: sizes under perm, K under num.
-
-    ``name`` is the argument that supplies it (``sizes...`` or ``n_clusters...``) and
-    ``value`` what :func:`check_side` returned for it.
-    """
+    """The one rule of what a random side needs: ``name`` (sizes or K), whose ``value`` is None."""
     if value is None:
         got = "" if name.startswith("--") else "; got None"
         raise InvalidInputError(
@@ -1169,13 +1152,8 @@ def check_needed(model: Model, name: str, value: Any, *, role: str = "this model
 
 
 #: The names of the summary arguments of the *_baseline functions, as messages show them.
-SUMMARY_NAMES = {
-    "n": "n",
-    "sizes_true": "sizes_true",
-    "sizes_pred": "sizes_pred",
-    "n_clusters_true": "n_clusters_true",
-    "n_clusters_pred": "n_clusters_pred",
-}
+SUMMARY_NAMES = {name: name for name in
+                 ("n", "sizes_true", "sizes_pred", "n_clusters_true", "n_clusters_pred")}
 
 
 def check_summaries(
@@ -1204,10 +1182,8 @@ def check_summaries(
         n, sizes_pred, n_clusters_pred, sizes_name=names["sizes_pred"],
         n_clusters_name=names["n_clusters_pred"], n_name=names["n"],
     )
-    given = {
-        "sizes_true": sizes_true, "n_clusters_true": k_true,
-        "sizes_pred": sizes_pred, "n_clusters_pred": k_pred,
-    }
+    given = {"sizes_true": sizes_true, "n_clusters_true": k_true,
+             "sizes_pred": sizes_pred, "n_clusters_pred": k_pred}
     needs: list[tuple[str, str]] = []  # (argument, note) of what the setting needs
     needed_true = "sizes" if setting.one_sided else setting.model.needs
     if needed_true is not None:

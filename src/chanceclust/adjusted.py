@@ -1,16 +1,9 @@
 """Chance-adjusted Rand index and mutual information: (s - E[s]) / (s_max - E[s]).
 
-Degenerate ensembles (docs/math.md#math-degenerate): when s_max - E[s] is 0 the random model
-holds a single value of s (e.g. num with K = 1 or K = N on both sides, or
-perm with an all-singletons side under the min normalization). Then, as
-that section says, 1.0 is returned when s equals s_max and 0.0 when it does not,
-never NaN and never an exception, with scikit-learn's conventions where it
-has one (``adjusted_mutual_info_score``): both clusterings with a single
-cluster (or N = 0) are a perfect match, 1.0; exactly one clustering with a
-single cluster gives 0.0 (there s = s_max = 0 under the min and geometric
-normalizations, without any agreement). These conventions apply only where
-the ensemble is degenerate: under ``all`` two single-cluster clusterings have
-MI = 0 below E[MI] > 0, and the formula's negative value is returned.
+Degenerate ensembles (s_max - E[s] = 0, docs/math.md#math-degenerate) give 1.0 when s equals
+s_max and 0.0 otherwise, never NaN, with scikit-learn's conventions where it has one: both
+clusterings with a single cluster (or N = 0) give 1.0, exactly one gives 0.0. Only there: under
+``all`` two single-cluster clusterings have MI = 0 < E[MI] and a negative value.
 """
 
 from __future__ import annotations
@@ -30,18 +23,16 @@ from chanceclust.expectations import (
     _validated_table,
 )
 from chanceclust.measures import (
+    _exact_counts,
     _generalized_mean,
     _mutual_information,
-    _pair_count_arrays,
     _rand_values,
     _ratio,
 )
 
 __all__ = ["adjusted_mutual_information", "adjusted_rand_index"]
 
-# s_max - E[s] below this fraction of s_max is a degenerate ensemble: the
-# smallest genuine gap is of order 1/N (far above this for N < 1e11), while
-# E[MI] carries a relative error ~1e-13.
+# s_max - E[s] below this fraction of s_max is a degenerate ensemble (a genuine gap is ~1/N).
 _DEGENERATE = 1e-12
 
 
@@ -108,16 +99,12 @@ def _adjusted_rand_index(table: Table, sides: tuple[Side, Side]) -> float:
     counts = _pair_counts(table)
     if counts.n10 == 0 and counts.n01 == 0:
         return 1.0  # identical partitions (and N < 2): no expectation to compute
-    return float(_adjusted_rand_values(*_pair_count_arrays(counts), _rand_expectation(sides))[0])
+    arrays = _exact_counts(counts.n11, counts.n10, counts.n01, counts.n00)
+    return float(_adjusted_rand_values(*arrays, _rand_expectation(sides))[0])
 
 
 def _rand_expectation(sides: tuple[Side, Side]) -> tuple[float, float] | None:
-    """(E[RI], 1 - E[RI]) where a side is random, None when both are fixed (perm).
-
-    With both sizes fixed the ARI is the exact integer formula of
-    :func:`_adjusted_rand_values`; otherwise the expectation is the same for every
-    table of the ensemble.
-    """
+    """(E[RI], 1 - E[RI]) where a side is random, None when both are fixed (exact ARI)."""
     if all(isinstance(side, Fixed) for side in sides):
         return None
     return _expected_rand_index_and_spread(*sides)
@@ -130,13 +117,9 @@ def _adjusted_rand_values(
     n00: NDArray[Any],
     expectation: tuple[float, float] | None,
 ) -> NDArray[np.float64]:
-    """ARI of a batch of pair counts (see :func:`chanceclust.measures._exact_counts`).
+    """ARI of a batch of pair counts: exact in integers when ``expectation`` is None (perm).
 
-    ``expectation`` is None under perm, where ARI = 2 (N11 N00 - N10 N01) /
-    ((N11 + N10)(N10 + N00) + (N11 + N01)(N01 + N00)) exactly in integers
-    with one rounding; else (E[RI], 1 - E[RI]) of the model (num, all),
-    constant over its ensemble. 1.0 exactly for identical partitions; a
-    degenerate ensemble (1 - E[RI] = 0) gives 0.0 otherwise.
+    Else ``expectation`` is (E[RI], 1 - E[RI]); 1.0 for identical partitions, 0.0 when degenerate.
     """
     identical = (n10 == 0) & (n01 == 0)
     if expectation is None:
@@ -151,11 +134,7 @@ def _adjusted_rand_values(
 
 
 def _mi_max(table: Table, sides: tuple[Side, Side], average_method: str) -> float:
-    """s_max: the normalization applied to each side's largest reachable entropy.
-
-    docs/math.md#math-s-max: each side's bound is its ``entropy_bound`` (a fixed side's own
-    entropy H, log K under num, log N under all).
-    """
+    """s_max: the normalization of each side's ``entropy_bound`` (docs/math.md#math-s-max)."""
     if table.n < 2:
         return 0.0  # no pair of elements: every entropy is 0
     true, pred = sides
@@ -170,11 +149,7 @@ def _adjusted_mutual_information(
     expected: float | None = None,
     mi: float | None = None,
 ) -> float:
-    """The AMI of a :class:`Table` given its two sides and a validated normalization.
-
-    ``expected`` (E[MI] of the sides) and ``mi`` (the table's MI), if given, were already
-    computed by the caller (``pairwise``, ``compare``).
-    """
+    """The AMI of a :class:`Table` given its sides; ``expected`` and ``mi`` if already known."""
     return _adjust_for_chance(
         _mutual_information(table) if mi is None else mi,
         _expected_mutual_information(*sides) if expected is None else expected,
@@ -229,14 +204,9 @@ default="arithmetic"
     Notes
     -----
     s_max = f(u, v) with, per side, the largest entropy in its ensemble
-    (docs/math.md#math-s-max): perm H(A), H(B); num log K_A, log K_B; all log N;
-    f(u, v) = u for "true" and v for "pred". One-sided,
-    the reference keeps its own entropy H(G) (clusim uses log K_G or log N
-    there; we follow the paper's rule, the maximum over the clusterings in the
-    random model, which holds the reference fixed). Accuracy: E[MI] to
-    ~1e-13 relative (see :func:`chanceclust.expected_mutual_information`), so
-    the AMI to ~1e-13 absolute.
-    Cost: that of the expectation plus O(non-zero cells) after the table.
+    (docs/math.md#math-s-max): perm H(A), H(B); num log K_A, log K_B; all log N. One-sided,
+    the reference keeps its own entropy (the paper's rule; clusim uses log K or log N).
+    Accuracy ~1e-13 absolute (that of E[MI]); cost that of E[MI] plus O(non-zero cells).
 
     References
     ----------
@@ -267,11 +237,7 @@ default="arithmetic"
 def _adjust_for_chance(
     value: Any, expected: float, bound: float, *, k_true: Any, k_pred: Any
 ) -> Any:
-    """(s - E[s]) / (s_max - E[s]), with the degenerate-ensemble conventions of this module.
-
-    ``value``, ``k_true`` and ``k_pred`` (numbers of clusters) may be arrays of
-    the same shape (a batch of null samples); scalars give a Python float.
-    """
+    """(s - E[s]) / (s_max - E[s]) with this module's degenerate conventions; arrays or floats."""
     value = np.asarray(value, dtype=np.float64)
     k_max, k_min = np.maximum(k_true, k_pred), np.minimum(k_true, k_pred)
     gap = bound - expected

@@ -33,11 +33,9 @@ __all__ = [
 
 
 def _expected_rand_index_and_spread(true: Side, pred: Side) -> tuple[float, float]:
-    """(E[RI], 1 - E[RI]) = (p_A p_B + q_A q_B, p_A q_B + q_A p_B), q = 1 - p.
+    """(E[RI], 1 - E[RI]) = (p_A p_B + q_A q_B, p_A q_B + q_A p_B), q = 1 - p: no cancellation.
 
-    docs/math.md#math-expected-rand. Both are sums of non-negative terms: 1 - E[RI], the
-    ARI's denominator, is never formed by a cancelling subtraction; both are symmetric in
-    the two sides to the last bit (two products, added in either order).
+    docs/math.md#math-expected-rand; symmetric in the two sides to the last bit.
     """
     p_true, q_true = pair_probabilities(true.law)
     p_pred, q_pred = pair_probabilities(pred.law)
@@ -52,11 +50,9 @@ def _expected_rand_index(true: Side, pred: Side) -> float:
 
 
 def _expected_mutual_information(true: Side, pred: Side) -> float:
-    """E[MI] of two sides: the one call path of every E[MI] (docs/math.md#math-expected-mi).
+    """E[MI] of two sides, the one call path of every E[MI] (docs/math.md#math-expected-mi).
 
-    Two random sides (two-sided num and all) depend on (N, K_A, K_B) or N only and are
-    cached by their keys; otherwise the laws are summed afresh. Sides of one kind are taken
-    in their canonical order, so that E[MI] is symmetric to the last bit.
+    Cached when both sides are random (keyed by N, K); sides in canonical order (symmetric).
     """
     true, pred = canonical_pair(true, pred)
     if true.key is not None and pred.key is not None:
@@ -70,30 +66,13 @@ def _expected_mutual_information_two_sided(true: Side, pred: Side) -> float:
     return expected_mi_of_laws(true.law, pred.law)
 
 
-def _validated_table(
-    labels_true: Any,
-    labels_pred: Any,
-    contingency: Any,
-    model: Any,
-    one_sided: Any,
-    unassigned_label: Any,
-    unassigned: Any,
-    /,
-) -> tuple[Table, Setting]:
-    """Parse ``model`` and ``one_sided``, then summarize the labels or table (in that order).
-
-    The one helper of the public functions' shared parameters (the ``labels``,
-    ``contingency``, ``model`` and ``unassigned`` fragments of :mod:`chanceclust._docs`).
-    """
+def _validated_table(labels_true: Any, labels_pred: Any, contingency: Any, model: Any,
+                     one_sided: Any, unassigned_label: Any, unassigned: Any, /
+                     ) -> tuple[Table, Setting]:
+    """Parse ``model`` and ``one_sided``, then summarize the labels or table (in that order)."""
     setting = check_setting(model, one_sided)
-    table = _summarize(
-        labels_true,
-        labels_pred,
-        contingency,
-        unassigned_label=unassigned_label,
-        unassigned=unassigned,
-    )
-    return table, setting
+    return _summarize(labels_true, labels_pred, contingency, unassigned_label=unassigned_label,
+                      unassigned=unassigned), setting
 
 
 @fill_doc
@@ -117,17 +96,9 @@ def expected_rand_index(
 
     Parameters
     ----------
-    labels_true, labels_pred : array-like of shape (n_samples,), optional
-        The two clusterings (any hashable labels). Give these or ``contingency``.
-    model : {"perm", "num", "all"}, default="perm"
-        perm: cluster sizes fixed (Hubert & Arabie); num: uniform over
-        clusterings with the same number of clusters; all: uniform over all
-        clusterings of N elements.
-    one_sided : bool, default=False
-        If True, ``labels_true`` is a fixed reference and only
-        ``labels_pred`` is random. Under perm this changes nothing.
-    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
-        A precomputed contingency table instead of labels.
+    %(labels)s
+    %(model)s
+    %(contingency)s
     %(unassigned)s
 
     Returns
@@ -142,14 +113,10 @@ def expected_rand_index(
 
     Notes
     -----
-    Accuracy: exact rational arithmetic then one rounding under perm; under
-    num and all the ratios of Stirling and Bell numbers are moments of a
-    mixture of i.i.d. labelings, relative error ~1e-15 (measured <= 6e-16
-    against 50-digit references at N = 10^6 .. 10^18 and exactly 2^63 - 1,
-    num with K = 2 .. N/45, N - 1 and small clusters). Under all, from
-    N = 10^4, Stam's mixture is a 48-node Gauss-Hermite rule in real u
-    (:mod:`chanceclust._expected.laws`), so the cost and memory do not grow with
-    N. Cost O(K_A + K_B) after the table under perm and num.
+    Exact rational arithmetic then one rounding under perm; under num and all the
+    ratios of Stirling and Bell numbers are moments of a mixture of i.i.d. labelings
+    (docs/math.md#math-laws), measured <= 6e-16 relative against 50-digit references
+    up to N = 2^63 - 1. Cost O(K_A + K_B) after the table (constant in N under all).
 
     References
     ----------
@@ -193,8 +160,7 @@ def expected_mutual_information(
     ----------
     %(labels)s
     %(model)s
-    contingency : array-like or sparse matrix of shape (K_A, K_B), optional
-        A precomputed contingency table instead of labels.
+    %(contingency)s
     %(unassigned)s
 
     Returns
@@ -209,32 +175,16 @@ def expected_mutual_information(
 
     Notes
     -----
-    The sums are evaluated in a form whose terms are all non-negative
-    (deviances bd0 of Loader 2000 under accurate binomial and hypergeometric
-    pmfs), so E[MI] keeps ~1e-13 relative accuracy at any N, where the
-    textbook E[H(A)] + E[H(B)] - E[H(A,B)] loses digits by cancellation.
-    Under num with K clusters and all, the sums over the random side's
-    cluster sizes collapse to binomial sums (i.i.d. labelings: inclusion-
-    exclusion for num, Stam's mixture for all). Terms of the hypergeometric
-    and binomial sums outside a Bennett window of probability 1e-20 are
-    dropped (docs/math.md#math-windows); binomial sums of variance >= 2^20 are replaced by their moment
-    expansion (error < 1e-22 relative). Cost under perm: O(sqrt(ab/N)) per
-    size pair of mean ab/N below 100, a few hundred flops per pair above.
-
-    Range: num and all, any N up to 2^63 - 1 (measured <= 5e-15 relative
-    against 50-digit references at N = 10^6 .. 10^18 and exactly 2^63 - 1,
-    num with K = 2 .. N/45, N - 1 and small clusters; < 0.1 s). Two
-    sides given by cluster sizes (perm, or num with a mean cluster size
-    below about log K, whose size law is used): any N up to 2^63 - 1; size
-    pairs whose cell count has mean >= 100 use the series of E[bd0] in
-    1/mean with exact hypergeometric cumulants (truncation < 1e-17
-    relative, docs/math.md#math-perm-groups), the others windowed sums (free
-    of int64 products beyond N = 3037000499, where N**2 >= 2**63); measured
-    <= 2e-15 per size pair against 50-digit references at N = 10 .. 2^63 - 1.
-    num with small clusters: any K (up to N - 2); where the size law's
-    lattice variance K Var X is >= 1000 it comes from a saddle-point
-    expansion (docs/math.md#math-laws), tested <= 1e-12 against Fourier-
-    inversion references at K = 10^6 .. 2^62.
+    Every sum has non-negative terms (deviances bd0 under accurate binomial and
+    hypergeometric pmfs), so E[MI] keeps ~1e-13 relative accuracy at any N, where
+    E[H(A)] + E[H(B)] - E[H(A,B)] would cancel. Under num and all the sums over the
+    random side's sizes collapse to binomial sums; terms outside a Bennett window of
+    probability 1e-20 are dropped (docs/math.md#math-windows); the routes, switches and
+    their accuracy are in docs/math.md#math-routes. Any N up to 2^63 - 1: measured
+    <= 5e-15 relative (num, all; < 0.1 s) and <= 2e-15 per size pair (perm) against
+    50-digit references; num with small clusters (any K up to N - 2) <= 1e-12 against
+    Fourier-inversion references at K = 10^6 .. 2^62. Cost under perm: O(sqrt(ab/N))
+    per size pair of mean ab/N below 100, a few hundred flops per pair above.
 
     References
     ----------
@@ -311,10 +261,8 @@ def expected_rand_index_baseline(
 
     Notes
     -----
-    Any ``n`` up to 2^63 - 1: constant memory and < 0.1 s under every model;
-    pair counts such as n (n - 1) / 2 are exact Python integers (n enters the
-    smooth laws of num and all as a float, a 1e-16 relative change of their
-    shape). Accuracy as :func:`expected_rand_index`.
+    Any ``n`` up to 2^63 - 1: constant memory and < 0.1 s under every model; pair counts
+    are exact integers. Accuracy as :func:`expected_rand_index`.
 
     Examples
     --------
@@ -368,17 +316,10 @@ def expected_mutual_information_baseline(
 
     Notes
     -----
-    num and all: any ``n`` up to 2^63 - 1 in < 0.1 s and constant memory
-    (<= 0.03 s and <= 0.5 MB allocated at n = 2^63 - 1, benchmarks/HUGE_N.md),
-    relative error <= 5e-15 measured against 50-digit references at
-    n = 10^6 .. 10^18 and exactly 2^63 - 1, num with K = 2 .. n/45, n - 1
-    and small clusters (tests/reference/huge_expectations.json). perm (two
-    size sequences): any ``n`` up to 2^63 - 1, <= 2e-15 measured per size
-    pair against 50-digit references (the pair_information,
-    huge_pair_information and series_pair_information JSON files of
-    tests/reference/); the cost grows with the number of distinct size pairs (two Zipf sequences of 1000 sizes:
-    < 1 s and < 300 MB at every n from 10^6 to 2^63 - 1,
-    benchmarks/PERM_HUGE_N.md). Accuracy and method as
+    Any ``n`` up to 2^63 - 1. num and all: constant memory, <= 0.03 s at n = 2^63 - 1
+    (benchmarks/HUGE_N.md). perm: the cost grows with the number of distinct size pairs
+    (two Zipf sequences of 1000 sizes: < 1 s and < 300 MB at every n from 10^6 to
+    2^63 - 1, benchmarks/PERM_HUGE_N.md). Accuracy and method as
     :func:`expected_mutual_information` (docs/math.md#math-collapsed-sums).
 
     Examples
@@ -395,6 +336,7 @@ def expected_mutual_information_baseline(
     )
 
 
+@fill_doc
 def same_cluster_probability(
     n: Any,
     *,
@@ -410,16 +352,7 @@ def same_cluster_probability(
 
     Parameters
     ----------
-    n : int
-        Number of elements N.
-    model : {"perm", "num", "all"}
-        perm: uniform over clusterings with the cluster sizes ``sizes``;
-        num: uniform over the S(N, K) clusterings with K = ``n_clusters``;
-        all: uniform over the B_N clusterings.
-    n_clusters : int, optional
-        K, for ``num``.
-    sizes : array-like of int, optional
-        The cluster sizes, for ``perm`` (they must sum to ``n``).
+    %(one_model)s
     group_size : int, default=2
         Number m of given elements (1 or more; 1 gives 1.0).
 
@@ -433,11 +366,8 @@ def same_cluster_probability(
 
     Notes
     -----
-    Exact rational arithmetic for perm; under num and all the ratios of
-    Stirling or Bell numbers are computed as moments of a mixture of i.i.d.
-    labelings, or for num with small clusters of the conditioned zero-truncated
-    Poisson size law (FFT convolutions; docs/math.md#math-laws): relative error
-    ~1e-15. Cost independent of N for perm after the sizes, O(sqrt(N)) for all.
+    Exact rational arithmetic for perm; under num and all moments of the size law
+    (docs/math.md#math-laws), relative error ~1e-15.
 
     Examples
     --------

@@ -40,10 +40,18 @@ Format detection (``input_format="auto"``), first rule that applies wins:
 
 A one-cluster-per-line file whose clusters all have two tab-separated members is therefore read as
 ``pairs``: choose ``clusters`` explicitly for it. CSV is never guessed from content.
+
+Readers: with pyarrow installed (an optional extra), a file of at least
+:data:`VECTOR_MIN_CHARS` characters is read by pyarrow (its CSV reader for labels, csv and tsv,
+into dictionary-encoded columns; its string kernels for pairs and clusters) wherever that
+reading is line for line the Python parsers' (no quote, bare CR, ragged row...); the rules
+above then apply to the distinct values, and the result is the same as the Python parsers',
+which read everything else, and everything without pyarrow.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import gzip
 import io as _io
@@ -70,6 +78,7 @@ __all__ = [
     "factorize",
     "read_cells",
     "read_clustering",
+    "read_clusterings",
     "union",
 ]
 
@@ -225,7 +234,8 @@ def detect_format(name: str, text: str) -> str:
         stripped = stripped.split("\n", 1)[1].lstrip() if "\n" in stripped else ""
     if stripped[:1] in ("[", "{"):
         return "json"
-    if not any(c in text for c in " \t\f\v\x1c\x1d\x1e\x85\xa0"):
+    spaces = " \t\f\v\x1c\x1d\x1e" + ("" if text.isascii() else "\x85\xa0")  # isascii: O(1)
+    if not any(c in text for c in spaces):
         return "labels"  # fast path: no inner whitespace anywhere
     if len(text) >= VECTOR_MIN_CHARS and _plain(text):  # machine-written: no line loop
         return "pairs" if _one_inner_tab_per_line(text) else "clusters"
@@ -349,6 +359,41 @@ def _resolve_column(spec: str, header: list[str], name: str, what: str) -> int:
     )
 
 
+def _table_columns(
+    header: list[str], name: str, column: str | None, id_column: str | None
+) -> tuple[int, int | None, str]:
+    """(label column, element-id column or None, hint for errors) of a table's header."""
+    if column is not None:
+        lab = _resolve_column(column, header, name, "--column")
+        ident = (
+            _resolve_column(id_column, header, name, "--id-column")
+            if id_column is not None
+            else None
+        )
+    elif id_column is not None:
+        ident = _resolve_column(id_column, header, name, "--id-column")
+        if len(header) != 2:
+            raise InvalidFileError(name, 1, "choose the label column with --column")
+        lab = 1 - ident
+    elif len(header) == 1:
+        lab, ident = 0, None
+    elif len(header) == 2:
+        ident, lab = 0, 1
+    else:
+        cols = ", ".join(repr(h) for h in header)
+        raise InvalidFileError(
+            name, 1, f"{len(header)} columns ({cols}): choose the labels with --column"
+        )
+    # the default reading of two columns, named in its errors: both may be labels
+    hint = (
+        f"; without --column a two-column table is read as element id ({header[0]!r}) "
+        f"and label ({header[1]!r}): if both columns are labels, choose one with --column"
+        if column is None and id_column is None and len(header) == 2
+        else ""
+    )
+    return lab, ident, hint
+
+
 def _parse_table(
     text: str, name: str, fmt: str, column: str | None, id_column: str | None
 ) -> Clustering:
@@ -361,35 +406,8 @@ def _parse_table(
         if header is None:
             raise InvalidFileError(name, 1, "empty file: no header row")
         header = [h.strip() for h in header]
-        if column is not None:
-            lab = _resolve_column(column, header, name, "--column")
-            ident = (
-                _resolve_column(id_column, header, name, "--id-column")
-                if id_column is not None
-                else None
-            )
-        elif id_column is not None:
-            ident = _resolve_column(id_column, header, name, "--id-column")
-            if len(header) != 2:
-                raise InvalidFileError(name, 1, "choose the label column with --column")
-            lab = 1 - ident
-        elif len(header) == 1:
-            lab, ident = 0, None
-        elif len(header) == 2:
-            ident, lab = 0, 1
-        else:
-            cols = ", ".join(repr(h) for h in header)
-            raise InvalidFileError(
-                name, 1, f"{len(header)} columns ({cols}): choose the labels with --column"
-            )
+        lab, ident, hint = _table_columns(header, name, column, id_column)
         width = len(header)
-        # the default reading of two columns, named in its errors: both may be labels
-        hint = (
-            f"; without --column a two-column table is read as element id ({header[0]!r}) "
-            f"and label ({header[1]!r}): if both columns are labels, choose one with --column"
-            if column is None and id_column is None and width == 2
-            else ""
-        )
         labels: list[str | None] = []
         elements: list[str] | None = [] if ident is not None else None
         nums: list[int] = []
@@ -550,6 +568,21 @@ class Column(Sequence):  # type: ignore[type-arg]
         return sum(1 for x in self if x == value)
 
 
+def _ints(array: Any) -> np.ndarray:
+    """The values of a pyarrow integer array without nulls, as a read-only numpy view.
+
+    Read from its data buffer: ``pyarrow.Array.to_numpy`` imports pandas (half a second) in some
+    pyarrow versions.
+    """
+    if array.null_count:  # pragma: no cover - callers fill or drop the nulls first
+        raise ValueError("an array with nulls")
+    dtype = np.dtype(f"int{array.type.bit_width}")
+    if not len(array):
+        return np.zeros(0, dtype=dtype)
+    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
+                         offset=array.offset * dtype.itemsize)  # fmt: skip
+
+
 def _arrow() -> Any:
     try:
         import pyarrow as pa
@@ -688,6 +721,211 @@ def _parse_clusters_arrow(text: str, name: str, pa: Any, pc: Any) -> Clustering:
     return Clustering(name, "clusters", Column(labels), Column(elements), where)
 
 
+# Labels files (and the label columns of csv/tsv tables) are read by pyarrow's CSV reader into
+# dictionary-encoded columns: one int32 index per element, each distinct field once. The rules of
+# the Python parsers (``str.strip``, comments, missing labels, header detection) then apply to the
+# distinct fields as Python strings, so that they are the same rules, not a re-implementation.
+
+#: A delimiter that no labels file holds (a field is the whole line; the reader needs one).
+_NO_DELIMITER = "\x01"
+
+
+def _csv_dictionary_columns(
+    text: str, pa: Any, names: list[str], *, delimiter: str = _NO_DELIMITER,
+    skip_rows: int = 0, include: list[str] | None = None, longest: int | None = None,
+    data: bytes | None = None,
+) -> Any:
+    """The columns of ``text`` read as dictionary-encoded strings, one row per line, or None.
+
+    None where pyarrow's CSV reader would not give one row per line as the Python parsers
+    do (a bare ``\\r``, which the reader takes as a line break, a quote or the delimiter in a
+    labels file) or where a row has another number of fields: the Python parsers then read the
+    file and name the line; and where a line is longer than ``longest`` characters.
+    ``data``: ``text`` encoded in UTF-8, where the file's bytes are (else encoded here).
+    """
+    import pyarrow.csv as pacsv
+
+    if not text or ("\r" in text and text.count("\r") != text.count("\r\n")):
+        return None
+    if delimiter == _NO_DELIMITER and _NO_DELIMITER in text:
+        return None
+    if delimiter != _NO_DELIMITER and '"' in text:  # csv quoting: the csv module's rules
+        return None
+    if longest is not None and _has_long_line(text, longest):
+        return None
+    kind = pa.dictionary(pa.int32(), pa.string())
+    try:
+        data = text.encode() if data is None else data
+    except UnicodeEncodeError:  # a lone surrogate (from a codec that lets them through)
+        return None
+    try:
+        table = pacsv.read_csv(
+            _io.BytesIO(data),
+            read_options=pacsv.ReadOptions(
+                column_names=names, skip_rows=skip_rows, block_size=1 << 24
+            ),
+            parse_options=pacsv.ParseOptions(
+                delimiter=delimiter, quote_char=False, escape_char=False,
+                ignore_empty_lines=False, newlines_in_values=False,
+            ),
+            convert_options=pacsv.ConvertOptions(
+                column_types={c: kind for c in (include or names)},
+                include_columns=include or names,
+                strings_can_be_null=False, quoted_strings_can_be_null=False,
+                check_utf8=False,  # a str's UTF-8, or bytes decoded strictly as UTF-8
+            ),
+        )
+    except pa.ArrowInvalid:
+        return None
+    if table.num_rows >= 2**31 - 1:  # pragma: no cover - the codes are int32
+        return None
+    return table
+
+
+def _has_long_line(text: str, longest: int) -> bool:
+    """True if a line of ``text`` may be longer than ``longest`` characters (never a false no).
+
+    Such a line holds a whole window of ``longest // 2`` characters without a line break: one
+    ``find`` per window, each stopping at the window's first line break.
+    """
+    width = max(longest // 2, 1)
+    return any(text.find("\n", start, start + width) < 0
+               for start in range(0, len(text) - width + 1, width))
+
+
+def _clean_codes(
+    column: Any, clean: Any, *, order: bool = True
+) -> tuple[list[str], np.ndarray]:
+    """(distinct values, int32 codes) of a dictionary column after ``clean`` of each field.
+
+    ``clean`` maps a field as read to its value (``str.strip``), or to None to leave the row
+    out (a comment); such rows get code -1. It runs on each chunk's distinct fields, never on
+    each element. Equal values get one code, and the codes follow the values' sorted order
+    (the order the validation gives strings: code points), so they are the labels' codes;
+    ``order=False`` (element ids): the order of first appearance in the chunks' dictionaries.
+    """
+    chunks = column.chunks
+    values: dict[str, int] = {}
+    lookups = [
+        np.fromiter(
+            (-1 if v is None else values.setdefault(v, len(values))
+             for v in map(clean, chunk.dictionary.to_pylist())),
+            dtype=np.int64, count=len(chunk.dictionary),
+        )
+        for chunk in chunks
+    ]
+    distinct = list(values)
+    ranked = sorted(range(len(distinct)), key=distinct.__getitem__) if order else range(
+        len(distinct))
+    rank = np.empty(len(distinct) + 1, dtype=np.int32)  # rank[-1]: -1 (left out) stays -1
+    rank[np.asarray(ranked, dtype=np.int64)] = np.arange(len(distinct), dtype=np.int32)
+    rank[-1] = -1
+    codes = np.empty(len(column), dtype=np.int32)
+    start = 0
+    for chunk, lookup in zip(chunks, lookups, strict=True):
+        indices = _ints(chunk.indices)
+        np.take(rank[lookup], indices, out=codes[start : start + len(indices)])
+        start += len(indices)
+    return [distinct[i] for i in ranked] if order else distinct, codes
+
+
+def _dictionary(codes: np.ndarray, values: Any, pa: Any) -> Any:
+    """A pyarrow DictionaryArray of int32 ``codes`` into ``values`` (codes < 0: null), a list
+    of strings or a pyarrow array.
+
+    Made from the codes' buffer (``pyarrow.array`` of a numpy array imports pandas).
+    """
+    codes = np.ascontiguousarray(codes, dtype=np.int32)
+    valid = None
+    if codes.size and codes.min() < 0:
+        valid = pa.py_buffer(np.packbits(codes >= 0, bitorder="little"))
+    indices = pa.Array.from_buffers(pa.int32(), len(codes), [valid, pa.py_buffer(codes)])
+    if isinstance(values, list):
+        values = pa.array(values, pa.string())
+    return pa.DictionaryArray.from_arrays(indices, values)
+
+
+def _strip_label(field: str) -> str | None:
+    """A labels file's line as the Python parser reads it: stripped, None for a comment."""
+    label = field.strip()
+    return None if label.startswith("#") else label
+
+
+def _parse_labels_arrow(
+    text: str, name: str, pa: Any, data: bytes | None = None
+) -> Clustering | None:
+    """:func:`_parse_labels` by pyarrow's CSV reader, or None where it would split lines apart."""
+    table = _csv_dictionary_columns(text, pa, ["l"], data=data)
+    if table is None:
+        return None
+    values, codes = _clean_codes(table.column("l"), _strip_label)
+    del table
+    if not len(codes) or codes.min() >= 0:
+        where: Sequence[int] = range(1, len(codes) + 1)
+    else:
+        kept = codes >= 0
+        where = np.flatnonzero(kept) + 1
+        codes = codes[kept]
+    return Clustering(name, "labels", Column(_dictionary(codes, values, pa)), None, where)
+
+
+def _strip_cell(field: str) -> str | None:
+    """A one-column table's field: stripped, None for an empty line (the csv module skips it)."""
+    return None if field == "" else field.strip()
+
+
+def _parse_table_arrow(
+    text: str, name: str, fmt: str, columns: Sequence[str | None], id_column: str | None,
+    pa: Any, data: bytes | None = None,
+) -> list[Clustering] | None:
+    """:func:`_parse_table` of each of ``columns`` by one pass of pyarrow's CSV reader, or None.
+
+    None where the csv module must read the file (its rules, its errors): unless each line is
+    one row (no quote, no bare CR, the header on the first line, no empty line between rows of
+    several fields, no line longer than the csv module's field limit), where a column is not
+    in the header, a row has another width, or an element id is empty or repeated.
+    """
+    delimiter = "," if fmt == "csv" else "\t"
+    first = text.split("\n", 1)[0].removesuffix("\r")
+    if not first.strip() or '"' in text:
+        return None
+    if delimiter in first and ("\n\n" in text or "\n\r\n" in text):
+        return None  # an empty line: the reader would fill a row with empty fields
+    header = [h.strip() for h in first.split(delimiter)]
+    try:
+        chosen = [_table_columns(header, name, column, id_column)[:2] for column in columns]
+    except InvalidFileError:
+        return None  # raised by the csv module's path, in the order of the inputs
+    names = [str(i) for i in range(len(header))]
+    wanted = sorted({i for pair in chosen for i in pair if i is not None})
+    table = _csv_dictionary_columns(
+        text, pa, names, delimiter=delimiter, skip_rows=1, include=[names[i] for i in wanted],
+        longest=csv.field_size_limit(), data=data,  # the csv module refuses a longer field
+    )
+    if table is None:
+        return None
+    results = []
+    for lab, ident in chosen:
+        values, codes = _clean_codes(
+            table.column(names[lab]), _strip_cell if len(header) == 1 else str.strip
+        )
+        kept = codes >= 0  # a one-column table skips empty lines
+        where: Sequence[int] = (
+            range(2, len(codes) + 2) if kept.all() else np.flatnonzero(kept) + 2
+        )
+        if not kept.all():
+            codes = codes[kept]
+        elements = None
+        if ident is not None:
+            ids, id_codes = _clean_codes(table.column(names[ident]), str.strip, order=False)
+            if "" in ids or len(ids) != len(id_codes):
+                return None  # an empty or repeated id: the Python parser names its line
+            elements = Column(_dictionary(id_codes, ids, pa))
+        results.append(Clustering(name, fmt, Column(_dictionary(codes, values, pa)), elements,
+                                  where))  # fmt: skip
+    return results
+
+
 def _distinct(labels: Sequence[str | None]) -> list[str | None]:
     """The distinct labels (a pyarrow column's through its kernels)."""
     if isinstance(labels, Column):
@@ -699,12 +937,30 @@ def _distinct(labels: Sequence[str | None]) -> list[str | None]:
     return list(set(labels))
 
 
+def _used_values(array: Any) -> list[str | None]:
+    """The distinct labels of a (sliced) dictionary array: those its indices use, and None."""
+    indices = array.indices
+    codes = _ints(indices.drop_null())
+    used = np.flatnonzero(np.bincount(codes, minlength=len(array.dictionary)))
+    values = array.dictionary.take(used).to_pylist() if len(used) else []
+    return values + ([None] if indices.null_count else [])
+
+
 def _null_where(column: Column, bad: set[Any]) -> Column:
     """``column`` with the labels in ``bad`` made null (unassigned)."""
     pa, pc = _arrow()
     array = column.array
-    if hasattr(array, "dictionary"):
-        array = array.dictionary_decode()
+    if hasattr(array, "dictionary"):  # the indices of the distinct labels in ``bad`` made null
+        hit = np.fromiter((v in bad for v in array.dictionary.to_pylist()), dtype=bool,
+                          count=len(array.dictionary))
+        indices = array.indices
+        if not hit.any():
+            return column
+        codes = _ints(indices.fill_null(-1))
+        null = codes < 0
+        codes = np.where(null, 0, codes)
+        mask = null | hit[codes]
+        return Column(_dictionary(np.where(mask, -1, codes), array.dictionary, pa))
     values = pa.array(sorted(x for x in bad if x is not None), array.type)
     return Column(pc.if_else(pc.is_in(array, value_set=values), None, array))
 
@@ -739,6 +995,8 @@ def _all_integers(values: Sequence[str | None], *, missing: bool) -> bool:
 
     A pyarrow column is checked by its kernels (its text is ASCII), a list on its distinct values.
     """
+    if isinstance(values, Column) and hasattr(values.array, "dictionary"):
+        values = _used_values(values.array)  # the distinct labels, through the list's rules
     if not isinstance(values, Column):
         return all(
             _is_integer(x) or (missing and (x is None or _is_na(x))) for x in set(values)
@@ -848,6 +1106,37 @@ def read_clustering(
     >>> c.format, c.labels, c.elements
     ('labels', ['a', 'b', 'a'], None)
     """
+    return read_clusterings(
+        path, [column], input_format=input_format, id_column=id_column, encoding=encoding,
+        na=na, stdin=stdin, strict_columns=strict_columns, header=header,
+    )[0]
+
+
+def read_clusterings(
+    path: str,
+    columns: Sequence[str | None],
+    *,
+    input_format: str = "auto",
+    id_column: str | None = None,
+    encoding: str = "utf-8",
+    na: str = "error",
+    stdin: IO[bytes] | None = None,
+    strict_columns: bool = True,
+    header: bool | None = None,
+) -> list[Clustering]:
+    """:func:`read_clustering` of each of ``columns`` of one file, which is read once.
+
+    The same clusterings, and the same first error, as one :func:`read_clustering` per column
+    in turn; a csv/tsv table is parsed once for all its columns.
+
+    Examples
+    --------
+    >>> import io
+    >>> a, b = read_clusterings("-", ["x", "y"], input_format="tsv",
+    ...                         stdin=io.BytesIO(b"x\\ty\\n1\\ta\\n2\\tb\\n"))
+    >>> a.labels, b.labels
+    (['1', '2'], ['a', 'b'])
+    """
     if input_format not in ("auto", *FORMATS):
         raise InvalidInputError(
             f"`input_format` must be 'auto' or one of {FORMATS}; got {input_format!r}"
@@ -855,27 +1144,59 @@ def read_clustering(
     if na not in ("error", "keep", "drop"):
         raise InvalidInputError(f"`na` must be 'error', 'keep' or 'drop'; got {na!r}")
     name = _display_name(path)
-    text = _decode(_read_bytes(path, stdin), name, encoding)
+    raw: bytes | None = _read_bytes(path, stdin)
+    text = _decode(raw, name, encoding)  # type: ignore[arg-type]
+    if raw[:3] == b"\xef\xbb\xbf" or not _is_utf8(encoding):  # type: ignore[index]
+        raw = None  # not the UTF-8 of ``text``: the columnar reader encodes it
     fmt = detect_format(path, text) if input_format == "auto" else input_format
     if header and fmt in _TEXT_FORMATS:
-        text = _skip_header(text)
+        text, raw = _skip_header(text), None
         fmt = detect_format(path, text) if input_format == "auto" else input_format
+    parsed: list[Clustering] | None = None
     if fmt in ("csv", "tsv"):
-        result = _parse_table(text, name, fmt, column, id_column)
-    elif (column is not None or id_column is not None) and strict_columns:
+        arrow = _arrow() if len(text) >= VECTOR_MIN_CHARS else None
+        if arrow:
+            parsed = _parse_table_arrow(text, name, fmt, columns, id_column, arrow[0], raw)
+    if parsed is not None:
+        return [_finish(result, na, header) for result in parsed]
+    return [
+        _finish(_parse(text, path, fmt, input_format, column, id_column, strict_columns, raw),
+                na, header)
+        for column in columns
+    ]
+
+
+def _is_utf8(encoding: str) -> bool:
+    try:
+        return codecs.lookup(encoding).name == "utf-8"
+    except LookupError:  # pragma: no cover - _decode named it already
+        return False
+
+
+def _parse(
+    text: str, path: str, fmt: str, input_format: str, column: str | None,
+    id_column: str | None, strict_columns: bool, raw: bytes | None = None,
+) -> Clustering:
+    """The clustering of ``text`` in format ``fmt`` (by pyarrow where it reads it alike)."""
+    name = _display_name(path)
+    if fmt in ("csv", "tsv"):
+        return _parse_table(text, name, fmt, column, id_column)
+    if (column is not None or id_column is not None) and strict_columns:
         raise InvalidFileError(
             name, None, f"--column/--id-column apply to csv/tsv input, not {fmt}"
         )
-    elif fmt == "labels":
-        result = _parse_labels(text, name)
-    elif fmt == "pairs":
+    if fmt == "labels":
+        arrow = _arrow() if len(text) >= VECTOR_MIN_CHARS else None
+        parsed = _parse_labels_arrow(text, name, arrow[0], raw) if arrow else None
+        return parsed if parsed is not None else _parse_labels(text, name)
+    if fmt == "pairs":
         arrow = _vectorized(text)
         parsed = _parse_pairs_arrow(text, name, *arrow) if arrow else None
-        result = parsed if parsed is not None else _parse_pairs(text, name)
-    elif fmt == "clusters":
+        return parsed if parsed is not None else _parse_pairs(text, name)
+    if fmt == "clusters":
         arrow = _vectorized(text)
         try:
-            result = (
+            return (
                 _parse_clusters_arrow(text, name, *arrow) if arrow
                 else _parse_clusters(text, name)
             )
@@ -883,8 +1204,12 @@ def read_clustering(
             if input_format == "auto":
                 _check_near_pairs(text, name)  # a pairs file with a bad line: say which
             raise
-    else:
-        result = _parse_json(text, name)
+    return _parse_json(text, name)
+
+
+def _finish(result: Clustering, na: str, header: bool | None) -> Clustering:
+    """The reading rules after parsing: no elements, a header read as data, missing labels."""
+    name, fmt = result.source, result.format
     if result.n == 0:
         raise InvalidFileError(name, 1, f"empty: no elements found (read as {fmt})")
     if header is None and fmt in ("labels", "pairs"):
@@ -1135,7 +1460,9 @@ def union(
         la = list(a.labels) + [None] * len(extra)
         lb = [None if j < 0 else b.labels[j] for j in index_b]
     marks = set(unassigned_labels)
-    if marks:
+    if marks and isinstance(la, Column) and isinstance(lb, Column):
+        la, lb = _null_where(la, marks), _null_where(lb, marks)
+    elif marks:
         la = [None if x in marks else x for x in la]
         lb = [None if x in marks else x for x in lb]
     return UnionPair(la, lb, index_a, index_b, elements)
@@ -1180,6 +1507,19 @@ def label_codes(labels: Sequence[str | None]) -> np.ndarray | None:
     if not isinstance(labels, Column):
         return None
     pa, pc = _arrow()
+    array = labels.array
+    if hasattr(array, "dictionary"):  # read as a dictionary: encode its distinct labels only
+        distinct = pc.dictionary_encode(array.dictionary.cast(pa.large_string()))
+        rank = np.empty(len(distinct.dictionary) + 1, dtype=np.int64)  # rank[-1]: -1 stays
+        rank[_ints(pc.array_sort_indices(distinct.dictionary))] = np.arange(len(rank) - 1)
+        rank[-1] = -1
+        indices = _ints(array.indices.fill_null(-1))
+        if len(rank) - 1 == len(array.dictionary) and np.array_equal(
+            rank[:-1], np.arange(len(rank) - 1)
+        ):  # distinct labels in sorted order (as the readers make them): the codes as they are
+            return indices
+        lookup = _ints(distinct.indices).astype(np.int64)
+        return rank[np.append(lookup, -1)[indices]]
     encoded = pc.dictionary_encode(_arrow_strings(labels, pa))
     rank = np.empty(len(encoded.dictionary), dtype=np.int64)
     rank[pc.array_sort_indices(encoded.dictionary).to_numpy()] = np.arange(len(rank))

@@ -92,18 +92,13 @@ def rand_index(
 
     Parameters
     ----------
-    %(labels)s
-    %(contingency)s
-    %(unassigned)s
+    %(inputs)s
 
     Returns
     -------
     float
         RI in [0, 1], symmetric; 1.0 when N < 2 (as scikit-learn's ``rand_score``).
-
-    Notes
-    -----
-    Exact integer pair counts, one rounding. O(cells) after the table.
+        Exact integer pair counts, one rounding; O(cells) after the table.
 
     Examples
     --------
@@ -111,39 +106,20 @@ def rand_index(
     >>> rand_index([0, 0, 1, 1], [0, 0, 1, 2])  # 5 of the 6 pairs
     0.8333333333...
     """
-    return _rand_index(
-        pair_counts(
-            labels_true,
-            labels_pred,
-            contingency=contingency,
-            unassigned_label=unassigned_label,
-            unassigned=unassigned,
-        )
-    )
+    counts = pair_counts(labels_true, labels_pred, contingency=contingency,
+                         unassigned_label=unassigned_label, unassigned=unassigned)
+    return _rand_index(counts)
 
 
 def _rand_index(counts: PairCounts) -> float:
     """Rand index of pair counts (1.0 when there is no pair)."""
-    return float(_rand_values(*_pair_count_arrays(counts))[0])
+    return float(_rand_values(*_exact_counts(counts.n11, counts.n10, counts.n01, counts.n00))[0])
 
 
-# ----------------------------------------------------------------- formulas over a batch
-#
-# Each measure has one formula, vectorized over a batch of tables: the
-# single-pair functions of this module and of :mod:`chanceclust.adjusted` call
-# it with a batch of one, and the null samples of
-# :mod:`chanceclust.significance` with a batch of many. Pair counts come as
-# int64 arrays while every product and sum stays below 2**53 (then each
-# quotient is exactly Python's correctly rounded one), else as object arrays
-# of Python ints: the same numbers either way.
-
-# Pair counts below this keep every product and sum of the formulas < 2**53.
+# One formula per measure, vectorized over a batch of tables (a batch of one for a single
+# pair, many for significance's null samples). Pair counts below _SMALL_COUNT keep every
+# product and sum < 2**53 (int64, quotients correctly rounded); larger ones are Python ints.
 _SMALL_COUNT = 2**25
-
-
-def _pair_count_arrays(counts: PairCounts) -> tuple[NDArray[Any], ...]:
-    """(n11, n10, n01, n00) of one :class:`PairCounts` as a batch of one (exact)."""
-    return _exact_counts(counts.n11, counts.n10, counts.n01, counts.n00)
 
 
 def _exact_counts(*values: Any) -> tuple[NDArray[Any], ...]:
@@ -181,11 +157,7 @@ def _rand_values(
 def _fowlkes_mallows_values(
     n11: NDArray[Any], n10: NDArray[Any], n01: NDArray[Any]
 ) -> NDArray[np.float64]:
-    """FMI = N11 / sqrt((N11 + N10)(N11 + N01)) of a batch.
-
-    0.0 when N11 = 0 (scikit-learn), 1.0 exactly for identical partitions, and
-    never above 1 (the square root is rounded).
-    """
+    """FMI of a batch: 0.0 when N11 = 0 (scikit-learn), 1.0 for identical partitions, <= 1."""
     product = (n11 + n10) * (n11 + n01)
     if product.dtype == object:
         root = np.array([math.sqrt(int(v)) for v in product], dtype=np.float64)
@@ -209,14 +181,10 @@ def _mutual_information_values(
     n: int,
     starts: NDArray[np.intp],
 ) -> NDArray[np.float64]:
-    """MI of a batch of tables of N elements, each given by its non-zero cells.
+    """MI of a batch of tables given by their non-zero cells (docs/math.md#math-information).
 
-    ``x`` are the cell counts n_ij, ``a`` and ``b`` the sizes of each cell's
-    row and column, ``starts`` the index of each table's first cell (every
-    table has one). With mu_ij = a_i b_j / N, MI = (1/N) sum_{n_ij > 0}
-    bd0(n_ij, mu_ij) + (N^2 - sum_{n_ij > 0} a_i b_j) / N^2, because the sum
-    over all cells of (n_ij - mu_ij) is 0 and bd0(0, mu) = mu: a sum of
-    non-negative terms, the second exact in integers.
+    ``x``: counts n_ij; ``a``, ``b``: each cell's row and column sizes; ``starts``: each
+    table's first cell. MI = (1/N) sum bd0(n_ij, a_i b_j/N) + (N^2 - sum a_i b_j) / N^2.
     """
     if n == 0:
         return np.zeros(len(starts))
@@ -250,11 +218,7 @@ def _variation_of_information_values(
     n: int,
     starts: NDArray[np.intp],
 ) -> NDArray[np.float64]:
-    """VI = sum_ij (n_ij/N) (log(a_i/n_ij) + log(b_j/n_ij)) of a batch (cells as above).
-
-    Every term is >= 0 (log1p of exact integer differences): no cancellation as
-    in H(A) + H(B) - 2 MI, and 0.0 exactly for identical partitions.
-    """
+    """VI = sum_ij (n_ij/N) (log(a_i/n_ij) + log(b_j/n_ij)) of a batch (cells as above)."""
     if n == 0:
         return np.zeros(len(starts))
     xf = x.astype(np.float64)
@@ -270,12 +234,7 @@ def _normalized_mutual_information_values(
     k_pred: NDArray[np.integer],
     method: str,
 ) -> NDArray[np.float64]:
-    """NMI = MI / f(H(A), H(B)) of a batch, with scikit-learn's conventions.
-
-    1.0 when both sides have at most one cluster (or N = 0), 0.0 when MI = 0,
-    and 1.0 exactly when MI reaches its bound (identical partitions, or a
-    refinement under "min"): MI and the entropies are summed differently.
-    """
+    """NMI = MI / f(H(A), H(B)) of a batch, scikit-learn's conventions; 1.0 at the bound."""
     bound = np.asarray(_generalized_mean(h_true, h_pred, method), dtype=np.float64)
     value = np.where(mi >= bound * (1.0 - 1e-13), 1.0, mi / np.where(bound == 0.0, 1.0, bound))
     value = np.where(mi == 0.0, 0.0, value)
@@ -283,13 +242,10 @@ def _normalized_mutual_information_values(
 
 
 def table_cells(table: Table) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
-    """(n_ij, a_i, b_j) of each non-zero cell of a :class:`Table`, in its canonical order.
+    """(n_ij, a_i, b_j) of each non-zero cell of a :class:`Table`, in canonical order.
 
-    The canonical order is the row-major order of the table or of its transpose, whichever
-    :func:`_transposing_order` picks: the same cells in the same order for the table of
-    (A, B) and that of (B, A). The symmetric measures (MI, VI, and through MI the
-    two-sided NMI and AMI) sum terms symmetric in (a_i, b_j) in this order, so they are
-    symmetric to the last bit.
+    The same cells in the same order for (A, B) and (B, A) (:func:`_transposing_order`), so
+    MI, VI and the two-sided NMI and AMI are symmetric to the last bit.
     """
     order = _transposing_order(table)
     a, b = table.row_sums[table.rows], table.col_sums[table.cols]
@@ -301,12 +257,8 @@ def table_cells(table: Table) -> tuple[NDArray[np.int64], NDArray[np.int64], NDA
 def _transposing_order(table: Table) -> NDArray[np.intp] | None:
     """None if a table's cells are in canonical order; else the order of its transpose's cells.
 
-    Canonical is the orientation whose rows are the side with fewer clusters, then with the
-    lexicographically smaller sorted sizes, then with the lexicographically smaller
-    (row, column, count) cell list; a table equal to its transpose is canonical as it is.
-    The rule gives one answer for a table and the opposite for its transpose. Cells are in
-    row-major order (an invariant of :class:`~chanceclust.contingency.Table`), so a stable
-    sort by column lists them in the row-major order of the transpose.
+    Canonical rows: the side with fewer clusters, then the smaller sorted sizes, then the
+    smaller (row, column, count) cell list (opposite answers for a table and its transpose).
     """
     k_rows, k_cols = len(table.row_sums), len(table.col_sums)
     if k_rows != k_cols:
@@ -376,9 +328,7 @@ def mutual_information(
 
     Parameters
     ----------
-    %(labels)s
-    %(contingency)s
-    %(unassigned)s
+    %(inputs)s
 
     Returns
     -------
@@ -401,23 +351,13 @@ def mutual_information(
     >>> round(mutual_information([0, 0, 1, 1], [0, 0, 1, 1]), 12)  # log 2
     0.69314718056
     """
-    return _mutual_information(
-        _summarize(
-            labels_true,
-            labels_pred,
-            contingency,
-            unassigned_label=unassigned_label,
-            unassigned=unassigned,
-        )
-    )
+    table = _summarize(labels_true, labels_pred, contingency,
+                       unassigned_label=unassigned_label, unassigned=unassigned)
+    return _mutual_information(table)
 
 
 def _generalized_mean(u: Any, v: Any, average_method: str) -> Any:
-    """The normalization f(u, v) of NMI/AMI: min, geometric, arithmetic or max mean, or one side.
-
-    ``"true"`` is u (the side of ``labels_true``), ``"pred"`` is v. Elementwise on
-    arrays; a float for two scalars.
-    """
+    """The normalization f(u, v) of NMI/AMI (``"true"``: u, ``"pred"``: v); elementwise."""
     if average_method == "true":
         return u
     if average_method == "pred":
@@ -453,8 +393,7 @@ default="arithmetic"
         The normalization f; the paper's "sqrt" and "sum" are accepted as
         aliases of "geometric" and "arithmetic". "true" and "pred" divide by
         the entropy of one side only, H(A) or H(B) (scikit-learn#12484).
-    contingency : array-like or sparse matrix, optional
-        A precomputed contingency table.
+    %(contingency)s
     %(unassigned)s
 
     Returns
@@ -477,16 +416,9 @@ default="arithmetic"
     0.8
     """
     method = check_average_method(average_method)
-    return _normalized_mutual_information(
-        _summarize(
-            labels_true,
-            labels_pred,
-            contingency,
-            unassigned_label=unassigned_label,
-            unassigned=unassigned,
-        ),
-        method,
-    )
+    table = _summarize(labels_true, labels_pred, contingency,
+                       unassigned_label=unassigned_label, unassigned=unassigned)
+    return _normalized_mutual_information(table, method)
 
 
 def _normalized_mutual_information(table: Table, method: str) -> float:
@@ -512,26 +444,18 @@ def fowlkes_mallows_index(
     unassigned_label: Any = None,
     unassigned: str = "raise",
 ) -> float:
-    """Fowlkes-Mallows index N11 / sqrt((N11 + N10)(N11 + N01)).
-
-    Formula: docs/math.md#math-rand.
+    """Fowlkes-Mallows index N11 / sqrt((N11 + N10)(N11 + N01)) (docs/math.md#math-rand).
 
     Parameters
     ----------
-    %(labels)s
-    %(contingency)s
-    %(unassigned)s
+    %(inputs)s
 
     Returns
     -------
     float
         In [0, 1]; 0.0 when no pair is together in both (scikit-learn's
         convention, which gives 0.0 even for two identical all-singleton
-        clusterings).
-
-    Notes
-    -----
-    Exact integer pair counts, one rounding. O(cells) after the table.
+        clusterings). Exact integer pair counts, one rounding; O(cells) after the table.
 
     Examples
     --------
@@ -539,21 +463,14 @@ def fowlkes_mallows_index(
     >>> round(fowlkes_mallows_index([0, 0, 1, 1], [0, 0, 1, 2]), 12)  # 1 / sqrt(2)
     0.707106781187
     """
-    return _fowlkes_mallows_index(
-        pair_counts(
-            labels_true,
-            labels_pred,
-            contingency=contingency,
-            unassigned_label=unassigned_label,
-            unassigned=unassigned,
-        )
-    )
+    counts = pair_counts(labels_true, labels_pred, contingency=contingency,
+                         unassigned_label=unassigned_label, unassigned=unassigned)
+    return _fowlkes_mallows_index(counts)
 
 
 def _fowlkes_mallows_index(c: PairCounts) -> float:
     """Fowlkes-Mallows index of pair counts (0.0 when N11 = 0)."""
-    n11, n10, n01, _ = _pair_count_arrays(c)
-    return float(_fowlkes_mallows_values(n11, n10, n01)[0])
+    return float(_fowlkes_mallows_values(*_exact_counts(c.n11, c.n10, c.n01, c.n00)[:3])[0])
 
 
 @fill_doc
@@ -565,25 +482,18 @@ def jaccard_index(
     unassigned_label: Any = None,
     unassigned: str = "raise",
 ) -> float:
-    """Jaccard index of co-clustered pairs, N11 / (N11 + N10 + N01).
-
-    Formula: docs/math.md#math-rand.
+    """Jaccard index of co-clustered pairs, N11 / (N11 + N10 + N01) (docs/math.md#math-rand).
 
     Parameters
     ----------
-    %(labels)s
-    %(contingency)s
-    %(unassigned)s
+    %(inputs)s
 
     Returns
     -------
     float
         In [0, 1]; 1.0 when neither clustering puts any pair together (then
-        both are all singletons, or N < 2: identical partitions).
-
-    Notes
-    -----
-    Exact integer pair counts, one rounding. O(cells) after the table.
+        both are all singletons, or N < 2: identical partitions). Exact integer pair
+        counts, one rounding; O(cells) after the table.
 
     Examples
     --------
@@ -591,21 +501,14 @@ def jaccard_index(
     >>> jaccard_index([0, 0, 1, 1], [0, 0, 1, 2])
     0.5
     """
-    return _jaccard_index(
-        pair_counts(
-            labels_true,
-            labels_pred,
-            contingency=contingency,
-            unassigned_label=unassigned_label,
-            unassigned=unassigned,
-        )
-    )
+    counts = pair_counts(labels_true, labels_pred, contingency=contingency,
+                         unassigned_label=unassigned_label, unassigned=unassigned)
+    return _jaccard_index(counts)
 
 
 def _jaccard_index(c: PairCounts) -> float:
     """Jaccard index of pair counts (1.0 when no pair is together in either)."""
-    n11, n10, n01, _ = _pair_count_arrays(c)
-    return float(_jaccard_values(n11, n10, n01)[0])
+    return float(_jaccard_values(*_exact_counts(c.n11, c.n10, c.n01, c.n00)[:3])[0])
 
 
 @fill_doc
@@ -626,9 +529,7 @@ def variation_of_information(
 
     Parameters
     ----------
-    %(labels)s
-    %(contingency)s
-    %(unassigned)s
+    %(inputs)s
 
     Returns
     -------
@@ -646,15 +547,9 @@ def variation_of_information(
     >>> round(variation_of_information([0, 0, 1, 1], [0, 0, 1, 2]), 6)  # log(2)/2
     0.346574
     """
-    return _variation_of_information(
-        _summarize(
-            labels_true,
-            labels_pred,
-            contingency,
-            unassigned_label=unassigned_label,
-            unassigned=unassigned,
-        )
-    )
+    table = _summarize(labels_true, labels_pred, contingency,
+                       unassigned_label=unassigned_label, unassigned=unassigned)
+    return _variation_of_information(table)
 
 
 def _variation_of_information(table: Table) -> float:

@@ -1,13 +1,7 @@
 """Exact samplers of the random models: uniform random clusterings of N elements.
 
-* ``perm``: uniform over the clusterings with a given cluster-size sequence
-  (a uniform permutation of the size sequence's labels);
-* ``num``: uniform over the S(N, K) clusterings with exactly K clusters;
-* ``all``: uniform over the B_N clusterings (Stam's algorithm).
-
-Every draw costs O(N + K) time and memory, without recursion, for every K
-from 1 to N. Randomness comes only from the ``rng`` argument (None, an int
-seed or a :class:`numpy.random.Generator`).
+``perm`` (given sizes), ``num`` (exactly K clusters) and ``all`` (Stam's algorithm), each in
+O(N + K) time and memory (docs/math.md#math-samplers); randomness only from ``rng``.
 """
 
 from __future__ import annotations
@@ -18,12 +12,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._docs import fill_doc
 from chanceclust._validation import check_count, check_model_summary, check_rng
 from chanceclust.exceptions import InvalidInputError
 
 __all__ = ["random_clustering", "random_clusterings"]
 
 
+@fill_doc
 def random_clustering(
     n: int,
     *,
@@ -38,16 +34,7 @@ def random_clustering(
 
     Parameters
     ----------
-    n : int
-        Number of elements N >= 1.
-    model : {"perm", "num", "all"}
-        perm: uniform over the clusterings with cluster sizes ``sizes``;
-        num: uniform over the S(N, K) clusterings with K = ``n_clusters``
-        clusters; all: uniform over all B_N clusterings.
-    n_clusters : int, optional
-        K, required for ``num`` (1 <= K <= N).
-    sizes : array-like of positive int, optional
-        The cluster sizes, required for ``perm`` (they must sum to ``n``).
+    %(one_model)s
     rng : None, int or numpy.random.Generator, optional
         Source of randomness (passed to :func:`numpy.random.default_rng`).
 
@@ -63,9 +50,8 @@ def random_clustering(
 
     Notes
     -----
-    The draw is exactly uniform over the model's clusterings (up to the
-    floating-point rounding of the probabilities involved); see
-    :func:`random_clusterings` for the algorithms and the proofs.
+    Exactly uniform (up to the rounding of the probabilities involved); the algorithms are
+    those of :func:`random_clusterings`.
 
     Examples
     --------
@@ -104,48 +90,24 @@ def random_clusterings(
 
     Notes
     -----
+    Algorithms (docs/math.md#math-samplers), each exactly uniform:
+
     perm
-        A uniform permutation of the label sequence (0 repeated ``sizes[0]``
-        times, 1 repeated ``sizes[1]`` times, ...). Each partition with this
-        size multiset is hit by the same number of labelings (the product of
-        the factorials of the multiplicities of equal sizes), hence uniform.
-
+        A uniform permutation of the label sequence: every partition with this size
+        multiset is hit by the same number of labelings.
     all (Stam 1983)
-        Draw u with P(u) = u^N / (e u! B_N) (Dobinski's formula makes this a
-        law), then N i.i.d. uniform labels in 0..u-1 and relabel the labels
-        used as 0..K-1. A given partition with k blocks arises with
-        probability u(u-1)...(u-k+1) / u^N given u; averaged over u this is
-        sum_u (u)_k / (e u! B_N) = (1/B_N) (1/e) sum_j 1/j! = 1/B_N for
-        every partition. The law of u is evaluated in log space on the window
-        around its mode outside which the weights are below ~4.5e-35 of the
-        largest (``log w > log(1e-30) - 10``; ``chanceclust._expected.laws.all_law``,
-        docs/math.md#math-laws).
-
+        Draw u with P(u) = u^N / (e u! B_N), then N i.i.d. uniform labels in 0..u-1,
+        relabelled; a partition with k blocks then has probability
+        sum_u (u)_k / (e u! B_N) = 1/B_N. The law of u is evaluated in log space on the
+        window where its weights exceed ~4.5e-35 of the largest (docs/math.md#math-laws).
     num (uniform surjection)
-        A uniform clustering with K clusters is a uniform surjective labeling
-        with K labels (each partition has K! labelings). A surjection with
-        label sizes (s_1, ..., s_K) is one of N! / prod s_i! such labelings,
-        so its size vector has law proportional to 1 / prod s_i! on s_i >= 1,
-        sum s_i = N: that of K i.i.d. zero-truncated Poisson(rho) variables
-        conditioned on their sum being N (rho^N is a constant factor), for
-        any rho > 0. Given the sizes, a uniform permutation of the label
-        sequence makes every surjection with those sizes equally likely.
-
-        The conditioning on the sum is exact and cheap through a
-        Poisson-process view of a zero-truncated Poisson variable: with a
-        rate-rho process on [0, 1] conditioned to have a point, the first
-        point t_i has density proportional to e^(-rho t) on [0, 1] and the
-        other points number Y_i ~ Poisson(rho (1 - t_i)), so s_i = 1 + Y_i.
-        Given the t_i, the Y_i conditioned on sum Y_i = M = N - K are
-        Multinomial(M, (1 - t_i) / sum_j (1 - t_j)), and the t_i conditioned
-        on the sum have the density of i.i.d. t_i tilted by
-        Poisson(M; L) with L = rho sum (1 - t_i). So: draw the t_i i.i.d.,
-        accept them with probability Poisson(M; L) / Poisson(M; M) (<= 1, the
-        Poisson likelihood is largest at L = M), then draw the multinomial.
-        With rho solving rho / (1 - e^-rho) = N / K (the mean size), the
-        acceptance probability stays bounded away from 0 for every K (about
-        0.9 at K = N/2, tending to 1 when N/K or K/(N-K) grows), so the
-        expected cost is O(N + K). K = 1 and K = N have a single clustering.
+        The size vector of a uniform surjection is that of K i.i.d. zero-truncated
+        Poisson(rho) variables conditioned on summing to N. Through a Poisson-process
+        view (first points t_i i.i.d., accepted with probability Poisson(M; L) /
+        Poisson(M; M), M = N - K, L = rho sum (1 - t_i), then a multinomial) the
+        conditioning is exact, with an acceptance bounded away from 0 for every K
+        (rho / (1 - e^-rho) = N / K), so the expected cost is O(N + K); then a uniform
+        permutation of the label sequence.
 
     References
     ----------

@@ -1,30 +1,9 @@
 """Stirling numbers of the second kind and Bell numbers, exact and in log space.
 
-``stirling2`` and ``bell`` return exact Python integers (for small and moderate
-``n``); ``log_stirling2`` and ``log_bell`` return ``log S(n, k)`` and ``log B_n``
-as float64, vectorized with NumPy broadcasting, for ``n`` up to ``10**7`` and
-beyond.  The numbers themselves overflow a double long before that
-(``S(1000, 10)`` already does), but the chance models of chanceclust only ever
-need ratios of them, which the logs give to full precision.
-
-Accuracy contract of the log functions: ``|computed - log X| <= 1e-13 * max(1, |log X|)``
-(measured well below that bound; see the docstrings and ``tests/test_special.py``).
-
-Algorithms (details in the function docstrings):
-
-* *surjection regime* (``n / k`` comfortably above ``log k``):
-  ``S(n, k) = k**n T(n, k) / k!`` where ``T`` is the probability that ``n``
-  uniform labels on ``k`` values use every value; ``log T`` is a ``log1p`` of a
-  small alternating correction whose terms decrease geometrically.
-* *saddle-point regime* (the rest): the exact identity
-  ``S(n, k) = n! (e**rho - 1)**k / (k! rho**n) * P(X_1 + ... + X_k = n)`` with
-  ``X_i`` i.i.d. zero-truncated Poisson(``rho``) and ``rho`` the saddle point
-  (``E[X] = n / k``); the lattice probability is the inverse Fourier integral of
-  the closed-form characteristic function, evaluated by the trapezoid rule,
-  which is exact up to aliasing, on the few nodes where the integrand is not
-  negligible.
-* Bell numbers: the same construction for the compound Poisson law behind the
-  exponential generating function ``exp(e**z - 1)``.
+``stirling2`` and ``bell`` return exact Python integers; ``log_stirling2`` and ``log_bell``
+return their logs as float64, vectorized, for ``n`` up to ``10**7`` and beyond (the numbers
+overflow a double long before; the models only need ratios). Accuracy contract of the logs:
+``|computed - log X| <= 1e-13 * max(1, |log X|)``. Algorithms: docs/math.md#math-special.
 """
 
 from __future__ import annotations
@@ -92,16 +71,10 @@ def stirling2(n: int, k: int) -> int:
 
     Notes
     -----
-    Inclusion-exclusion over the labels left unused,
-
-    .. math:: S(n, k) = \frac{1}{k!} \sum_{j=0}^{k} (-1)^j \binom{k}{j} (k - j)^n,
-
-    in exact integer arithmetic: ``k + 1`` big-integer powers of about
-    ``n log2 k`` bits (milliseconds for ``n`` in the thousands; about 100 s
-    at ``n = 10**5``, ``k = 1000``).  When ``m = n - k < k / 4`` it uses
-    instead ``S(n, n - m) = sum_j <<m, j>> C(n + m - 1 - j, 2m)`` with the
-    second-order Eulerian numbers (Graham, Knuth and Patashnik, *Concrete
-    Mathematics*, eq. 6.43): ``O(m**2)`` small integer operations.
+    Inclusion-exclusion over the unused labels in exact integers: ``k + 1`` powers of about
+    ``n log2 k`` bits (about 100 s at ``n = 10**5``, ``k = 1000``). When ``m = n - k < k / 4``,
+    ``S(n, n - m) = sum_j <<m, j>> C(n + m - 1 - j, 2m)`` with second-order Eulerian numbers
+    (Concrete Mathematics, eq. 6.43): ``O(m**2)`` small integer operations.
 
     Examples
     --------
@@ -120,10 +93,7 @@ def stirling2(n: int, k: int) -> int:
     if k == 1 or k == n:
         return 1
     m = n - k
-    if m < k // 4:
-        # k close to n: S(n, n - m) = sum_j <<m, j>> C(n + m - 1 - j, 2m), second-order
-        # Eulerian numbers (Graham, Knuth & Patashnik, Concrete Mathematics, eq. 6.43);
-        # O(m^2) small integers instead of k huge powers.
+    if m < k // 4:  # k close to n: second-order Eulerian numbers (Notes)
         row = _eulerian2_row(m)
         return sum(e * math.comb(n + m - 1 - j, 2 * m) for j, e in enumerate(row) if e)
     return surjection_counts(n, k, 1)[0] // math.factorial(k)
@@ -172,15 +142,9 @@ def bell(n: int) -> int:
 
     Notes
     -----
-    Summing the inclusion-exclusion formula of :func:`stirling2` over ``k``
-    gives
-
-    .. math:: B_n = \frac{1}{n!} \sum_{j=0}^{n} \binom{n}{j} \, j^n \, D_{n-j},
-
-    with :math:`D_p = p! \sum_{i \le p} (-1)^i / i!` the derangement numbers
-    (``D_p = (p - 1)(D_{p-1} + D_{p-2})``).  ``O(n)`` big-integer operations on
-    numbers of about ``n log2 n`` bits: about 0.05 s at ``n = 1000``, 0.6 s
-    at ``n = 2000``.
+    :math:`B_n = \frac{1}{n!} \sum_{j} \binom{n}{j} j^n D_{n-j}` with the derangement
+    numbers :math:`D_p` (:func:`stirling2`'s formula summed over ``k``): ``O(n)`` big-integer
+    operations, about 0.05 s at ``n = 1000``, 0.6 s at ``n = 2000``.
 
     Examples
     --------
@@ -205,13 +169,7 @@ def bell(n: int) -> int:
 
 # --------------------------------------------------------------------------- float kernels
 def _log_factorial_ratio(n: NDArray[np.float64], k: NDArray[np.float64]) -> NDArray[np.float64]:
-    """``log(n! / k!)`` for ``n >= k >= 0`` without the cancellation of two gammaln.
-
-    For ``k >= 30`` Stirling's series gives
-    ``-(n + 1/2) log1p(-m/n) + m (log k - 1) + delta(n) - delta(k)``, ``m = n - k``,
-    whose terms are all of the size of the result; below that gammaln is exact
-    enough (its values are small).
-    """
+    """``log(n! / k!)`` for ``n >= k >= 0``: Stirling's series from ``k = 30``, else gammaln."""
     out = gammaln(n + 1.0) - gammaln(k + 1.0)
     big = k >= 30.0
     if np.any(big):
@@ -341,48 +299,15 @@ def log_stirling2(n: ArrayLike, k: ArrayLike) -> Any:
 
     Notes
     -----
-    Exact cases: ``S(n, n) = S(n, 1) = 1`` and the zeros.  Otherwise
-    (``2 <= k < n``) one of two regimes, both built from positive or
-    geometrically decaying quantities:
+    Exact cases: ``S(n, n) = S(n, 1) = 1`` and the zeros. Otherwise the surjection
+    regime (first correction :math:`k (1 - 1/k)^n \le 1/4`) or the saddle-point identity
+    with an exact lattice probability (trapezoid rule), as derived in
+    docs/math.md#math-special.
 
-    *Surjection* (when the first correction :math:`k (1 - 1/k)^n \le 1/4`,
-    i.e. roughly :math:`n/k > \log k + 1.4`):
-
-    .. math:: \log S(n, k) = n \log k - \log k! + \log T, \qquad
-              T = \sum_{j=0}^{k} (-1)^j \binom{k}{j} (1 - j/k)^n,
-
-    the probability that ``n`` uniform labels use all ``k`` of them.  The
-    correction terms fall at least geometrically by the ratio ``1/4``, so at
-    most 30 terms and ``log1p`` give ``log T`` to a few ulps.
-
-    *Saddle point* (the rest: mean block size ``n / k`` small).  With
-    :math:`X_i` i.i.d. zero-truncated Poisson(:math:`\rho`),
-
-    .. math:: S(n, k) = \frac{n!\,(e^\rho - 1)^k}{k!\,\rho^n}
-              \Pr(X_1 + \dots + X_k = n)
-
-    holds exactly for every :math:`\rho > 0`; :math:`\rho` solves
-    :math:`E X = n / k`, so that the sum is centred at ``n``.  The lattice
-    probability is :math:`\frac{1}{2\pi}\int_{-\pi}^{\pi} \psi(t)^k e^{-imt}\,dt`
-    (``m = n - k``, :math:`\psi(t) = h(\rho e^{it}) / h(\rho)`,
-    :math:`h(z) = (e^z - 1)/z`), evaluated by the trapezoid rule on ``M``
-    nodes, which returns the probability plus aliases ``P(S = n +- M)``; ``M``
-    is at least 9.5 standard deviations plus 30, and only the nodes where
-    :math:`|\psi|^k > e^{-40}` are summed (about 15-40 per value).
-    ``log(n!/k!)`` comes from Stirling's series in a cancellation-free form and
-    ``log h`` from its Taylor series near 0, so ``k`` close to ``n`` is as
-    accurate as the rest.
-
-    Accuracy: ``|error| <= 1e-13 * max(1, |log S|)`` is the tested contract,
-    for all ``1 <= k <= n`` up to ``n = 10**6`` and spot checks at ``10**7``
-    (against exact integers and their ``mpmath`` logs); the measured maximum is
-    several times smaller.
-
-    Cost: ``O(1)`` per value (15-40 quadrature nodes of about ten elementary
-    functions each in the saddle regime, at most 30 terms in the surjection
-    regime), memory linear in the number of values; no table depends on
-    ``n``.  About 0.5 ms for one value at ``n = 10**6``; a few tens of ms for
-    ``10**4`` values.
+    Accuracy: ``|error| <= 1e-13 * max(1, |log S|)`` is the tested contract, for all
+    ``1 <= k <= n`` up to ``n = 10**6`` and spot checks at ``10**7`` (against exact integers
+    and their ``mpmath`` logs). Cost: ``O(1)`` per value (15-40 quadrature nodes, or at most
+    30 terms), no table depending on ``n``; about 0.5 ms for one value at ``n = 10**6``.
 
     Examples
     --------
@@ -460,22 +385,10 @@ def log_bell(n: ArrayLike) -> Any:
 
     Notes
     -----
-    From the exponential generating function :math:`e^{e^z - 1}`, for any
-    :math:`r > 0`
-
-    .. math:: B_n = \frac{n!\, e^{e^r - 1}}{r^n} \Pr(S = n),
-
-    where :math:`S` is compound Poisson: a Poisson(:math:`e^r - 1`) number of
-    zero-truncated Poisson(:math:`r`) summands, with characteristic function
-    :math:`\exp(e^{r e^{it}} - e^r)`.  Taking :math:`r e^r = n` (Lambert W)
-    centres ``S`` at ``n``; the lattice probability is then computed exactly as
-    in :func:`log_stirling2` (trapezoid rule, aliases at least 9.5 standard
-    deviations away, about 15-40 nodes).
-
-    Accuracy: ``|error| <= 1e-13 * max(1, |log B_n|)`` is the tested contract,
-    against exact integers for ``n <= 1500`` and 50-digit Dobinski sums
-    (:math:`B_n = e^{-1} \sum_u u^n / u!`) up to ``n = 10**7``.
-
+    :math:`B_n = n!\, e^{e^r - 1} r^{-n} \Pr(S = n)` with :math:`S` compound Poisson and
+    :math:`r e^r = n`; the lattice probability as in :func:`log_stirling2`
+    (docs/math.md#math-special). Accuracy: ``|error| <= 1e-13 * max(1, |log B_n|)``, tested
+    against exact integers for ``n <= 1500`` and 50-digit Dobinski sums up to ``n = 10**7``.
     Cost: ``O(1)`` per value, no table.
 
     Examples

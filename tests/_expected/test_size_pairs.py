@@ -50,7 +50,9 @@ def test_order_and_batching_do_not_change_values():
     for n in {c["n"] for c in CASES}:
         a = np.array([c["a"] for c in CASES if c["n"] == n])
         b = np.array([c["b"] for c in CASES if c["n"] == n])
-        one_by_one = [kernel.pair_information(a[i : i + 1], b[i : i + 1], n)[0] for i in range(len(a))]
+        one_by_one = [
+            kernel.pair_information(a[i : i + 1], b[i : i + 1], n)[0] for i in range(len(a))
+        ]
         together = kernel.pair_information(a, b, n)
         np.testing.assert_allclose(together, one_by_one, rtol=1e-14)
         np.testing.assert_allclose(kernel.pair_information(b, a, n), together, rtol=1e-14)
@@ -77,12 +79,44 @@ def test_empty_clusters_carry_no_information():
     assert got[2] > 0
 
 
-def test_grid_computes_each_unordered_pair_once_and_agrees_with_the_pairs(monkeypatch):
-    """Sizes common to both sides (some repeated, some on one side only): the grid equals the
-    pairwise values, and asks the kernel for each unordered pair of sizes at most once."""
-    n = 10**7
-    sizes_a = np.array([5, 3000, 10**5, 7, 3000, 2 * 10**6, 40])
-    sizes_b = np.array([10**5, 7, 12, 3000, 5, 9 * 10**6, 41])
+def _brute_sum(sizes_a, weights_a, sizes_b, weights_b, n):
+    a, b = (v.ravel() for v in np.meshgrid(sizes_a, sizes_b, indexing="ij"))
+    return float(np.outer(weights_a, weights_b).ravel() @ kernel.pair_information(a, b, n))
+
+
+@pytest.mark.parametrize(
+    ("n", "sizes_a", "sizes_b"),
+    [
+        # common sizes (the folded sum over the union), some on one side only
+        (10**7, [5, 7, 40, 3000, 10**5, 2 * 10**6], [5, 7, 12, 41, 3000, 10**5, 9 * 10**6]),
+        # no common size (the rectangle), a size 0 and sizes beyond N/2
+        (1000, [0, 1, 2, 30, 400, 600], [3, 5, 31, 900]),
+        # many sizes: several row blocks and column blocks, means from 1e-7 to ~2
+        (10**7, list(range(1, 4000, 3)), list(range(1, 4000, 3))),
+        (10**7, list(range(1, 4000, 3)), list(range(2, 3000, 7))),
+        # means up to ~75: the 2-D pmf blocks (1 < mean <= 10) and the grouped windows
+        (10**5, list(range(1, 3000, 11)), list(range(5, 2500, 13))),
+        # small N: windows cut at the support's end
+        (200, list(range(1, 61)), list(range(2, 51, 3))),
+    ],
+)
+def test_information_sum_equals_the_sum_over_pairs(n, sizes_a, sizes_b):
+    """The streamed sum (2-D blocks of small means, gathered pairs, folded or not) equals the
+    weighted sum of the values pair by pair."""
+    rng = np.random.default_rng(len(sizes_a))
+    sizes_a, sizes_b = np.array(sizes_a), np.array(sizes_b)
+    weights_a, weights_b = rng.uniform(0.5, 3, len(sizes_a)), rng.uniform(0.5, 3, len(sizes_b))
+    got = kernel.information_sum(sizes_a, weights_a, sizes_b, weights_b, n)
+    assert got == pytest.approx(_brute_sum(sizes_a, weights_a, sizes_b, weights_b, n), rel=1e-14)
+    swapped = kernel.information_sum(sizes_b, weights_b, sizes_a, weights_a, n)
+    assert swapped == pytest.approx(got, rel=1e-14)
+
+
+def test_information_sum_gathers_each_unordered_pair_once(monkeypatch):
+    """Sides sharing their sizes: the pairs sent to pair_information are each unordered pair of
+    sizes at most once, and none of mean <= 1 with a + b <= N/2 (those go by 2-D blocks)."""
+    n = 10**6
+    sizes = np.unique(np.r_[np.arange(1, 3000, 7), 4 * 10**5])
     calls = []
     original = kernel.pair_information
 
@@ -91,10 +125,36 @@ def test_grid_computes_each_unordered_pair_once_and_agrees_with_the_pairs(monkey
         return original(a, b, total)
 
     monkeypatch.setattr(kernel, "pair_information", counting)
-    grid = kernel.pair_information_grid(sizes_a, sizes_b, n)
-    a, b = (v.ravel() for v in np.meshgrid(sizes_a, sizes_b, indexing="ij"))
-    np.testing.assert_allclose(grid.ravel(), original(a, b, n), rtol=1e-15)
+    weights = np.ones(len(sizes))
+    got = kernel.information_sum(sizes, weights, sizes, weights, n)
     unordered = [tuple(sorted(pair)) for pair in calls]
     assert len(unordered) == len(set(unordered))
-    pairs = zip(a.tolist(), b.tolist(), strict=True)
-    assert set(unordered) == {tuple(sorted(pair)) for pair in pairs}
+    assert all(a * b > n or 2 * (a + b) > n for a, b in unordered)
+    monkeypatch.undo()
+    assert got == pytest.approx(_brute_sum(sizes, weights, sizes, weights, n), rel=1e-14)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"N{c['n']}-a{c['a']}-b{c['b']}")
+def test_information_sum_of_one_pair_matches_mpmath(case):
+    """One size a side: the 2-D blocks (small means, pmf blocks) against the 50-digit values."""
+    n, a, b = case["n"], case["a"], case["b"]
+    one = np.ones(1)
+    got = kernel.information_sum(np.array([a]), one, np.array([b]), one, n) * n
+    assert got == pytest.approx(float(case["value"]), rel=1e-14)
+
+
+@pytest.mark.parametrize("n", [10**6, 10**9])
+@pytest.mark.parametrize("mean", [1.0, kernel._MID_MEAN])
+def test_information_sum_both_sides_of_its_block_switches(n, mean):
+    """Single pairs just below and above mean 1 (factorial-moment series / pmf blocks) and
+    _MID_MEAN (pmf blocks / gathered pairs): the streamed sum agrees with Loader's pmf at each
+    pair's mode (the independent general route)."""
+    one = np.ones(1)
+    for s in (7, 300, 3000):
+        for factor in (0.999, 1.001):
+            l = round(mean * factor * n / s)
+            if l < s or s + l > n:  # sizes of one clustering of N elements
+                continue
+            got = kernel.information_sum(np.array([s]), one, np.array([l]), one, n) * n
+            want = kernel._general_information(np.array([s]), np.array([l]), n)[0]
+            assert got == pytest.approx(want, rel=2e-14), (s, l)

@@ -14,7 +14,7 @@ from typing import Any
 
 from chanceclust._cli.options import PROG, UsageError, note
 from chanceclust.exceptions import InvalidFileError
-from chanceclust.io import Clustering, check_assigned, label_codes, read_clustering, union
+from chanceclust.io import Clustering, check_assigned, label_codes, read_clusterings, union
 
 _PARQUET_SUFFIXES = (".parquet", ".parq", ".pq")
 
@@ -33,21 +33,23 @@ def read_inputs(args: argparse.Namespace, paths: list[str]) -> list[Clustering]:
             f"--column given {len(columns)} times for {len(paths)} inputs: give it once (for "
             "every input) or once per input"
         )
-    out = []
+    per_input = len(columns) == len(paths)
+    out: list[Clustering] = []
     for i, path in enumerate(paths):
-        per_input = len(columns) == len(paths)
-        column = columns[i] if per_input else (columns[0] if columns else None)
-        out.append(
-            read_clustering(
-                path,
-                input_format=args.input_format,
-                column=column,
-                id_column=args.id_column,
-                encoding=args.encoding,
-                na="keep" if args.na == "keep" else "drop",  # --unassigned decides
-                strict_columns=(per_input and len(paths) > 1) or len(paths) == 1,
-                header=header_of(args, path),
-            )
+        if len(out) > i:
+            continue  # read with the input before it: two columns of one table
+        chosen = [columns[i] if per_input else (columns[0] if columns else None)]
+        if per_input and i + 1 < len(paths) and paths[i + 1] == path:
+            chosen.append(columns[i + 1])  # one table, read once for both
+        out += read_clusterings(
+            path,
+            chosen,
+            input_format=args.input_format,
+            id_column=args.id_column,
+            encoding=args.encoding,
+            na="keep" if args.na == "keep" else "drop",  # --unassigned decides
+            strict_columns=(per_input and len(paths) > 1) or len(paths) == 1,
+            header=header_of(args, path),
         )
     if (columns or args.id_column) and not any(c.format in ("csv", "tsv") for c in out):
         raise UsageError("--column and --id-column apply to csv/tsv inputs; none was read as one")
@@ -445,11 +447,13 @@ class _Coder:
     def codes(self, column: Any, path: str, group: int) -> Any:
         import numpy as np
         import pyarrow as pa
-        import pyarrow.compute as pc
 
         array = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
         if pa.types.is_dictionary(array.type):
             array = array.dictionary_decode()
+        if pa.types.is_integer(array.type) and not array.null_count:
+            return self._integer_codes(array, path, group)
+        import pyarrow.compute as pc
         missing = array.is_null()
         if pa.types.is_floating(array.type):
             missing = pc.or_(missing, pc.fill_null(pc.is_nan(array), False))
@@ -481,6 +485,60 @@ class _Coder:
         present = ~np.asarray(missing.to_numpy(zero_copy_only=False), dtype=bool)
         codes[present] = lookup[np.asarray(local)[present].astype(np.int64)]
         return codes
+
+    def _integer_codes(self, array: Any, path: str, group: int) -> Any:
+        """:meth:`codes` of an integer column without nulls, by numpy (no pyarrow kernel).
+
+        The distinct values (by one bincount where their range is compact, else a sort) go,
+        in order of first appearance, through the same dict of Python ints as the kernels'
+        path: the same codes, and the codes agree with those of other row groups.
+        """
+        import numpy as np
+        import pyarrow as pa
+
+        unsigned = pa.types.is_unsigned_integer(array.type)
+        dtype = np.dtype(f"{'u' if unsigned else ''}int{array.type.bit_width}")
+        values = np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
+                               offset=array.offset * dtype.itemsize)  # fmt: skip
+        if not len(values):
+            return np.zeros(0, dtype=np.int64)
+        low, high = int(values.min()), int(values.max())
+        if high - low <= 4 * len(values) + 1024:  # compact: O(N), no sort
+            shifted = (  # in int64 (int8 - low may overflow int8), uint64 as it is
+                (values - np.uint64(low)).astype(np.int64) if dtype == np.uint64
+                else values.astype(np.int64) - low
+            )
+            distinct = np.flatnonzero(np.bincount(shifted, minlength=high - low + 1))
+            first = np.empty(high - low + 1, dtype=np.int64)
+            first[shifted[::-1]] = np.arange(len(values) - 1, -1, -1)  # the last write wins
+            firsts = first[distinct]
+            found = [int(v) + low for v in distinct.tolist()]
+            local = None  # each element's distinct value: shifted, through a map of the range
+        else:
+            distinct, firsts, local = np.unique(values, return_index=True, return_inverse=True)
+            found = [int(v) for v in distinct.tolist()]
+        # in order of first appearance, as pyarrow's unique() gives them: the same codes
+        order = np.argsort(firsts, kind="stable")
+        uniques = [found[i] for i in order.tolist()]
+        lookup = np.fromiter(
+            (-1 if v in self.marks else self.known.setdefault(v, len(self.known))
+             for v in uniques),
+            dtype=np.int64, count=len(uniques),
+        )
+        if lookup.min() < 0 and not self.keep:
+            first = next(v for v in uniques if v in self.marks)
+            raise InvalidFileError(
+                path, None, f"column {self.name!r} has elements labelled {first!r} "
+                f"(--unassigned-label) in row group {group}; choose --unassigned drop, "
+                "singletons or cluster",
+            )
+        by_value = np.empty(len(order), dtype=np.int64)  # code of the k-th smallest value
+        by_value[order] = lookup
+        if local is not None:
+            return by_value[local.ravel()]
+        codes_of_range = np.full(high - low + 1, -1, dtype=np.int64)
+        codes_of_range[distinct] = by_value
+        return codes_of_range[shifted]  # one gather per element
 
 
 def _parquet_files(source: str, pafs: Any) -> tuple[list[str], Any]:

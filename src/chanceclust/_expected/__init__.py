@@ -4,7 +4,7 @@ Layers of the package, bottom to top; each imports only from its own layer or be
 (``tests/test_architecture.py`` checks it, ``ARCHITECTURE.md`` says more):
 
 1. numeric primitives (no validation, nothing public): :mod:`elementary`, :mod:`taylor`,
-   :mod:`lattice`, :mod:`pmfs`, :mod:`windows`, and ``chanceclust.exceptions``;
+   :mod:`lattice`, :mod:`pmfs`, :mod:`windows`, :mod:`small_means`, and ``chanceclust.exceptions``;
 2. the engine: the other modules of this package;
 3. the random-model objects (one value per random side: its law, K, entropy bound, sampler);
 4. validation and the table path (``chanceclust._validation``, ``chanceclust.contingency``);
@@ -52,8 +52,12 @@ test, is in the table of ``docs/math.md#math-routes``.
 - E[MI] = sum_{a,b} w_A(a) w_B(b) I(a, b) for two size laws -- #math-collapsed-sums --
   :func:`mutual_information.expected_mi_of_laws` (every pair of laws enters here).
 - I(a, b) = E[bd0(X, ab/N)] / N, X ~ Hypergeometric(N, a, b), for many size pairs --
-  #math-perm-groups -- :func:`size_pairs.pair_information` (each unordered pair of sizes once:
-  :func:`size_pairs.pair_information_grid`); pairs of mean ab/N >= 100 by the series in
+  #math-perm-groups -- :func:`size_pairs.pair_information`; the weighted sum over all size
+  pairs streamed in 2-D blocks, each unordered pair of sizes once --
+  :func:`size_pairs.information_sum`; pairs of mean ab/N <= 1 by the factorial-moment series
+  -- :func:`small_means.small_mean_information`, :func:`small_means.small_mean_block`; means
+  1 .. 10 in blocks by Horner's rule over the pmf ratios (``size_pairs._mid_mean_block``);
+  pairs of mean ab/N >= 100 by the series in
   1/mean with exact hypergeometric cumulants -- :func:`deviance_series.series_expected_deviance`;
   the others grouped (``size_pairs._grouped_information``) or at each pair's mode
   (``size_pairs._general_information``); beyond N = ``size_pairs.INT64_EXACT_MAX_N``
@@ -90,13 +94,4 @@ inequality); mixture weights below ~1e-30 of the largest are dropped (Stam's win
 a few units of 1e-15 relative (Loader 2000); E[MI] is tested within 1e-12 relative of the
 50-60 digit references in ``tests/reference/`` (measured at most ~8e-15). A failed invariant
 raises ``chanceclust.exceptions.InternalError`` (a bug, never the user's input).
-
-Modules, by role: :mod:`laws` (the random models as laws), :mod:`mutual_information`
-(E[MI] of two laws), :mod:`size_pairs` (I(a, b) for many size pairs: perm's whole cost),
-:mod:`deviance_series` (E[bd0] of a hypergeometric of large mean: its series in 1/mean),
-:mod:`mixture_fits` (Chebyshev fits in log u), :mod:`curvature` (the num model's curvature
-for Var[RI]), :mod:`edgeworth` (the saddle-point series of the zero-truncated Poisson law),
-:mod:`lattice` (lattice probabilities by the trapezoid rule, surjection counts),
-:mod:`windows` (Bennett windows and ratio-recurrence sums), :mod:`pmfs` (Loader's pmfs),
-:mod:`taylor` (truncated series), :mod:`elementary` (elementary special functions).
 """

@@ -40,10 +40,7 @@ from chanceclust._expected.lattice import (
 
 __all__ = ["CURVATURE_EXACT_MAX_NK", "stirling2_ratio_curvature"]
 
-# Below LATTICE_EXPANSION_FROM, exact integers while n k is at most this (small k with mean
-# sizes of a few, where the Fourier sums lose up to ~1e-12 on some platforms); the Fourier sums
-# beyond (mean sizes near 1: k Var X < 1000 with n k > 10^6 leaves rho < ~2, where they hold
-# ~3e-13).
+# Below LATTICE_EXPANSION_FROM: exact integers while n k is at most this, Fourier sums beyond.
 CURVATURE_EXACT_MAX_NK = 10**6
 # Triangular-kernel Gauss-Legendre nodes on each half of [-1, 1] (the second difference).
 _DIFFERENCE_NODES = 8
@@ -52,32 +49,10 @@ _DIFFERENCE_NODES = 8
 def stirling2_ratio_curvature(n: int, k: int) -> float:
     """log[S(n-2,k) S(n,k) / S(n-1,k)^2], the second difference of log S(., k) at n - 1.
 
-    For 2 <= k <= n - 2. The ratio r(n) = S(n-1,k)/S(n,k) is the probability
-    that two given elements share a cluster of a uniform k-clustering, and
-    r(n-1)/r(n) = exp(this), so r(n)^2 expm1(this) = r(n) (r(n-1) - r(n)) is the
-    covariance of two pairs' co-clustering indicators without the cancellation
-    of r(n-1) - r(n) (an O(1/n) relative difference).
-
-    Where the variance k Var X of the lattice sum below is at least
-    ``LATTICE_EXPANSION_FROM`` (every large k, unless n - k is small), the
-    asymptotic expansion of :func:`_stirling2_curvature_expansion`: relative
-    error <= 4e-15 measured against exact and 40-digit references. Below it,
-    exact integers where n k <= 10^6 (:func:`_stirling2_curvature_exact`),
-    otherwise (mean cluster sizes near 1) the Fourier sums:
-
-    With one saddle point rho for the mean (n-1)/k and L(m) = P(X_1 + .. + X_k = m)
-    for X_i i.i.d. zero-truncated Poisson(rho), the exact identity of
-    :func:`chanceclust.special.log_stirling2` gives log S(m,k) = log m! - m log rho + log L(m) + c,
-    so the result is log(n/(n-1)) + log[L(n) L(n-2) / L(n-1)^2]. The
-    differences L(n-1 +- 1) - L(n-1) and the second difference are trapezoid
-    sums of the characteristic function times e^(-+it) - 1 and 2 cos t - 2,
-    so none of them is a difference of rounded probabilities. What is left
-    cancels between log(n/(n-1)) and the lattice term (both ~1/n, their
-    difference ~ rho e^-rho / n); measured relative error <= 3e-13 where
-    this route is used (k Var X < 1000, n k > 10^6; numpy 1.24 to 2.5), but
-    1.3e-12 for small k at mean sizes ~5 on numpy 1.24 and up to 1e-7 for
-    large k (n = 10^6, k = 10^5), hence the other routes there. Tested
-    contract of the whole function: 1e-12 relative.
+    For 2 <= k <= n - 2; picks the route of the module docstring (docs/math.md#math-rand-variance,
+    #math-routes). The Fourier route cancels between log(n/(n-1)) and the lattice term: <= 3e-13
+    where used, but 1.3e-12 for small k at mean sizes ~5 (numpy 1.24) and up to 1e-7 for large
+    k, hence the other routes there. Tested contract: 1e-12 relative.
     """
     if ztp_saddle(n - 1, k)[2] >= LATTICE_EXPANSION_FROM:
         return _stirling2_curvature_expansion(n, k)
@@ -87,11 +62,9 @@ def stirling2_ratio_curvature(n: int, k: int) -> float:
 
 
 def _stirling2_curvature_exact(n: int, k: int) -> float:
-    """The curvature from exact integers: k! S(m, k) = sum_j (-1)^j C(k, j) (k - j)^m.
+    """The curvature from exact integers T_i = k! S(n - i, k): log1p of an exact rational.
 
-    log[T0 T2 / T1^2] = log1p((T0 T2 - T1^2) / T1^2) with T_i = k! S(n - i, k): the
-    difference is an exact integer, so the only rounding is the final one (then
-    log1p's). O(k) powers of n log2(k) bits: ~30 ms at n k = 10^6.
+    O(k) powers of n log2(k) bits: ~30 ms at n k = 10^6.
     """
     t0, t1, t2 = surjection_counts(n, k, 3)
     return math.log1p(Fraction(t0 * t2 - t1 * t1, t1 * t1))
@@ -140,32 +113,10 @@ def _curvature_density(excess: NDArray[np.float64], k: float) -> NDArray[np.floa
 
 
 def _stirling2_curvature_expansion(n: int, k: int) -> float:
-    """log[S(n-2,k) S(n,k) / S(n-1,k)^2] by an asymptotic expansion in 1/(k Var X).
+    """The curvature by its asymptotic expansion in 1/(k Var X) (docs/math.md#math-rand-variance).
 
-    With T(m, k) = k! S(m, k) / k^m (the probability that m uniform labels
-    use all k), the result is the second difference of log T(., k) at
-    m = n - 1 (the k^m cancel). Poissonizing with any rate rho,
-    T(m, k) = (1 - e^-rho)^k L(m) m! e^(k rho) / (k rho)^m, L the pmf of a sum
-    of k i.i.d. zero-truncated Poisson(rho). With rho = rho(x) the saddle
-    point of the real x (k E[X] = x) this is log T(x) = log Gamma(x + 1) +
-    F(x) + G(x), F(x) = k log(1 - e^-rho) + k rho - x log(k rho), whose second
-    derivative is -1/(k kappa_2) (envelope theorem), and G(x) = log L(x) at
-    the mean, -log(2 pi k kappa_2)/2 plus the Edgeworth series at the mean
-    (three terms, truncation ~(k kappa_2)^-4). Then
-
-        Delta^2 log T(m) = D(m) + int_{-1}^{1} (1 - |u|) H''(m + u) du,
-
-    D(m) = Delta^2[log Gamma(x + 1) - x log x + x] = -sum_{p even} 1/(p m^p) +
-    sum_{p odd >= 3} (p - 1)/(p (p + 1) m^p), and H'' = (1/x - 1/(k kappa_2))
-    + G''(x): the first is -rho / (expm1(rho) k kappa_2) exactly (E[X] -
-    Var X = rho E[X] / expm1(rho)), and G'' comes from the cumulants kappa_r
-    = (d/d log rho)^(r-1) E[X] as truncated Taylor series (no finite
-    differences). Nothing cancels beyond a factor ~e^rho / (rho^2 k) <= 0.1
-    where it is used (the size-law regime, e^rho < ~1.5 k). The integral is
-    an 8+8-node Gauss-Legendre rule, exact for H'' of degree 15 (H'' varies
-    on the scale of k). Measured relative error <= 1e-14 against exact
-    integers (n <= 4000, k from 1000 to n - 500, n = 10^5 .. 10^15 with n - k
-    = 1000) and 40-digit inclusion-exclusion (n to 2.2 * 10^6).
+    D(m) plus an 8+8-node Gauss-Legendre rule for the integral of (1 - |u|) H''(m + u);
+    relative error <= 1e-14 against exact integers and 40-digit inclusion-exclusion.
     """
     m = float(n - 1)
     base = float(n - 1 - k)  # x - k at the nodes, exactly from integers

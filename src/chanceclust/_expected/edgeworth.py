@@ -3,14 +3,9 @@
 Where the lattice variance K Var X is at least ``LATTICE_EXPANSION_FROM`` the num model's
 size law (``laws._edgeworth_size_law``) and curvature (``curvature._stirling2_curvature_expansion``)
 come from the saddle-point expansion of P(X_1 + ... + X_m = x), X_i zero-truncated Poisson.
-Both need the same pieces, built here once as truncated Taylor series (:mod:`taylor`) in the
-tilt e = log rho' - log rho (docs/math.md#math-rand-variance):
-
-* :func:`ztp_mean_series`: mu(log rho + e), mu(rho) = rho / (1 - e^-rho) the mean of X
-  (below ``BERNOULLI_BELOW`` from its Bernoulli series, exact rational coefficients);
-* :func:`ztp_cumulant_series`: the cumulants kappa_r and standardized lam_r, r <= 8;
-* :func:`edgeworth_log_correction`: log of the Edgeworth series at the mean, three terms
-  (:func:`_edgeworth_at_mean`), truncation ~(m kappa_2)^-4.
+Both need the pieces built here once, as truncated Taylor series (:mod:`taylor`) in the tilt
+e = log rho' - log rho (docs/math.md#math-rand-variance): the mean, the cumulants and the log
+of the Edgeworth series at the mean (three terms, truncation ~(m kappa_2)^-4).
 """
 
 from __future__ import annotations

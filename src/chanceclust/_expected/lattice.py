@@ -2,16 +2,10 @@
 
 The saddle-point identity behind :func:`chanceclust.special.log_stirling2` and the num
 model's curvature (:mod:`curvature`) needs, for X_i i.i.d. zero-truncated Poisson(rho),
-P(X_1 + ... + X_k = n) at the saddle point (k E[X] = n). This module holds what both
-use, and imports nothing of chanceclust but :mod:`elementary`:
-
-* :func:`ztp_saddle` and :func:`ztp_variance`: the saddle point and Var X (one floor);
-* :func:`log_cf_ztp_small` (rho < ``SMALL_RATE_BELOW``) and :func:`log_cf_ztp_large`: the log
-  characteristic function of the centred sum, cancellation-free on either side of the switch;
-* :func:`trapezoid_nodes` and :func:`lattice_probability`: the inverse Fourier integral by the
-  trapezoid rule, exact up to aliases at least 9.5 standard deviations away
-  (docs/math.md#math-special);
-* :func:`surjection_counts`: k! S(m, k) as exact integers (inclusion-exclusion).
+P(X_1 + ... + X_k = n) at the saddle point (k E[X] = n): the saddle point, the log
+characteristic function on either side of ``SMALL_RATE_BELOW`` and the trapezoid rule, exact
+up to aliases at least 9.5 standard deviations away (docs/math.md#math-special); and
+k! S(m, k) as exact integers. Imports nothing of chanceclust but :mod:`elementary`.
 """
 
 from __future__ import annotations

@@ -1,25 +1,11 @@
 """The random models as laws of cluster sizes: what every expectation is computed from.
 
-A side of a comparison (the clustering A or B) is random under a model, or
-fixed (the reference of a one-sided comparison, or any side under ``perm``,
-where only the sizes matter). Every expectation of the Rand index or of the
-mutual information depends on that side only through one of two laws:
-
-* :class:`SizeLaw` - the expected number of clusters of each size a,
-  w(a) (docs/math.md#math-laws): the actual size counts for ``perm`` or a fixed reference,
-  C(N,a) S(N-a,K-1)/S(N,K) for ``num`` when its sizes are small;
-* :class:`SlotMixture` - a mixture over u of i.i.d. uniform labelings of the
-  N elements with u labels (empty labels are not clusters), with weights
-  c_u summing to 1. ``all`` is Stam's mixture, P(u) = u^N / (e u! B_N)
-  (Dobinski), positive; ``num`` with K clusters is the inclusion-exclusion
-  mixture c_{K-j} = (-1)^j C(K,j) (1 - j/K)^N / T(N,K), used when it is well
-  conditioned (mean cluster size N/K well above log K). Under a mixture the
-  sums over cluster sizes collapse to binomial sums.
-
-From N = 10^4 Stam's mixture is represented by :class:`StamQuadrature`, a
-48-node Gauss-Hermite rule in real u whose moments agree with the sums over
-integers to ~1e-15 (Poisson summation): constant size at any N up to
-2^63 - 1, where the exact mixture holds ~24 sqrt(N / log N) slots.
+A random or fixed side enters every expectation through one of two laws (docs/math.md#math-laws):
+:class:`SizeLaw`, the expected number w(a) of clusters of each size (a fixed side's own
+counts, or ``num`` with small clusters), or :class:`SlotMixture`, a mixture over u of i.i.d.
+uniform labelings with u labels (Stam's for ``all``, inclusion-exclusion for ``num`` where well
+conditioned), under which the sums over sizes collapse to binomial sums. From N = 10^4
+Stam's mixture is :class:`StamQuadrature`, a 48-node Gauss-Hermite rule in real u.
 """
 
 from __future__ import annotations
@@ -161,11 +147,9 @@ def _stam_mixture(n: int) -> SlotMixture:
 
 
 def _log_binomials(k: int, j: NDArray[np.int64]) -> NDArray[np.float64]:
-    """log C(k, j) for j = 0, 1, ... < k: j log k + sum_{i<j} log1p(-i/k) - log j!.
+    """log C(k, j) for j = 0, 1, ... < k: j log k + sum_{i<j} log1p(-i/k) - log j! (~1e-12 abs).
 
-    Absolute error ~1e-12 for any k up to 2^63 - 1 (256 terms), where the
-    log-gamma difference log k! - log (k-j)! - log j! loses ~1e-16 k log k to
-    the size of log k! (0.007 at k = 1e12, the j = 1 term 25 % off at 1e14).
+    No difference of log-gammas of size k log k (docs/math.md#math-laws).
     """
     falling = np.concatenate(([0.0], np.cumsum(np.log1p(-j[:-1] / k))))
     return j * math.log(k) + falling - gammaln(j + 1.0)
@@ -200,12 +184,8 @@ def _surjection_mixture(n: int, k: int) -> SlotMixture | None:
     return SlotMixture(n, k - j, terms / total)
 
 
-# Convolutions of arrays up to this product of lengths are summed directly (np.convolve:
-# every entry a sum of non-negative terms, so relative accuracy ~1e-15 even far below the
-# maximum); FFT rounding leaves ~1e-16 of the maximum everywhere, which compounds over the
-# ~2 log2 K steps when the mean size is near 1 (tilting the weights by 4e-7 per unit size at
-# N = 10^12, K = N - 300). Where K Var X >= LATTICE_EXPANSION_FROM the expansion is used
-# anyway.
+# Convolutions up to this product of lengths are summed directly, FFT beyond
+# (docs/math.md#math-routes: direct keeps each entry's relative accuracy).
 _DIRECT_CONVOLUTION_MAX = 1 << 22
 
 
@@ -218,9 +198,7 @@ def _convolve_trimmed(
 ) -> tuple[int, int, NDArray[np.float64]]:
     """Convolution of two scaled pmfs of sums (summands, offset, values), rescaled to max 1.
 
-    The sum of m summands is kept on m n/k +- (12 sqrt(m) sd + 40) (the centre
-    from exact integers: m n/k may exceed 2^53): the mass outside is below
-    ~1e-30 (sub-Poisson tails).
+    Kept on m n/k +- (12 sqrt(m) sd + 40), the centre from exact integers (mass outside < 1e-30).
     """
     count = first[0] + second[0]
     length = len(first[2]) + len(second[2]) - 1
@@ -242,17 +220,8 @@ def _convolve_trimmed(
 def _surjection_size_law(n: int, k: int) -> SizeLaw:
     """w(a) = C(n,a) S(n-a, k-1) / S(n,k) for a = 1..n-k+1, negligible tails dropped.
 
-    With X_i i.i.d. zero-truncated Poisson(rho) for any rho, the sizes of a
-    uniform k-clustering are (X_1..X_k | sum = n), so
-    w(a) = k p(a) P(X_1 + ... + X_{k-1} = n - a) / P(X_1 + ... + X_k = n)
-    and the denominator is the sum over a of the numerator. Only the shape
-    of the (k-1)-fold convolution near its mean is needed, so it is built by
-    binary powering with convolutions (direct for short arrays, FFT for
-    long ones), each rescaled (scale factors cancel): no Stirling number and
-    no large logarithm enters, and the relative error of each weight is
-    ~1e-14 where the weight matters. Used where the inclusion-exclusion
-    mixture is ill-conditioned (small clusters) and the lattice variance
-    k Var X is below LATTICE_EXPANSION_FROM, so the arrays stay short.
+    The conditioned-Poisson law of docs/math.md#math-laws: k p(a) L_{k-1}(n - a) / L_k(n),
+    the (k-1)-fold convolution by binary powering, each step rescaled (~1e-14 per weight).
     """
     excess = (n - k) / k
     rho = float(truncated_poisson_rate(excess))
@@ -296,27 +265,10 @@ _SIZE_SERIES_LENGTH = 16
 def _edgeworth_size_law(n: int, k: int) -> SizeLaw:
     """w(a) = C(n,a) S(n-a,k-1)/S(n,k) for large k by the saddle-point (Edgeworth) expansion.
 
-    As in :func:`_surjection_size_law`, w(a) is proportional to
-    p(a) L(n - a), p the zero-truncated Poisson(rho) pmf at the saddle point
-    (k E[X] = n) and L the pmf of the sum of m = k - 1 such variables, now
-    from an expansion instead of convolutions. Tilting every summand by
-    e^(theta X) (rho -> rho e^theta) puts the mean of the sum at x = n - a when
-    m mu(theta) = x, mu the tilted mean, K' = mu its cumulant generating
-    function's derivative; then exactly
-
-        log L(x) = m [K(theta) - theta mu(theta)] + log L_theta(x),
-
-    L_theta the tilted pmf at its own mean: (2 pi m kappa_2(theta))^(-1/2)
-    times the Edgeworth series at the mean (three terms,
-    ``edgeworth.edgeworth_log_correction``, truncation ~(m kappa_2)^-4). Every piece
-    is a truncated Taylor series in theta (from ``edgeworth.ztp_mean_series``;
-    the exponent is m sum_{j>=2} (1 - j) mu_{j-1} theta^j / j, so nothing
-    cancels), evaluated at the theta of each a, solved by Newton from
-    mu(theta) - mu(0) = (mu - a) / m, where mu - a = (q - a) + r/k from
-    n = qk + r without rounding n. The tilts are small (|theta| ~ |a - mu| /
-    (m kappa_2) <= 0.1 where this is used, m kappa_2 >= LATTICE_EXPANSION_FROM), and
-    a first-order error in theta leaves log L unchanged (the exponent is
-    stationary there). Cost O(size support), independent of k.
+    docs/math.md#math-laws: each summand tilted by e^(theta X) so that the sum's mean is
+    n - a; every piece a truncated Taylor series in theta (``edgeworth.ztp_mean_series``),
+    theta by Newton from mu(theta) - mu(0) = (mu - a) / m with n = qk + r unrounded.
+    Cost O(size support), independent of k.
     """
     rho = float(truncated_poisson_rate((n - k) / k))
     length = _SIZE_SERIES_LENGTH
@@ -391,18 +343,9 @@ _TAYLOR_TERMS = 24
 def _stam_quadrature(n: int) -> StamQuadrature:
     """Stam's law P(u) ~ u^n / u! as a 48-node Gauss-Hermite rule in real u (n >= 1e4).
 
-    By Poisson summation the sum over integers u of a smooth function times
-    u^n / u! equals the integral over real u up to exp(-2 pi^2 sd^2) (sd >
-    13 here). With f(x) = n log x - log Gamma(x + 1), its maximizer c
-    (n / c = digamma(c + 1), Newton from n / W(n)) and s = (-f''(c))^(-1/2),
-    the density is exp(-t^2 / 2 + g(t)) in t = (x - c) / s, with g the Taylor
-    series sum_{k>=3} f^(k)(c) s^k t^k / k! (f^(k) from polygamma_large, terms
-    below 1e-20 dropped; |g| < 1e-3 at the outer nodes). The rule carries
-    exp(g) at the Hermite nodes, so moments of smooth functions of u (1/u,
-    log u, the slot deviances of the expected MI) come out to ~1e-15
-    relative: they are polynomials of degree < 96 in t up to terms below
-    (s / c)^96. The rounding of c (~1e-15 c) shifts the law by far less
-    than its width.
+    docs/math.md#math-laws: Poisson summation (error exp(-2 pi^2 sd^2), sd > 13), centre c
+    by Newton (n / c = digamma(c + 1)), the rule carrying exp(g) of the Taylor series g of
+    n log x - log Gamma(x + 1) beyond second order: moments of smooth functions ~1e-15.
     """
     x = n / float(lambertw(float(n)))  # x log x = n
     for _ in range(50):
@@ -478,22 +421,11 @@ def pair_probabilities(law_: Law) -> tuple[float, float]:
 
 
 def inverse_moments(law_: Law, k: int | None = None) -> tuple[float, float, float]:
-    """(p1, g, v) of a random side: the pair co-clustering probabilities without cancellation.
+    """(p1, g, v) of a random side: p1, g = p1 - p2 and v = p2 - p1^2 without cancellation.
 
-    p1 = P(a given pair is co-clustered) (:func:`pair_probabilities`, the one p_X),
-    p2 = P(two given pairs are both
-    co-clustered) (the same under num and all whether or not the pairs share
-    an element), g = p1 - p2 and v = p2 - p1^2. For a mixture of i.i.d.
-    labelings with u labels p1 = E[1/u], p2 = E[1/u^2], so g = E[(1/u)(1 -
-    1/u)] and v = Var(1/u), computed as E[d^2] - E[d]^2 with d = 1/u - 1/u0
-    = (u0 - u) / (u u0) for the slot u0 of largest weight (exact integer
-    differences, or the quadrature's own offsets): relative error ~1e-15 at
-    any N. For a size law (num with small clusters) p2 = p1^2 exp(c) with c
-    the curvature of log S(., K) from ``curvature.stirling2_ratio_curvature``
-    (relative error <= 3e-13), so v = p1^2 expm1(c) keeps the relative accuracy
-    of c although v is ~rho e^-rho / N of p1^2 (rho the saddle point of the
-    mean cluster size). ``k``: the number of clusters K of a num size law (its side knows
-    it exactly; the weights sum to K only up to rounding, 1,024 off at K = 2^62).
+    p2 = P(two given pairs both co-clustered) (docs/math.md#math-rand-variance): for a mixture
+    E[d^2] - E[d]^2 with d = 1/u - 1/u0; for a num size law p1^2 expm1(c) with the curvature c
+    of ``curvature.stirling2_ratio_curvature``, which needs the side's exact ``k``.
     """
     n = law_.n
     if n < 2:
@@ -531,10 +463,7 @@ def _inverse_offsets(mixture: SlotMixture) -> tuple[float, NDArray[np.float64]]:
 def exact_pair_probability(law_: Law) -> Fraction:
     """P(a given pair is co-clustered) as a fraction: exact for a fixed size sequence.
 
-    For a mixture it is 1/u0 + E[1/u - 1/u0] (the exact fraction of the float
-    centre u0, plus a small float correction), so its error is ~1e-16 of the
-    correction, not of the probability: differences such as RI - E[RI] keep
-    their digits.
+    For a mixture 1/u0 + E[1/u - 1/u0]: the error is ~1e-16 of the correction only.
     """
     n = law_.n
     if n < 2:

@@ -1,21 +1,8 @@
-"""Mixture sums of slot deviances D(a, u) through polynomial fits in log u.
+"""Mixture sums of slot deviances D(a, u) through polynomial fits in log u (docs/math.md#math-fits).
 
-Under the ``all`` model (and ``num`` with few clusters) a random clustering
-is a mixture over u of i.i.d. labelings with u labels, and E[MI] needs
-sum_u c_u D(a, u) for every cluster size a of the other side, and
-sum_{u_A, u_B} c_A c_B D(N, u_A u_B) when both sides are random. Summed
-term by term these cost (number of sizes) x (number of slots) binomial
-sums: ~3e7 pairs for two-sided ``all`` at N = 10^7.
-
-D(a, u) is an analytic function of t = log u whose Taylor coefficients fall
-like h^j / j! over the narrow range of the mixture (half-width h < 0.3 in t
-whenever this route is taken): D(a, u) = a log(u/a) + (a smooth, small
-remainder) for u > a, ~(u - 1)/2 for u << a. A Chebyshev fit of degree 16
-at 40 integer nodes reproduces it to ~1e-16 relative, and the mixture sum
-becomes sum_j b_j E_c[t^j], with moments E_c[t^j] that for the product
-u_A u_B follow from each side's moments by the binomial theorem. Every fit
-is checked at its nodes (residual <= 1e-13 of the largest value) and the
-exact term-by-term sum is used when a check fails.
+sum_u c_u D(a, u) for every size a, and sum c_A c_B D(N, u_A u_B) for two random sides, as
+sum_j b_j E_c[t^j] with a degree-16 Chebyshev fit in t = log u at 40 integer nodes; every fit
+is checked at its nodes (residual <= 1e-13 of the largest value), else the exact sum is used.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 from chanceclust._expected.laws import Law, SizeLaw, SlotMixture, StamQuadrature
 from chanceclust._expected.mixture_fits import FIT_NODES, fitted_joint_sum, fitted_mixture_sums
 from chanceclust._expected.pmfs import binom_pmf, deviance, exact_offset
-from chanceclust._expected.size_pairs import pair_information_grid
+from chanceclust._expected.size_pairs import information_sum
 from chanceclust._expected.windows import mode_recurrence_sums, tail_halfwidth
 from chanceclust.exceptions import InternalError
 
@@ -150,8 +150,7 @@ def _short_slot_deviance(
 
 
 def _sizes_sizes(law_a: SizeLaw, law_b: SizeLaw) -> float:
-    weights = np.outer(law_a.weights, law_b.weights)
-    return float(np.sum(weights * pair_information_grid(law_a.sizes, law_b.sizes, law_a.n)))
+    return information_sum(law_a.sizes, law_a.weights, law_b.sizes, law_b.weights, law_a.n)
 
 
 def mixture_sums(sizes: NDArray[np.int64], mixture: SlotMixture) -> NDArray[np.float64]:

@@ -4,10 +4,16 @@ This is the whole cost of the perm expected MI (one value per pair of distinct
 cluster sizes: ~3.6e5 pairs for Zipf-like sizes with K = 1000 at N = 10^6, 10^6
 at N >= 10^8), so it is computed in three ways:
 
+* **Small means (ab/N <= 1, s + l <= N/2).** The factorial-moment series of E[X log X]
+  (``small_means``): no pmf, no window; over many pairs (``information_sum``) one matrix
+  product per 2-D block of sizes.
 * **Series (means ab/N >= 100, or >= 70 with s + l > N/2; any N up to 2**63 - 1).** The series of E[bd0]
   in 1/mean with the hypergeometric cumulants (``deviance_series``), each pair to
   the order its mean needs (J = 13 at mean 70, 2 from ~3e5): a few hundred
   flops per pair where the pmf's window has ~20 sqrt(mean) points.
+* **2-D pmf blocks (``information_sum`` only: 1 < ab/N <= 10, s + l <= N/2).** The pmf
+  summed from 0 by Horner's rule over its ratios, per block of rows against a band of
+  columns (``_mid_mean_block``).
 * **Grouped (nearly all other pairs: s + l <= N/2, s <= l the two sizes).** Pairs
   are sorted into groups of nearby means. Within a group the pmf of every
   pair is carried over one shared range of x (holding each pair's window) by
@@ -18,8 +24,8 @@ at N >= 10^8), so it is computed in three ways:
       E[bd0(X, mu)] = S_bd0 - bd0(mu, m) + log(m/mu) (S_1 - (mu - m)),
   S_bd0 = E[bd0(X, m)], S_1 = E[X - m]: an identity (bd0(x, mu) = bd0(x, m)
   + x log(m/mu) + mu - m) whose terms are all O(1), since |mu - m| <~ sqrt(m),
-  so nothing cancels. Pairs with mu <= 1 use E[bd0(X, mu)] = E[X log X] -
-  mu log mu instead, whose two terms are >= 0.
+  so nothing cancels. (Pairs with mu <= 1 take the small-means route; the grouping
+  still handles them, by E[X log X] - mu log mu, two terms >= 0.)
 * **General (the rest, and any row whose pmf over the group range would
   overflow: never seen, but checked).** Loader's pmf at each pair's own mode,
   carried outwards through each pair's own window (``windows.mode_recurrence_sums``).
@@ -47,11 +53,27 @@ from numpy.typing import NDArray
 from chanceclust._expected.deviance_series import series_expected_deviance, series_min_mean
 from chanceclust._expected.elementary import unique
 from chanceclust._expected.pmfs import deviance, hypergeom_pmf
+from chanceclust._expected.small_means import (
+    SMALL_MEAN,
+    small_mean_block,
+    small_mean_information,
+    small_mean_order,
+)
 from chanceclust._expected.windows import mode_recurrence_sums, tail_halfwidth
+from chanceclust.exceptions import InternalError
 
 # Elements per block of pmf rows (2 MB): the rows are written step by step, then read by one
 # matrix product, at ~4 ns a point while they stay in a core's cache, 2-3 times that beyond.
 _CHUNK = 1 << 18
+# The perm E[MI] over many size pairs (``information_sum``): rows per block, cells per 2-D
+# block of small means (1 MB arrays, in cache), pairs gathered per call of pair_information.
+_ROWS = 64
+_TILE = 1 << 16
+_PENDING = 1 << 17
+_SERIES_PENDING = 1 << 19
+# Cells of mean up to this go by 2-D blocks of the pmf (``_mid_mean_block``), whose window
+# starts at 0 (Bennett's half-width exceeds the mean up to ~100).
+_MID_MEAN = 10.0
 _MANY_PAIRS = 512  # from this many pairs in a block, step over x with vector operations
 # Up to this N the general route forms x N - a b in int64 (N**2 < 2**63); beyond, every pair
 # goes through ``_huge_pair_information``, which forms no such product.
@@ -66,42 +88,204 @@ def pair_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDAr
     """I(a, b) = E[bd0(X, ab/N)] / N for X hypergeometric(N, a, b), for each pair (a, b) of sizes >= 0."""
     a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
     mean = a * (b / float(n))
+    series, ungrouped = _series_pairs(a, b, n, mean)
+    if series.all():
+        return series_expected_deviance(a, b, n) / n
+    out = np.empty(len(a))
+    if series.any():
+        out[series] = series_expected_deviance(a[series], b[series], n) / n
+    # The factorial-moment series (``small_means``) where s + l <= N/2: there the rounded mean
+    # keeps -mu log mu accurate (a = 1, b = N - 1 gives mu = 1 - 1/N, rounded to 1).
+    small = (mean <= SMALL_MEAN) & ~ungrouped
+    if small.any():
+        out[small] = small_mean_information(a[small], b[small], n) / n
+    rest = ~series & ~small
+    if rest.any():
+        out[rest] = _summed_information(a[rest], b[rest], n)
+    return out
+
+
+def _series_pairs(a, b, n, mean):
+    """(pairs taking the series in 1/mean, pairs with s + l > N/2)."""
     # From series_min_mean() up the series is also the more accurate (the general route's
     # pmf sums lose up to ~4e-15 at means ~70 .. 100): pairs that are not grouped take it.
     series = mean >= _SERIES_MEAN
     ungrouped = a > n // 2 - b  # s + l > N/2 without an int64 sum
     if ungrouped.any():
         series |= ungrouped & (mean >= series_min_mean())
-    if series.all():
-        return series_expected_deviance(a, b, n) / n
-    out = np.empty(len(a))
-    if series.any():
-        out[series] = series_expected_deviance(a[series], b[series], n) / n
-    rest = ~series
-    out[rest] = _summed_information(a[rest], b[rest], n)
-    return out
+    return series, ungrouped
 
 
-def pair_information_grid(
-    sizes_a: NDArray[np.int64], sizes_b: NDArray[np.int64], n: int
-) -> NDArray[np.float64]:
-    """I(a, b) for every a in ``sizes_a`` (rows) and b in ``sizes_b`` (columns), each unordered
-    pair of sizes computed once: where both sizes appear on both sides (two clusterings with
-    common sizes), I(a, b) = I(b, a) is read off the transposed pair."""
+def information_sum(
+    sizes_a: NDArray[np.int64],
+    weights_a: NDArray[np.float64],
+    sizes_b: NDArray[np.int64],
+    weights_b: NDArray[np.float64],
+    n: int,
+) -> float:
+    """sum_{i,j} w_a[i] w_b[j] I(a_i, b_j) over distinct sorted sizes ``sizes_a``, ``sizes_b``.
+
+    Streamed in blocks of bounded memory (no array over all size pairs): where the two
+    sides share many sizes, over the distinct sizes of both with each unordered pair once
+    (I(a, b) = I(b, a), weight w_a(a) w_b(b) + w_a(b) w_b(a)). Rows of sizes against columns:
+    the cells of mean ab/N <= 1 (and a + b <= N/2) as 2-D blocks of the factorial-moment
+    series (``small_means.small_mean_block``), of means 1 .. 10 as 2-D blocks of the pmf
+    (``_mid_mean_block``); the other pairs gathered and passed to
+    :func:`pair_information` ``_PENDING`` at a time.
+    """
     sizes_a, sizes_b = np.asarray(sizes_a, np.int64), np.asarray(sizes_b, np.int64)
-    unique_a, unique_b = unique(sizes_a), unique(sizes_b)
-    rows, columns = np.searchsorted(unique_a, sizes_a), np.searchsorted(unique_b, sizes_b)
-    in_b = np.minimum(np.searchsorted(unique_b, unique_a), len(unique_b) - 1)
-    in_a = np.minimum(np.searchsorted(unique_a, unique_b), len(unique_a) - 1)
-    both_a, both_b = unique_b[in_b] == unique_a, unique_a[in_a] == unique_b
-    # (a, b) with a > b, both on both sides: the same as (b, a), computed as such.
-    mirrored = both_a[:, None] & both_b[None, :] & (unique_a[:, None] > unique_b[None, :])
-    out = np.empty(mirrored.shape)
-    i, j = np.nonzero(~mirrored)
-    out[i, j] = pair_information(unique_a[i], unique_b[j], n)
-    i, j = np.nonzero(mirrored)
-    out[i, j] = out[in_a[j], in_b[i]]
-    return out[rows][:, columns]
+    weights_a, weights_b = np.asarray(weights_a, float), np.asarray(weights_b, float)
+    if np.any(np.diff(sizes_a) <= 0) or np.any(np.diff(sizes_b) <= 0):
+        raise InternalError("information_sum takes distinct sorted sizes")  # as laws hold them
+    union = unique(np.concatenate([sizes_a, sizes_b]))
+    folded = len(union) * (len(union) + 1) // 2 < len(sizes_a) * len(sizes_b)
+    if folded:
+        rows = columns = union
+        row_a, row_b = np.zeros(len(union)), np.zeros(len(union))
+        row_a[np.searchsorted(union, sizes_a)] = weights_a
+        row_b[np.searchsorted(union, sizes_b)] = weights_b
+        column_a, column_b = row_a, row_b
+    else:
+        rows, columns = sizes_a, sizes_b
+        row_a, column_b = weights_a, weights_b
+        row_b = column_a = None
+    sums = _PairSums(n)
+    fraction = columns / float(n)
+    width = _TILE // _ROWS
+    for first in range(0, len(rows), _ROWS):
+        last = min(first + _ROWS, len(rows))
+        r = rows[first:last]
+        start = first if folded else 0
+        # Columns whose cells may be taken by 2-D blocks: mean <= _MID_MEAN for the block's first
+        # row (the means grow along rows and columns) and r + c <= N/2 for its last row.
+        block_end = start + int(np.searchsorted(r[0] * fraction[start:], _MID_MEAN, "right"))
+        block_end = min(block_end, int(np.searchsorted(columns, n // 2 - r[-1], "right")))
+        low = start
+        while low < len(columns):
+            if low < block_end:
+                high = _chunk_end(columns, low, min(block_end, low + width), r[-1], n)
+            else:
+                high = min(low + width, len(columns))
+            weights = _tile_weights(
+                first, last, low, high, folded, row_a, row_b, column_a, column_b
+            )
+            if low < block_end:
+                sums.add_block(r, columns[low:high], weights)
+            else:
+                sums.add_pairs(r, columns[low:high], weights)
+            low = high
+    return sums.total()
+
+
+def _chunk_end(columns, low, end, largest_row, n):
+    """The end of a block of columns from ``low`` (at most ``end``): those of mean <= 1 for the
+    largest row (within a factor 2^16: no overflow in ``small_mean_block``), or, past them, a
+    band of columns within a factor 1 + 1/sqrt(mean) of the first, so that a centre per row
+    stays within ~sqrt(mean) of the means of its cells (``_mid_mean_block``)."""
+    c0 = float(columns[low])
+    top = largest_row * (c0 / n)
+    if top <= SMALL_MEAN:
+        limit = min(c0 * 2.0**16, n / float(max(largest_row, 1)))
+    else:
+        limit = c0 * (1.0 + 1.0 / np.sqrt(min(top, _MID_MEAN)))
+    return max(low + 1, min(end, int(np.searchsorted(columns, limit, "right"))))
+
+
+def _tile_weights(first, last, low, high, folded, row_a, row_b, column_a, column_b):
+    """The pair weights of rows first:last against columns low:high (0 below the diagonal when
+    folded, halved on it: each unordered pair once)."""
+    weights = np.multiply.outer(row_a[first:last], column_b[low:high])
+    if not folded:
+        return weights
+    weights += np.multiply.outer(row_b[first:last], column_a[low:high])
+    i = np.arange(first, last)[:, None]
+    j = np.arange(low, high)[None, :]
+    if low < last:  # the block meets the diagonal
+        weights[i > j] = 0.0
+        weights[i == j] *= 0.5
+    return weights
+
+
+class _PairSums:
+    """The running sum of w I(a, b), from 2-D blocks of small means and gathered pairs."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.sum = 0.0
+        self.pending: dict[str, list[tuple[NDArray, NDArray, NDArray]]] = {"series": [], "sums": []}
+        self.count = {"series": 0, "sums": 0}
+
+    def add_block(self, r, c, weights):
+        """Rows r against columns c (r + c <= N/2 for every cell): cells of mean <= 1 by the
+        factorial-moment series, of mean <= _MID_MEAN near their row's centre by
+        :func:`_mid_mean_block`, the others gathered."""
+        n = self.n
+        mean = np.multiply.outer(r, c / float(n))
+        small = mean <= SMALL_MEAN
+        centre = np.maximum(np.rint(r * (np.sqrt(float(c[0]) * float(c[-1])) / n)), 1.0)
+        mid = (
+            ~small
+            & (mean <= _MID_MEAN)
+            & (np.square(mean - centre[:, None]) <= 1.5 * centre[:, None])
+        )
+        rest = ~small & ~mid & (weights != 0)
+        if rest.any():
+            i, j = np.nonzero(rest)
+            self._gather(r[i], c[j], weights[i, j])
+        total = 0.0
+        if small.any():
+            largest = float(np.max(mean, where=small, initial=0.0))
+            values = small_mean_block(r, c, n, small_mean_order(largest))
+            total += float(np.sum(np.where(small, values, 0.0) * weights))
+        if mid.any():
+            i, j = (np.flatnonzero(mid.any(axis=axis)) for axis in (1, 0))
+            cells = (slice(i[0], i[-1] + 1), slice(j[0], j[-1] + 1))
+            top = float(np.max(mean[cells], where=mid[cells], initial=0.0))
+            values = _mid_mean_block(
+                r[cells[0]], c[cells[1]], n, centre[cells[0]], mean[cells], top
+            )
+            total += float(np.sum(np.where(mid[cells], values, 0.0) * weights[cells]))
+        self.sum += total / n
+
+    def add_pairs(self, r, c, weights):
+        """Every pair of rows r and columns c of nonzero weight, for pair_information."""
+        if weights.all():  # no selection: the block as it is
+            self._gather(np.repeat(r, len(c)), np.tile(c, len(r)), weights.ravel())
+            return
+        i, j = np.nonzero(weights)
+        self._gather(r[i], c[j], weights[i, j])
+
+    def _gather(self, a, b, w):
+        """Pairs for the series in 1/mean (their memory is bounded by the series' own blocks:
+        gathered _SERIES_PENDING at a time, few calls) and for the other routes."""
+        if len(a) == 0:
+            return
+        series = _series_pairs(a, b, self.n, a * (b / float(self.n)))[0]
+        for name, keep in (("series", series), ("sums", ~series)):
+            if keep.all():
+                self._add(name, a, b, w)
+            elif keep.any():
+                self._add(name, a[keep], b[keep], w[keep])
+
+    def _add(self, name, a, b, w):
+        pending = self.pending[name]
+        pending.append((a, b, w))
+        self.count[name] += len(a)
+        if self.count[name] >= (_SERIES_PENDING if name == "series" else _PENDING):
+            self._flush(name)
+
+    def _flush(self, name):
+        pending = self.pending[name]
+        if not pending:
+            return
+        a, b, w = (np.concatenate(parts) for parts in zip(*pending, strict=True))
+        self.pending[name], self.count[name] = [], 0
+        self.sum += float(w @ pair_information(a, b, self.n))
+
+    def total(self) -> float:
+        self._flush("series")
+        self._flush("sums")
+        return self.sum
 
 
 def _summed_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDArray[np.float64]:
@@ -122,6 +306,35 @@ def _summed_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> N
             small[rest].astype(np.int64), large[rest].astype(np.int64), n
         )
     return out / n
+
+
+def _mid_mean_block(s, l, n, centre, mean, top):
+    """E[bd0(X, mu)] for rows s (centres ``centre``) against columns l, mu = s l / N <= ``top``,
+    s + l <= N/2: the pmf summed from x = 0 by Horner's rule over its ratios
+    h(x+1)/h(x) = (s - x)(l - x) / ((x + 1)(N - s - l + x + 1)), normalized by its own sum
+    (no pmf anchor; mass < 1e-20 beyond the Bennett window's end, variance <= mean), for
+    bd0(x, m) with the row's integer centre m, then
+    E[bd0(X, mu)] = E[bd0(X, m)] - bd0(mu, m) (E[X] = mu): terms O(1) where
+    (mu - m)^2 <= 1.5 m, the callers' condition. Other cells: meaningless values."""
+    end = int(np.ceil(top + tail_halfwidth(np.array([top]))[0]))
+    end = min(end, int(max(s.max(), 1)))  # X <= s: the ratios vanish beyond
+    x = np.arange(end + 1.0)
+    sf, lf = s.astype(np.float64), l.astype(np.float64)
+    terms = deviance(x[None, :], centre[:, None], x[None, :] - centre[:, None])  # rows x (end+1)
+    rest = (float(n) + 1.0) - np.add.outer(sf, lf)  # N - s - l + 1 >= N/2 + 1
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        total = np.repeat(terms[:, end : end + 1], len(lf), axis=1)
+        mass = np.ones(total.shape)
+        ratio = np.empty(total.shape)
+        for k in range(end - 1, -1, -1):
+            np.add(rest, float(k), out=ratio)
+            np.divide(np.multiply.outer((sf - k) / (k + 1.0), lf - k), ratio, out=ratio)
+            total *= ratio
+            total += terms[:, k : k + 1]
+            mass *= ratio
+            mass += 1.0
+        delta = mean - centre[:, None]
+        return total / mass - deviance(mean, centre[:, None], delta)
 
 
 # ---------------------------------------------------------------- grouped route

@@ -218,9 +218,8 @@ def _plot(out_dir, embedding, truth, example, sizes, true_sizes, ari_perm, ari_n
             m = lab == k
             ax.scatter(embedding[m, 0], embedding[m, 1], s=4, color=DIGIT_COLOURS[k],
                        label=str(k))
-        ax.set_title(f"{title} ({view.split(',')[0].split(' (')[0]})")
-        ax.set_xlabel("component 1")
-        ax.set_ylabel("component 2")
+        ax.set(title=f"{title} ({view.split(',')[0].split(' (')[0]})", xlabel="component 1",
+               ylabel="component 2")
         ax.legend(title="digit" if lab is truth else "matched digit", markerscale=3, fontsize=9,
                   ncol=2, loc="best")
     ax = axes[0, 2]
@@ -232,20 +231,16 @@ def _plot(out_dir, embedding, truth, example, sizes, true_sizes, ari_perm, ari_n
     ax.plot(x, sizes[np.argmin(rank_perm)], color=blue, linewidth=2, label="best by ARI perm")
     ax.plot(x, sizes[np.argmin(rank_num1)], color=orange, linewidth=2, linestyle="--",
             label="best by ARI num1")
-    ax.set_xlabel("cluster (largest to smallest)")
-    ax.set_ylabel("cluster size")
-    ax.set_title("c  Cluster size sequences")
+    ax.set(xlabel="cluster (largest to smallest)", ylabel="cluster size",
+           title="c  Cluster size sequences")
     ax.legend()
     ax = axes[1, 0]
     ax.scatter(ari_num1, ari_perm, s=10, color=blue, alpha=0.6, label="K-means run")
     lo = min(ari_num1.min(), ari_perm.min()) - 0.02
     hi = max(ari_num1.max(), ari_perm.max()) + 0.02
     ax.plot([lo, hi], [lo, hi], color="black", linewidth=1, label="equal (y = x)")
-    ax.set_xlim(lo, hi)
-    ax.set_ylim(lo, hi)
-    ax.set_xlabel("ARI, num1 (one-sided, K = 10 fixed)")
-    ax.set_ylabel("ARI, perm (usual)")
-    ax.set_title("d  Similarity to the true digits")
+    ax.set(xlim=(lo, hi), ylim=(lo, hi), xlabel="ARI, num1 (one-sided, K = 10 fixed)",
+           ylabel="ARI, perm (usual)", title="d  Similarity to the true digits")
     ax.legend()
     ax = axes[1, 1]
     top = min(10, len(rank_perm))
@@ -261,18 +256,15 @@ def _plot(out_dir, embedding, truth, example, sizes, true_sizes, ari_perm, ari_n
             ax.text(1.04, right, f"run {r}", ha="left", va="center", fontsize=9)
     ax.plot([], [], color=orange, marker="o", label="rank changes")
     ax.plot([], [], color=blue, marker="o", label="same rank")
-    ax.set_ylim(top + 0.5, 0.5)
-    ax.set_xlim(-0.35, 1.35)
+    ax.set(ylim=(top + 0.5, 0.5), xlim=(-0.35, 1.35))
     ax.set_xticks([0, 1], ["ARI perm", "ARI num1"])
-    ax.set_ylabel("rank (1 = most similar)")
-    ax.set_title(f"e  Top {top} runs (num1 orders as the raw RI)")
+    ax.set(ylabel="rank (1 = most similar)", title=f"e  Top {top} runs (num1 orders as the raw RI)")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.07), ncol=2)
     ax = axes[1, 2]
     ax.hist(ari_perm - ari_num1, bins=30, color=blue, alpha=0.8, label="runs")
     ax.axvline(0, color="black", linewidth=1, label="no difference")
-    ax.set_xlabel("ARI perm - ARI num1")
-    ax.set_ylabel("number of runs")
-    ax.set_title("f  Bias of ARI perm over ARI num1")
+    ax.set(xlabel="ARI perm - ARI num1", ylabel="number of runs",
+           title="f  Bias of ARI perm over ARI num1")
     ax.legend()
     fig.suptitle("K-means on the digits: usual ARI (perm) vs one-sided ARI num1 "
                  "(Gates & Ahn 2017, Fig. 4)")

@@ -261,11 +261,9 @@ def _plot(out_dir: Path, col: dict, counts: dict) -> None:
     near = int(np.sum(np.abs(x) < NEAR_ZERO))
     ax.axvspan(-NEAR_ZERO, NEAR_ZERO, color=OKABE_ITO["grey"], alpha=0.35, linewidth=0,
                label=f"|ARI perm| < {NEAR_ZERO}: {near} studies at chance")
-    ax.set_xlim(lo, hi)
-    ax.set_ylim(lo, hi)
-    ax.set_xlabel("ARI, perm (usual)")
-    ax.set_ylabel("ARI, num1 (one-sided, K fixed)")
-    ax.set_title(f"a  Hierarchical clustering vs true classes, {len(x)} studies")
+    ax.set(xlim=(lo, hi), ylim=(lo, hi), xlabel="ARI, perm (usual)",
+           ylabel="ARI, num1 (one-sided, K fixed)",
+           title=f"a  Hierarchical clustering vs true classes, {len(x)} studies")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=9)
     models = list(counts)
     width = 0.2
@@ -276,10 +274,9 @@ def _plot(out_dir: Path, col: dict, counts: dict) -> None:
                       label=Q_LABELS[q].replace("num1", "model"))
         bx.bar_label(bars, fontsize=9)
     bx.set_xticks(np.arange(len(models)), models)
-    bx.set_xlabel("random model compared with perm")
-    bx.set_ylabel("number of studies")
-    bx.set_title("b  Verdicts relative to chance, each model vs perm")
-    bx.set_ylim(0, 1.12 * max(max(c.values()) for c in counts.values()))
+    bx.set(xlabel="random model compared with perm", ylabel="number of studies",
+           title="b  Verdicts relative to chance, each model vs perm",
+           ylim=(0, 1.12 * max(max(c.values()) for c in counts.values())))
     bx.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=9)
     fig.suptitle("Gene expression: the random model decides what counts as better than chance "
                  "(Gates & Ahn 2017, Fig. 6)", fontsize=12)

@@ -149,9 +149,9 @@ def _plot(out_dir: Path, col: dict, steps: int) -> None:
         ax.axhline(0, color="black", linewidth=0.8)
         ax.axvline(math.log2(K), color=OKABE_ITO["grey"], linestyle="--", linewidth=1,
                    label="equal sizes (log2 50)")
-        ax.set_xlabel("entropy of B's cluster size sequence (bits)")
-        ax.set_ylabel(f"adjusted {'Rand index' if meas == 'ari' else 'mutual information'}")
-        ax.set_title(f"{letter}  {meas.upper()} of A (50 x 20) and B")
+        ax.set(xlabel="entropy of B's cluster size sequence (bits)",
+               ylabel=f"adjusted {'Rand index' if meas == 'ari' else 'mutual information'}",
+               title=f"{letter}  {meas.upper()} of A (50 x 20) and B")
         ax.legend()
     fig.suptitle(f"Preferential attachment from a shuffled copy of A, {steps:,} steps: perm "
                  "ignores the size inhomogeneity, num does not")

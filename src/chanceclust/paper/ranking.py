@@ -486,20 +486,18 @@ def _plot_rand(out_dir: Path, clusterings: dict[str, np.ndarray], s: dict) -> No
                                          facecolor=palette[lab % 10], alpha=0.6,
                                          edgecolor="black", linewidth=0.4))
             ax_a.text(i + 0.45, -row, str(lab + 1), ha="center", va="center", fontsize=9)
-    ax_a.set_xlim(-0.2, N)
-    ax_a.set_ylim(-3.6, 0.6)
+    ax_a.set(xlim=(-0.2, N), ylim=(-3.6, 0.6))
     ax_a.set_yticks([0, -1, -2, -3], NAMES)
     ax_a.set_xticks(np.arange(N) + 0.45, [str(i + 1) for i in range(N)], fontsize=9)
-    ax_a.set_xlabel("element (box text = cluster number)")
-    ax_a.set_title("a  Four clusterings of N = 20 elements")
+    ax_a.set(xlabel="element (box text = cluster number)",
+             title="a  Four clusterings of N = 20 elements")
     colours = _pair_colours()
     ri = s[("RI", None, None)]
     cols = [(("RI", None, None), "RI")] + [(("ARI", m, None), f"ARI {m}")
                                           for m in ("perm", "num", "all")]
     for x, (key, title) in enumerate(cols):
         _rank_column(ax_b, x, s[key], flips(s[key], ri), colours, title)
-    ax_b.set_xlim(0, len(cols))
-    ax_b.set_ylim(-5.6, 1.2)
+    ax_b.set(xlim=(0, len(cols)), ylim=(-5.6, 1.2))
     ax_b.set_yticks(-np.arange(6), [str(i) for i in range(1, 7)])
     ax_b.set_ylabel("rank (1 = most similar)")
     ax_b.set_xticks([])
@@ -525,8 +523,7 @@ def _plot_mi(out_dir: Path, s: dict) -> None:
                          NORM_LABEL[norm] if i == 0 else None, y0=y0)
         ax.text(1.2, y0 - 2.5, label, ha="right", va="center", rotation=90, fontsize=11,
                 fontweight="bold")
-    ax.set_xlim(0, 5.3)
-    ax.set_ylim(-28.6, 1.4)
+    ax.set(xlim=(0, 5.3), ylim=(-28.6, 1.4))
     ax.axis("off")
     ax.set_title("MI rankings (Fig. 3) by measure (rows) and normalization (columns);\n"
                  "bold = rank changes with the normalization, side by side = tie", fontsize=12)
