@@ -7,7 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from chanceclust import adjusted, measures
+from chanceclust import adjusted, measures, variance
 from chanceclust._registry import MEASURES
 from chanceclust.samplers import random_clusterings
 from chanceclust.significance import (
@@ -32,6 +32,11 @@ def library(name, model, one_sided):
         return lambda x, y: adjusted.adjusted_mutual_information(
             x, y, model=model, one_sided=one_sided
         )
+    if name in ("sri", "smi"):
+        f = variance.standardized_rand_index if name == "sri" else (
+            variance.standardized_mutual_information
+        )
+        return lambda x, y: f(x, y, model=model, one_sided=one_sided)
     return {
         "ri": measures.rand_index,
         "mi": measures.mutual_information,

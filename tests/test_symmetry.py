@@ -115,7 +115,9 @@ def _options():
 
 @pytest.mark.parametrize(("name", "model", "one_sided", "method"), list(_options()))
 def test_every_pairwise_entry_is_the_single_call(name, model, one_sided, method):
+    # Exact Var[MI] (SMI) costs seconds per pair under num and all at N = 60: 20 elements.
     items = _clusterings(3, m=4)
+    items = [c[:20] for c in items] if name == "smi" else items
     result = cc.pairwise(
         items, measure=name, model=model, one_sided=one_sided, average_method=method
     )

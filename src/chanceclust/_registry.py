@@ -12,6 +12,7 @@ nothing here computes a formula of its own.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -53,6 +54,14 @@ from chanceclust.measures import (
     normalized_mutual_information,
     rand_index,
     variation_of_information,
+)
+from chanceclust.variance import (
+    _table_mi_variance,
+    _table_smi,
+    _table_sri,
+    _table_variance,
+    standardized_mutual_information,
+    standardized_rand_index,
 )
 
 Sides = tuple[Side, Side]
@@ -143,6 +152,47 @@ def _nmi_batch(table: Table, sides: Sides | None, method: str) -> Kernel:
     )
 
 
+def _standardizer(mean: float, variance: float) -> Callable[[Any], Any]:
+    """z = (s - mean) / sd of values s of the null samples; 0.0 when the variance is 0
+    (a single-valued ensemble, as the single calls return)."""
+    if variance <= 0:
+        return lambda values: np.zeros_like(np.asarray(values, dtype=np.float64))
+    sd = math.sqrt(variance)
+    return lambda values: (values - mean) / sd
+
+
+def _sri_standardizer(table: Table, sides: Sides | None) -> Callable[[Any], Any]:
+    """RI -> SRI with E[RI] and Var[RI] of the observed table's sides."""
+    sides = _random(sides)
+    return _standardizer(_expected_rand_index(*sides), float(_table_variance(table, sides)))
+
+
+def _smi_standardizer(table: Table, sides: Sides | None) -> Callable[[Any], Any]:
+    """MI -> SMI with E[MI] and Var[MI] of the observed table's sides."""
+    sides = _random(sides)
+    return _standardizer(_expected_mutual_information(*sides), _table_mi_variance(table, sides))
+
+
+def _sri_batch(table: Table, sides: Sides | None, method: str) -> Kernel:
+    z = _sri_standardizer(table, sides)
+    return lambda t: z(_rand_values(*t.pair_counts))
+
+
+def _smi_batch(table: Table, sides: Sides | None, method: str) -> Kernel:
+    z = _smi_standardizer(table, sides)
+    return lambda t: z(t.mi)
+
+
+def _sri_best(table: Table, sides: Sides | None) -> float:
+    """The SRI of perfect agreement (RI = 1): (1 - E[RI]) / sd[RI]."""
+    return float(_sri_standardizer(table, sides)(1.0))
+
+
+def _smi_best(table: Table, sides: Sides | None) -> float:
+    """The SMI of the MI bound under the model (arithmetic mean), as "mi" uses for best."""
+    return float(_smi_standardizer(table, sides)(_mi_best(table, sides)))
+
+
 def _mi_best(table: Table, sides: Sides | None) -> float:
     """The MI bound under the model (arithmetic mean): a Monte Carlo adjustment of MI is AMI."""
     return _mi_max(table, _random(sides), "arithmetic")
@@ -205,6 +255,20 @@ _MEASURES = (
         ),
         best=_zero,
         distance=True,
+    ),
+    Measure(
+        "sri", standardized_rand_index,
+        table=lambda table, sides, method: _table_sri(table, _random(sides)),
+        batch=_sri_batch,
+        best=_sri_best,
+        expected=lambda sides: _expected_rand_index(*sides),
+    ),
+    Measure(
+        "smi", standardized_mutual_information,
+        table=lambda table, sides, method: _table_smi(table, _random(sides)),
+        batch=_smi_batch,
+        best=_smi_best,
+        expected=lambda sides: _expected_mutual_information(*sides),
     ),
 )
 

@@ -77,7 +77,7 @@ class PairwiseResult:
         their positions as strings).
     measure : str
     model : str or None
-        The random model (ARI, AMI), else None.
+        The random model (ARI, AMI, SRI, SMI), else None.
     one_sided : bool
     average_method : str or None
         The normalization (AMI, NMI), else None.
@@ -184,12 +184,16 @@ def pairwise(
     other : sequence or mapping of labelings, or a DataFrame, optional
         M' further labelings: the M x M' cross matrix (rows ``clusterings``,
         columns ``other``). Default: all pairs of ``clusterings``.
-    measure : {"ami", "ari", "ri", "mi", "nmi", "vi", "fmi", "jaccard"}, default="ami"
+    measure : {"ami", "ari", "ri", "mi", "nmi", "vi", "fmi", "jaccard", "sri", "smi"}, \
+default="ami"
+        "sri" and "smi" are the exact z-scores of RI and MI
+        (:func:`~chanceclust.standardized_rand_index`,
+        :func:`~chanceclust.standardized_mutual_information`).
     model : {"perm", "num", "all"}, default="perm"
-        The random model of ARI and AMI.
+        The random model of ARI, AMI, SRI and SMI.
     one_sided : bool, default=False
-        ARI and AMI with the row clustering as the fixed reference: the
-        matrix is then not symmetric (reference on rows).
+        ARI, AMI, SRI and SMI with the row clustering as the fixed reference:
+        the matrix is then not symmetric (reference on rows).
     average_method : {"min", "geometric", "arithmetic", "max"}, default="arithmetic"
         The normalization of AMI and NMI.
     %(unassigned)s
@@ -218,7 +222,10 @@ def pairwise(
     Each pair costs one pass over N codes (the contingency table in reused
     buffers) plus the measure's cost from the table; per-pair E[MI] under
     ``perm`` dominates for AMI. Two-sided ``num``/``all`` E[MI] are computed
-    once per distinct (K_i, K_j), in tasks of their own.
+    once per distinct (K_i, K_j), in tasks of their own. SMI adds the exact
+    Var[MI] of each pair (its cost: :func:`~chanceclust.mutual_information_variance`);
+    two-sided ``num``/``all`` variances depend on (N, K_i, K_j) only and are
+    cached per process.
 
     Examples
     --------

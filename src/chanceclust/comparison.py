@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from chanceclust._docs import fill_doc
 from chanceclust._models import MODELS, Setting
 from chanceclust._registry import MEASURES as _REGISTRY
+from chanceclust._registry import Measure, Sides
 from chanceclust._validation import (
     AVERAGE_METHODS,
     ONE_SIDE_AVERAGE_METHODS,
@@ -15,7 +17,8 @@ from chanceclust._validation import (
     check_average_method,
 )
 from chanceclust.adjusted import _adjusted_mutual_information
-from chanceclust.contingency import _summarize_report
+from chanceclust.contingency import Table, _summarize_report
+from chanceclust.exceptions import InvalidInputError
 from chanceclust.measures import _mutual_information
 
 __all__ = ["ComparisonResult", "ComparisonRow", "compare"]
@@ -42,13 +45,13 @@ class ComparisonRow:
 
     Formula: docs/math.md#math-adjustment.
 
-    ``expected`` is E[s] of the underlying similarity (RI or MI) for adjusted
-    measures, None otherwise.
+    ``expected`` is E[s] of the underlying similarity (RI or MI) for the measures
+    under a model (ARI, AMI, SRI, SMI), None otherwise.
 
     Examples
     --------
     >>> from chanceclust import compare
-    >>> row = compare([0, 0, 1, 1], [0, 0, 1, 2]).rows[-1]
+    >>> row = compare([0, 0, 1, 1], [0, 0, 1, 2]).rows[-3]  # the last two: SRI, SMI
     >>> row.key, row.measure, row.model, row.one_sided, row.average_method
     ('AMI[all1,pred]', 'AMI', 'all', True, 'pred')
     """
@@ -80,8 +83,12 @@ class ComparisonResult:
     rows : tuple of ComparisonRow
         Raw measures in the order of the measure registry (RI, MI, FMI, Jaccard, VI),
         NMI per normalization (min, geometric, arithmetic, max, and the one-side
-        normalizations true and pred), then ARI and AMI (per normalization) under perm,
-        num, num1, all, all1: 46 rows.
+        normalizations true and pred), then ARI, AMI (per normalization), SRI and SMI
+        (the z-scores of RI and MI, :func:`~chanceclust.standardized_rand_index`,
+        :func:`~chanceclust.standardized_mutual_information`) under perm, num, num1,
+        all, all1: 56 rows. An SMI row is NaN where the exact variance of MI is not
+        implemented (num with small clusters beyond N = 60; see
+        :func:`~chanceclust.mutual_information_variance`).
     unassigned : UnassignedReport
         How many elements were unassigned on each side, and how many of them
         were dropped or re-assigned by the ``unassigned`` policy.
@@ -112,8 +119,8 @@ class ComparisonResult:
     ) -> float:
         """The value of one row, e.g. ``get("AMI", "num", one_sided=True, average_method="max")``.
 
-        Defaults follow the single-call functions: an adjusted measure (ARI, AMI) without
-        ``model`` is under ``"perm"``, and a normalized one (NMI, AMI) without
+        Defaults follow the single-call functions: a measure under a model (ARI, AMI, SRI,
+        SMI) without ``model`` is under ``"perm"``, and a normalized one (NMI, AMI) without
         ``average_method`` uses ``"arithmetic"``.
         """
         named = _REGISTRY.get(measure.lower())
@@ -202,8 +209,12 @@ def compare(
     Notes
     -----
     The table is built once and each expectation computed once per model and
-    sidedness, so this costs about five calls of
-    :func:`chanceclust.adjusted_mutual_information`.
+    sidedness. The cost is dominated by the five exact variances of MI of the SMI
+    rows (:func:`chanceclust.mutual_information_variance`), from milliseconds (small N,
+    few distinct cluster sizes) to tens of seconds (N = 10^5 with tens of distinct
+    cluster sizes under perm, or two-sided all near N = 1000; benchmarks/SMI.md);
+    without SMI it costs about five calls of
+    :func:`chanceclust.adjusted_mutual_information`. For ARI and AMI alone, call those.
 
     Examples
     --------
@@ -212,7 +223,9 @@ def compare(
     >>> round(result.get("ARI", "num", one_sided=True), 4)
     0.3202
     >>> len(result.rows)
-    46
+    56
+    >>> round(result.get("SMI", "perm"), 6), round(result.get("SRI", "perm"), 6)
+    (0.816497, 0.816497)
     """
     table, report = _summarize_report(
         labels_true,
@@ -244,7 +257,7 @@ def compare(
             expected = m.expected(sides)
             key = (m.title, setting.name, setting.one_sided)
             if not m.normalized:
-                rows.append(ComparisonRow(*key, None, m.table(table, sides, ""), expected))
+                rows.append(ComparisonRow(*key, None, _model_value(m, table, sides), expected))
                 continue
             for method in methods:
                 value = _adjusted_mutual_information(
@@ -252,3 +265,15 @@ def compare(
                 )
                 rows.append(ComparisonRow(*key, method, value, expected))
     return ComparisonResult(table.n, len(table.row_sums), len(table.col_sums), tuple(rows), report)
+
+
+def _model_value(measure: Measure, table: Table, sides: Sides) -> float:
+    """A measure under a model; NaN for SMI where the exact Var[MI] is not implemented
+    (num, small clusters, N > 60: ``mutual_information_variance`` refuses the input and
+    says why; compare() reports every other row)."""
+    try:
+        return measure.table(table, sides, "")
+    except InvalidInputError:
+        if measure.name != "smi":
+            raise
+        return math.nan

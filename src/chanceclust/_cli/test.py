@@ -10,6 +10,9 @@ from chanceclust._cli.options import MAX_TEST_SAMPLES, PROG
 from chanceclust._cli.results import MEASURES, load, out, summary
 from chanceclust._validation import ALTERNATIVES
 
+#: significance_test's routes (chanceclust.significance.METHODS, without importing it here).
+METHODS = ("monte-carlo", "normal")
+
 
 def add_parser(sub: Any) -> None:
     """The ``test`` subcommand's options; :func:`run` below runs it."""
@@ -18,7 +21,8 @@ def add_parser(sub: Any) -> None:
         "test",
         "significance of the agreement of two clusterings against random clusterings",
         f"  {PROG} test truth.txt pred.txt --model num --samples 999 --seed 1\n"
-        f"  {PROG} test truth.txt pred.txt --measure ami --model all --one-sided --seed 1\n",
+        f"  {PROG} test truth.txt pred.txt --measure ami --model all --one-sided --seed 1\n"
+        f"  {PROG} test truth.txt pred.txt --measure smi --method normal\n",
     )
     p.add_argument("a", metavar="A", help="first clustering (the reference with --one-sided)")
     p.add_argument("b", metavar="B", help="second clustering")
@@ -33,6 +37,13 @@ def add_parser(sub: Any) -> None:
         choices=ALTERNATIVES,
         help="greater: p = P(null >= observed), less, or two-sided (default: the measure's "
         "direction of agreement, as in the library: 'less' for vi, else 'greater')",
+    )
+    p.add_argument(
+        "--method",
+        choices=METHODS,
+        default="monte-carlo",
+        help="monte-carlo: sample the null; normal: no sampling, the normal law with the "
+        "exact mean and variance (measures ri, sri, mi, smi) (default: %(default)s)",
     )
     options.add_models(p, single=True, one_sided=options.ONE_SIDED_A)
     p.add_argument(
@@ -53,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     a, b = inputs.read_inputs(args, [args.a, args.b])
     ca, cb = inputs.aligned_codes(args, a, b)
     significance_test = load("chanceclust.significance", "significance_test")
-    progress = options.progress("test", args.samples, args)
+    normal = args.method == "normal"
+    progress = options.progress("test", 0 if normal else args.samples, args)
     result = significance_test(
         args.measure,
         ca,
@@ -61,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
         model=args.model,
         one_sided=args.one_sided,
         alternative=args.alternative,  # None: the library's default for the measure
+        method=args.method,
         n_resamples=args.samples,
         rng=args.seed,
         progress=lambda done, _total: progress.set(done),
@@ -79,10 +92,12 @@ def run(args: argparse.Namespace) -> int:
     rows = [{"quantity": k, "value": v} for k, v in fields.items()]
     meta = summary(a, b, ca, cb, args.unassigned_report)
     meta.update(measure=args.measure, model=args.model, one_sided=args.one_sided,
-                samples=args.samples, seed=args.seed, alternative=alternative)
+                samples=0 if normal else args.samples, seed=args.seed,
+                alternative=alternative, method=result.method)
     meta["summary"] += (
         f"; {args.measure} under {args.model}{', one-sided' if args.one_sided else ''}, "
-        f"{args.samples} random clusterings"
+        + ("normal approximation, exact moments" if normal
+           else f"{args.samples} random clusterings")
     )
     out(args, rows, ["quantity", "value"], meta)
     return 0
