@@ -63,6 +63,19 @@ class ComparisonRow:
     value: float
     expected: float | None = None
 
+    def _fields(self) -> tuple[Any, ...]:
+        nan = isinstance(self.value, float) and math.isnan(self.value)  # a row not computed
+        return (self.measure, self.model, self.one_sided, self.average_method,
+                None if nan else self.value, nan, self.expected)
+
+    def __eq__(self, other: object) -> bool:  # NaN rows equal, as numpy's equal_nan=True
+        if not isinstance(other, ComparisonRow):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
     @property
     def key(self) -> str:
         """A compact unique name such as ``AMI[num1,geometric]`` or ``RI``."""
