@@ -284,3 +284,21 @@ def test_slot_route_agrees_with_monte_carlo(model):
     exact = cc.mutual_information_variance(a, b, model=model, one_sided=True)
     null = cc.null_distribution("mi", a, b, model=model, one_sided=True, n_resamples=4000, rng=1)
     assert_sample_variance(null, exact)
+
+
+@pytest.mark.parametrize("model", ["perm", "num", "all"])
+def test_beyond_the_implemented_range_is_refused_naming_it(model):
+    """N above 10^9 (or windows beyond the grid and slot limits) is refused with the range
+    named, never a MemoryError or a NaN from deep inside numpy; compare() reports NaN there."""
+    import math
+
+    import chanceclust as cc
+
+    n = 2**40
+    table = [[n // 4, n // 4], [n // 4, n - 3 * (n // 4)]]
+    with pytest.raises(cc.InvalidInputError, match="implemented for N <= 1e"):
+        cc.mutual_information_variance(contingency=table, model=model)
+    assert math.isnan(cc.compare(contingency=table).get("SMI", model))
+    big = 10**8 + 8  # within the range, but the 2 x 2 perm grid is fine: a value
+    small = [[big // 4, big // 4], [big // 4, big - 3 * (big // 4)]]
+    assert cc.mutual_information_variance(contingency=small, model="perm") > 0

@@ -53,9 +53,10 @@ from chanceclust._expected.mi_variance import (
     total_variance,
 )
 from chanceclust._expected.mi_variance_slots import one_sided_slot_variance, two_sided_slot_variance
+from chanceclust._expected.windows import tail_halfwidth
 from chanceclust._models import Fixed, Num, Side, canonical_pair
 from chanceclust.contingency import Table, _pair_counts
-from chanceclust.exceptions import InvalidInputError
+from chanceclust.exceptions import InternalError, InvalidInputError
 from chanceclust.expectations import _expected_mutual_information, _validated_table
 from chanceclust.measures import _mutual_information
 from chanceclust.special import bell, stirling2
@@ -344,6 +345,11 @@ def _constant_mi(sides: tuple[Side, Side]) -> bool:
     return n in ks and None not in ks
 
 
+#: Largest N of the exact Var[MI] (tested to 10^6 against references; the sums' windows and
+#: their cancellation were not checked beyond 10^9, so it is refused there).
+MAX_VARIANCE_N = 10**9
+
+
 def _table_mi_variance(table: Table, sides: tuple[Side, Side]) -> float:
     """Var[MI] (nats^2) of a table under its two sides (docs/math.md#math-mi-variance).
 
@@ -352,6 +358,12 @@ def _table_mi_variance(table: Table, sides: tuple[Side, Side]) -> float:
     """
     if _constant_mi(sides):
         return 0.0
+    if sides[0].n > MAX_VARIANCE_N:
+        raise InvalidInputError(
+            f"the exact variance of the mutual information is implemented for N <= "
+            f"{MAX_VARIANCE_N:.0e} (got N = {sides[0].n}); use significance_test('mi', ...) "
+            "for a Monte Carlo null"
+        )
     true, pred = canonical_pair(*sides)
     if true.key is not None and pred.key is not None:
         return _two_sided_mi_variance(true, pred)
@@ -366,13 +378,61 @@ def _mi_variance_of_sides(true: Side, pred: Side) -> float:
     n = true.n
     random = [side for side in (true, pred) if not isinstance(side, Fixed)]
     if n > MAX_RANDOM_N and all(isinstance(side.law, SlotMixture) for side in random):
+        _check_slot_windows(n, random)
         if len(random) == 2:
             return two_sided_slot_variance(true.law, pred.law) / (n * n)
         if len(random) == 1:
             fixed = pred if random[0] is true else true
             return one_sided_slot_variance(fixed.law, random[0].law) / (n * n)
     limit = MAX_SIZE_LAW_N[len(random) - 1] if random else n
-    return total_variance(n, _size_moments(true, limit), _size_moments(pred, limit)) / (n * n)
+    rows, cols = _size_moments(true, limit), _size_moments(pred, limit)
+    _check_grid(n, rows, cols)
+    return total_variance(n, rows, cols) / (n * n)
+
+
+#: Longest window (counts) of a slot's cell, Binomial(N, 1/u), that the slot routes take.
+MAX_SLOT_WINDOW = 2**16
+
+
+def _check_slot_windows(n: int, random: list[Side]) -> None:
+    """Refuse, naming the range, slot mixtures whose cells' windows pass MAX_SLOT_WINDOW
+    (N / u of ~10^9 and more: the window grows as sqrt(N / u))."""
+    u = np.array([x for side in random for x in side.law.slots if x > 1.0], dtype=np.float64)
+    var = float(n) * (1.0 / u) * (1.0 - 1.0 / u)
+    width = float((2.0 * tail_halfwidth(var) + 2.0).max(initial=0.0))
+    if width > MAX_SLOT_WINDOW:
+        raise InvalidInputError(
+            f"the exact variance of the mutual information under a random model needs "
+            f"windows of about {width:.3g} counts here (N = {n}), more than the "
+            f"{MAX_SLOT_WINDOW} it is implemented for; use significance_test('mi', ...) "
+            "for a Monte Carlo null"
+        )
+
+
+#: Grid points (distinct size pairs x the longest hypergeometric window) beyond which the
+#: sums over sizes are refused: their arrays would pass ~0.4 GiB (and minutes of CPU).
+MAX_GRID_POINTS = 2**24
+
+
+def _check_grid(n: int, rows: SizeMoments, cols: SizeMoments) -> None:
+    """Refuse, naming the range, a table whose sums over sizes need more than
+    MAX_GRID_POINTS grid points (the window length estimated in floats, so that N up to
+    2^63 - 1 cannot overflow the estimate)."""
+    a, b = np.meshgrid(np.asarray(rows.sizes, dtype=np.float64),
+                       np.asarray(cols.sizes, dtype=np.float64), indexing="ij")
+    t = float(n)
+    mean = a * b / t
+    var = mean * (t - a) * (t - b) / (t * max(t - 1.0, 1.0))
+    width = np.minimum(np.minimum(a, b) + 1.0, 2.0 * tail_halfwidth(var) + 2.0)
+    points = a.size * float(width.max(initial=0.0))
+    if points > MAX_GRID_POINTS:
+        raise InvalidInputError(
+            f"the exact variance of the mutual information needs about {points:.3g} grid "
+            f"points here ({a.size} pairs of distinct cluster sizes x windows of up to "
+            f"{float(width.max()):.3g} counts), more than the {MAX_GRID_POINTS} it is "
+            "implemented for (N = {n}); use significance_test('mi', ...) for a Monte Carlo "
+            "null".replace("{n}", str(n))
+        )
 
 
 def _size_moments(side: Side, limit: int = MAX_SIZE_LAW_N[1]) -> SizeMoments:
@@ -419,6 +479,8 @@ def _table_smi(table: Table, sides: tuple[Side, Side]) -> float:
     variance = _table_mi_variance(table, sides)
     if variance == 0:
         return 0.0
+    if not variance > 0:
+        raise InternalError(f"Var[MI] = {variance!r} is not positive")
     centered = _mutual_information(table) - _expected_mutual_information(*sides)
     return centered / math.sqrt(variance)
 
