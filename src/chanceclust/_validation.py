@@ -387,10 +387,10 @@ _ENCODE_CHUNK = 1 << 22  # labels shifted at a time by the dense integer encodin
 def _shifted(values: np.ndarray, low: int) -> np.ndarray:
     """Integer labels minus their minimum ``low``: indexes from 0, exact for any dtype (in
     int64, or uint64 for uint64 labels: a narrow dtype would wrap, e.g. int8 28 - -100)."""
+    if values.dtype == np.uint64:  # shifted below 4 N + 1024: int64 indexes (numpy < 2's
+        return (values - np.uint64(low)).astype(np.int64)  # take refuses uint64 ones)
     if not low:
         return values
-    if values.dtype == np.uint64:
-        return values - np.uint64(low)
     return np.subtract(values, np.int64(low), dtype=np.int64)  # one pass, cast in the loop
 
 
