@@ -49,11 +49,15 @@ from chanceclust._expected.mi_variance import (
     MAX_SIZE_LAW_N,
     SizeMoments,
     fixed_moments,
+    grid_points,
     random_moments,
     total_variance,
 )
-from chanceclust._expected.mi_variance_slots import one_sided_slot_variance, two_sided_slot_variance
-from chanceclust._expected.windows import tail_halfwidth
+from chanceclust._expected.mi_variance_slots import (
+    longest_window,
+    one_sided_slot_variance,
+    two_sided_slot_variance,
+)
 from chanceclust._models import Fixed, Num, Side, canonical_pair
 from chanceclust.contingency import Table, _pair_counts
 from chanceclust.exceptions import InternalError, InvalidInputError
@@ -397,9 +401,7 @@ MAX_SLOT_WINDOW = 2**16
 def _check_slot_windows(n: int, random: list[Side]) -> None:
     """Refuse, naming the range, slot mixtures whose cells' windows pass MAX_SLOT_WINDOW
     (N / u of ~10^9 and more: the window grows as sqrt(N / u))."""
-    u = np.array([x for side in random for x in side.law.slots if x > 1.0], dtype=np.float64)
-    var = float(n) * (1.0 / u) * (1.0 - 1.0 / u)
-    width = float((2.0 * tail_halfwidth(var) + 2.0).max(initial=0.0))
+    width = longest_window(n, [u for side in random for u in side.law.slots])
     if width > MAX_SLOT_WINDOW:
         raise InvalidInputError(
             f"the exact variance of the mutual information under a random model needs "
@@ -416,22 +418,15 @@ MAX_GRID_POINTS = 2**24
 
 def _check_grid(n: int, rows: SizeMoments, cols: SizeMoments) -> None:
     """Refuse, naming the range, a table whose sums over sizes need more than
-    MAX_GRID_POINTS grid points (the window length estimated in floats, so that N up to
-    2^63 - 1 cannot overflow the estimate)."""
-    a, b = np.meshgrid(np.asarray(rows.sizes, dtype=np.float64),
-                       np.asarray(cols.sizes, dtype=np.float64), indexing="ij")
-    t = float(n)
-    mean = a * b / t
-    var = mean * (t - a) * (t - b) / (t * max(t - 1.0, 1.0))
-    width = np.minimum(np.minimum(a, b) + 1.0, 2.0 * tail_halfwidth(var) + 2.0)
-    points = a.size * float(width.max(initial=0.0))
+    MAX_GRID_POINTS grid points (the engine's grid_points)."""
+    points, width = grid_points(n, rows, cols)
     if points > MAX_GRID_POINTS:
         raise InvalidInputError(
             f"the exact variance of the mutual information needs about {points:.3g} grid "
-            f"points here ({a.size} pairs of distinct cluster sizes x windows of up to "
-            f"{float(width.max()):.3g} counts), more than the {MAX_GRID_POINTS} it is "
-            "implemented for (N = {n}); use significance_test('mi', ...) for a Monte Carlo "
-            "null".replace("{n}", str(n))
+            f"points here (distinct cluster-size pairs x windows of up to "
+            f"{width:.3g} counts), more than the {MAX_GRID_POINTS} it is "
+            f"implemented for (N = {n}); use significance_test('mi', ...) for a Monte Carlo "
+            "null"
         )
 
 

@@ -69,7 +69,8 @@ from chanceclust._expected.pmfs import deviance, hypergeom_pmf
 from chanceclust._expected.windows import tail_halfwidth
 
 __all__ = [
-    "MAX_RANDOM_N", "MAX_SIZE_LAW_N", "SizeMoments", "fixed_moments", "random_moments", "total_variance",
+    "MAX_RANDOM_N", "MAX_SIZE_LAW_N", "SizeMoments", "fixed_moments", "grid_points",
+    "random_moments", "total_variance",
 ]
 
 #: Largest N for which a random side that is a mixture of i.i.d. labelings is summed over
@@ -159,12 +160,27 @@ def random_moments(
 # --------------------------------------------------------------------------- pmf grids
 
 
-def _window(total: int, a: NDArray[np.int64], b: NDArray[np.int64]) -> tuple[NDArray, NDArray]:
-    """[lo, hi] of Hyp(total, a, b): its support cut where the mass outside is < 1e-20."""
-    af, bf, t = a.astype(np.float64), b.astype(np.float64), float(total)
+def _spread(total: int, a: NDArray, b: NDArray) -> tuple[NDArray, NDArray]:
+    """Mean of Hyp(total, a, b) and the half-width of its window, in floats."""
+    af, bf, t = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64), float(total)
     mean = af * bf / t
     var = mean * (t - af) * (t - bf) / (t * max(t - 1.0, 1.0))
-    half = tail_halfwidth(var)
+    return mean, tail_halfwidth(var)
+
+
+def grid_points(total: int, rows: SizeMoments, cols: SizeMoments) -> tuple[float, float]:
+    """(grid points, longest window) of the sums over sizes: distinct size pairs x the
+    longest window, in floats (no int64 overflow up to 2^63 - 1)."""
+    a, b = np.meshgrid(rows.sizes, cols.sizes, indexing="ij")
+    _, half = _spread(total, a, b)
+    width = np.minimum(np.minimum(a, b).astype(np.float64) + 1.0, 2.0 * half + 2.0)
+    longest = float(width.max(initial=0.0))
+    return a.size * longest, longest
+
+
+def _window(total: int, a: NDArray[np.int64], b: NDArray[np.int64]) -> tuple[NDArray, NDArray]:
+    """[lo, hi] of Hyp(total, a, b): its support cut where the mass outside is < 1e-20."""
+    mean, half = _spread(total, a, b)
     lo = np.maximum(np.maximum(a + b - total, 0), np.floor(mean - half).astype(np.int64))
     hi = np.minimum(np.minimum(a, b), np.ceil(mean + half).astype(np.int64))
     return lo, np.maximum(hi, lo)

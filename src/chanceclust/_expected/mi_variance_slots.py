@@ -29,7 +29,7 @@ from chanceclust._expected.mi_variance import SMOOTH_MIN, carry_pmf, conditional
 from chanceclust._expected.pmfs import deviance, stirlerr
 from chanceclust._expected.windows import tail_halfwidth
 
-__all__ = ["one_sided_slot_variance", "two_sided_slot_variance"]
+__all__ = ["longest_window", "one_sided_slot_variance", "two_sided_slot_variance"]
 
 
 def _binom_rows(n: NDArray, p: float, start: NDArray, width: int) -> NDArray[np.float64]:
@@ -74,9 +74,20 @@ def _binom_rows(n: NDArray, p: float, start: NDArray, width: int) -> NDArray[np.
     return out
 
 
+def _half(n: int, p: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Half-width of the window of Binomial(n, p) (vectorized over p)."""
+    return tail_halfwidth(n * p * (1.0 - p))
+
+
+def longest_window(n: int, slots: list[float]) -> float:
+    """Longest window (counts) of a cell Binomial(n, 1/u) over the slots u > 1."""
+    p = 1.0 / np.array([u for u in slots if u > 1.0], dtype=np.float64)
+    return float((2.0 * _half(n, p) + 2.0).max(initial=0.0))
+
+
 def _window(n: int, p: float) -> tuple[int, int]:
     mean = n * p
-    half = float(tail_halfwidth(np.array([mean * (1.0 - p)]))[0])
+    half = float(_half(n, np.array([p]))[0])
     return max(0, int(np.floor(mean - half))), min(n, int(np.ceil(mean + half)))
 
 
