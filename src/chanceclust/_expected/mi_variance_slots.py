@@ -330,8 +330,9 @@ def _joint_cross(n: int, rows: _Multinomial, partners: NDArray[np.float64]) -> N
 
     Given the row totals a_j, the cells of row j are Multinomial(a_j, 1/v), so
     E[J | rows] = sum_j phi(a_j) with phi(a) = v E[f_J(Binomial(a, 1/v))], a smooth function
-    of a: interpolated over long windows (:func:`mi_variance.conditional_rows`), less its
-    value at the window's middle (a constant per v, which the covariance ignores, so that
+    of a: over a short window at every a by the recurrence in a (one pmf row per v), over a
+    long one interpolated (:func:`mi_variance.conditional_rows`), less its value at the
+    window's middle (a constant per v, which the covariance ignores, so that
     the interpolation's tolerance is relative to phi's variation, not to its size).
     """
     q = 1.0 / partners
@@ -359,12 +360,26 @@ def _joint_cross(n: int, rows: _Multinomial, partners: NDArray[np.float64]) -> N
                 )
         return out
 
-    middle = np.full((partners.size, 1), x.size // 2)
-    centre = phi(np.arange(partners.size), middle)[:, 0]
-    values = conditional_rows(
-        np.full(partners.size, x.size), x.size,
-        lambda sub, pos: phi(sub, pos) - centre[sub, None],
-    )
+    if x.size < SMOOTH_MIN:  # every position, carried by Bin(a + 1, q) = Bin(a, q) + Bern(q)
+        ny = int((yhi - ylo).max()) + 1
+        y = ylo[:, None] + np.arange(ny)
+        cells = _cell_values_rows(y, n, cell) * (y <= yhi[:, None])
+        pmf = _binom_rows(np.full(partners.size, x[0]), q, ylo, ny)
+        keep, move = (1.0 - q)[:, None], q[:, None]
+        values = np.empty((partners.size, x.size))
+        for t in range(x.size):
+            if t:  # (mass carried below ylo or beyond the last column: < 1e-20)
+                pmf[:, 1:] = keep * pmf[:, 1:] + move * pmf[:, :-1]
+                pmf[:, 0] *= keep[:, 0]
+            values[:, t] = np.einsum("ky,ky->k", pmf, cells)
+        values *= partners[:, None]
+    else:
+        middle = np.full((partners.size, 1), x.size // 2)
+        centre = phi(np.arange(partners.size), middle)[:, 0]
+        values = conditional_rows(
+            np.full(partners.size, x.size), x.size,
+            lambda sub, pos: phi(sub, pos) - centre[sub, None],
+        )
     return rows.cov_sums(values - (values @ rows.px)[:, None])
 
 
