@@ -51,9 +51,11 @@ def main() -> None:
     text = [
         "# Exact Var[MI] with random sides: the slot routes (benchmarks/smi_slots.py)",
         "",
-        f"Machine: {platform.machine()}, Python {platform.python_version()}, numpy "
-        f"{np.__version__}; CPU seconds of one call (time.process_time), the two-sided cache "
-        f"cleared before each. Date: {time.strftime('%Y-%m-%d')}.",
+        (
+            f"Machine: {platform.machine()}, Python {platform.python_version()}, numpy "
+            f"{np.__version__}; CPU seconds of one call (time.process_time), the two-sided "
+            f"cache cleared before each. Date: {time.strftime('%Y-%m-%d')}."
+        ),
         "",
         "| model | side | N | K | Var[MI] | CPU s |",
         "|---|---|---|---|---|---|",
