@@ -416,3 +416,36 @@ def test_unbalanced_csv_quote_is_blamed_on_its_own_file(capsys, tmp_path):
     good.write_text("x\ny\nz\nw\n")
     assert_user_error(*run(capsys, "compare", bad, good), "bad.csv:3:", "unbalanced quote")
     assert_user_error(*run(capsys, "compare", good, bad), "bad.csv:3:", "unbalanced quote")
+
+
+@pytest.mark.parametrize("policy", ["raise", "drop", "cluster"])
+def test_compare_validates_the_labels_once(capsys, tmp_path, monkeypatch, policy):
+    """``compare`` A B reads, aligns and validates the two clusterings once and counts the
+    table of all its measures from those codes (not a second validation inside
+    contingency_table): the values are the library's single calls."""
+    from chanceclust import _validation as validation
+    from chanceclust import contingency
+
+    a, b = ["x", "y", "x", "z", "y", "x", "", "z"], ["1", "1", "2", "2", "3", "3", "1", ""]
+    (tmp_path / "a.txt").write_text("\n".join(a) + "\n")
+    (tmp_path / "b.txt").write_text("\n".join(b) + "\n")
+    calls = []
+    real = validation.validate_clusterings
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs.get("unassigned"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(validation, "validate_clusterings", counted)
+    monkeypatch.setattr(contingency, "validate_clusterings", counted)
+    argv = [tmp_path / "a.txt", tmp_path / "b.txt"]
+    if policy == "raise":  # the missing labels are refused, naming the file: no table
+        assert run(capsys, "compare", *argv)[0] == 2
+        return
+    _, got = values(capsys, *argv, "--unassigned", policy)
+    assert calls == [policy]
+    la, lb = [x or None for x in a], [y or None for y in b]
+    monkeypatch.setattr(validation, "validate_clusterings", real)
+    monkeypatch.setattr(contingency, "validate_clusterings", real)
+    for key, value in library(la, lb, unassigned=policy).items():
+        assert got[key] == pytest.approx(value, rel=1e-12, abs=1e-15)
