@@ -913,10 +913,11 @@ def _parse_table_arrow(
     in the header, a row has another width, or an element id is empty or repeated.
     """
     delimiter = "," if fmt == "csv" else "\t"
-    first = text.split("\n", 1)[0].removesuffix("\r")
+    end = text.find("\n")  # not split(): that copies the rest of the text
+    first = (text if end < 0 else text[:end]).removesuffix("\r")
     if not first.strip() or '"' in text:
         return None
-    if delimiter in first and ("\n\n" in text or "\n\r\n" in text):
+    if delimiter in first and ("\n\n" in text or ("\r" in text and "\n\r\n" in text)):
         return None  # an empty line: the reader would fill a row with empty fields
     header = [h.strip() for h in first.split(delimiter)]
     try:
