@@ -21,37 +21,41 @@ every term is a smooth function of u.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._expected.laws import SizeLaw, SlotMixture
-from chanceclust._expected.mi_variance import SMOOTH_MIN, carry_pmf, conditional_rows
+from chanceclust._expected.mi_variance import NODES, SMOOTH_MIN, carry_pmf, conditional_rows
 from chanceclust._expected.pmfs import deviance, stirlerr
 from chanceclust._expected.windows import tail_halfwidth
+from chanceclust.exceptions import InternalError
 
 __all__ = ["longest_window", "one_sided_slot_variance", "two_sided_slot_variance"]
 
 
-def _binom_rows(n: NDArray, p: float, start: NDArray, width: int) -> NDArray[np.float64]:
-    """Binomial(n, p) pmf at start + 0..width-1 per row (n, start int arrays), 0 outside [0, n].
+def _binom_rows(n: NDArray, p: float | NDArray, start: NDArray, width: int) -> NDArray[np.float64]:
+    """Binomial(n, p) pmf at start + 0..width-1 per row (n, start int arrays; p one value or
+    one per row), 0 outside [0, n].
 
     Anchored at the clipped mode by Loader's form (no large logarithm cancels), carried by
     the exact ratios (n - k) p / ((k + 1) q).
     """
     n = np.asarray(n, dtype=np.int64).ravel()
     start = np.broadcast_to(np.asarray(start, dtype=np.int64), n.shape).ravel()
+    p = np.broadcast_to(np.asarray(p, dtype=np.float64), n.shape).ravel()
     lo, hi = np.maximum(start, 0), np.minimum(start + width - 1, n)
     out = np.zeros((len(n), width))
-    ok = lo <= hi
+    sure = p >= 1.0  # p = 1 (u = 2 in a conditional row): X = n
+    if sure.any():
+        rows = np.flatnonzero(sure & (n >= start) & (n < start + width))
+        out[rows, (n - start)[rows]] = 1.0
+    ok = (lo <= hi) & ~sure
     if not ok.any():
         return out
-    n, start, lo, hi = n[ok], start[ok], lo[ok], hi[ok]
+    n, start, lo, hi, p = n[ok], start[ok], lo[ok], hi[ok], p[ok]
     q = 1.0 - p
-    if q <= 0.0:  # p = 1 (u = 2 in a conditional row): X = n
-        rows = np.flatnonzero(ok)
-        inside = (n >= start) & (n < start + width)
-        out[rows[inside], (n - start)[inside]] = 1.0
-        return out
     mode = np.clip(np.floor((n + 1) * p).astype(np.int64), lo, hi)
     nf, kf = n.astype(np.float64), mode.astype(np.float64)
     mean = nf * p
@@ -69,7 +73,7 @@ def _binom_rows(n: NDArray, p: float, start: NDArray, width: int) -> NDArray[np.
     anchor = np.exp(parts)
     t = start[:, None].astype(np.float64) + np.arange(width - 1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = (nf[:, None] - t) * p / ((t + 1.0) * q)
+        ratio = (nf[:, None] - t) * p[:, None] / ((t + 1.0) * q[:, None])
     out[ok] = carry_pmf(ratio, start, lo, hi, mode, anchor)
     return out
 
@@ -85,73 +89,108 @@ def longest_window(n: int, slots: list[float]) -> float:
     return float((2.0 * _half(n, p) + 2.0).max(initial=0.0))
 
 
-def _window(n: int, p: float) -> tuple[int, int]:
-    mean = n * p
-    half = float(_half(n, np.array([p]))[0])
-    return max(0, int(np.floor(mean - half))), min(n, int(np.ceil(mean + half)))
-
-
-def _cell_values(x: NDArray, total: int, p: float) -> NDArray[np.float64]:
+def _cell_values(x: NDArray, total: int, p: float | NDArray) -> NDArray[np.float64]:
     """A function of a cell count whose sum over cells differs from the bd0 sum by a constant.
 
     bd0(x, total p) where the mean is >= 1; x log x below (where bd0's constant part
     bd0(0, m) = m would make the sum over the many empty cells cancel: u Var f against
     u (u - 1) Cov loses ~u eps, while x log x is 0 on the cells with 0 or 1 element).
+    ``p`` is one value or one per row of x (a column).
     """
-    mean = total * p
-    if mean >= 1.0:
-        return deviance(x, mean, x - mean)
+    mean = total * np.asarray(p, dtype=np.float64)
     xf = np.asarray(x, dtype=np.float64)
-    return np.where(xf > 1.0, xf * np.log(np.maximum(xf, 1.0)), 0.0)
+    small = np.where(xf > 1.0, xf * np.log(np.maximum(xf, 1.0)), 0.0)
+    if np.all(mean < 1.0):
+        return small
+    return np.where(mean >= 1.0, deviance(x, mean, x - mean), small)
 
 
-class _Multinomial:
-    """``total`` elements on w equal cells (w real >= 2): a cell X ~ Binomial(total, 1/w),
-    a second cell X2 | X1 = x ~ Binomial(total - x, 1/(w - 1)), on the window of X."""
+#: Floats in one temporary array of a batch (a batch takes at least one row).
+_BATCH = 1 << 21
 
-    def __init__(self, total: int, w: float) -> None:
-        p = 1.0 / w
-        self.w, self.p = w, p
-        self.lo, hi = _window(total, p)
-        self.x = np.arange(self.lo, hi + 1)
-        self.px = _binom_rows(np.array([total]), p, np.array([self.lo]), self.x.size)[0]
-        # E of the sum of bd0(cell, total/w) over the w cells: D(total, w).
-        self.mean_sum = w * float(self.px @ deviance(self.x, total * p, self.x - total * p))
-        f = _cell_values(self.x, total, p)
-        self.fc = f - float(self.px @ f)
-        self.total = total
-        # A short window: the whole conditional pmf matrix, once (the many slots of `all`).
-        self.cond = None
-        if self.x.size < SMOOTH_MIN:
-            self.cond = _binom_rows(
-                total - self.x, 1.0 / (w - 1.0), np.full(self.x.size, self.lo), self.x.size
-            )
-        self.weight = self.px * self.fc
-        self.var_sum = self.cov_sum(self.fc)
 
-    def cov_sum(self, gc: NDArray[np.float64]) -> float:
-        """Cov(sum_cells f(X_c), sum_cells g(X_c)) for g given (centred) on the window.
+def _batches(widths: tuple[NDArray[np.int64], ...], cost: NDArray) -> list[NDArray[np.int64]]:
+    """Indices grouped by windows of similar lengths (each within a factor 2^(1/4) of the
+    group's longest), split so that a batch's rows times the largest ``cost`` stays within
+    _BATCH."""
+    keys = np.stack([np.floor(4.0 * np.log2(np.maximum(w, 1))).astype(np.int64) for w in widths])
+    out = []
+    for key in np.unique(keys, axis=1).T:
+        index = np.flatnonzero(np.all(keys == key[:, None], axis=0))
+        rows = max(1, _BATCH // max(1, int(cost[index].max())))
+        out.extend(np.array_split(index, -(-index.size // rows)))
+    return out
 
-        E[g(X2) | X1 = x] on the window of X1, interpolated where that is smooth
-        (mi_variance.conditional_rows).
-        """
-        width = self.x.size
-        if self.cond is not None:
-            return self.w * float(self.weight @ gc) + self.w * (self.w - 1.0) * float(
-                self.weight @ (self.cond @ gc)
-            )
 
-        def given(rows: NDArray, pos: NDArray) -> NDArray:
-            cond = _binom_rows(
-                self.total - self.x[pos.ravel()], 1.0 / (self.w - 1.0),
-                np.full(pos.size, self.lo), width,
-            )
-            return (cond @ gc).reshape(pos.shape)
+@dataclass
+class _Slots:
+    """For slots w (real, > 1): a cell X ~ Binomial(total, 1/w) of Mult(total, 1/w) on its
+    window lo .. lo + count - 1; a second cell X2 | X1 = x ~ Binomial(total - x, 1/(w - 1)).
 
-        conditional = conditional_rows(np.array([width]), width, given)[0]
-        return self.w * float(self.weight @ gc) + self.w * (self.w - 1.0) * float(
-            self.weight @ conditional
-        )
+    Arrays (slots, width) are 0 beyond each window: px the pmf, fc the centred cell values
+    (_cell_values), psi(x) = E[fc(X2) | X1 = x]. Since the two cells are exchangeable,
+    Cov(sum_cells f, sum_cells g) = w E[fc g](X1) + w (w - 1) E[psi g](X1) for any g
+    (``cov_weights``: the vector that g is dotted with).
+    """
+
+    w: NDArray[np.float64]
+    lo: NDArray[np.int64]
+    count: NDArray[np.int64]
+    mean_sum: NDArray[np.float64]  # E of the sum of bd0(cell, total/w) over the w cells
+    var_sum: NDArray[np.float64]  # Var of the sum of the cell values over the w cells
+    px: NDArray[np.float64] | None = None  # with ``rows``: (slots, longest window)
+    cov_weights: NDArray[np.float64] | None = None
+
+
+def _slots(total: int, w: NDArray[np.float64], rows: bool = False) -> _Slots:
+    """The multinomial cells of every slot w > 1, batched by window length; with ``rows``,
+    also their covariance weights (padded to the longest window)."""
+    p = 1.0 / w
+    mean = total * p
+    half = _half(total, p)
+    lo = np.maximum(np.floor(mean - half), 0).astype(np.int64)
+    count = np.minimum(np.ceil(mean + half).astype(np.int64), total) - lo + 1
+    mean_sum, var_sum = np.empty(w.size), np.empty(w.size)
+    longest = int(count.max(initial=1))
+    pmfs = np.zeros((w.size, longest)) if rows else None
+    weights = np.zeros((w.size, longest)) if rows else None
+    short = count < SMOOTH_MIN
+    for batch in _batches((count,), np.where(short, count, 2 * NODES[-1]) * count):
+        width = int(count[batch].max())
+        pos = np.arange(width)
+        inside = pos < count[batch, None]
+        x = lo[batch, None] + pos
+        px = np.where(inside, _binom_rows(np.full(batch.size, total), p[batch], lo[batch], width), 0.0)
+        m = mean[batch, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            dev = np.where(inside, deviance(x, m, x - m), 0.0)
+        mean_sum[batch] = w[batch] * np.sum(px * dev, axis=1)
+        f = _cell_values(x, total, p[batch, None])
+        fc = np.where(inside, f - np.sum(px * f, axis=1)[:, None], 0.0)
+        psi = _conditional(total, w[batch], lo[batch], count[batch], width, fc)
+        wb = w[batch, None]
+        cw = wb * px * fc + wb * (wb - 1.0) * px * psi
+        var_sum[batch] = np.sum(cw * fc, axis=1)
+        if pmfs is not None and weights is not None:
+            pmfs[batch, :width], weights[batch, :width] = px, cw
+    return _Slots(w, lo, count, mean_sum, var_sum, pmfs, weights)
+
+
+def _conditional(total: int, w: NDArray, lo: NDArray, count: NDArray, width: int,
+                 g: NDArray) -> NDArray[np.float64]:
+    """E[g(X2) | X1 = x] on the windows (rows: slots of one batch; g 0 beyond each window),
+    interpolated on the long windows (mi_variance.conditional_rows); 0 beyond them."""
+    q = 1.0 / (w - 1.0)
+
+    def given(rows: NDArray, pos: NDArray) -> NDArray:
+        k = pos.shape[1]
+        cond = _binom_rows(
+            total - (lo[rows, None] + pos).ravel(), np.repeat(q[rows], k),
+            np.repeat(lo[rows], k), width,
+        ).reshape(rows.size, k, width)
+        return np.einsum("rky,ry->rk", cond, g[rows])
+
+    return conditional_rows(count, width, given)
 
 
 def _rows_terms(sizes: NDArray[np.int64], n: int, u: float) -> tuple[NDArray, NDArray, NDArray]:
@@ -220,46 +259,112 @@ def one_sided_slot_variance(fixed: SizeLaw, mixture: SlotMixture) -> float:
     """Var[N MI] for a fixed size law against a slot mixture (module notes)."""
     n = fixed.n
     slots = np.asarray(mixture.slots, dtype=np.float64)
-    means, variances = [], []
-    for u in slots.tolist():
-        if u <= 1.0:  # one cluster: T = 0
-            means.append(0.0)
-            variances.append(0.0)
-            continue
-        column = _Multinomial(n, u)
-        sizes = np.asarray(fixed.sizes, dtype=np.int64)
-        weights = np.asarray(fixed.weights, dtype=np.float64)
-        mean, var = -column.mean_sum, column.var_sum
-        whole = sizes == n  # one cluster: R = C
+    live = slots > 1.0  # u <= 1: one cluster, T = 0
+    columns = _slots(n, slots[live])
+    means, variances = np.zeros(slots.size), np.zeros(slots.size)
+    sizes = np.asarray(fixed.sizes, dtype=np.int64)
+    weights = np.asarray(fixed.weights, dtype=np.float64)
+    whole = sizes == n  # one cluster: R = C
+    for k, (index, u) in enumerate(zip(np.flatnonzero(live).tolist(), slots[live].tolist(), strict=True)):
+        mean, var = -columns.mean_sum[k], columns.var_sum[k]
         if whole.any():
-            mean += float(weights[whole].sum()) * column.mean_sum
-            var -= float(weights[whole].sum()) * column.var_sum
+            mean += float(weights[whole].sum()) * columns.mean_sum[k]
+            var -= float(weights[whole].sum()) * columns.var_sum[k]
         if (~whole).any():
             e, v, c = _rows_terms(sizes[~whole], n, u)
             mean += float(weights[~whole] @ e)
             var += float(weights[~whole] @ (v - 2.0 * c))
-        means.append(mean)
-        variances.append(var)
-    coefs = np.asarray(mixture.coefs)
-    means_arr = np.array(means)
-    centre = float(coefs @ means_arr)
-    return float(coefs @ np.array(variances) + coefs @ (means_arr - centre) ** 2)
+        means[index], variances[index] = mean, var
+    return _mixed(np.asarray(mixture.coefs, dtype=np.float64), means, variances)
 
 
-def _joint_cross(n: int, rows: _Multinomial, v: float) -> float:
-    """Cov(J, RA): J the sum over the u v joint cells, RA over the u row totals.
+def _mixed(coefs: NDArray, means: NDArray, variances: NDArray) -> float:
+    """sum c Var_u + sum c (E_u - E)^2, the weights normalized to sum 1."""
+    c = coefs / coefs.sum()
+    centre = float(c @ means)
+    return float(c @ variances + c @ (means - centre) ** 2)
 
-    Given the row totals a_j, the cells of row j are Multinomial(a_j, 1/v), so
-    E[J | rows] = sum_j phi(a_j) with phi(a) = v E[f_J(Binomial(a, 1/v))].
+
+def _phi(n: int, v: NDArray, lo: NDArray[np.int64], count: NDArray[np.int64],
+         p: NDArray) -> NDArray[np.float64]:
+    """phi(a) = v E[f(Binomial(a, 1/v))] at a = lo .. lo + count - 1 per row (0 beyond), f the
+    cell values of the joint cells (_cell_values with total n, probability p).
+
+    Smooth in a: where count >= SMOOTH_MIN it is interpolated (mi_variance.conditional_rows).
+    The sum over y runs over the union of the windows of Binomial(a, 1/v) on the row.
     """
     q = 1.0 / v
-    x = rows.x
-    ylo = _window(int(x[0]), q)[0]
-    yhi = _window(int(x[-1]), q)[1]
-    y = np.arange(ylo, yhi + 1)
-    grid = _binom_rows(x, q, np.full(x.size, ylo), y.size)
-    phi = v * (grid @ _cell_values(y, n, q / rows.w))
-    return rows.cov_sum(phi - float(rows.px @ phi))
+    hi = lo + count - 1
+    ylo = np.maximum(np.floor(lo * q - tail_halfwidth(lo * q * (1.0 - q))), 0).astype(np.int64)
+    yhi = np.minimum(np.ceil(hi * q + tail_halfwidth(hi * q * (1.0 - q))).astype(np.int64), hi)
+    ycount = yhi - ylo + 1
+    evaluated = np.where(count < SMOOTH_MIN, count, 2 * NODES[-1])
+    out = np.zeros((v.size, int(count.max(initial=1))))
+    for batch in _batches((count, ycount), evaluated * ycount):
+        width, ywidth = int(count[batch].max()), int(ycount[batch].max())
+        y = ylo[batch, None] + np.arange(ywidth)
+        f = _cell_values(y, n, p[batch, None])
+
+        def phi(r: NDArray, pos: NDArray, batch: NDArray = batch, f: NDArray = f,
+                ywidth: int = ywidth) -> NDArray:
+            k = pos.shape[1]
+            grid = _binom_rows(
+                (lo[batch[r], None] + pos).ravel(), np.repeat(q[batch[r]], k),
+                np.repeat(ylo[batch[r]], k), ywidth,
+            ).reshape(r.size, k, ywidth)
+            return v[batch[r], None] * np.einsum("rky,ry->rk", grid, f[r])
+
+        everywhere = count[batch] < SMOOTH_MIN
+        if everywhere.any():
+            r = np.flatnonzero(everywhere)
+            out[batch[r], :width] = phi(r, np.broadcast_to(np.arange(width), (r.size, width)))
+        if not everywhere.all():
+            r = np.flatnonzero(~everywhere)
+            out[batch[r], :width] = conditional_rows(
+                count[batch][r], width, lambda s, pos, r=r: phi(r[s], pos)
+            )
+    out[np.arange(out.shape[1]) >= count[:, None]] = 0.0
+    return out
+
+
+def _joint_cross(n: int, rows: _Slots, which: NDArray[np.int64], v: NDArray) -> NDArray:
+    """Cov(J, RA) per pair (rows slot ``which``, the other side's slot v): J the sum over the
+    u v joint cells, RA over the u row totals.
+
+    Given the row totals a_j, the cells of row j are Multinomial(a_j, 1/v), so
+    E[J | rows] = sum_j phi(a_j), phi(a) = v E[f_J(Binomial(a, 1/v))]. Where the joint
+    cells' mean N/(uv) is below 1, f_J = x log x does not depend on u: phi is computed once
+    per v, over the union of the row windows of its pairs.
+    """
+    if rows.px is None or rows.cov_weights is None:
+        raise InternalError("_joint_cross needs the slots' rows (_slots(..., rows=True))")
+    u, lo, count = rows.w[which], rows.lo[which], rows.count[which]
+    p = (1.0 / v) / u
+    shared = n * p < 1.0
+    # Groups: one per distinct v among the shared pairs, then one per other pair.
+    values, group = np.unique(v[shared], return_inverse=True)
+    glo = np.full(values.size, np.iinfo(np.int64).max)
+    ghi = np.zeros(values.size, dtype=np.int64)
+    np.minimum.at(glo, group, lo[shared])
+    np.maximum.at(ghi, group, (lo + count - 1)[shared])
+    own = np.flatnonzero(~shared)
+    of_pair = np.empty(which.size, dtype=np.int64)
+    of_pair[shared], of_pair[own] = group, values.size + np.arange(own.size)
+    glo = np.concatenate([glo, lo[own]])
+    gcount = np.concatenate([ghi - glo[: values.size] + 1, count[own]])
+    phi = _phi(n, np.concatenate([values, v[own]]), glo, gcount,
+               np.concatenate([np.zeros(values.size), p[own]]))
+    out = np.empty(which.size)
+    if not which.size:
+        return out
+    width = rows.px.shape[1]
+    for batch in np.array_split(np.arange(which.size), -(-which.size * width // _BATCH)):
+        at = (lo[batch] - glo[of_pair[batch]])[:, None] + np.arange(width)
+        inside = np.arange(width) < count[batch, None]
+        g = np.where(inside, phi[of_pair[batch, None], np.where(inside, at, 0)], 0.0)
+        g -= np.sum(rows.px[which[batch]] * g, axis=1)[:, None]
+        out[batch] = np.sum(rows.cov_weights[which[batch]] * g, axis=1)
+    return out
 
 
 def two_sided_slot_variance(mix_a: SlotMixture, mix_b: SlotMixture) -> float:
@@ -270,29 +375,25 @@ def two_sided_slot_variance(mix_a: SlotMixture, mix_b: SlotMixture) -> float:
     column) totals; RA and CB are independent, so
     Var_uv T = Var J + Var RA + Var CB - 2 Cov(J, RA) - 2 Cov(J, CB). Pairs of slots whose
     weight is below 1e-22 of the largest are dropped (each term is of the size of the whole).
+    Every pair at once: the rows and the columns once per slot, the joint cells and the
+    cross covariances batched by window length.
     """
     n = mix_a.n
     ua, ub = np.asarray(mix_a.slots, float), np.asarray(mix_b.slots, float)
     weights = np.outer(mix_a.coefs, mix_b.coefs)
     keep = np.abs(weights) > 1e-22 * np.abs(weights).max()
-    side_a = {i: _Multinomial(n, u) for i, u in enumerate(ua.tolist()) if u > 1.0 and keep[i].any()}
-    side_b = {j: _Multinomial(n, v) for j, v in enumerate(ub.tolist()) if v > 1.0 and keep[:, j].any()}
-    means, variances, coefs = [], [], []
-    for i, j in zip(*np.nonzero(keep), strict=True):
-        u, v = ua[i], ub[j]
-        coefs.append(weights[i, j])
-        if u <= 1.0 or v <= 1.0:  # a side with one cluster: T = 0
-            means.append(0.0)
-            variances.append(0.0)
-            continue
-        rows, cols = side_a[i], side_b[j]
-        joint = _Multinomial(n, u * v)
-        means.append(joint.mean_sum - rows.mean_sum - cols.mean_sum)
-        variances.append(
-            joint.var_sum + rows.var_sum + cols.var_sum
-            - 2.0 * _joint_cross(n, rows, v) - 2.0 * _joint_cross(n, cols, u)
-        )
-    c, m = np.array(coefs), np.array(means)
-    c = c / c.sum()
-    centre = float(c @ m)
-    return float(c @ np.array(variances) + c @ (m - centre) ** 2)
+    i, j = np.nonzero(keep)
+    live = (ua[i] > 1.0) & (ub[j] > 1.0)  # a side with one cluster: T = 0
+    i, j = i[live], j[live]
+    side_a, at_a = np.unique(i, return_inverse=True)
+    side_b, at_b = np.unique(j, return_inverse=True)
+    rows, cols = _slots(n, ua[side_a], rows=True), _slots(n, ub[side_b], rows=True)
+    u, v = ua[i], ub[j]
+    joint = _slots(n, u * v)
+    means, variances = np.zeros(live.size), np.zeros(live.size)
+    means[live] = joint.mean_sum - rows.mean_sum[at_a] - cols.mean_sum[at_b]
+    variances[live] = (
+        joint.var_sum + rows.var_sum[at_a] + cols.var_sum[at_b]
+        - 2.0 * _joint_cross(n, rows, at_a, v) - 2.0 * _joint_cross(n, cols, at_b, u)
+    )
+    return _mixed(weights[keep], means, variances)
