@@ -327,6 +327,12 @@ def _phi(n: int, v: NDArray, lo: NDArray[np.int64], count: NDArray[np.int64],
     return out
 
 
+def _shared(n: int, p: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """Pairs whose joint cells' mean n p is below 1: their cell values are x log x
+    (_cell_values), whatever u, so phi is shared by the pairs of one v."""
+    return n * p < 1.0
+
+
 def _joint_cross(n: int, rows: _Slots, which: NDArray[np.int64], v: NDArray) -> NDArray:
     """Cov(J, RA) per pair (rows slot ``which``, the other side's slot v): J the sum over the
     u v joint cells, RA over the u row totals.
@@ -340,7 +346,7 @@ def _joint_cross(n: int, rows: _Slots, which: NDArray[np.int64], v: NDArray) -> 
         raise InternalError("_joint_cross needs the slots' rows (_slots(..., rows=True))")
     u, lo, count = rows.w[which], rows.lo[which], rows.count[which]
     p = (1.0 / v) / u
-    shared = n * p < 1.0
+    shared = _shared(n, p)
     # Groups: one per distinct v among the shared pairs, then one per other pair.
     values, group = np.unique(v[shared], return_inverse=True)
     glo = np.full(values.size, np.iinfo(np.int64).max)
