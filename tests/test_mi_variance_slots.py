@@ -139,3 +139,25 @@ def test_covariance_weights_equal_the_double_sum(w):
     assert cells.var_sum[0] == pytest.approx(
         w * float(px * fc @ fc) + w * (w - 1.0) * float((px * fc) @ (cond @ fc)), rel=1e-12
     )
+
+
+@pytest.mark.parametrize("model", ["all", "num"])
+@pytest.mark.parametrize("n", [20, 21, 34])
+def test_two_random_sides_switch_to_the_slots_beyond_n_20(model, n, monkeypatch):
+    """variance.SLOT_TWO_SIDED_N: at N = 20 the sums over sizes, from 21 the slot sums; the
+    public value equals the sums over sizes on both sides of the switch."""
+    import chanceclust as cc
+    from chanceclust import variance
+
+    taken = []
+    original = slots.two_sided_slot_variance
+    monkeypatch.setattr(variance, "two_sided_slot_variance",
+                        lambda a, b: taken.append(1) or original(a, b))
+    sides = [All(n), All(n)] if model == "all" else [Num(n, 3), Num(n, 2)]
+    by_sizes = total_variance(n, *(size_moments(side) for side in sides)) / (n * n)
+    a = np.arange(n) % (3 if model == "num" else 4)
+    b = np.arange(n) % 2
+    variance._two_sided_mi_variance.cache_clear()
+    value = cc.mutual_information_variance(a, b, model=model)
+    assert value == pytest.approx(by_sizes, rel=1e-12)
+    assert bool(taken) == (n > variance.SLOT_TWO_SIDED_N)
