@@ -17,6 +17,12 @@ Cov(R, C) = u Cov(f(X1), h(X1)) + u (u - 1) Cov(f(X1), h(X2)). Over the mixture,
 Var T = sum_u c_u Var_u(T) + sum_u c_u (E_u[T] - E[T])^2 (the weights sum to 1; an identity
 also for the signed weights of num). Real slots (Stam's quadrature from N = 10^4) are fine:
 every term is a smooth function of u.
+
+Computed for all slots (and slot pairs) at once, in batches of similar window lengths
+(_batches): per slot one conditional expectation psi = E[fc(X2) | X1] gives the weights that
+every covariance with the slot's cells is a dot product with (the cells are exchangeable);
+two-sided, phi(a) is interpolated in a on long windows and shared by the pairs of one v
+where the joint cells' mean is below 1 (_shared).
 """
 
 from __future__ import annotations
