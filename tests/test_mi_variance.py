@@ -305,32 +305,24 @@ def test_beyond_the_implemented_range_is_refused_naming_it(model):
 
 
 @pytest.mark.parametrize("model", ["num", "all"])
-@pytest.mark.parametrize("one_sided", [False, True])
 @pytest.mark.parametrize("n", [MAX_RANDOM_N, MAX_RANDOM_N + 1])
-def test_both_sides_of_the_slot_switch(model, one_sided, n):
-    """At N = MAX_RANDOM_N the public call sums over sizes, one more element and it sums over
-    slots: each equals the other route computed directly."""
+def test_both_sides_of_the_slot_switch(model, n):
+    """One random side: at N = MAX_RANDOM_N the public call sums over sizes, one more element
+    and it sums over slots; each equals the other route computed directly (two random sides:
+    tests/test_mi_variance_slots.py)."""
     from chanceclust._expected.mi_variance import total_variance
-    from chanceclust._expected.mi_variance_slots import (
-        one_sided_slot_variance,
-        two_sided_slot_variance,
-    )
+    from chanceclust._expected.mi_variance_slots import one_sided_slot_variance
     from chanceclust._models import Fixed
     from chanceclust.variance import _size_moments as size_moments
-    from chanceclust.variance import _two_sided_mi_variance
 
     a = np.arange(n) % 3
     b = (np.arange(n) * 7 // 5) % 4
     summary = _summarize(None, None, np.asarray(cc.contingency_table(a, b)))
-    sides = check_setting(model, one_sided).sides_of_table(summary)
-    _two_sided_mi_variance.cache_clear()
-    public = cc.mutual_information_variance(a, b, model=model, one_sided=one_sided) * n * n
+    sides = check_setting(model, True).sides_of_table(summary)
+    assert isinstance(sides[0], Fixed)
+    public = cc.mutual_information_variance(a, b, model=model, one_sided=True) * n * n
     if n <= MAX_RANDOM_N:  # the public call took the sizes: check against the slots
-        if one_sided:
-            other = one_sided_slot_variance(sides[0].law, sides[1].law)
-        else:
-            other = two_sided_slot_variance(sides[0].law, sides[1].law)
+        other = one_sided_slot_variance(sides[0].law, sides[1].law)
     else:
-        assert isinstance(sides[0], Fixed) == one_sided
         other = total_variance(n, *(size_moments(side) for side in sides))
     assert public == pytest.approx(other, rel=1e-12)

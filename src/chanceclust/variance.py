@@ -375,13 +375,15 @@ def _table_mi_variance(table: Table, sides: tuple[Side, Side]) -> float:
 
 
 def _mi_variance_of_sides(true: Side, pred: Side) -> float:
-    """Var[MI] by the sums over sizes (N <= MAX_RANDOM_N for a random side), or beyond that,
-    where every random side is a slot mixture, by the sums over the slots; a random side that
-    is only a size law (num with small clusters) by the sums over sizes up to
-    MAX_SIZE_LAW_N (one random side, two), refused beyond."""
+    """Var[MI] by the sums over sizes (N <= MAX_RANDOM_N for a random side; two random
+    sides: N <= SLOT_TWO_SIDED_N), or beyond that, where every random side is a slot mixture,
+    by the sums over the slots; a random side that is only a size law (num with small
+    clusters) by the sums over sizes up to MAX_SIZE_LAW_N (one random side, two), refused
+    beyond."""
     n = true.n
     random = [side for side in (true, pred) if not isinstance(side, Fixed)]
-    if n > MAX_RANDOM_N and all(isinstance(side.law, SlotMixture) for side in random):
+    beyond = SLOT_TWO_SIDED_N if len(random) == 2 else MAX_RANDOM_N
+    if n > beyond and all(isinstance(side.law, SlotMixture) for side in random):
         _check_slot_windows(n, random)
         if len(random) == 2:
             return two_sided_slot_variance(true.law, pred.law) / (n * n)
@@ -392,6 +394,11 @@ def _mi_variance_of_sides(true: Side, pred: Side) -> float:
     rows, cols = _size_moments(true, limit), _size_moments(pred, limit)
     _check_grid(n, rows, cols)
     return total_variance(n, rows, cols) / (n * n)
+
+
+#: Two random slot-mixture sides take the sums over slots beyond this N (docs/math.md#math-routes):
+#: the sums over sizes cost ~N^3 w^2 (0.1 s at N = 20, 3.6 s at N = 60), the slot sums < 0.1 s.
+SLOT_TWO_SIDED_N = 20
 
 
 #: Longest window (counts) of a slot's cell, Binomial(N, 1/u), that the slot routes take.
@@ -537,8 +544,8 @@ def mutual_information_variance(
     (nested hypergeometrics), grouped by distinct sizes. A random side enters
     through the expected numbers of clusters and of pairs of clusters of each
     size (exact integers over Stirling or Bell numbers) and the total-variance
-    split Var = E[Var(. | sizes)] + Var(E[. | sizes]) (N <= 30). Beyond
-    N = 30 a random side is a mixture over u of i.i.d. uniform labelings on
+    split Var = E[Var(. | sizes)] + Var(E[. | sizes]) (N <= 30 with one random
+    side, N <= 20 with two). Beyond, a random side is a mixture over u of i.i.d. uniform labelings on
     u labels: given the slots the table's rows are independent multinomials
     and the variance needs only pairs of cells of one row, their covariance
     with the column (or row) totals, and the spread of E[MI | slots] over the
@@ -558,10 +565,10 @@ def mutual_information_variance(
     Cost under perm: O(D_A D_B (D_A + D_B) w') for D distinct sizes per side,
     windows of w ~ 20 sqrt(mean cell count) points and w' = w^2 below 96
     points, ~36 w above (0.6 s at N = 10^4, K = 10 x 10 with 10 distinct
-    sizes per side); num and all: O(N^3 w^2) for N <= 30, then
-    O(slots x K_A x w') one-sided and O(slot pairs x w') two-sided (0.2 to
-    4 s at N = 10^6, K <= 100;
-    benchmarks/SMI.md).
+    sizes per side); num and all: O(N^3 w^2) for N <= 30 (two random sides 20), then
+    O(slots x K_A x w') one-sided and O(slot pairs x w') two-sided, batched
+    over the slots and pairs (below 0.5 s from N = 200 to 10^6, K <= 100;
+    benchmarks/SMI_SLOTS.md).
 
     References
     ----------

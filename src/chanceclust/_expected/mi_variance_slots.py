@@ -17,26 +17,32 @@ Cov(R, C) = u Cov(f(X1), h(X1)) + u (u - 1) Cov(f(X1), h(X2)). Over the mixture,
 Var T = sum_u c_u Var_u(T) + sum_u c_u (E_u[T] - E[T])^2 (the weights sum to 1; an identity
 also for the signed weights of num). Real slots (Stam's quadrature from N = 10^4) are fine:
 every term is a smooth function of u.
+
+Computed for all slots (and slot pairs) at once, in batches of similar window lengths
+(_batches): per slot one conditional expectation psi = E[fc(X2) | X1] gives the weights that
+every covariance with the slot's cells is a dot product with (the cells are exchangeable);
+two-sided, phi(a) is interpolated in a on long windows and shared by the pairs of one v
+where the joint cells' mean is below 1 (_shared).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._expected.laws import SizeLaw, SlotMixture
-from chanceclust._expected.mi_variance import SMOOTH_MIN, carry_pmf, conditional_rows
+from chanceclust._expected.mi_variance import NODES, SMOOTH_MIN, carry_pmf, conditional_rows
 from chanceclust._expected.pmfs import deviance, stirlerr
 from chanceclust._expected.windows import tail_halfwidth
+from chanceclust.exceptions import InternalError
 
 __all__ = ["longest_window", "one_sided_slot_variance", "two_sided_slot_variance"]
 
-# Points of one padded grid evaluated at once (memory ~ a few arrays of this many float64).
-_GRID = 1 << 21
-
 
 def _binom_rows(n: NDArray, p: float | NDArray, start: NDArray, width: int) -> NDArray[np.float64]:
-    """Binomial(n, p) pmf at start + 0..width-1 per row (n, start int arrays; p a float or
+    """Binomial(n, p) pmf at start + 0..width-1 per row (n, start int arrays; p one value or
     one per row), 0 outside [0, n].
 
     Anchored at the clipped mode by Loader's form (no large logarithm cancels), carried by
@@ -47,11 +53,11 @@ def _binom_rows(n: NDArray, p: float | NDArray, start: NDArray, width: int) -> N
     p = np.broadcast_to(np.asarray(p, dtype=np.float64), n.shape).ravel()
     lo, hi = np.maximum(start, 0), np.minimum(start + width - 1, n)
     out = np.zeros((len(n), width))
-    certain = (lo <= hi) & (p >= 1.0)  # p = 1 (u = 2 in a conditional row): X = n
-    if certain.any():
-        rows = np.flatnonzero(certain & (n >= start) & (n < start + width))
+    sure = p >= 1.0  # p = 1 (u = 2 in a conditional row): X = n
+    if sure.any():
+        rows = np.flatnonzero(sure & (n >= start) & (n < start + width))
         out[rows, (n - start)[rows]] = 1.0
-    ok = (lo <= hi) & ~certain
+    ok = (lo <= hi) & ~sure
     if not ok.any():
         return out
     n, start, lo, hi, p = n[ok], start[ok], lo[ok], hi[ok], p[ok]
@@ -89,83 +95,108 @@ def longest_window(n: int, slots: list[float]) -> float:
     return float((2.0 * _half(n, p) + 2.0).max(initial=0.0))
 
 
-def _window(n: int, p: float) -> tuple[int, int]:
-    mean = n * p
-    half = float(_half(n, np.array([p]))[0])
-    return max(0, int(np.floor(mean - half))), min(n, int(np.ceil(mean + half)))
-
-
-def _cell_values(x: NDArray, total: int, p: float) -> NDArray[np.float64]:
+def _cell_values(x: NDArray, total: int, p: float | NDArray) -> NDArray[np.float64]:
     """A function of a cell count whose sum over cells differs from the bd0 sum by a constant.
 
     bd0(x, total p) where the mean is >= 1; x log x below (where bd0's constant part
     bd0(0, m) = m would make the sum over the many empty cells cancel: u Var f against
     u (u - 1) Cov loses ~u eps, while x log x is 0 on the cells with 0 or 1 element).
+    ``p`` is one value or one per row of x (a column).
     """
-    mean = total * p
-    if mean >= 1.0:
-        return deviance(x, mean, x - mean)
+    mean = total * np.asarray(p, dtype=np.float64)
     xf = np.asarray(x, dtype=np.float64)
-    return np.where(xf > 1.0, xf * np.log(np.maximum(xf, 1.0)), 0.0)
+    small = np.where(xf > 1.0, xf * np.log(np.maximum(xf, 1.0)), 0.0)
+    if np.all(mean < 1.0):
+        return small
+    return np.where(mean >= 1.0, deviance(x, mean, x - mean), small)
 
 
-class _Multinomial:
-    """``total`` elements on w equal cells (w real >= 2): a cell X ~ Binomial(total, 1/w),
-    a second cell X2 | X1 = x ~ Binomial(total - x, 1/(w - 1)), on the window of X."""
+#: Floats in one temporary array of a batch (a batch takes at least one row).
+_BATCH = 1 << 21
 
-    def __init__(self, total: int, w: float) -> None:
-        p = 1.0 / w
-        self.w, self.p = w, p
-        self.lo, hi = _window(total, p)
-        self.x = np.arange(self.lo, hi + 1)
-        self.px = _binom_rows(np.array([total]), p, np.array([self.lo]), self.x.size)[0]
-        # E of the sum of bd0(cell, total/w) over the w cells: D(total, w).
-        self.mean_sum = w * float(self.px @ deviance(self.x, total * p, self.x - total * p))
-        f = _cell_values(self.x, total, p)
-        self.fc = f - float(self.px @ f)
-        self.total = total
-        # A short window: the whole conditional pmf matrix, once (the many slots of `all`).
-        self.cond = None
-        if self.x.size < SMOOTH_MIN:
-            self.cond = _binom_rows(
-                total - self.x, 1.0 / (w - 1.0), np.full(self.x.size, self.lo), self.x.size
-            )
-        self.weight = self.px * self.fc
-        self.var_sum = self.cov_sum(self.fc)
 
-    def cov_sum(self, gc: NDArray[np.float64]) -> float:
-        """Cov(sum_cells f(X_c), sum_cells g(X_c)) for g given (centred) on the window."""
-        return float(self.cov_sums(gc[None, :])[0])
+def _batches(widths: tuple[NDArray[np.int64], ...], cost: NDArray) -> list[NDArray[np.int64]]:
+    """Indices grouped by windows of similar lengths (each within a factor 2^(1/4) of the
+    group's longest), split so that a batch's rows times the largest ``cost`` stays within
+    _BATCH."""
+    keys = np.stack([np.floor(4.0 * np.log2(np.maximum(w, 1))).astype(np.int64) for w in widths])
+    out = []
+    for key in np.unique(keys, axis=1).T:
+        index = np.flatnonzero(np.all(keys == key[:, None], axis=0))
+        rows = max(1, _BATCH // max(1, int(cost[index].max())))
+        out.extend(np.array_split(index, -(-index.size // rows)))
+    return out
 
-    def cov_sums(self, gc: NDArray[np.float64]) -> NDArray[np.float64]:
-        """:meth:`cov_sum` for each row of ``gc``.
 
-        E[g(X2) | X1 = x] on the window of X1, interpolated where that is smooth
-        (mi_variance.conditional_rows); the conditional pmf rows at the positions asked
-        for are made once for all the functions.
-        """
-        width = self.x.size
-        direct = self.w * (gc @ self.weight)
-        if self.cond is not None:
-            return direct + self.w * (self.w - 1.0) * ((gc @ self.cond.T) @ self.weight)
-        made: dict[bytes, NDArray] = {}
+@dataclass
+class _Slots:
+    """For slots w (real, > 1): a cell X ~ Binomial(total, 1/w) of Mult(total, 1/w) on its
+    window lo .. lo + count - 1; a second cell X2 | X1 = x ~ Binomial(total - x, 1/(w - 1)).
 
-        def given(rows: NDArray, pos: NDArray) -> NDArray:
-            out = np.empty(pos.shape)
-            for key in np.unique(pos, axis=0):
-                same = np.flatnonzero((pos == key).all(axis=1))
-                cond = made.get(key.tobytes())
-                if cond is None:
-                    cond = _binom_rows(
-                        self.total - self.x[key], 1.0 / (self.w - 1.0),
-                        np.full(key.size, self.lo), width,
-                    )
-                    made[key.tobytes()] = cond
-                out[same] = gc[rows[same]] @ cond.T
-            return out
+    Arrays (slots, width) are 0 beyond each window: px the pmf, fc the centred cell values
+    (_cell_values), psi(x) = E[fc(X2) | X1 = x]. Since the two cells are exchangeable,
+    Cov(sum_cells f, sum_cells g) = w E[fc g](X1) + w (w - 1) E[psi g](X1) for any g
+    (``cov_weights``: the vector that g is dotted with).
+    """
 
-        conditional = conditional_rows(np.full(gc.shape[0], width), width, given)
-        return direct + self.w * (self.w - 1.0) * (conditional @ self.weight)
+    w: NDArray[np.float64]
+    lo: NDArray[np.int64]
+    count: NDArray[np.int64]
+    mean_sum: NDArray[np.float64]  # E of the sum of bd0(cell, total/w) over the w cells
+    var_sum: NDArray[np.float64]  # Var of the sum of the cell values over the w cells
+    px: NDArray[np.float64] | None = None  # with ``rows``: (slots, longest window)
+    cov_weights: NDArray[np.float64] | None = None
+
+
+def _slots(total: int, w: NDArray[np.float64], rows: bool = False) -> _Slots:
+    """The multinomial cells of every slot w > 1, batched by window length; with ``rows``,
+    also their covariance weights (padded to the longest window)."""
+    p = 1.0 / w
+    mean = total * p
+    half = _half(total, p)
+    lo = np.maximum(np.floor(mean - half), 0).astype(np.int64)
+    count = np.minimum(np.ceil(mean + half).astype(np.int64), total) - lo + 1
+    mean_sum, var_sum = np.empty(w.size), np.empty(w.size)
+    longest = int(count.max(initial=1))
+    pmfs = np.zeros((w.size, longest)) if rows else None
+    weights = np.zeros((w.size, longest)) if rows else None
+    short = count < SMOOTH_MIN
+    for batch in _batches((count,), np.where(short, count, 2 * NODES[-1]) * count):
+        width = int(count[batch].max())
+        pos = np.arange(width)
+        inside = pos < count[batch, None]
+        x = lo[batch, None] + pos
+        px = np.where(inside, _binom_rows(np.full(batch.size, total), p[batch], lo[batch], width), 0.0)
+        m = mean[batch, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            dev = np.where(inside, deviance(x, m, x - m), 0.0)
+        mean_sum[batch] = w[batch] * np.sum(px * dev, axis=1)
+        f = _cell_values(x, total, p[batch, None])
+        fc = np.where(inside, f - np.sum(px * f, axis=1)[:, None], 0.0)
+        psi = _conditional(total, w[batch], lo[batch], count[batch], width, fc)
+        wb = w[batch, None]
+        cw = wb * px * fc + wb * (wb - 1.0) * px * psi
+        var_sum[batch] = np.sum(cw * fc, axis=1)
+        if pmfs is not None and weights is not None:
+            pmfs[batch, :width], weights[batch, :width] = px, cw
+    return _Slots(w, lo, count, mean_sum, var_sum, pmfs, weights)
+
+
+def _conditional(total: int, w: NDArray, lo: NDArray, count: NDArray, width: int,
+                 g: NDArray) -> NDArray[np.float64]:
+    """E[g(X2) | X1 = x] on the windows (rows: slots of one batch; g 0 beyond each window),
+    interpolated on the long windows (mi_variance.conditional_rows); 0 beyond them."""
+    q = 1.0 / (w - 1.0)
+
+    def given(rows: NDArray, pos: NDArray) -> NDArray:
+        k = pos.shape[1]
+        cond = _binom_rows(
+            total - (lo[rows, None] + pos).ravel(), np.repeat(q[rows], k),
+            np.repeat(lo[rows], k), width,
+        ).reshape(rows.size, k, width)
+        return np.einsum("rky,ry->rk", cond, g[rows])
+
+    return conditional_rows(count, width, given)
 
 
 def _rows_terms(sizes: NDArray[np.int64], n: int, u: float) -> tuple[NDArray, NDArray, NDArray]:
@@ -234,162 +265,118 @@ def one_sided_slot_variance(fixed: SizeLaw, mixture: SlotMixture) -> float:
     """Var[N MI] for a fixed size law against a slot mixture (module notes)."""
     n = fixed.n
     slots = np.asarray(mixture.slots, dtype=np.float64)
-    means, variances = [], []
-    for u in slots.tolist():
-        if u <= 1.0:  # one cluster: T = 0
-            means.append(0.0)
-            variances.append(0.0)
-            continue
-        column = _Multinomial(n, u)
-        sizes = np.asarray(fixed.sizes, dtype=np.int64)
-        weights = np.asarray(fixed.weights, dtype=np.float64)
-        mean, var = -column.mean_sum, column.var_sum
-        whole = sizes == n  # one cluster: R = C
+    live = slots > 1.0  # u <= 1: one cluster, T = 0
+    columns = _slots(n, slots[live])
+    means, variances = np.zeros(slots.size), np.zeros(slots.size)
+    sizes = np.asarray(fixed.sizes, dtype=np.int64)
+    weights = np.asarray(fixed.weights, dtype=np.float64)
+    whole = sizes == n  # one cluster: R = C
+    for k, (index, u) in enumerate(zip(np.flatnonzero(live).tolist(), slots[live].tolist(), strict=True)):
+        mean, var = -columns.mean_sum[k], columns.var_sum[k]
         if whole.any():
-            mean += float(weights[whole].sum()) * column.mean_sum
-            var -= float(weights[whole].sum()) * column.var_sum
+            mean += float(weights[whole].sum()) * columns.mean_sum[k]
+            var -= float(weights[whole].sum()) * columns.var_sum[k]
         if (~whole).any():
             e, v, c = _rows_terms(sizes[~whole], n, u)
             mean += float(weights[~whole] @ e)
             var += float(weights[~whole] @ (v - 2.0 * c))
-        means.append(mean)
-        variances.append(var)
-    coefs = np.asarray(mixture.coefs)
-    means_arr = np.array(means)
-    centre = float(coefs @ means_arr)
-    return float(coefs @ np.array(variances) + coefs @ (means_arr - centre) ** 2)
+        means[index], variances[index] = mean, var
+    return _mixed(np.asarray(mixture.coefs, dtype=np.float64), means, variances)
 
 
-def _windows(total: int, p: NDArray[np.float64]) -> tuple[NDArray, NDArray]:
-    """[lo, hi] of Binomial(total, p) for every p (the windows of :func:`_window`)."""
-    mean = total * p
-    half = _half(total, p)
-    lo = np.maximum(np.floor(mean - half), 0).astype(np.int64)
-    return lo, np.minimum(np.ceil(mean + half), total).astype(np.int64)
+def _mixed(coefs: NDArray, means: NDArray, variances: NDArray) -> float:
+    """sum c Var_u + sum c (E_u - E)^2, the weights normalized to sum 1."""
+    c = coefs / coefs.sum()
+    centre = float(c @ means)
+    return float(c @ variances + c @ (means - centre) ** 2)
 
 
-def _row_chunks(cost: NDArray[np.int64]) -> list[NDArray[np.intp]]:
-    """Indices of rows in chunks whose padded cost (rows x the largest cost) stays below
-    _GRID; rows sorted by cost, so that padding wastes little."""
-    order = np.argsort(cost, kind="stable")
-    ordered = np.maximum(cost[order], 1).tolist()
-    chunks, first = [], 0
-    while first < len(ordered):
-        last = first + 1
-        while last < len(ordered) and (last + 1 - first) * ordered[last] <= _GRID:
-            last += 1
-        chunks.append(order[first:last])
-        first = last
-    return chunks
+def _phi(n: int, v: NDArray, lo: NDArray[np.int64], count: NDArray[np.int64],
+         p: NDArray) -> NDArray[np.float64]:
+    """phi(a) = v E[f(Binomial(a, 1/v))] at a = lo .. lo + count - 1 per row (0 beyond), f the
+    cell values of the joint cells (_cell_values with total n, probability p).
 
-
-def _joint_moments(total: int, w: NDArray[np.float64]) -> tuple[NDArray, NDArray]:
-    """(mean_sum, var_sum) of :class:`_Multinomial` (total, w) for every w > 1 at once.
-
-    The same sums as the class, rows padded to their chunk's longest window (the pmf and
-    the centred cell values are 0 beyond a row's window).
+    Smooth in a: where count >= SMOOTH_MIN it is interpolated (mi_variance.conditional_rows).
+    The sum over y runs over the union of the windows of Binomial(a, 1/v) on the row.
     """
-    p = 1.0 / w
-    lo, hi = _windows(total, p)
-    count = hi - lo + 1
-    mean_sum, var_sum = np.empty(w.size), np.empty(w.size)
-    for rows in _row_chunks(count * np.minimum(count, 40)):
-        width = int(count[rows].max())
-        x = lo[rows, None] + np.arange(width)
-        inside = x <= hi[rows, None]
-        px = np.where(inside, _binom_rows(np.full(rows.size, total), p[rows], lo[rows], width), 0.0)
-        mean = (total * p[rows])[:, None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            dev = np.where(inside, deviance(x, mean, x - mean), 0.0)
-        xf = x.astype(np.float64)
-        f = np.where(mean >= 1.0, dev, np.where(xf > 1.0, xf * np.log(np.maximum(xf, 1.0)), 0.0))
-        fc = np.where(inside, f - np.sum(px * f, axis=1)[:, None], 0.0)
-        weight = px * fc
-        ws, second, starts = w[rows], 1.0 / (w[rows] - 1.0), lo[rows]
+    q = 1.0 / v
+    hi = lo + count - 1
+    ylo = np.maximum(np.floor(lo * q - tail_halfwidth(lo * q * (1.0 - q))), 0).astype(np.int64)
+    yhi = np.minimum(np.ceil(hi * q + tail_halfwidth(hi * q * (1.0 - q))).astype(np.int64), hi)
+    ycount = yhi - ylo + 1
+    evaluated = np.where(count < SMOOTH_MIN, count, 2 * NODES[-1])
+    out = np.zeros((v.size, int(count.max(initial=1))))
+    for batch in _batches((count, ycount), evaluated * ycount):
+        width, ywidth = int(count[batch].max()), int(ycount[batch].max())
+        y = ylo[batch, None] + np.arange(ywidth)
+        f = _cell_values(y, n, p[batch, None])
 
-        def given(sub: NDArray, pos: NDArray, ws=ws, second=second, starts=starts, fc=fc,
-                  width=width) -> NDArray:
-            at = starts[sub, None] + pos
-            cond = _binom_rows(
-                total - at.ravel(), np.repeat(second[sub], pos.shape[1]),
-                np.repeat(starts[sub], pos.shape[1]), width,
-            ).reshape(sub.size, pos.shape[1], width)
-            return np.einsum("kpy,ky->kp", cond, fc[sub])
+        def phi(r: NDArray, pos: NDArray, batch: NDArray = batch, f: NDArray = f,
+                ywidth: int = ywidth) -> NDArray:
+            k = pos.shape[1]
+            grid = _binom_rows(
+                (lo[batch[r], None] + pos).ravel(), np.repeat(q[batch[r]], k),
+                np.repeat(ylo[batch[r]], k), ywidth,
+            ).reshape(r.size, k, ywidth)
+            return v[batch[r], None] * np.einsum("rky,ry->rk", grid, f[r])
 
-        conditional = conditional_rows(count[rows], width, given)
-        mean_sum[rows] = ws * np.sum(px * dev, axis=1)
-        var_sum[rows] = ws * np.sum(weight * fc, axis=1) + ws * (ws - 1.0) * np.sum(
-            weight * conditional, axis=1
-        )
-    return mean_sum, var_sum
+        everywhere = count[batch] < SMOOTH_MIN
+        if everywhere.any():
+            r = np.flatnonzero(everywhere)
+            out[batch[r], :width] = phi(r, np.broadcast_to(np.arange(width), (r.size, width)))
+        if not everywhere.all():
+            r = np.flatnonzero(~everywhere)
+            out[batch[r], :width] = conditional_rows(
+                count[batch][r], width, lambda s, pos, r=r: phi(r[s], pos)
+            )
+    out[np.arange(out.shape[1]) >= count[:, None]] = 0.0
+    return out
 
 
-def _joint_cross(n: int, rows: _Multinomial, partners: NDArray[np.float64]) -> NDArray:
-    """Cov(J, RA) for each partner slot v: J the sum over the u v joint cells, RA over the
-    u row totals (u = rows.w).
+def _shared(n: int, p: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """Pairs whose joint cells' mean n p is below 1: their cell values are x log x
+    (_cell_values), whatever u, so phi is shared by the pairs of one v."""
+    return n * p < 1.0
+
+
+def _joint_cross(n: int, rows: _Slots, which: NDArray[np.int64], v: NDArray) -> NDArray:
+    """Cov(J, RA) per pair (rows slot ``which``, the other side's slot v): J the sum over the
+    u v joint cells, RA over the u row totals.
 
     Given the row totals a_j, the cells of row j are Multinomial(a_j, 1/v), so
-    E[J | rows] = sum_j phi(a_j) with phi(a) = v E[f_J(Binomial(a, 1/v))], a smooth function
-    of a: over a short window at every a by the recurrence in a (one pmf row per v), over a
-    long one interpolated (:func:`mi_variance.conditional_rows`), less its value at the
-    window's middle (a constant per v, which the covariance ignores, so that
-    the interpolation's tolerance is relative to phi's variation, not to its size).
+    E[J | rows] = sum_j phi(a_j), phi(a) = v E[f_J(Binomial(a, 1/v))]. Where the joint
+    cells' mean N/(uv) is below 1, f_J = x log x does not depend on u: phi is computed once
+    per v, over the union of the row windows of its pairs.
     """
-    q = 1.0 / partners
-    x = rows.x
-    ylo = _windows(int(x[0]), q)[0]
-    yhi = _windows(int(x[-1]), q)[1]
-    cell = q / rows.w  # a joint cell's probability
-
-    def phi(sub: NDArray, pos: NDArray) -> NDArray:
-        out = np.empty(pos.shape)
-        for part in _row_chunks(np.full(sub.size, pos.shape[1]) * (yhi - ylo + 1)[sub]):
-            k = sub[part]
-            ny = int((yhi - ylo)[k].max()) + 1
-            y = ylo[k, None] + np.arange(ny)
-            values = _cell_values_rows(y, n, cell[k]) * (y <= yhi[k, None])
-            # Positions in slices, so that one grid stays below _GRID points.
-            step = max(1, _GRID // (k.size * ny))
-            for first in range(0, pos.shape[1], step):
-                at = x[pos[part, first : first + step]]
-                grid = _binom_rows(
-                    at.ravel(), np.repeat(q[k], at.shape[1]), np.repeat(ylo[k], at.shape[1]), ny
-                ).reshape(k.size, at.shape[1], ny)
-                out[part, first : first + step] = partners[k, None] * np.einsum(
-                    "kpy,ky->kp", grid, values
-                )
+    if rows.px is None or rows.cov_weights is None:
+        raise InternalError("_joint_cross needs the slots' rows (_slots(..., rows=True))")
+    u, lo, count = rows.w[which], rows.lo[which], rows.count[which]
+    p = (1.0 / v) / u
+    shared = _shared(n, p)
+    # Groups: one per distinct v among the shared pairs, then one per other pair.
+    values, group = np.unique(v[shared], return_inverse=True)
+    glo = np.full(values.size, np.iinfo(np.int64).max)
+    ghi = np.zeros(values.size, dtype=np.int64)
+    np.minimum.at(glo, group, lo[shared])
+    np.maximum.at(ghi, group, (lo + count - 1)[shared])
+    own = np.flatnonzero(~shared)
+    of_pair = np.empty(which.size, dtype=np.int64)
+    of_pair[shared], of_pair[own] = group, values.size + np.arange(own.size)
+    glo = np.concatenate([glo, lo[own]])
+    gcount = np.concatenate([ghi - glo[: values.size] + 1, count[own]])
+    phi = _phi(n, np.concatenate([values, v[own]]), glo, gcount,
+               np.concatenate([np.zeros(values.size), p[own]]))
+    out = np.empty(which.size)
+    if not which.size:
         return out
-
-    if x.size < SMOOTH_MIN:  # every position, carried by Bin(a + 1, q) = Bin(a, q) + Bern(q)
-        ny = int((yhi - ylo).max()) + 1
-        y = ylo[:, None] + np.arange(ny)
-        cells = _cell_values_rows(y, n, cell) * (y <= yhi[:, None])
-        pmf = _binom_rows(np.full(partners.size, x[0]), q, ylo, ny)
-        keep, move = (1.0 - q)[:, None], q[:, None]
-        values = np.empty((partners.size, x.size))
-        for t in range(x.size):
-            if t:  # (mass carried below ylo or beyond the last column: < 1e-20)
-                pmf[:, 1:] = keep * pmf[:, 1:] + move * pmf[:, :-1]
-                pmf[:, 0] *= keep[:, 0]
-            values[:, t] = np.einsum("ky,ky->k", pmf, cells)
-        values *= partners[:, None]
-    else:
-        middle = np.full((partners.size, 1), x.size // 2)
-        centre = phi(np.arange(partners.size), middle)[:, 0]
-        values = conditional_rows(
-            np.full(partners.size, x.size), x.size,
-            lambda sub, pos: phi(sub, pos) - centre[sub, None],
-        )
-    return rows.cov_sums(values - (values @ rows.px)[:, None])
-
-
-def _cell_values_rows(y: NDArray, total: int, p: NDArray[np.float64]) -> NDArray[np.float64]:
-    """:func:`_cell_values` per row of y, with one cell probability per row."""
-    mean = (total * p)[:, None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        dev = deviance(y, mean, y - mean)
-    yf = y.astype(np.float64)
-    return np.where(mean >= 1.0, dev, np.where(yf > 1.0, yf * np.log(np.maximum(yf, 1.0)), 0.0))
+    width = rows.px.shape[1]
+    for batch in np.array_split(np.arange(which.size), -(-which.size * width // _BATCH)):
+        at = (lo[batch] - glo[of_pair[batch]])[:, None] + np.arange(width)
+        inside = np.arange(width) < count[batch, None]
+        g = np.where(inside, phi[of_pair[batch, None], np.where(inside, at, 0)], 0.0)
+        g -= np.sum(rows.px[which[batch]] * g, axis=1)[:, None]
+        out[batch] = np.sum(rows.cov_weights[which[batch]] * g, axis=1)
+    return out
 
 
 def two_sided_slot_variance(mix_a: SlotMixture, mix_b: SlotMixture) -> float:
@@ -400,34 +387,25 @@ def two_sided_slot_variance(mix_a: SlotMixture, mix_b: SlotMixture) -> float:
     column) totals; RA and CB are independent, so
     Var_uv T = Var J + Var RA + Var CB - 2 Cov(J, RA) - 2 Cov(J, CB). Pairs of slots whose
     weight is below 1e-22 of the largest are dropped (each term is of the size of the whole).
-    The terms of J are computed for all pairs at once, those of Cov(J, RA) for all partners
-    v of one u at once (and likewise for CB).
+    Every pair at once: the rows and the columns once per slot, the joint cells and the
+    cross covariances batched by window length.
     """
     n = mix_a.n
     ua, ub = np.asarray(mix_a.slots, float), np.asarray(mix_b.slots, float)
     weights = np.outer(mix_a.coefs, mix_b.coefs)
     keep = np.abs(weights) > 1e-22 * np.abs(weights).max()
-    first, second = np.nonzero(keep)
-    coefs = weights[first, second]
-    live = (ua[first] > 1.0) & (ub[second] > 1.0)  # a side with one cluster: T = 0
-    first, second = first[live], second[live]
-    side_a = {i: _Multinomial(n, float(ua[i])) for i in np.unique(first).tolist()}
-    side_b = {j: _Multinomial(n, float(ub[j])) for j in np.unique(second).tolist()}
-    cross = np.zeros(first.size)
-    for i, rows in side_a.items():
-        sel = np.flatnonzero(first == i)
-        cross[sel] += _joint_cross(n, rows, ub[second[sel]])
-    for j, cols in side_b.items():
-        sel = np.flatnonzero(second == j)
-        cross[sel] += _joint_cross(n, cols, ua[first[sel]])
-    joint_mean, joint_var = _joint_moments(n, ua[first] * ub[second])
-    mean_a = np.array([side_a[i].mean_sum for i in first.tolist()])
-    mean_b = np.array([side_b[j].mean_sum for j in second.tolist()])
-    var_a = np.array([side_a[i].var_sum for i in first.tolist()])
-    var_b = np.array([side_b[j].var_sum for j in second.tolist()])
-    means, variances = np.zeros(coefs.size), np.zeros(coefs.size)
-    means[live] = joint_mean - mean_a - mean_b
-    variances[live] = joint_var + var_a + var_b - 2.0 * cross
-    c = coefs / coefs.sum()
-    centre = float(c @ means)
-    return float(c @ variances + c @ (means - centre) ** 2)
+    i, j = np.nonzero(keep)
+    live = (ua[i] > 1.0) & (ub[j] > 1.0)  # a side with one cluster: T = 0
+    i, j = i[live], j[live]
+    side_a, at_a = np.unique(i, return_inverse=True)
+    side_b, at_b = np.unique(j, return_inverse=True)
+    rows, cols = _slots(n, ua[side_a], rows=True), _slots(n, ub[side_b], rows=True)
+    u, v = ua[i], ub[j]
+    joint = _slots(n, u * v)
+    means, variances = np.zeros(live.size), np.zeros(live.size)
+    means[live] = joint.mean_sum - rows.mean_sum[at_a] - cols.mean_sum[at_b]
+    variances[live] = (
+        joint.var_sum + rows.var_sum[at_a] + cols.var_sum[at_b]
+        - 2.0 * _joint_cross(n, rows, at_a, v) - 2.0 * _joint_cross(n, cols, at_b, u)
+    )
+    return _mixed(weights[keep], means, variances)
