@@ -1,0 +1,120 @@
+#!/usr/bin/env python
+"""``pairwise`` (serial) against a loop of single calls over the same pairs (issue #23).
+
+Run from the repository root with chanceclust importable (``PYTHONPATH=src``)::
+
+    python benchmarks/pairwise_loop.py [--rounds 3] [--m 50] [--n 100000]   # ~5 min, 2 cores
+
+Input: M clusterings of N elements with K log-spaced from 2 to 1000 (``numpy.logspace``,
+rounded), labels drawn uniformly by ``numpy.random.default_rng(seed)``. Cases: perm AMI,
+ARI, num AMI (two-sided, arithmetic). For each case and round, ``pairwise`` and the loop
+(``adjusted_mutual_information`` / ``adjusted_rand_index`` on every pair i <= j, the
+pairs ``pairwise`` computes) each run in a fresh child process, one after the other
+(paired rounds; the order alternates between rounds). CPU seconds by ``time.process_time``
+around the call inside the child (label generation excluded); peak memory = the child's
+``ru_maxrss`` (process level, includes the interpreter and the labels). Every round checks
+that the two matrices are bit-identical. Reported: medians over the rounds and the ratio
+loop / pairwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+CASES = {
+    "perm AMI": ("ami", {"model": "perm"}),
+    "ARI": ("ari", {}),
+    "num AMI": ("ami", {"model": "num"}),
+}
+
+
+def _clusterings(m: int, n: int, seed: int = 0) -> list[np.ndarray]:
+    ks = np.round(np.logspace(np.log10(2), 3, m)).astype(int)
+    rng = np.random.default_rng(seed)
+    return [rng.integers(0, k, n) for k in ks]
+
+
+def _child(case: str, method: str, m: int, n: int) -> None:
+    import resource
+
+    import chanceclust as cc
+
+    measure, kw = CASES[case]
+    labels = _clusterings(m, n)
+    single = {"ami": cc.adjusted_mutual_information, "ari": cc.adjusted_rand_index}[measure]
+    start = time.process_time()
+    if method == "pairwise":
+        values = cc.pairwise(labels, measure=measure, **kw).values
+    else:
+        values = np.empty((m, m))
+        for i in range(m):
+            for j in range(i, m):
+                values[i, j] = values[j, i] = single(labels[i], labels[j], **kw)
+    cpu = time.process_time() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
+    print(json.dumps({"cpu": cpu, "peak": peak, "values": values.tobytes().hex()}))
+
+
+def _run(case: str, method: str, m: int, n: int) -> dict:
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", case, method, "--m", str(m), "--n", str(n)],
+        check=True, capture_output=True, text=True, env=os.environ.copy(),
+    )  # fmt: skip
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--m", type=int, default=50)
+    parser.add_argument("--n", type=int, default=10**5)
+    parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--child", nargs=2)
+    args = parser.parse_args()
+    if args.child:
+        _child(args.child[0], args.child[1], args.m, args.n)
+        return
+    pairs = args.m * (args.m + 1) // 2
+    print(
+        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
+        f"{platform.python_version()}, numpy {np.__version__}; M = {args.m} clusterings x "
+        f"N = {args.n}, K = 2..1000 log-spaced ({pairs} pairs); median of {args.rounds} "
+        "paired rounds, CPU s in fresh processes; peak = ru_maxrss."
+    )
+    print()
+    print("| case | pairwise CPU s | loop CPU s | loop / pairwise | pairwise peak MiB | "
+          "loop peak MiB | bit-identical |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
+    for case in args.cases.split(","):
+        got: dict[str, list[dict]] = {"pairwise": [], "loop": []}
+        identical = True
+        for r in range(args.rounds):
+            order = ("pairwise", "loop") if r % 2 == 0 else ("loop", "pairwise")
+            runs = {method: _run(case, method, args.m, args.n) for method in order}
+            identical &= runs["pairwise"]["values"] == runs["loop"]["values"]
+            for method in order:
+                got[method].append(runs[method])
+        med = {
+            method: {key: statistics.median(r[key] for r in rs) for key in ("cpu", "peak")}
+            for method, rs in got.items()
+        }
+        print(
+            f"| {case} | {med['pairwise']['cpu']:.2f} | {med['loop']['cpu']:.2f} | "
+            f"{med['loop']['cpu'] / med['pairwise']['cpu']:.2f}x | "
+            f"{med['pairwise']['peak']:.0f} | {med['loop']['peak']:.0f} | "
+            f"{'yes' if identical else 'NO'} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
