@@ -26,7 +26,7 @@ calls, and with the work shared out the way that scales:
 
 from __future__ import annotations
 
-import math
+import itertools
 import os
 import shutil
 import tempfile
@@ -207,7 +207,8 @@ default="ami"
         ``ThreadPoolExecutor``, or ``distributed.Client.get_executor()``
         (the codes are broadcast to every worker once). None: serially.
     block_size : int, optional
-        Pairs per task. Default: about four tasks per worker.
+        Pairs per task. Default: four tasks per worker (a Dask client's threads over all
+        its workers, a pool's ``max_workers``), of equal size to within one pair.
 
     Returns
     -------
@@ -315,11 +316,20 @@ def _pairs(m: int, m_other: int, square: bool, symmetric: bool) -> tuple[NDArray
     return rows, cols
 
 
+# Tasks per worker when the caller gives no block size: enough for the faster workers to
+# take over the blocks of the slower ones (pairs differ in cost by K), few enough that the
+# per-task overhead (a Dask task costs milliseconds) stays small.
+_TASKS_PER_WORKER = 4
+
+
 def _n_workers(executor: Executor) -> int:
+    """How many tasks the executor runs at once: a Dask client's threads over all its
+    workers, else the pool's ``_max_workers`` (process, thread and loky pools), else the CPUs."""
     client = _dask_client(executor)
     if client is not None:
-        return max(1, len(client.scheduler_info().get("workers", {})))
-    return int(getattr(executor, "_max_workers", None) or os.cpu_count() or 1)
+        workers = client.scheduler_info().get("workers", {})
+        return max(1, sum(int(w.get("nthreads", 1) or 1) for w in workers.values()))
+    return max(1, int(getattr(executor, "_max_workers", None) or os.cpu_count() or 1))
 
 
 def _dask_client(executor: Any) -> Any:
@@ -328,8 +338,17 @@ def _dask_client(executor: Any) -> Any:
     return client if client is not None and callable(getattr(client, "scatter", None)) else None
 
 
-def _blocks(total: int, size: int) -> list[slice]:
-    return [slice(start, min(start + size, total)) for start in range(0, total, size)]
+def _blocks(total: int, workers: int, size: int | None = None) -> list[slice]:
+    """Consecutive slices covering range(total): ``size`` items each (the last one shorter)
+    when given, else ``_TASKS_PER_WORKER`` blocks per worker (fewer if there are fewer
+    items) whose lengths differ by at most one (no short last task)."""
+    if total <= 0:
+        return []
+    if size is not None:
+        return [slice(start, min(start + size, total)) for start in range(0, total, size)]
+    count = min(total, _TASKS_PER_WORKER * max(1, workers))
+    bounds = [(i * total) // count for i in range(count + 1)]
+    return [slice(lo, hi) for lo, hi in itertools.pairwise(bounds)]
 
 
 def _run(
@@ -357,7 +376,6 @@ def _run(
             with _WORKSPACES_LOCK:
                 _WORKSPACES.pop((token, threading.get_ident()), None)
     workers = _n_workers(executor)
-    size = block_size or max(1, math.ceil(rows.size / (4 * workers)))
     client = _dask_client(executor)
     folder = None
     try:
@@ -371,15 +389,14 @@ def _run(
         expectations: dict[Any, float] = {}
         if need_pairs:
             keys = sorted(_expectation_keys(spec, ks, rows, cols), key=repr)
-            key_size = max(1, math.ceil(len(keys) / (4 * workers)))
             futures = [
                 executor.submit(_expectation_block, spec, keys[part])
-                for part in _blocks(len(keys), key_size)
+                for part in _blocks(len(keys), workers)
             ]
             for future in futures:
                 expectations.update(future.result())
         futures = []
-        for part in _blocks(rows.size, size):
+        for part in _blocks(rows.size, workers, block_size):
             r, c = rows[part], cols[part]
             needed = (
                 {key: expectations[key] for key in _expectation_keys(spec, ks, r, c)}
