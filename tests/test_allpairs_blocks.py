@@ -3,6 +3,7 @@ E[MI] engine treats specially (equal sizes, a giant cluster) equal to the single
 
 from __future__ import annotations
 
+import itertools
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -29,7 +30,7 @@ def test_blocks_of_a_given_size(total, workers, size):
     parts = _blocks(total, workers, size)
     assert [p.stop - p.start for p in parts[:-1]] == [size] * (len(parts) - 1)
     assert sum(p.stop - p.start for p in parts) == total
-    assert all(a.stop == b.start for a, b in zip(parts[:-1], parts[1:]))
+    assert all(a.stop == b.start for a, b in itertools.pairwise(parts))
 
 
 class _FakeClient:
@@ -107,3 +108,31 @@ def test_equal_sizes_and_a_giant_cluster_equal_the_single_calls():
         with ThreadPoolExecutor(max_workers=2) as pool:
             got = cc.pairwise(labels, model=model, executor=pool)
         np.testing.assert_array_equal(got.values, expected)
+
+
+def test_expected_mi_computed_once_per_distinct_pair_of_laws(monkeypatch):
+    """E[MI] is shared between pairs of equal size laws (either orientation): counted calls."""
+    from chanceclust import allpairs
+
+    calls = []
+    original = allpairs._expected_mutual_information
+
+    def counted(*sides):
+        calls.append(sides)
+        return original(*sides)
+
+    monkeypatch.setattr(allpairs, "_expected_mutual_information", counted)
+    n = 1200
+    equal = [_shuffled(np.array([n // 3] * 3), seed) for seed in range(3)]  # one law
+    giant = [_shuffled(np.array([n - 100] + [10] * 10), seed) for seed in (7, 8)]  # another
+    labels = equal + giant
+    got = cc.pairwise(labels, measure="ami").values
+    # Distinct unordered pairs of laws: (equal, equal), (equal, giant), (giant, giant).
+    assert len(calls) == 3
+    monkeypatch.undo()
+    expected = np.array([[cc.adjusted_mutual_information(a, b) for b in labels] for a in labels])
+    np.testing.assert_array_equal(got, expected)
+    cross = cc.pairwise(giant, equal, measure="ami", one_sided=True).values
+    np.testing.assert_array_equal(cross, np.array(
+        [[cc.adjusted_mutual_information(a, b, one_sided=True) for b in equal] for a in giant]
+    ))  # fmt: skip
