@@ -3,10 +3,14 @@
 
 Run from the repository root with chanceclust importable (``PYTHONPATH=src``)::
 
-    python benchmarks/pairwise_loop.py [--rounds 3] [--m 50] [--n 100000]   # ~5 min, 2 cores
+    python benchmarks/pairwise_loop.py [--rounds 3] [--m 50] [--n 100000]   # ~8 min, 2 cores
+    python benchmarks/pairwise_loop.py --input sweep --cases "perm AMI"     # ~2 min
 
-Input: M clusterings of N elements with K log-spaced from 2 to 1000 (``numpy.logspace``,
-rounded), labels drawn uniformly by ``numpy.random.default_rng(seed)``. Cases: perm AMI,
+Inputs: ``random`` (default): M clusterings of N elements with K log-spaced from 2 to 1000
+(``numpy.logspace``, rounded), labels drawn uniformly by ``numpy.random.default_rng(0)``:
+every clustering has its own size law. ``sweep``: a seed sweep of balanced clusterings,
+M / 5 values of K log-spaced from 2 to 1000, 5 seeds each, labels a random permutation of
+``arange(N) % K`` (sizes N // K or N // K + 1): clusterings of one K share their size law. Cases: perm AMI,
 ARI, num AMI (two-sided, arithmetic). For each case and round, ``pairwise`` and the loop
 (``adjusted_mutual_information`` / ``adjusted_rand_index`` on every pair i <= j, the
 pairs ``pairwise`` computes) each run in a fresh child process, one after the other
@@ -37,19 +41,23 @@ CASES = {
 }
 
 
-def _clusterings(m: int, n: int, seed: int = 0) -> list[np.ndarray]:
-    ks = np.round(np.logspace(np.log10(2), 3, m)).astype(int)
+def _clusterings(m: int, n: int, kind: str = "random", seed: int = 0) -> list[np.ndarray]:
     rng = np.random.default_rng(seed)
+    if kind == "sweep":
+        ks = np.round(np.logspace(np.log10(2), 3, max(1, m // 5))).astype(int)
+        return [rng.permutation(np.arange(n) % k) for k in ks for _ in range(5)]
+    ks = np.round(np.logspace(np.log10(2), 3, m)).astype(int)
     return [rng.integers(0, k, n) for k in ks]
 
 
-def _child(case: str, method: str, m: int, n: int) -> None:
+def _child(case: str, method: str, m: int, n: int, kind: str) -> None:
     import resource
 
     import chanceclust as cc
 
     measure, kw = CASES[case]
-    labels = _clusterings(m, n)
+    labels = _clusterings(m, n, kind)
+    m = len(labels)
     single = {"ami": cc.adjusted_mutual_information, "ari": cc.adjusted_rand_index}[measure]
     start = time.process_time()
     if method == "pairwise":
@@ -64,9 +72,10 @@ def _child(case: str, method: str, m: int, n: int) -> None:
     print(json.dumps({"cpu": cpu, "peak": peak, "values": values.tobytes().hex()}))
 
 
-def _run(case: str, method: str, m: int, n: int) -> dict:
+def _run(case: str, method: str, m: int, n: int, kind: str) -> dict:
     out = subprocess.run(
-        [sys.executable, __file__, "--child", case, method, "--m", str(m), "--n", str(n)],
+        [sys.executable, __file__, "--child", case, method, "--m", str(m), "--n", str(n),
+         "--input", kind],
         check=True, capture_output=True, text=True, env=os.environ.copy(),
     )  # fmt: skip
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -78,16 +87,19 @@ def main() -> None:
     parser.add_argument("--m", type=int, default=50)
     parser.add_argument("--n", type=int, default=10**5)
     parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--input", choices=("random", "sweep"), default="random")
     parser.add_argument("--child", nargs=2)
     args = parser.parse_args()
     if args.child:
-        _child(args.child[0], args.child[1], args.m, args.n)
+        _child(args.child[0], args.child[1], args.m, args.n, args.input)
         return
-    pairs = args.m * (args.m + 1) // 2
+    m = len(_clusterings(args.m, 2, args.input))
+    pairs = m * (m + 1) // 2
     print(
         f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
-        f"{platform.python_version()}, numpy {np.__version__}; M = {args.m} clusterings x "
-        f"N = {args.n}, K = 2..1000 log-spaced ({pairs} pairs); median of {args.rounds} "
+        f"{platform.python_version()}, numpy {np.__version__}; input {args.input}: M = {m} "
+        f"clusterings x N = {args.n}, K = 2..1000 log-spaced ({pairs} pairs); median of "
+        f"{args.rounds} "
         "paired rounds, CPU s in fresh processes; peak = ru_maxrss."
     )
     print()
@@ -99,7 +111,7 @@ def main() -> None:
         identical = True
         for r in range(args.rounds):
             order = ("pairwise", "loop") if r % 2 == 0 else ("loop", "pairwise")
-            runs = {method: _run(case, method, args.m, args.n) for method in order}
+            runs = {method: _run(case, method, args.m, args.n, args.input) for method in order}
             identical &= runs["pairwise"]["values"] == runs["loop"]["values"]
             for method in order:
                 got[method].append(runs[method])
