@@ -9,8 +9,12 @@ calls, and with the work shared out the way that scales:
 * each clustering is validated and factorized once (codes, K, sizes; its
   cluster-size law once per worker), never once per pair;
 * two-sided ``num``/``all`` expectations of MI depend only on (N, K_i, K_j):
-  each distinct pair of numbers of clusters is computed once;
-* pairs go out in blocks, one task per block, and the labels go to each
+  each distinct pair of numbers of clusters is computed once; other E[MI]
+  (``perm``, one-sided) once per distinct pair of size laws in a worker, by
+  the single call's function (equal-sized or repeated clusterings share it);
+* pairs go out in about four blocks per worker (a Dask client's threads over
+  all its workers, a pool's ``max_workers``), of equal size to within a pair;
+* each block is one task, and the labels go to each
   worker once: through a memory-mapped file for process pools, or broadcast
   once to every worker for a Dask client's executor; a task carries only its
   pair indices;
@@ -222,8 +226,9 @@ default="ami"
     -----
     Each pair costs one pass over N codes (the contingency table in reused
     buffers) plus the measure's cost from the table; per-pair E[MI] under
-    ``perm`` dominates for AMI. Two-sided ``num``/``all`` E[MI] are computed
-    once per distinct (K_i, K_j), in tasks of their own. SMI adds the exact
+    ``perm`` dominates for AMI (computed once per distinct pair of size laws:
+    clusterings with equal sizes share it). Two-sided ``num``/``all`` E[MI] are
+    computed once per distinct (K_i, K_j), in tasks of their own. SMI adds the exact
     Var[MI] of each pair (its cost: :func:`~chanceclust.mutual_information_variance`);
     two-sided ``num``/``all`` variances depend on (N, K_i, K_j) only and are
     cached per process.
