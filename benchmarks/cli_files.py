@@ -18,6 +18,12 @@ half of the elements):
 
 Every case prints the ARI (the floors compute it from their bincount, which costs
 milliseconds): the column must agree across a row group of cases.
+
+``import``: ``python -c "import chanceclust.cli"`` (the CLI's entry point, which imports the
+library's core) beside ``import-numpy``. ``--baseline SRC`` adds ``labels@base``, ``tsv@base``
+and ``import@base``: the same commands with ``PYTHONPATH=SRC`` (e.g. ``git archive`` of an
+older commit's ``src``), paired in the same rounds. Run it with bytecode caching on (unset
+``PYTHONDONTWRITEBYTECODE``): the first round then warms the caches, or every import recompiles.
 """
 
 from __future__ import annotations
@@ -83,12 +89,23 @@ def write_inputs(folder: str, n: int, k: int, seed: int = 0) -> None:
     pq.write_table(pa.table({"a": a, "b": b}), os.path.join(folder, "t.parquet"))
 
 
-def cases(folder: str) -> dict[str, list[str]]:
+def cases(folder: str, baseline: str | None = None) -> dict[str, list[str]]:
     path = {name: os.path.join(folder, name) for name in ("a.txt", "b.txt", "t.tsv", "t.parquet")}
     ours = [sys.executable, "-m", "chanceclust", "compare", "--measure", "ari",
             "--format", "tsv", "-q"]
     floor = [sys.executable, "-c", FLOOR]
+    base = {}
+    if baseline:
+        env = ["env", f"PYTHONPATH={os.path.abspath(baseline)}"]
+        base = {
+            "labels@base": [*env, *ours, path["a.txt"], path["b.txt"]],
+            "tsv@base": [*env, *ours, path["t.tsv"], "--column", "a", "--column", "b"],
+            "import@base": [*env, sys.executable, "-c", "import chanceclust.cli"],
+        }
     return {
+        **base,
+        "import": [sys.executable, "-c", "import chanceclust.cli"],
+        "import-numpy": [sys.executable, "-c", "import numpy"],
         "labels": [*ours, path["a.txt"], path["b.txt"]],
         "labels-pandas": [*floor, "pandas-labels", path["a.txt"], path["b.txt"]],
         "tsv": [*ours, path["t.tsv"], "--column", "a", "--column", "b"],
@@ -100,7 +117,9 @@ def cases(folder: str) -> dict[str, list[str]]:
 
 
 #: Each of ours against its floor (the first floor named is the one of the goal's ratio).
-FLOORS = {"labels": "labels-pandas", "tsv": "tsv-pandas", "parquet": "parquet-pyarrow"}
+FLOORS = {"labels": "labels-pandas", "tsv": "tsv-pandas", "parquet": "parquet-pyarrow",
+          "labels@base": "labels-pandas", "tsv@base": "tsv-pandas", "import": "import-numpy",
+          "import@base": "import-numpy"}
 
 
 def main() -> None:
@@ -110,6 +129,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     parser.add_argument("--cases", nargs="+", metavar="CASE", help="run only these cases")
+    parser.add_argument("--baseline", metavar="SRC", help="also run ours from this src folder")
     parser.add_argument("--write", metavar="FOLDER", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.write:
@@ -119,7 +139,7 @@ def main() -> None:
         # Written by a child: a child's peak starts from the size of the process that forked it.
         subprocess.run([sys.executable, __file__, "--write", folder, "--n", str(args.n),
                         "--k", str(args.k)], check=True)
-        chosen = {name: argv for name, argv in cases(folder).items()
+        chosen = {name: argv for name, argv in cases(folder, args.baseline).items()
                   if not args.cases or name in args.cases}
         runs: dict[str, list[dict]] = {name: [] for name in chosen}
         for _ in range(args.rounds):

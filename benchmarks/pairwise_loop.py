@@ -13,8 +13,9 @@ M / 5 values of K log-spaced from 2 to 1000, 5 seeds each, labels a random permu
 ``arange(N) % K`` (sizes N // K or N // K + 1): clusterings of one K share their size law. Cases: perm AMI,
 ARI, num AMI (two-sided, arithmetic). For each case and round, ``pairwise`` and the loop
 (``adjusted_mutual_information`` / ``adjusted_rand_index`` on every pair i <= j, the
-pairs ``pairwise`` computes) each run in a fresh child process, one after the other
-(paired rounds; the order alternates between rounds). CPU seconds by ``time.process_time``
+pairs ``pairwise`` computes) and the floor (one ``numpy.bincount`` of ``a * K_B + b`` per
+pair: the pass over the labels every table needs) each run in a fresh child process, one
+after the other (paired rounds; the order alternates between rounds). CPU seconds by ``time.process_time``
 around the call inside the child (label generation excluded); peak memory = the child's
 ``ru_maxrss`` (process level, includes the interpreter and the labels). Every round checks
 that the two matrices are bit-identical. Reported: medians over the rounds and the ratio
@@ -62,6 +63,11 @@ def _child(case: str, method: str, m: int, n: int, kind: str) -> None:
     start = time.process_time()
     if method == "pairwise":
         values = cc.pairwise(labels, measure=measure, **kw).values
+    elif method == "floor":  # one bincount of a * K_B + b per pair: what every table needs
+        values = np.zeros((m, m))
+        for i in range(m):
+            for j in range(i, m):
+                np.bincount(labels[i] * (int(labels[j].max()) + 1) + labels[j])
     else:
         values = np.empty((m, m))
         for i in range(m):
@@ -103,14 +109,14 @@ def main() -> None:
         "paired rounds, CPU s in fresh processes; peak = ru_maxrss."
     )
     print()
-    print("| case | pairwise CPU s | loop CPU s | loop / pairwise | pairwise peak MiB | "
-          "loop peak MiB | bit-identical |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|")
+    print("| case | pairwise CPU s | loop CPU s | floor CPU s | loop / pairwise | "
+          "pairwise / floor | pairwise peak MiB | loop peak MiB | bit-identical |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|")
     for case in args.cases.split(","):
-        got: dict[str, list[dict]] = {"pairwise": [], "loop": []}
+        got: dict[str, list[dict]] = {"pairwise": [], "loop": [], "floor": []}
         identical = True
         for r in range(args.rounds):
-            order = ("pairwise", "loop") if r % 2 == 0 else ("loop", "pairwise")
+            order = ("pairwise", "loop", "floor") if r % 2 == 0 else ("floor", "loop", "pairwise")
             runs = {method: _run(case, method, args.m, args.n, args.input) for method in order}
             identical &= runs["pairwise"]["values"] == runs["loop"]["values"]
             for method in order:
@@ -121,7 +127,8 @@ def main() -> None:
         }
         print(
             f"| {case} | {med['pairwise']['cpu']:.2f} | {med['loop']['cpu']:.2f} | "
-            f"{med['loop']['cpu'] / med['pairwise']['cpu']:.2f}x | "
+            f"{med['floor']['cpu']:.2f} | {med['loop']['cpu'] / med['pairwise']['cpu']:.2f}x | "
+            f"{med['pairwise']['cpu'] / med['floor']['cpu']:.1f}x | "
             f"{med['pairwise']['peak']:.0f} | {med['loop']['peak']:.0f} | "
             f"{'yes' if identical else 'NO'} |",
             flush=True,

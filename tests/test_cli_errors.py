@@ -147,7 +147,7 @@ def test_memory_error_is_a_user_error_not_an_internal_one(capsys, labels, monkey
     def exhausted(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(chanceclust.contingency, "contingency_table", exhausted)
+    monkeypatch.setattr(chanceclust.contingency, "table_of_codes", exhausted)
     status, out, err = run(capsys, "compare", *labels)
     assert_user_error(status, out, err, "not enough memory")
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -416,3 +418,87 @@ def test_unbalanced_csv_quote_is_blamed_on_its_own_file(capsys, tmp_path):
     good.write_text("x\ny\nz\nw\n")
     assert_user_error(*run(capsys, "compare", bad, good), "bad.csv:3:", "unbalanced quote")
     assert_user_error(*run(capsys, "compare", good, bad), "bad.csv:3:", "unbalanced quote")
+
+
+@pytest.mark.parametrize("policy", ["raise", "drop", "cluster"])
+def test_compare_validates_the_labels_once(capsys, tmp_path, monkeypatch, policy):
+    """``compare`` A B reads, aligns and validates the two clusterings once and counts the
+    table of all its measures from those codes (not a second validation inside
+    contingency_table): the values are the library's single calls."""
+    from chanceclust import _validation as validation
+    from chanceclust import contingency
+
+    a, b = ["x", "y", "x", "z", "y", "x", "", "z"], ["1", "1", "2", "2", "3", "3", "1", ""]
+    (tmp_path / "a.txt").write_text("\n".join(a) + "\n")
+    (tmp_path / "b.txt").write_text("\n".join(b) + "\n")
+    calls = []
+    real = validation.validate_clusterings
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs.get("unassigned"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(validation, "validate_clusterings", counted)
+    monkeypatch.setattr(contingency, "validate_clusterings", counted)
+    argv = [tmp_path / "a.txt", tmp_path / "b.txt"]
+    if policy == "raise":  # the missing labels are refused, naming the file: no table
+        assert run(capsys, "compare", *argv)[0] == 2
+        return
+    _, got = values(capsys, *argv, "--unassigned", policy)
+    assert calls == [policy]
+    la, lb = [x or None for x in a], [y or None for y in b]
+    monkeypatch.setattr(validation, "validate_clusterings", real)
+    monkeypatch.setattr(contingency, "validate_clusterings", real)
+    for key, value in library(la, lb, unassigned=policy).items():
+        assert got[key] == pytest.approx(value, rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize("form", ["labels", "tsv"])
+def test_compare_on_text_files_does_not_import_pandas(tmp_path, form):
+    """Reading label files and TSV tables by pyarrow never imports pandas (0.3-0.5 s): the
+    dictionary of labels is made from buffers, not by ``pyarrow.array`` of a list (which asks
+    whether the list is a pandas object)."""
+    pytest.importorskip("pyarrow")
+    from chanceclust.io import VECTOR_MIN_CHARS  # read by pyarrow from this size on
+
+    n = VECTOR_MIN_CHARS // 4
+    a, b = [f"x{i % 7}" for i in range(n)], [str(i % 5) for i in range(n)]
+    if form == "labels":
+        (tmp_path / "a.txt").write_text("\n".join(a) + "\n", encoding="utf-8")
+        (tmp_path / "b.txt").write_text("\n".join(b) + "\n", encoding="utf-8")
+        argv = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
+    else:
+        rows = "".join(f"{x}\t{y}\n" for x, y in zip(a, b, strict=True))
+        (tmp_path / "t.tsv").write_text("a\tb\n" + rows, encoding="utf-8")
+        argv = [str(tmp_path / "t.tsv"), "--column", "a", "--column", "b"]
+    code = ("import sys; from chanceclust.cli import main; "
+            f"status = main(['compare', *{argv!r}, '-q']); "
+            "print(status, 'pandas' in sys.modules)")  # fmt: skip
+    src = str(Path(cc.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, check=True)  # fmt: skip
+    assert done.stdout.split()[-2:] == ["0", "False"], done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("values", [[], ["a"], ["", "é", "\U0001f600", "z" * 300, "a b"]])
+def test_string_array_from_buffers_equals_pyarrow_array(values):
+    pa = pytest.importorskip("pyarrow")
+    from chanceclust.io import _string_array
+
+    got = _string_array(values, pa)
+    assert got.equals(pa.array(values, pa.string()))
+    assert got.to_pylist() == values
+
+
+@pytest.mark.parametrize("start", [0, 3, 9])
+def test_filled_ints_equals_fill_null(start):
+    """Indices with nulls, sliced at offsets that are not byte boundaries: -1 where null, as
+    pyarrow's fill_null(-1)."""
+    pa = pytest.importorskip("pyarrow")
+    from chanceclust.io import _filled_ints
+
+    values = [None if i % 3 == 0 or i == 17 else i for i in range(40)]
+    for array in (pa.array(values, pa.int32())[start:], pa.array(range(30), pa.int32())[start:]):
+        want = array.fill_null(-1).to_pylist()
+        assert _filled_ints(array).tolist() == want

@@ -5,6 +5,7 @@ lowered by monkeypatch so that threads run on small inputs."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import numpy as np
@@ -192,3 +193,63 @@ def test_int16_labels_spanning_beyond_int16_stay_apart() -> None:
     codes, k, _ = _validation._encode_array(values, "labels_true", frozenset())
     assert k == 3
     np.testing.assert_array_equal(codes[:3], [0, 2, 1])
+
+
+# --------------------------------------------------------------------------- threaded encoding
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(-40, 40), min_size=1, max_size=120),
+    st.sampled_from([np.int8, np.int32, np.int64, np.uint16, np.float64]),
+    st.integers(1, 9),
+    st.integers(1, 5),
+    st.booleans(),
+)
+def test_threaded_encoding_equals_unique_ranks(values, dtype, chunk, threads, mark) -> None:
+    """The dense integer encoding in ``threads`` threads over chunks of ``chunk`` labels gives
+    np.unique's ranks (the sorted label order), with a label marked unassigned and with NaN
+    (missing) labels too: the same codes, K and unassigned count for any number of threads."""
+    from chanceclust import _validation
+
+    array = np.array(values)
+    if np.dtype(dtype).kind == "u":
+        array = array + 40
+    array = array.astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        array[::3] = np.nan
+    marks = frozenset({array.flat[-1].item()}) if mark and array.size > 1 else frozenset()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_validation, "_ENCODE_CHUNK", chunk)
+        got = _validation._encode_array(array, "labels_true", marks, threads)
+    expected = _validation._encode_array(array, "labels_true", marks)  # one thread, one chunk
+    np.testing.assert_array_equal(got[0], expected[0])
+    assert got[1:] == expected[1:]
+    def assigned(v):
+        return not math.isnan(v) and v not in marks
+
+    uniques = sorted({v for v in array.tolist() if assigned(v)})
+    assert got[1] == len(uniques)
+    assert got[0].tolist() == [uniques.index(v) if assigned(v) else -1 for v in array.tolist()]
+
+
+@pytest.mark.usefixtures("small_chunks")
+@pytest.mark.parametrize("workers", [None, 1, 2, 3, -1])
+def test_threaded_table_of_arrays_equals_counted_pairs(monkeypatch, workers) -> None:
+    """Label arrays above the (lowered) automatic threshold: encoded and counted by threads,
+    the table equals the counted pairs; the encoding runs in ``workers`` threads (None: the
+    4 patched cores)."""
+    from chanceclust import _validation
+
+    monkeypatch.setattr(_validation, "_ENCODE_CHUNK", 11)
+    seen = []
+    chunked = _validation._chunked
+    monkeypatch.setattr(_validation, "_chunked",
+                        lambda f, size, threads: seen.append(threads) or chunked(f, size, threads))  # fmt: skip
+    rng = np.random.default_rng(7)
+    a, b = rng.integers(1, 9, 300), rng.integers(-5, 3, 300)
+    expected = counter_table(a.tolist(), b.tolist())
+    np.testing.assert_array_equal(cc.contingency_table(a, b, workers=workers), expected)
+    assert set(seen) == {_tables.encoding_threads(check_workers(workers), a)}
+    assert _tables.encoding_threads(None, a) == 4
+    assert _tables.encoding_threads(None, a[:49]) == 1

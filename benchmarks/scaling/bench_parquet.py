@@ -8,10 +8,12 @@
 (as make_data's), each measurement in a fresh child process, its peak RSS restarted once the
 labels are made (Linux /proc/self/clear_refs; VmHWM after the call, the labels' bytes apart):
 ``floor`` (one single-threaded ``np.bincount(a * K + b)``, the issue's floor),
-``validate`` (the table's first step alone: validate_clusterings, the labels' encoding),
-``table`` with each of --table-workers (``chanceclust.contingency_table(a, b, sparse=True,
+``validate`` (the table's first step alone: validate_clusterings, the labels' encoding, by
+each of --table-workers threads), ``table`` with each of --table-workers (``chanceclust.contingency_table(a, b, sparse=True,
 workers=W)``); paired rounds (--rounds, the methods in turn in each round), CPU seconds of the child
 (RUSAGE_SELF around the call), wall, peak RSS. Rows in results/inmem_table.jsonl.
+``--baseline SRC``: also ``validate`` (one thread) and ``table`` importing chanceclust from
+SRC (an older commit's src, e.g. by ``git archive``), in the same rounds (field ``code``).
 
 Data (made once per --data folder): N rows, int32 columns ``a`` (uniform over K labels) and
 ``b`` (a random map of ``a`` into K labels with probability 0.7, else uniform), --files files
@@ -108,7 +110,7 @@ def inmem_child(method: str, n: int, k: int, workers: int, offset: int = 0) -> N
     elif method == "validate":  # the table's first step alone: the labels' encoding
         from chanceclust._validation import validate_clusterings
 
-        result = validate_clusterings(a, b)
+        result = validate_clusterings(a, b, **({"workers": workers} if workers > 1 else {}))
         cells = -1
     else:
         result = cc.contingency_table(a, b, sparse=True, workers=workers)
@@ -127,18 +129,22 @@ def inmem_rounds(args: argparse.Namespace) -> None:
     import subprocess
 
     n, k = int(args.n), int(args.k)
-    runs = [("floor", 1), ("validate", 1)]
-    runs += [("table", int(w)) for w in args.table_workers.split(",")]
+    counts = [int(w) for w in args.table_workers.split(",")]
+    runs = [("floor", 1, None)]
+    runs += [("validate", w, None) for w in counts] + [("table", w, None) for w in counts]
+    if args.baseline:  # the same children importing chanceclust from an older src folder
+        runs += [("validate", 1, args.baseline)] + [("table", w, args.baseline) for w in counts]
     for round_ in range(args.rounds):
-        for method, workers in runs:
+        for method, workers, src in runs:
+            env = None if src is None else {**os.environ, "PYTHONPATH": os.path.abspath(src)}
             out = subprocess.run(
                 [sys.executable, os.path.abspath(__file__), "--inmem-child", method, "--n",
                  str(n), "--k", str(k), "--table-workers", str(workers), "--offset",
                  str(args.offset)],
-                capture_output=True, text=True, check=True,
+                capture_output=True, text=True, check=True, env=env,
             ).stdout
             row = {"bench": "inmem_table", "round": round_, "n": n, "k": k, "offset": args.offset,
-                   "label": args.label,
+                   "label": args.label, "code": "base" if src else "this",
                    **json.loads(out.strip().splitlines()[-1]), "machine": machine()}
             record("inmem_table", row)
 
@@ -167,6 +173,8 @@ def main() -> None:
     parser.add_argument("--table-workers", default="1,2")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--offset", type=int, default=0, help="--inmem labels + this (1-based)")
+    parser.add_argument("--baseline", metavar="SRC",
+                        help="--inmem: also run validate/table importing chanceclust from SRC")
     args = parser.parse_args()
     if args.inmem_child:
         inmem_child(args.inmem_child, int(args.n), int(args.k), int(args.table_workers),

@@ -290,6 +290,19 @@ def thread_count(workers: int | None, n: int, n_keys: int) -> int:
     return max(1, min(workers, chunks, n // (2 * max(n_keys, 1))))
 
 
+def encoding_threads(workers: int | None, *labels: Any) -> int:
+    """Threads that encode the labels before :func:`count_cells` (validation's ``workers``).
+
+    ``workers`` as :func:`check_workers` returns it; None: every available core when a label
+    array holds at least PARALLEL_MIN_ELEMENTS elements (the rule of :func:`thread_count`),
+    else one. Only numpy arrays are counted here (others are encoded by one thread anyway).
+    """
+    if workers is not None:
+        return workers
+    size = max((x.size for x in labels if isinstance(x, np.ndarray)), default=0)
+    return available_cores() if size >= PARALLEL_MIN_ELEMENTS else 1
+
+
 class CountedCells(NamedTuple):
     """:func:`count_cells`' result: the cells and counts of :func:`count_keys`, and the dense
     tally of all K_A K_B keys when one was built (always with ``tally=True``), else None."""

@@ -394,30 +394,60 @@ def _shifted(values: np.ndarray, low: int) -> np.ndarray:
     return np.subtract(values, np.int64(low), dtype=np.int64)  # one pass, cast in the loop
 
 
+def _chunked(function: Any, size: int, threads: int) -> list[Any]:
+    """``function(start)`` for each chunk start of ``size`` elements (chunks of _ENCODE_CHUNK),
+    in ``threads`` threads (the numpy kernels they call release the GIL), in chunk order."""
+    starts = range(0, size, _ENCODE_CHUNK)
+    threads = min(threads, len(starts))
+    if threads < 2:
+        return [function(start) for start in starts]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(threads, thread_name_prefix="chanceclust-encode") as pool:
+        return list(pool.map(function, starts))
+
+
 def _encode_sorted(
-    array: np.ndarray, marks: frozenset[Any], missing: NDArray[np.bool_] | None
-) -> tuple[NDArray[np.integer], int, int]:
-    """Codes of a numeric, string or datetime array (totally ordered): sorted label order."""
+    array: np.ndarray, marks: frozenset[Any], missing: NDArray[np.bool_] | None,
+    threads: int = 1,
+) -> tuple[NDArray[np.integer], int, int]:  # fmt: skip
+    """Codes of a numeric, string or datetime array (totally ordered): sorted label order.
+
+    Dense integer labels are encoded in chunks by ``threads`` threads: the same codes for
+    any number of threads (each chunk's min and max, the scatter of the labels present and
+    the gather of their ranks are exact, whatever thread does them).
+    """
     dtype = _code_dtype(array.size)
     values = array if missing is None else array[~missing]
     if values.dtype.kind == "b":
         values = values.view(np.uint8)
     uniques = codes = None
     if values.dtype.kind in "iu" and values.size:
-        low, high = int(values.min()), int(values.max())
+        if threads < 2:
+            low, high = int(values.min()), int(values.max())
+        else:
+            ends = _chunked(lambda start: (values[start : start + _ENCODE_CHUNK].min(),
+                                           values[start : start + _ENCODE_CHUNK].max()),
+                            values.size, threads)  # fmt: skip
+            low, high = min(int(e[0]) for e in ends), max(int(e[1]) for e in ends)
         if high - low <= 4 * values.size + 1024:  # dense integer labels: O(N), no sort
             # in chunks: never a shifted int64 copy of all the labels (memory: #23); labels
             # from a small non-negative minimum (e.g. 1-based) index the tallies unshifted
             base = 0 if 0 <= low <= high - low + 1024 else low
-            chunks = range(0, values.size, _ENCODE_CHUNK)
             present = np.zeros(high - base + 1, dtype=bool)
-            for start in chunks:
+
+            def scatter(start: int) -> None:  # threads may set one flag at once: both True
                 present[_shifted(values[start : start + _ENCODE_CHUNK], base)] = True
+
+            _chunked(scatter, values.size, threads)
             rank = np.cumsum(present, dtype=dtype) - 1
             codes, k = np.empty(values.size, dtype=dtype), int(rank[-1]) + 1
-            for start in chunks:
+
+            def gather(start: int) -> None:  # disjoint slices of the codes
                 part = values[start : start + _ENCODE_CHUNK]
                 np.take(rank, _shifted(part, base), out=codes[start : start + part.size])
+
+            _chunked(gather, values.size, threads)
             if marks:  # the labels present, as Python ints (no overflow near 2**64)
                 uniques = np.array([int(i) + base for i in np.flatnonzero(present)], dtype=object)
     if codes is None:
@@ -438,7 +468,7 @@ def _encode_sorted(
 
 
 def _encode_array(
-    array: np.ndarray | list[Any], name: str, marks: frozenset[Any]
+    array: np.ndarray | list[Any], name: str, marks: frozenset[Any], threads: int = 1
 ) -> tuple[NDArray[np.integer], int, int]:
     """(codes with -1 for unassigned elements, K, number of unassigned) of a 1-D array or list."""
     if isinstance(array, list):
@@ -460,7 +490,7 @@ def _encode_array(
         missing = np.isnat(array)
     if missing is not None and not missing.any():
         missing = None
-    return _encode_sorted(array, marks, missing)
+    return _encode_sorted(array, marks, missing, threads)
 
 
 def _categorical_codes(
@@ -637,8 +667,9 @@ def _community_sets(labels: Mapping[Any, Any], name: str) -> list[Any] | None:
 
 
 def _read_side(
-    labels: Any, name: str, marks: frozenset[Any], *, keep_values: bool = False
-) -> _Side:
+    labels: Any, name: str, marks: frozenset[Any], *, keep_values: bool = False,
+    threads: int = 1,
+) -> _Side:  # fmt: skip
     """Read one clustering in any accepted container (see :func:`validate_clusterings`)."""
     _check_container(labels, name)
     labels = _host_array(labels, name)
@@ -683,7 +714,7 @@ def _read_side(
     encoded = _categorical_codes(labels, marks)
     if encoded is None:
         source = _as_label_array(labels, name)
-        encoded = _encode_array(source, name, marks)
+        encoded = _encode_array(source, name, marks, threads)
     elif keep_values:
         source = np.asarray(labels, dtype=object)
     codes, k, n_bad = encoded
@@ -933,6 +964,7 @@ def validate_clusterings(
     unassigned_label: Any = None,
     unassigned: Any = "raise",
     keep_values: bool = False,
+    workers: int = 1,
 ) -> Clusterings:
     """The one validation path of two clusterings: codes, cluster counts and a report.
 
@@ -952,14 +984,16 @@ def validate_clusterings(
     ``unassigned`` policy raises, drops them from both clusterings (an error if none
     is left), or gives them clusters (one each, or one per clustering).
     ``keep_values``: also return the label of each code (``values_true``,
-    ``values_pred``; under 'raise' and 'drop').
+    ``values_pred``; under 'raise' and 'drop'). ``workers``: threads that encode dense
+    integer label arrays (a count the caller resolved, e.g. by
+    :func:`chanceclust._tables.encoding_threads`; the same codes for any count).
     """
     policy = check_unassigned(unassigned)
     marks = check_unassigned_label(unassigned_label)
     names = ("labels_true", "labels_pred")
     true, pred = _arrange(
-        [_read_side(labels_true, names[0], marks, keep_values=keep_values),
-         _read_side(labels_pred, names[1], marks, keep_values=keep_values)],
+        [_read_side(labels_true, names[0], marks, keep_values=keep_values, threads=workers),
+         _read_side(labels_pred, names[1], marks, keep_values=keep_values, threads=workers)],
         names,
     )  # fmt: skip
     if not true.n_unassigned and not pred.n_unassigned:

@@ -13,9 +13,11 @@ from chanceclust._tables import (
     check_table,
     check_workers,
     count_cells,
+    encoding_threads,
     exact_bincount,
 )
 from chanceclust._validation import (
+    Clusterings,
     UnassignedReport,
     _describe,
     check_unassigned,
@@ -149,11 +151,27 @@ def contingency_table(
            [0, 2]])
     """
     threads = check_workers(workers)
-    c = validate_clusterings(
-        labels_true, labels_pred, unassigned_label=unassigned_label, unassigned=unassigned
-    )
+    # passed on as a temporary, not kept here: the codes are freed as the table is counted
+    return table_of_codes(
+        validate_clusterings(labels_true, labels_pred, unassigned_label=unassigned_label,
+                             unassigned=unassigned,
+                             workers=encoding_threads(threads, labels_true, labels_pred)),
+        sparse=sparse, workers=threads,
+    )  # fmt: skip
+
+
+def table_of_codes(
+    c: Clusterings, *, sparse: bool | None = None, workers: int | None = None
+) -> NDArray[np.int64] | sp.csr_array:
+    """:func:`contingency_table` of two clusterings that validation already read.
+
+    For callers holding a validated :class:`~chanceclust._validation.Clusterings` (the CLI:
+    one validation for the table of all measures). ``workers`` as
+    :func:`_tables.check_workers` returns it.
+    """
     codes_true, k_true, codes_pred, k_pred = c.codes_true, c.k_true, c.codes_pred, c.k_pred
     del c
+    threads = workers
     if sparse is None:
         sparse = k_true * k_pred > _DENSE_OUTPUT_LIMIT
     counted = count_cells(codes_true, codes_pred, k_true, k_pred, workers=threads,

@@ -829,6 +829,20 @@ def _clean_codes(
     return [distinct[i] for i in ranked] if order else distinct, codes
 
 
+def _filled_ints(array: Any) -> np.ndarray:
+    """The values of a pyarrow integer array, -1 where null: ``array.fill_null(-1)`` read by
+    :func:`_ints` without ``pyarrow.scalar`` (which imports pandas, 0.3-0.5 s)."""
+    if not array.null_count:
+        return _ints(array)
+    dtype = np.dtype(f"int{array.type.bit_width}")
+    values = np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
+                           offset=array.offset * dtype.itemsize).copy()  # fmt: skip
+    bits = np.frombuffer(array.buffers()[0], dtype=np.uint8)
+    valid = np.unpackbits(bits, bitorder="little")[array.offset : array.offset + len(array)]
+    values[valid == 0] = -1
+    return values
+
+
 def _dictionary(codes: np.ndarray, values: Any, pa: Any) -> Any:
     """A pyarrow DictionaryArray of int32 ``codes`` into ``values`` (codes < 0: null), a list
     of strings or a pyarrow array.
@@ -841,8 +855,21 @@ def _dictionary(codes: np.ndarray, values: Any, pa: Any) -> Any:
         valid = pa.py_buffer(np.packbits(codes >= 0, bitorder="little"))
     indices = pa.Array.from_buffers(pa.int32(), len(codes), [valid, pa.py_buffer(codes)])
     if isinstance(values, list):
-        values = pa.array(values, pa.string())
+        values = _string_array(values, pa)
     return pa.DictionaryArray.from_arrays(indices, values)
+
+
+def _string_array(values: list[str], pa: Any) -> Any:
+    """``pyarrow.array(values, pa.string())`` made from buffers: ``pyarrow.array`` of a list
+    asks whether it is a pandas object, which imports pandas (0.3-0.5 s) where installed."""
+    data = [v.encode() for v in values]  # strict UTF-8, as pyarrow.array
+    offsets = np.zeros(len(data) + 1, dtype=np.int64)
+    np.cumsum([len(d) for d in data], out=offsets[1:])
+    large = offsets[-1] >= 2**31
+    kind = pa.large_string() if large else pa.string()
+    offsets = offsets if large else offsets.astype(np.int32)
+    return pa.Array.from_buffers(kind, len(data), [None, pa.py_buffer(offsets),
+                                                   pa.py_buffer(b"".join(data))])  # fmt: skip
 
 
 def _strip_label(field: str) -> str | None:
@@ -886,10 +913,11 @@ def _parse_table_arrow(
     in the header, a row has another width, or an element id is empty or repeated.
     """
     delimiter = "," if fmt == "csv" else "\t"
-    first = text.split("\n", 1)[0].removesuffix("\r")
+    end = text.find("\n")  # not split(): that copies the rest of the text
+    first = (text if end < 0 else text[:end]).removesuffix("\r")
     if not first.strip() or '"' in text:
         return None
-    if delimiter in first and ("\n\n" in text or "\n\r\n" in text):
+    if delimiter in first and ("\n\n" in text or ("\r" in text and "\n\r\n" in text)):
         return None  # an empty line: the reader would fill a row with empty fields
     header = [h.strip() for h in first.split(delimiter)]
     try:
@@ -1513,7 +1541,7 @@ def label_codes(labels: Sequence[str | None]) -> np.ndarray | None:
         rank = np.empty(len(distinct.dictionary) + 1, dtype=np.int64)  # rank[-1]: -1 stays
         rank[_ints(pc.array_sort_indices(distinct.dictionary))] = np.arange(len(rank) - 1)
         rank[-1] = -1
-        indices = _ints(array.indices.fill_null(-1))
+        indices = _filled_ints(array.indices)
         if len(rank) - 1 == len(array.dictionary) and np.array_equal(
             rank[:-1], np.arange(len(rank) - 1)
         ):  # distinct labels in sorted order (as the readers make them): the codes as they are

@@ -50,9 +50,10 @@ def run(args: argparse.Namespace) -> int:
         table, meta = inputs.large_table(args)
     else:
         a, b = inputs.read_inputs(args, inputs.pair_paths(args))
-        ca, cb = inputs.aligned_codes(args, a, b)
-        table = contingency(ca, cb)
-        meta = summary(a, b, ca, cb, args.unassigned_report)
+        c = inputs.aligned(args, a, b)
+        meta = summary(a, b, c.codes_true, c.codes_pred, args.unassigned_report)
+        table = contingency(c)
+        del c
     models = options.models(args)
     rows: list[dict[str, Any]] = []
     for name in options.flatten(args.measure, ["ari", "ami"]):

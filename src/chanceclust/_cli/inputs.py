@@ -72,10 +72,20 @@ def check_header_of(args: argparse.Namespace, paths: list[str]) -> None:
 
 
 def aligned_codes(args: argparse.Namespace, a: Clustering, b: Clustering) -> tuple[Any, Any]:
-    """Integer codes of ``a`` and ``b`` on the same elements, after --unassigned.
+    """Integer codes of ``a`` and ``b`` on the same elements, after --unassigned (see
+    :func:`aligned`)."""
+    c = aligned(args, a, b)
+    return c.codes_true, c.codes_pred
+
+
+def aligned(args: argparse.Namespace, a: Clustering, b: Clustering) -> Any:
+    """The validated :class:`~chanceclust._validation.Clusterings` of ``a`` and ``b`` on the
+    same elements, after --unassigned: :func:`results.contingency` counts its table without
+    validating the labels again.
 
     Stores what the policy did on the namespace (`unassigned_report`) and notes it on stderr.
     """
+    from chanceclust._tables import encoding_threads
     from chanceclust._validation import validate_clusterings
 
     pair = union(a, b, line_ids=args.line_ids, unassigned_labels=args.unassigned_label or ())
@@ -83,7 +93,8 @@ def aligned_codes(args: argparse.Namespace, a: Clustering, b: Clustering) -> tup
         check_assigned(pair, a, b)  # names the file and line of the first one
     codes = [label_codes(pair.labels_a), label_codes(pair.labels_b)]
     if codes[0] is not None and codes[1] is not None:  # keyed files read by pyarrow: codes
-        c = validate_clusterings(*codes, unassigned=args.unassigned, unassigned_label=-1)
+        c = validate_clusterings(*codes, unassigned=args.unassigned, unassigned_label=-1,
+                                 workers=encoding_threads(None, *codes))
     else:
         c = validate_clusterings(pair.labels_a, pair.labels_b, unassigned=args.unassigned)
     if c.codes_true.shape[0] < 2:
@@ -95,7 +106,7 @@ def aligned_codes(args: argparse.Namespace, a: Clustering, b: Clustering) -> tup
     if described:
         note(args, f"{a.source} vs {b.source}: {described}")
     args.unassigned_report = c.report
-    return c.codes_true, c.codes_pred
+    return c
 
 
 # --------------------------------------------------------------------------- compare and table

@@ -60,9 +60,9 @@ def run(args: argparse.Namespace) -> int:
     progress = options.progress("rank", len(pairs), args)
     values = []
     for done, (x, y) in enumerate(pairs, 1):
-        cx, cy = inputs.aligned_codes(args, x, y)
         rows = measure_rows(
-            args.measure, contingency(cx, cy), [args.model], args.one_sided, args.average_method
+            args.measure, contingency(inputs.aligned(args, x, y)), [args.model], args.one_sided,
+            args.average_method,
         )
         values.append(rows[0]["value"])
         progress.set(done)

@@ -54,9 +54,10 @@ def measure_rows(
     ]
 
 
-def contingency(codes_a: Any, codes_b: Any) -> Any:
-    """The contingency table of two aligned code arrays."""
-    return load("chanceclust.contingency", "contingency_table")(codes_a, codes_b)
+def contingency(clusterings: Any) -> Any:
+    """The contingency table of two validated clusterings (:func:`inputs.aligned`), counted
+    from their codes: the labels are validated once for all the measures."""
+    return load("chanceclust.contingency", "table_of_codes")(clusterings)
 
 
 def result_rows(result: Any) -> list[dict[str, Any]]:
