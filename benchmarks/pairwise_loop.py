@@ -1,120 +1,138 @@
 #!/usr/bin/env python
-"""`pairwise` against a loop of single calls over the same pairs (issue #23).
+"""``pairwise`` (serial) against a loop of single calls over the same pairs (issue #23).
 
 Run from the repository root with chanceclust importable (``PYTHONPATH=src``)::
 
-    python benchmarks/pairwise_loop.py [--rounds 3] [--m 50] [--n 100000]   # ~2 min on 2 cores
+    python benchmarks/pairwise_loop.py [--rounds 3] [--m 50] [--n 100000]   # ~8 min, 2 cores
+    python benchmarks/pairwise_loop.py --input sweep --cases "perm AMI"     # ~2 min
 
-Input: M = 50 clusterings of N = 10^5 elements, clustering i drawn uniformly on K_i labels,
-K_i log-spaced from 2 to 1000 (fixed seed, numpy only): the 1,275 pairs i <= j of the
-issue's row. Per measure and round, one right after the other in this process (paired
-rounds): ``pairwise`` = ``chanceclust.pairwise(clusterings, measure=...)`` (serial);
-``loop`` = the single call (``adjusted_mutual_information``, ``adjusted_rand_index``) on each
-of the same pairs; ``floor`` = one ``numpy.bincount`` of ``a * K_B + b`` per pair (one pass
-over the labels, what every pair's table needs). CPU seconds by ``time.process_time``,
-medians over the rounds; the values of ``pairwise`` are checked equal to the loop's, bit
-for bit. The ``where`` column splits one more ``pairwise`` call by cProfile (cumulative
-seconds under cProfile, so only the shares mean something).
+Inputs: ``random`` (default): M clusterings of N elements with K log-spaced from 2 to 1000
+(``numpy.logspace``, rounded), labels drawn uniformly by ``numpy.random.default_rng(0)``:
+every clustering has its own size law. ``sweep``: a seed sweep of balanced clusterings,
+M / 5 values of K log-spaced from 2 to 1000, 5 seeds each, labels a random permutation of
+``arange(N) % K`` (sizes N // K or N // K + 1): clusterings of one K share their size law. Cases: perm AMI,
+ARI, num AMI (two-sided, arithmetic). For each case and round, ``pairwise`` and the loop
+(``adjusted_mutual_information`` / ``adjusted_rand_index`` on every pair i <= j, the
+pairs ``pairwise`` computes) and the floor (one ``numpy.bincount`` of ``a * K_B + b`` per
+pair: the pass over the labels every table needs) each run in a fresh child process, one
+after the other (paired rounds; the order alternates between rounds). CPU seconds by ``time.process_time``
+around the call inside the child (label generation excluded); peak memory = the child's
+``ru_maxrss`` (process level, includes the interpreter and the labels). Every round checks
+that the two matrices are bit-identical. Reported: medians over the rounds and the ratio
+loop / pairwise.
 """
 
 from __future__ import annotations
 
 import argparse
-import cProfile
+import json
 import os
 import platform
-import pstats
 import statistics
+import subprocess
+import sys
 import time
 
 import numpy as np
 
-import chanceclust as cc
-
-SINGLE = {
-    "ami": cc.adjusted_mutual_information,
-    "ari": cc.adjusted_rand_index,
+CASES = {
+    "perm AMI": ("ami", {"model": "perm"}),
+    "ARI": ("ari", {}),
+    "num AMI": ("ami", {"model": "num"}),
 }
 
 
-def _clusterings(m: int, n: int) -> list[np.ndarray]:
-    rng = np.random.default_rng(2023)
-    ks = np.round(np.logspace(np.log10(2), 3, m)).astype(np.int64)
+def _clusterings(m: int, n: int, kind: str = "random", seed: int = 0) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    if kind == "sweep":
+        ks = np.round(np.logspace(np.log10(2), 3, max(1, m // 5))).astype(int)
+        return [rng.permutation(np.arange(n) % k) for k in ks for _ in range(5)]
+    ks = np.round(np.logspace(np.log10(2), 3, m)).astype(int)
     return [rng.integers(0, k, n) for k in ks]
 
 
-def _loop(clusterings, measure, model):
-    single = SINGLE[measure]
-    m = len(clusterings)
-    out = np.zeros((m, m))
-    for i in range(m):
-        for j in range(i, m):
-            out[i, j] = single(clusterings[i], clusterings[j], model=model)
-    return out
+def _child(case: str, method: str, m: int, n: int, kind: str) -> None:
+    import resource
+
+    import chanceclust as cc
+
+    measure, kw = CASES[case]
+    labels = _clusterings(m, n, kind)
+    m = len(labels)
+    single = {"ami": cc.adjusted_mutual_information, "ari": cc.adjusted_rand_index}[measure]
+    start = time.process_time()
+    if method == "pairwise":
+        values = cc.pairwise(labels, measure=measure, **kw).values
+    elif method == "floor":  # one bincount of a * K_B + b per pair: what every table needs
+        values = np.zeros((m, m))
+        for i in range(m):
+            for j in range(i, m):
+                np.bincount(labels[i] * (int(labels[j].max()) + 1) + labels[j])
+    else:
+        values = np.empty((m, m))
+        for i in range(m):
+            for j in range(i, m):
+                values[i, j] = values[j, i] = single(labels[i], labels[j], **kw)
+    cpu = time.process_time() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
+    print(json.dumps({"cpu": cpu, "peak": peak, "values": values.tobytes().hex()}))
 
 
-def _floor(clusterings):
-    m = len(clusterings)
-    for i in range(m):
-        for j in range(i, m):
-            k = int(clusterings[j].max()) + 1
-            np.bincount(clusterings[i] * k + clusterings[j])
-
-
-def _where(clusterings, measure, model) -> str:
-    profile = cProfile.Profile()
-    profile.enable()
-    cc.pairwise(clusterings, measure=measure, model=model)
-    profile.disable()
-    stats = pstats.Stats(profile).stats
-    total = sum(v[2] for v in stats.values())  # tottime over all functions
-
-    def cum(name):
-        return sum(v[3] for (path, _, func), v in stats.items() if func == name
-                   and "chanceclust" in path)
-
-    parts = {
-        "E[MI]": cum("_expected_mutual_information"),
-        "table": cum("table"),
-        "MI": cum("_mutual_information"),
-    }
-    return ", ".join(f"{k} {v / total:.0%}" for k, v in parts.items() if v)
+def _run(case: str, method: str, m: int, n: int, kind: str) -> dict:
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", case, method, "--m", str(m), "--n", str(n),
+         "--input", kind],
+        check=True, capture_output=True, text=True, env=os.environ.copy(),
+    )  # fmt: skip
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--m", type=int, default=50)
     parser.add_argument("--n", type=int, default=10**5)
+    parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--input", choices=("random", "sweep"), default="random")
+    parser.add_argument("--child", nargs=2)
     args = parser.parse_args()
-    clusterings = _clusterings(args.m, args.n)
-    iu = np.triu_indices(args.m)
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
-          f"{platform.python_version()}, numpy {np.__version__}, chanceclust {cc.__version__}")
-    print(f"M = {args.m} clusterings of N = {args.n}, K = 2..1000 log-spaced, "
-          f"{len(iu[0])} pairs; CPU s, medians of {args.rounds} paired rounds\n")
-    print("| measure | model | pairwise s | loop s | floor s | loop / pairwise | pairwise / floor "
-          "| same values | where pairwise goes |")
+    if args.child:
+        _child(args.child[0], args.child[1], args.m, args.n, args.input)
+        return
+    m = len(_clusterings(args.m, 2, args.input))
+    pairs = m * (m + 1) // 2
+    print(
+        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
+        f"{platform.python_version()}, numpy {np.__version__}; input {args.input}: M = {m} "
+        f"clusterings x N = {args.n}, K = 2..1000 log-spaced ({pairs} pairs); median of "
+        f"{args.rounds} "
+        "paired rounds, CPU s in fresh processes; peak = ru_maxrss."
+    )
+    print()
+    print("| case | pairwise CPU s | loop CPU s | floor CPU s | loop / pairwise | "
+          "pairwise / floor | pairwise peak MiB | loop peak MiB | bit-identical |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|---|")
-    for measure, model in (("ami", "perm"), ("ari", "perm"), ("ami", "num")):
-        times: dict[str, list[float]] = {"pairwise": [], "loop": [], "floor": []}
-        same = True
-        for _ in range(args.rounds):
-            t = time.process_time()
-            values = cc.pairwise(clusterings, measure=measure, model=model).values
-            times["pairwise"].append(time.process_time() - t)
-            t = time.process_time()
-            loop = _loop(clusterings, measure, model)
-            times["loop"].append(time.process_time() - t)
-            t = time.process_time()
-            _floor(clusterings)
-            times["floor"].append(time.process_time() - t)
-            same &= bool(np.array_equal(values[iu], loop[iu]))
-        med = {k: statistics.median(v) for k, v in times.items()}
-        print(f"| {measure} | {model} | {med['pairwise']:.2f} | {med['loop']:.2f} | "
-              f"{med['floor']:.2f} | {med['loop'] / med['pairwise']:.2f}x | "
-              f"{med['pairwise'] / med['floor']:.1f}x | {'yes' if same else 'NO'} | "
-              f"{_where(clusterings, measure, model)} |")
+    for case in args.cases.split(","):
+        got: dict[str, list[dict]] = {"pairwise": [], "loop": [], "floor": []}
+        identical = True
+        for r in range(args.rounds):
+            order = ("pairwise", "loop", "floor") if r % 2 == 0 else ("floor", "loop", "pairwise")
+            runs = {method: _run(case, method, args.m, args.n, args.input) for method in order}
+            identical &= runs["pairwise"]["values"] == runs["loop"]["values"]
+            for method in order:
+                got[method].append(runs[method])
+        med = {
+            method: {key: statistics.median(r[key] for r in rs) for key in ("cpu", "peak")}
+            for method, rs in got.items()
+        }
+        print(
+            f"| {case} | {med['pairwise']['cpu']:.2f} | {med['loop']['cpu']:.2f} | "
+            f"{med['floor']['cpu']:.2f} | {med['loop']['cpu'] / med['pairwise']['cpu']:.2f}x | "
+            f"{med['pairwise']['cpu'] / med['floor']['cpu']:.1f}x | "
+            f"{med['pairwise']['peak']:.0f} | {med['loop']['peak']:.0f} | "
+            f"{'yes' if identical else 'NO'} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

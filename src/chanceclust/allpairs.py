@@ -9,8 +9,12 @@ calls, and with the work shared out the way that scales:
 * each clustering is validated and factorized once (codes, K, sizes; its
   cluster-size law once per worker), never once per pair;
 * two-sided ``num``/``all`` expectations of MI depend only on (N, K_i, K_j):
-  each distinct pair of numbers of clusters is computed once;
-* pairs go out in blocks, one task per block, and the labels go to each
+  each distinct pair of numbers of clusters is computed once; other E[MI]
+  (``perm``, one-sided) once per distinct pair of size laws in a worker, by
+  the single call's function (equal-sized or repeated clusterings share it);
+* pairs go out in about four blocks per worker (a Dask client's threads over
+  all its workers, a pool's ``max_workers``), of equal size to within a pair;
+* each block is one task, and the labels go to each
   worker once: through a memory-mapped file for process pools, or broadcast
   once to every worker for a Dask client's executor; a task carries only its
   pair indices;
@@ -26,7 +30,7 @@ calls, and with the work shared out the way that scales:
 
 from __future__ import annotations
 
-import math
+import itertools
 import os
 import shutil
 import tempfile
@@ -207,7 +211,8 @@ default="ami"
         ``ThreadPoolExecutor``, or ``distributed.Client.get_executor()``
         (the codes are broadcast to every worker once). None: serially.
     block_size : int, optional
-        Pairs per task. Default: about four tasks per worker.
+        Pairs per task. Default: four tasks per worker (a Dask client's threads over all
+        its workers, a pool's ``max_workers``), of equal size to within one pair.
 
     Returns
     -------
@@ -221,8 +226,9 @@ default="ami"
     -----
     Each pair costs one pass over N codes (the contingency table in reused
     buffers) plus the measure's cost from the table; per-pair E[MI] under
-    ``perm`` dominates for AMI. Two-sided ``num``/``all`` E[MI] are computed
-    once per distinct (K_i, K_j), in tasks of their own. SMI adds the exact
+    ``perm`` dominates for AMI (computed once per distinct pair of size laws:
+    clusterings with equal sizes share it). Two-sided ``num``/``all`` E[MI] are
+    computed once per distinct (K_i, K_j), in tasks of their own. SMI adds the exact
     Var[MI] of each pair (its cost: :func:`~chanceclust.mutual_information_variance`);
     two-sided ``num``/``all`` variances depend on (N, K_i, K_j) only and are
     cached per process.
@@ -315,11 +321,20 @@ def _pairs(m: int, m_other: int, square: bool, symmetric: bool) -> tuple[NDArray
     return rows, cols
 
 
+# Tasks per worker when the caller gives no block size: enough for the faster workers to
+# take over the blocks of the slower ones (pairs differ in cost by K), few enough that the
+# per-task overhead (a Dask task costs milliseconds) stays small.
+_TASKS_PER_WORKER = 4
+
+
 def _n_workers(executor: Executor) -> int:
+    """How many tasks the executor runs at once: a Dask client's threads over all its
+    workers, else the pool's ``_max_workers`` (process, thread and loky pools), else the CPUs."""
     client = _dask_client(executor)
     if client is not None:
-        return max(1, len(client.scheduler_info().get("workers", {})))
-    return int(getattr(executor, "_max_workers", None) or os.cpu_count() or 1)
+        workers = client.scheduler_info().get("workers", {})
+        return max(1, sum(int(w.get("nthreads", 1) or 1) for w in workers.values()))
+    return max(1, int(getattr(executor, "_max_workers", None) or os.cpu_count() or 1))
 
 
 def _dask_client(executor: Any) -> Any:
@@ -328,8 +343,17 @@ def _dask_client(executor: Any) -> Any:
     return client if client is not None and callable(getattr(client, "scatter", None)) else None
 
 
-def _blocks(total: int, size: int) -> list[slice]:
-    return [slice(start, min(start + size, total)) for start in range(0, total, size)]
+def _blocks(total: int, workers: int, size: int | None = None) -> list[slice]:
+    """Consecutive slices covering range(total): ``size`` items each (the last one shorter)
+    when given, else ``_TASKS_PER_WORKER`` blocks per worker (fewer if there are fewer
+    items) whose lengths differ by at most one (no short last task)."""
+    if total <= 0:
+        return []
+    if size is not None:
+        return [slice(start, min(start + size, total)) for start in range(0, total, size)]
+    count = min(total, _TASKS_PER_WORKER * max(1, workers))
+    bounds = [(i * total) // count for i in range(count + 1)]
+    return [slice(lo, hi) for lo, hi in itertools.pairwise(bounds)]
 
 
 def _run(
@@ -357,7 +381,6 @@ def _run(
             with _WORKSPACES_LOCK:
                 _WORKSPACES.pop((token, threading.get_ident()), None)
     workers = _n_workers(executor)
-    size = block_size or max(1, math.ceil(rows.size / (4 * workers)))
     client = _dask_client(executor)
     folder = None
     try:
@@ -371,15 +394,14 @@ def _run(
         expectations: dict[Any, float] = {}
         if need_pairs:
             keys = sorted(_expectation_keys(spec, ks, rows, cols), key=repr)
-            key_size = max(1, math.ceil(len(keys) / (4 * workers)))
             futures = [
                 executor.submit(_expectation_block, spec, keys[part])
-                for part in _blocks(len(keys), key_size)
+                for part in _blocks(len(keys), workers)
             ]
             for future in futures:
                 expectations.update(future.result())
         futures = []
-        for part in _blocks(rows.size, size):
+        for part in _blocks(rows.size, workers, block_size):
             r, c = rows[part], cols[part]
             needed = (
                 {key: expectations[key] for key in _expectation_keys(spec, ks, r, c)}
@@ -435,6 +457,8 @@ class _Workspace:
         self.n = n
         self.sizes: dict[int, NDArray[np.int64]] = {}
         self.sides: dict[tuple[int, bool], Side] = {}
+        self.side_keys: dict[tuple[int, bool], Any] = {}
+        self.expected: dict[tuple[Any, Any], float] = {}
         self.buffers = CellBuffers(n)
 
     def size_of(self, i: int) -> NDArray[np.int64]:
@@ -450,6 +474,39 @@ class _Workspace:
         if found is None:
             found = setting.side(self.n, self.size_of(i), int(self.ks[i]), reference=reference)
             self.sides[(i, reference)] = found
+        return found
+
+    def side_key(self, setting: Setting, i: int, *, reference: bool) -> Any:
+        """What clustering i's side's E[MI] depends on: its random model's key, or the
+        distinct sizes and multiplicities of its size law (compared by value)."""
+        found = self.side_keys.get((i, reference))
+        if found is None:
+            side = self.side_of(setting, i, reference=reference)
+            found = side.key
+            if found is None:
+                law = side.law
+                found = ("sizes", law.n, law.sizes.tobytes(), np.asarray(law.weights).tobytes())
+            self.side_keys[(i, reference)] = found
+        return found
+
+    def expected_mi(self, setting: Setting, i: int, j: int, sides: tuple[Side, Side]) -> float:
+        """E[MI] of the pair's sides, once per distinct pair of size laws in this workspace.
+
+        The value is ``_expected_mutual_information(*sides)``, the single call's: that
+        function orders the two sides canonically and then depends on their laws only, so a
+        pair whose canonical laws equal those of an earlier pair (repeated or equal-sized
+        clusterings) gets the same float.
+        """
+        first = canonical_pair(*sides)[0]
+        keys = (
+            self.side_key(setting, i, reference=True),
+            self.side_key(setting, j, reference=False),
+        )
+        key = keys if first is sides[0] else keys[::-1]
+        found = self.expected.get(key)
+        if found is None:
+            found = _expected_mutual_information(*sides)
+            self.expected[key] = found
         return found
 
     def table(self, i: int, j: int) -> Table:
@@ -591,6 +648,9 @@ def _pair_value(ws: _Workspace, spec: _Spec, i: int, j: int,
     )
     if expectations:  # AMI, two-sided num/all: E[MI] computed once per (K_i, K_j)
         expected = expectations[_expectation_key(spec, ws.ks[i], ws.ks[j])]
+        return _adjusted_mutual_information(table, sides, spec.method, expected=expected)
+    if spec.measure == "ami":  # E[MI] once per distinct pair of laws in this worker
+        expected = ws.expected_mi(spec.setting, i, j, sides)
         return _adjusted_mutual_information(table, sides, spec.method, expected=expected)
     return measure.table(table, sides, spec.method)
 

@@ -129,3 +129,44 @@ def test_many_pairs_at_the_limit_are_finite_and_ordered():
     value = expected_mutual_information_baseline(n, sizes_true=sizes, sizes_pred=sizes[::-1])
     # E[MI] ~ (K_A - 1)(K_B - 1) / 2N for clusters far larger than K: here tiny and positive.
     assert 0.0 < value < 1e-10
+
+
+def _mp_pair_information(n: int, a: int, b: int) -> float:
+    """N I(a, b) = E[bd0(X, ab/N)] by the hypergeometric pmf in mpmath (a small: X <= a)."""
+    import mpmath
+
+    with mpmath.workdps(50):
+        mu = mpmath.mpf(a) * b / n
+        total = mpmath.mpf(0)
+        for x in range(a + 1):
+            p = mpmath.binomial(b, x) * mpmath.binomial(n - b, a - x) / mpmath.binomial(n, a)
+            bd0 = mu if x == 0 else x * mpmath.log(x / mu) + mu - x
+            total += p * bd0
+        return float(total)
+
+
+def test_tiny_means_reach_the_grouped_route_beyond_2_53():
+    """Means <= 1 reach the grouped route's tiny groups (``_tiny_window_tops``) from the public
+    path: beyond N = 2**53, s + l > N/2 in integers (not taken by the small-means series) can
+    round to 2 (s + l) <= N in float64 (grouped). So that branch stays; its values hold."""
+    n = 2**60
+    hits = []
+    original = kernel._tiny_window_top
+
+    def spy(mean, tops):
+        hits.append(mean.copy())
+        return original(mean, tops)
+
+    a, b = np.array([1, 3]), np.array([2**59, 2**59 - 1])
+    try:
+        kernel._tiny_window_top = spy
+        got = kernel.pair_information(a, b, n) * n
+        expected_mutual_information_baseline(
+            n, sizes_true=np.array([1, n - 1]), sizes_pred=np.array([2**59, 2**59])
+        )
+    finally:
+        kernel._tiny_window_top = original
+    assert len(hits) == 2
+    assert all(np.any(h <= 1.0) for h in hits)
+    for value, (ai, bi) in zip(got, zip(a.tolist(), b.tolist(), strict=True), strict=True):
+        assert value == pytest.approx(_mp_pair_information(n, ai, bi), rel=1e-14)

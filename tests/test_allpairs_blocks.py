@@ -1,0 +1,138 @@
+"""pairwise's tasks sized to the workers (issue #23), and its values on sizes that the
+E[MI] engine treats specially (equal sizes, a giant cluster) equal to the single calls."""
+
+from __future__ import annotations
+
+import itertools
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import chanceclust as cc
+from chanceclust.allpairs import _TASKS_PER_WORKER, _blocks, _n_workers
+
+
+@given(st.integers(0, 5000), st.integers(1, 64))
+def test_blocks_by_workers_cover_everything_in_equal_parts(total, workers):
+    parts = _blocks(total, workers)
+    assert len(parts) == min(total, _TASKS_PER_WORKER * workers)
+    covered = np.concatenate([np.arange(total)[p] for p in parts]) if parts else np.empty(0)
+    np.testing.assert_array_equal(covered, np.arange(total))
+    lengths = [p.stop - p.start for p in parts]
+    assert not lengths or (min(lengths) >= 1 and max(lengths) - min(lengths) <= 1)
+
+
+@given(st.integers(0, 5000), st.integers(1, 64), st.integers(1, 300))
+def test_blocks_of_a_given_size(total, workers, size):
+    parts = _blocks(total, workers, size)
+    assert [p.stop - p.start for p in parts[:-1]] == [size] * (len(parts) - 1)
+    assert sum(p.stop - p.start for p in parts) == total
+    assert all(a.stop == b.start for a, b in itertools.pairwise(parts))
+
+
+class _FakeClient:
+    """What _n_workers reads of a distributed.Client."""
+
+    def __init__(self, threads):
+        self._threads = threads
+
+    def scatter(self, *args, **kwargs):  # pragma: no cover - never called here
+        raise AssertionError
+
+    def scheduler_info(self):
+        return {"workers": {f"tcp://w{i}": {"nthreads": t} for i, t in enumerate(self._threads)}}
+
+
+class _FakeDaskExecutor:
+    def __init__(self, threads):
+        self._client = _FakeClient(threads)
+
+
+def test_n_workers_counts_pool_workers_and_dask_threads():
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        assert _n_workers(pool) == 3
+    assert _n_workers(_FakeDaskExecutor([2, 3, 1])) == 6
+    assert _n_workers(_FakeDaskExecutor([])) == 1
+
+
+class _Counting(ThreadPoolExecutor):
+    def __init__(self, max_workers):
+        super().__init__(max_workers=max_workers)
+        self.tasks = 0
+
+    def submit(self, *args, **kwargs):
+        self.tasks += 1
+        return super().submit(*args, **kwargs)
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_pairwise_submits_a_few_tasks_per_worker(workers):
+    rng = np.random.default_rng(1)
+    labels = [rng.integers(0, k, 200) for k in (2, 3, 5, 8, 13, 21, 34)]  # 28 pairs
+    with _Counting(workers) as executor:
+        got = cc.pairwise(labels, measure="ari", executor=executor)
+    assert executor.tasks == min(28, _TASKS_PER_WORKER * workers)
+    np.testing.assert_array_equal(got.values, cc.pairwise(labels, measure="ari").values)
+
+
+def _shuffled(sizes, seed):
+    labels = np.repeat(np.arange(len(sizes)), sizes)
+    np.random.default_rng(seed).shuffle(labels)
+    return labels
+
+
+def test_equal_sizes_and_a_giant_cluster_equal_the_single_calls():
+    """Clusterings sharing sizes (all equal; equal but for one giant cluster; a giant cluster
+    against singletons), so that the same size pairs recur across pairs: each value is the
+    single call's, bit for bit, serially and through a pool."""
+    n = 6000
+    sizes = [
+        [n // 4] * 4,  # equal sizes
+        [n // 100] * 100,
+        [n - 300] + [10] * 30,  # a giant cluster, the rest equal
+        [n - 300] + [1] * 300,  # a giant cluster and singletons
+        [n - 2999] + list(range(1, 76)) + [149] * 1,  # giant + a stair of distinct sizes
+        [n // 2, n // 2],
+    ]
+    labels = [_shuffled(np.array(s), seed) for seed, s in enumerate(sizes)]
+    assert all(len(x) == n for x in labels)
+    labels.append(labels[2].copy())  # a clustering twice: identical size laws
+    for model in ("perm", "num"):
+        expected = np.array(
+            [[cc.adjusted_mutual_information(a, b, model=model) for b in labels] for a in labels]
+        )
+        np.testing.assert_array_equal(cc.pairwise(labels, model=model).values, expected)
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            got = cc.pairwise(labels, model=model, executor=pool)
+        np.testing.assert_array_equal(got.values, expected)
+
+
+def test_expected_mi_computed_once_per_distinct_pair_of_laws(monkeypatch):
+    """E[MI] is shared between pairs of equal size laws (either orientation): counted calls."""
+    from chanceclust import allpairs
+
+    calls = []
+    original = allpairs._expected_mutual_information
+
+    def counted(*sides):
+        calls.append(sides)
+        return original(*sides)
+
+    monkeypatch.setattr(allpairs, "_expected_mutual_information", counted)
+    n = 1200
+    equal = [_shuffled(np.array([n // 3] * 3), seed) for seed in range(3)]  # one law
+    giant = [_shuffled(np.array([n - 100] + [10] * 10), seed) for seed in (7, 8)]  # another
+    labels = equal + giant
+    got = cc.pairwise(labels, measure="ami").values
+    # Distinct unordered pairs of laws: (equal, equal), (equal, giant), (giant, giant).
+    assert len(calls) == 3
+    monkeypatch.undo()
+    expected = np.array([[cc.adjusted_mutual_information(a, b) for b in labels] for a in labels])
+    np.testing.assert_array_equal(got, expected)
+    cross = cc.pairwise(giant, equal, measure="ami", one_sided=True).values
+    np.testing.assert_array_equal(cross, np.array(
+        [[cc.adjusted_mutual_information(a, b, one_sided=True) for b in equal] for a in giant]
+    ))  # fmt: skip
