@@ -3,6 +3,10 @@
 Run from the repository root, with chanceclust importable:
 
     python benchmarks/smi.py [--fastami PYTHON] [--output benchmarks/SMI.md]
+        [--only SUBSTRING] [--no-mc] [--pair-route]
+
+``--only perm --no-mc`` times the perm rows alone; ``--pair-route`` turns the factored perm
+route off (docs/math.md#math-routes), to time the pair sums it replaces on the same machine.
 
 ``--fastami PYTHON`` names an interpreter with ``fastami`` installed (e.g. a venv made by
 ``python -m venv .venv-fastami && .venv-fastami/bin/pip install fastami``); without it the
@@ -65,6 +69,7 @@ CASES = [
     ("perm-1e5-10x10-dirichlet", 10**5, 10, 10, False, "perm", False, False),
     ("perm-1e4-30x30-dirichlet", 10**4, 30, 30, False, "perm", False, False),
     ("perm-1e6-30x30-dirichlet", 10**6, 30, 30, False, "perm", False, False),
+    ("perm-1e6-100x100-dirichlet", 10**6, 100, 100, False, "perm", False, False),
     ("num-60-4x6-one-sided", 60, 4, 6, False, "num", True, True),
     ("num-60-4x6-two-sided", 60, 4, 6, False, "num", False, True),
     ("all-60-4x6-one-sided", 60, 4, 6, False, "all", True, True),
@@ -169,7 +174,14 @@ def main() -> None:
     parser.add_argument("--fastami", default=None)
     parser.add_argument("--output", default=str(Path(__file__).with_name("SMI.md")))
     parser.add_argument("--only", default=None)
+    parser.add_argument("--no-mc", action="store_true", help="skip the Monte Carlo columns")
+    parser.add_argument("--pair-route", action="store_true",
+                        help="perm: the pair sums only (the factored route off), for comparison")
     args = parser.parse_args()
+    if args.pair_route:
+        from chanceclust._expected import mi_variance
+
+        mi_variance.FACTOR_MIN = 10**9
     rows = []
     for case_id, n, ka, kb, equal, model, one_sided, mc in CASES:
         if args.only and args.only not in case_id:
@@ -177,7 +189,7 @@ def main() -> None:
         a, b = _labels(n, ka, kb, seed=n + ka, equal=equal)
         var, z, secs = _ours(a, b, model, one_sided)
         row = {"case": case_id, "var": var, "z": z, "seconds": secs}
-        if mc:
+        if mc and not args.no_mc:
             row["mc"] = _monte_carlo(a, b, model, one_sided)
         if model == "perm":
             row["fastami"] = _fastami(args.fastami, a, b)
