@@ -463,22 +463,26 @@ def _add_pair_rows(out, n, i, s, cols, cells, col, partner, weights) -> None:
 
 
 def _mixture(total: NDArray, first: NDArray, second: NDArray, weights: NDArray, lo: NDArray,
-             width: int, target: NDArray) -> NDArray[np.float64]:
+             count: NDArray, target: NDArray) -> NDArray[np.float64]:
     """sum_k weights[k] sum_t Hyp(total_p, first_pk, second_pk)(lo_k + t) target[k, t], for
-    each point p (total (P,), first and second broadcast to (P, K)), in chunks of at most
+    each point p (total (P,), first and second broadcast to (P, K)), t < count[k]: the kinds
+    k in groups of window lengths within 25% (padding wastes little), chunks of at most
     _GRID grid points."""
-    points, kinds = len(total), len(weights)
-    out = np.empty(points)
-    chunk = max(1, _GRID // (kinds * width))
-    first, second = (np.broadcast_to(v, (points, kinds)) for v in (first, second))
-    for start in range(0, points, chunk):
-        sl = slice(start, min(points, start + chunk))
-        p = sl.stop - sl.start
-        rows = _hyp_rows(
-            np.repeat(total[sl], kinds), first[sl].ravel(), second[sl].ravel(),
-            np.tile(lo, p), width,
-        ).reshape(p, kinds, width)
-        out[sl] = np.einsum("pkt,kt,k->p", rows, target, weights)
+    points = len(total)
+    out = np.zeros(points)
+    first, second = (np.broadcast_to(v, (points, len(weights))) for v in (first, second))
+    key = np.ceil(np.log(np.maximum(count, _SHORT)) / np.log(1.25))
+    for group in (np.flatnonzero(key == k) for k in np.unique(key)):
+        kinds, width = group.size, int(count[group].max())
+        chunk = max(1, _GRID // (kinds * width))
+        for start in range(0, points, chunk):
+            sl = slice(start, min(points, start + chunk))
+            p = sl.stop - sl.start
+            rows = _hyp_rows(
+                np.repeat(total[sl], kinds), first[sl][:, group].ravel(),
+                second[sl][:, group].ravel(), np.tile(lo[group], p), width,
+            ).reshape(p, kinds, width)
+            out[sl] += np.einsum("pkt,kt,k->p", rows, target[group, :width], weights[group])
     return out
 
 
@@ -489,7 +493,8 @@ def _psi_rows(n: int, s: int, i: int, cols: SizeMoments, cells: _Cells) -> NDArr
     sizes_b = cols.sizes
 
     def evaluate(total, r):
-        return _mixture(total, r[:, None], sizes_b[None, :], cols.once, cells.lo[i], wy, centred)
+        return _mixture(total, r[:, None], sizes_b[None, :], cols.once, cells.lo[i], cells.count[i],
+                        centred)
 
     return factored_rows(n, n - sizes_b, s, cells.lo[i], cells.count[i], evaluate)
 
@@ -499,7 +504,7 @@ def _psi_rows(n: int, s: int, i: int, cols: SizeMoments, cells: _Cells) -> NDArr
 #: one conditional row per pair of sizes.
 FACTOR_MIN = 12
 #: (nodes in M, nodes in r) of the factored grids, tried in turn; each with 3 x 3 checks.
-FACTOR_NODES = ((5, 13), (9, 17), (17, 33))
+FACTOR_NODES = ((9, 17), (17, 33))
 
 
 def _axis_nodes(lo: int, hi: int, count: int) -> NDArray[np.int64]:
@@ -535,7 +540,10 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
     total if there are at most as many as M nodes, else at rounded Chebyshev-Lobatto nodes
     of [min, max]; at each M node, F is evaluated at integer r = c(M) + t over the union
     of the rows' t-ranges (every integer if there are at most as many as r nodes, else
-    rounded Chebyshev-Lobatto points) and interpolated in r (barycentric form). The grid
+    rounded Chebyshev-Lobatto points), interpolated in r to shared Chebyshev-Lobatto t
+    nodes, then in M (Lagrange) and in t (barycentric form); where that misses the check,
+    and with every integer as r nodes (short windows), each M node's interpolant is read
+    at the shifted r directly. The grid
     is kept where the interpolant misses F at 3 x 3 check points (the M nodes x 3 where M
     is not interpolated) by at most SMOOTH_TOL of the largest grid value; else the next
     node counts are tried, and None is returned when every set misses.
@@ -550,8 +558,7 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
 
     def interpolant(m_nodes, r_nodes, grid, m_exact):
         c_nodes = base * m_nodes / n
-
-        def at(m_at: NDArray, r_at: NDArray) -> NDArray:  # (P,), (P, Q) -> (P, Q)
+        def direct(m_at: NDArray, r_at: NDArray) -> NDArray:  # (P,), (P, Q) -> (P, Q)
             shift = r_at[None].astype(np.float64) + (c_nodes[:, None] - base * m_at / n)[:, :, None]
             per_node = _barycentric(r_nodes, grid, shift.reshape(len(m_nodes), -1))
             per_node = per_node.reshape((len(m_nodes), *r_at.shape))
@@ -559,7 +566,21 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
                 return per_node[np.searchsorted(m_nodes, m_at), np.arange(len(m_at))]
             return np.einsum("pk,kpq->pq", _lagrange(m_nodes, m_at), per_node)
 
-        return at
+        if r_nodes.shape[1] == span + 1:  # every integer: read the rows at the shifted r
+            return (direct,)
+        t_nodes = t_lo + _chebyshev(r_nodes.shape[1])[0] * (t_hi - t_lo)
+        # F(M_k, c(M_k) + t_l): the grid's rows interpolated in r at the shared t nodes.
+        sheared = _barycentric(r_nodes, grid, c_nodes[:, None] + t_nodes[None, :])
+
+        def shared(m_at: NDArray, r_at: NDArray) -> NDArray:  # (P,), (P, Q) -> (P, Q)
+            if m_exact:
+                by_total = sheared[np.searchsorted(m_nodes, m_at)]
+            else:
+                by_total = _lagrange(m_nodes, m_at) @ sheared  # (P, t nodes)
+            c_at = base * m_at / n
+            return _barycentric(c_at[:, None] + t_nodes[None, :], by_total, r_at.astype(np.float64))
+
+        return shared, direct  # the first is cheaper (10x fewer barycentric points)
 
     for m_count, r_count in FACTOR_NODES:
         m_exact = len(distinct) <= m_count
@@ -568,18 +589,17 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
         start = np.floor(base * m_nodes / n + t_lo).astype(np.int64)
         r_nodes = start[:, None] + offsets[None, :]  # (K, L)
         grid = evaluate(np.repeat(m_nodes, len(offsets)), r_nodes.ravel()).reshape(r_nodes.shape)
-        at = interpolant(m_nodes, r_nodes, grid, m_exact)
         m_check = m_nodes if m_exact else _axis_checks(int(distinct[0]), int(distinct[-1]), m_count)
         _, t_checks = _chebyshev(max(r_count, 4))
         r_check = np.rint(base * m_check / n + t_lo)[:, None].astype(np.int64) + np.rint(
             t_checks * (t_hi - t_lo)).astype(np.int64)[None, :]
         exact = evaluate(np.repeat(m_check, r_check.shape[1]), r_check.ravel())
-        miss = np.abs(at(m_check, r_check).ravel() - exact).max()
-        if miss > SMOOTH_TOL * np.abs(grid).max():
-            continue
-        out = at(totals, base - np.where(inside, q, lo[:, None]))  # no far extrapolation
-        out[~inside] = 0.0
-        return out
+        for at in interpolant(m_nodes, r_nodes, grid, m_exact):
+            if np.abs(at(m_check, r_check).ravel() - exact).max() > SMOOTH_TOL * np.abs(grid).max():
+                continue
+            out = at(totals, base - np.where(inside, q, lo[:, None]))  # no far extrapolation
+            out[~inside] = 0.0
+            return out
     return None
 
 
@@ -671,7 +691,8 @@ def _phi_rows(n: int, b: int, j: int, rows: SizeMoments, cells: _Cells,
     sizes_a = rows.sizes
 
     def evaluate(total, r):
-        return _mixture(total, sizes_a[None, :], r[:, None], rows.once, cells.lo[:, j], wm, target)
+        return _mixture(total, sizes_a[None, :], r[:, None], rows.once, cells.lo[:, j],
+                        cells.count[:, j], target)
 
     return factored_rows(n, n - sizes_a, b, cells.lo[:, j], cells.count[:, j], evaluate)
 
