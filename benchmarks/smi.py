@@ -96,10 +96,13 @@ w ~ 20 sqrt(mean cell count) is a window's length; w' = w^2 below 96 points, ~20
 above (conditional expectations interpolated from 17 or 33 Chebyshev nodes, checked at 3
 more points, every position where the check misses 1e-13); D = distinct sizes per side.
 
-- perm (one- = two-sided): O(D_A D_B (D_A + D_B) w'). Equal sizes are grouped exactly
-  (D = 1 or 2): fast at any K. Many distinct sizes with large cells are not met: N = 10^6,
-  K = 100 x 100 unequal sizes means ~2e6 size triples of ~36 w each (minutes); that needs
-  the series in 1/mu whose sums over pairs factor, not written.
+- perm (one- = two-sided): pair route O(D_A D_B (D_A + D_B) w'). Equal sizes are grouped
+  exactly (D = 1 or 2): fast at any K. A fixed side with >= 12 distinct sizes takes the
+  factored route (W2(b, b') = c_b c_b' - [b = b'] c_b: one 2-D interpolated function of
+  (M, r) per size of the other side, ~170 grid and check points of D pmf rows each):
+  O(D_A D_B g w), g ~ 170, instead of O(D^3 20 w) (`--pair-route` times the pair route).
+  Not met: N = 10^6, K = 100 x 100 unequal sizes takes tens of seconds (target 1 s); that
+  needs the sums over sizes interpolated in the size too, or the series in 1/mu.
 - num, all with N <= 60: O(N^3 w^2) (sums over all sizes 1..N).
 - num with small clusters (a size law): the same sums over sizes, up to N = 1000 with one
   random side and N = 100 with two (the limit is this cost), refused beyond.
