@@ -118,16 +118,6 @@ def test_forced_factored_route_against_references(case, monkeypatch):
     sides = check_setting(case["model"], case["one_sided"]).sides_of_table(summary)
     assert _table_mi_variance(summary, sides) == pytest.approx(float(case["variance"]), rel=1e-10, abs=0)
     assert _table_smi(summary, sides) == pytest.approx(float(case["smi"]), rel=1e-10, abs=0)
-    assert spy.kept + spy.missed > 0
-    KEPT[f"{case['model']}-{case['n']}-{case['one_sided']}"] = spy.kept
-
-
-KEPT: dict[str, int] = {}
-
-
-def test_the_forced_references_keep_grids():
-    """Where a grid misses its check the pair route gives the value: the references above
-    test both; most of them keep every grid (run after them)."""
-    if not KEPT:
-        pytest.skip("the reference tests did not run")
-    assert sum(k > 0 for k in KEPT.values()) >= len(KEPT) // 2, KEPT
+    # N <= 500: grids kept (the new route gives the value); the larger references have
+    # few sizes with long windows, where the grids miss and the pair route gives it.
+    assert spy.kept > 0 if case["n"] <= 500 else spy.kept + spy.missed > 0
