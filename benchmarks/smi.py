@@ -3,6 +3,10 @@
 Run from the repository root, with chanceclust importable:
 
     python benchmarks/smi.py [--fastami PYTHON] [--output benchmarks/SMI.md]
+        [--only SUBSTRING] [--no-mc] [--pair-route]
+
+``--only perm --no-mc`` times the perm rows alone; ``--pair-route`` turns the factored perm
+route off (docs/math.md#math-routes), to time the pair sums it replaces on the same machine.
 
 ``--fastami PYTHON`` names an interpreter with ``fastami`` installed (e.g. a venv made by
 ``python -m venv .venv-fastami && .venv-fastami/bin/pip install fastami``); without it the
@@ -65,6 +69,7 @@ CASES = [
     ("perm-1e5-10x10-dirichlet", 10**5, 10, 10, False, "perm", False, False),
     ("perm-1e4-30x30-dirichlet", 10**4, 30, 30, False, "perm", False, False),
     ("perm-1e6-30x30-dirichlet", 10**6, 30, 30, False, "perm", False, False),
+    ("perm-1e6-100x100-dirichlet", 10**6, 100, 100, False, "perm", False, False),
     ("num-60-4x6-one-sided", 60, 4, 6, False, "num", True, True),
     ("num-60-4x6-two-sided", 60, 4, 6, False, "num", False, True),
     ("all-60-4x6-one-sided", 60, 4, 6, False, "all", True, True),
@@ -91,18 +96,19 @@ w ~ 20 sqrt(mean cell count) is a window's length; w' = w^2 below 96 points, ~20
 above (conditional expectations interpolated from 17 or 33 Chebyshev nodes, checked at 3
 more points, every position where the check misses 1e-13); D = distinct sizes per side.
 
-- perm (one- = two-sided): O(D_A D_B (D_A + D_B) w'). Equal sizes are grouped exactly
-  (D = 1 or 2): fast at any K. Many distinct sizes with large cells are not met: N = 10^6,
-  K = 100 x 100 unequal sizes means ~2e6 size triples of ~36 w each (minutes); that needs
-  the series in 1/mu whose sums over pairs factor, not written.
-- num, all with N <= 30: O(N^3 w^2) (sums over all sizes 1..N).
+- perm (one- = two-sided): pair route O(D_A D_B (D_A + D_B) w'). Equal sizes are grouped
+  exactly (D = 1 or 2): fast at any K. A fixed side with >= 12 distinct sizes takes the
+  factored route (W2(b, b') = c_b c_b' - [b = b'] c_b: one 2-D interpolated function of
+  (M, r) per size of the other side, ~170 grid and check points of D pmf rows each):
+  O(D_A D_B g w), g ~ 170, instead of O(D^3 20 w) (`--pair-route` times the pair route).
+  Not met: N = 10^6, K = 100 x 100 unequal sizes takes tens of seconds (target 1 s); that
+  needs the sums over sizes interpolated in the size too, or the series in 1/mu.
+- num, all with N <= 30 (two random sides: 20): O(N^3 w^2) (sums over all sizes 1..N).
 - num with small clusters (a size law): the same sums over sizes, up to N = 1000 with one
   random side and N = 100 with two (the limit is this cost), refused beyond.
-- num, all beyond N = 30 (slot mixtures): one-sided O(slots x K_A x w'); two-sided
-  O(slot pairs x w') in one vectorized pass over the slot pairs for the joint cells and
-  one pass per slot over its partners for Cov(J, RA): 0.3-3 s for all (most near
-  N = 10^4, where `all` has the most integer slots), <= 0.1 s for num with K <= 100
-  (benchmarks/SMI_SLOTS.md).
+- num, all beyond (slot mixtures): one-sided O(slots x K_A x w'); two-sided
+  O(slots w' + slot pairs x w w_y') batched over the slots and slot pairs (pairs of `all`
+  share phi per v): at most ~0.4 s from N = 200 to 10^6, K <= 100 (benchmarks/SMI_SLOTS.md).
 """
 
 
@@ -171,7 +177,14 @@ def main() -> None:
     parser.add_argument("--fastami", default=None)
     parser.add_argument("--output", default=str(Path(__file__).with_name("SMI.md")))
     parser.add_argument("--only", default=None)
+    parser.add_argument("--no-mc", action="store_true", help="skip the Monte Carlo columns")
+    parser.add_argument("--pair-route", action="store_true",
+                        help="perm: the pair sums only (the factored route off), for comparison")
     args = parser.parse_args()
+    if args.pair_route:
+        from chanceclust._expected import mi_variance
+
+        mi_variance.FACTOR_MIN = 10**9
     rows = []
     for case_id, n, ka, kb, equal, model, one_sided, mc in CASES:
         if args.only and args.only not in case_id:
@@ -179,7 +192,7 @@ def main() -> None:
         a, b = _labels(n, ka, kb, seed=n + ka, equal=equal)
         var, z, secs = _ours(a, b, model, one_sided)
         row = {"case": case_id, "var": var, "z": z, "seconds": secs}
-        if mc:
+        if mc and not args.no_mc:
             row["mc"] = _monte_carlo(a, b, model, one_sided)
         if model == "perm":
             row["fastami"] = _fastami(args.fastami, a, b)

@@ -73,6 +73,11 @@ test, is in the table of ``docs/math.md#math-routes``.
   recurrence from P(0) (``mutual_information._short_slot_deviance``), variance >= 2^20 by the
   moment expansion (``mutual_information._expanded_slot_deviance``), otherwise Loader's pmf at
   the mode.
+- Var[MI] under perm with many distinct sizes (a fixed side with >= ``mi_variance.FACTOR_MIN``
+  sizes): the sums over partner sizes factor, W2(b, b') = c_b c_b' - [b = b'] c_b, into one
+  smooth function of (M, r) per size of the other side, interpolated on a sheared 2-D grid
+  with checks -- #math-mi-variance -- :func:`mi_variance.factored_rows`; the pair sums
+  (``mi_variance._add_pair_rows``, ``mi_variance._cross_sum``) for the rest and as fallback.
 - sum_u c_u D(a, u) by a Chebyshev fit in log u -- #math-fits --
   :func:`mixture_fits.fitted_mixture_sums`, :func:`mixture_fits.fitted_joint_sum`.
 - Windows (Bennett: mass < 1e-20 outside) and sums carried from the pmf's mode by its ratio

@@ -414,35 +414,225 @@ def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells) -> N
     """Hsum[s, b, m] = sum_b' W2_B(b, b') Gc_{s,b,b'}(m) on the m-window of Hyp(N, s, b).
 
     Gc_{s,b,b'}(m) = E[bd0(y, s b'/N) | m] - E[bd0], y | m ~ Hyp(N - b, s - m, b'), y on
-    the window of Hyp(N, s, b'). All pairs of columns (b, b') of one row size are done
-    together, in blocks of at most _GRID grid points. Beyond an m-window the values are
-    left as computed: they always meet a factor that is 0 there.
+    the window of Hyp(N, s, b'). Beyond an m-window the values are left as computed: they
+    always meet a factor that is 0 there.
+
+    A fixed column side with at least FACTOR_MIN distinct sizes has W2_B(b, b') = c_b c_b'
+    - [b = b'] c_b, so Hsum = c_b Psi_s(N - b, s - m) - c_b Gc_{s,b,b}(m) with Psi_s(M, r)
+    = sum_b' c_b' E[centred bd0(Y)], Y ~ Hyp(M, r, b'): Psi_s is interpolated on a 2-D
+    grid (:func:`factored_rows`); a row size whose grid misses its check goes the pair way.
     """
-    sizes_b = cols.sizes
     out = np.zeros(cells.grid.shape)
     col, partner = np.nonzero(cols.pairs)
     weights = cols.pairs[col, partner]
+    factored = cols.spread is None and len(cols.sizes) >= FACTOR_MIN
+    diagonal = np.arange(len(cols.sizes))
     for i, s in enumerate(rows.sizes.tolist()):
-        for sl, wm, wy in _blocks(cells.count[i, col], cells.count[i, partner]):
-            b_of, b_to = sizes_b[col[sl]], sizes_b[partner[sl]]
-            lo_m, lo_y = cells.lo[i, col[sl]], cells.lo[i, partner[sl]]
-            centred = cells.centred[i, partner[sl], :wy]  # 0 beyond each y-window
-
-            def given(rows, pos, b_of=b_of, b_to=b_to, lo_m=lo_m, lo_y=lo_y, centred=centred,
-                      s=s, wy=wy):
-                m = lo_m[rows, None] + pos
-                cond = _hyp_rows(
-                    n - np.repeat(b_of[rows], pos.shape[1]),
-                    s - m.ravel(),
-                    np.repeat(b_to[rows], pos.shape[1]),
-                    np.repeat(lo_y[rows], pos.shape[1]),
-                    wy,
-                ).reshape(rows.size, pos.shape[1], wy)
-                return np.einsum("kpy,ky->kp", cond, centred[rows])
-
-            values = conditional_rows(cells.count[i, col[sl]], wm, given)
-            np.add.at(out[i, :, :wm], col[sl], weights[sl, None] * values)
+        if factored:
+            psi = _psi_rows(n, s, i, cols, cells)
+            if psi is not None:
+                out[i, :, : psi.shape[1]] = cols.once[:, None] * psi
+                _add_pair_rows(out, n, i, s, cols, cells, diagonal, diagonal, -cols.once)
+                continue
+        _add_pair_rows(out, n, i, s, cols, cells, col, partner, weights)
     return out
+
+
+def _add_pair_rows(out, n, i, s, cols, cells, col, partner, weights) -> None:
+    """out[i, b, m] += w Gc_{s,b,b'}(m) for the listed (b, b', w), in blocks of at most _GRID
+    grid points."""
+    sizes_b = cols.sizes
+    for sl, wm, wy in _blocks(cells.count[i, col], cells.count[i, partner]):
+        b_of, b_to = sizes_b[col[sl]], sizes_b[partner[sl]]
+        lo_m, lo_y = cells.lo[i, col[sl]], cells.lo[i, partner[sl]]
+        centred = cells.centred[i, partner[sl], :wy]  # 0 beyond each y-window
+
+        def given(rows, pos, b_of=b_of, b_to=b_to, lo_m=lo_m, lo_y=lo_y, centred=centred,
+                  s=s, wy=wy):
+            m = lo_m[rows, None] + pos
+            cond = _hyp_rows(
+                n - np.repeat(b_of[rows], pos.shape[1]),
+                s - m.ravel(),
+                np.repeat(b_to[rows], pos.shape[1]),
+                np.repeat(lo_y[rows], pos.shape[1]),
+                wy,
+            ).reshape(rows.size, pos.shape[1], wy)
+            return np.einsum("kpy,ky->kp", cond, centred[rows])
+
+        values = conditional_rows(cells.count[i, col[sl]], wm, given)
+        np.add.at(out[i, :, :wm], col[sl], weights[sl, None] * values)
+
+
+def _mixture(total: NDArray, first: NDArray, second: NDArray, weights: NDArray, lo: NDArray,
+             count: NDArray, target: NDArray) -> NDArray[np.float64]:
+    """sum_k weights[k] sum_t Hyp(total_p, first_pk, second_pk)(lo_k + t) target[k, t], for
+    each point p (total (P,), first and second broadcast to (P, K)), t < count[k]: the kinds
+    k in groups of window lengths within 25% (padding wastes little), chunks of at most
+    _GRID grid points."""
+    points = len(total)
+    out = np.zeros(points)
+    first, second = (np.broadcast_to(v, (points, len(weights))) for v in (first, second))
+    key = np.ceil(np.log(np.maximum(count, _SHORT)) / np.log(1.25))
+    for group in (np.flatnonzero(key == k) for k in np.unique(key)):
+        kinds, width = group.size, int(count[group].max())
+        chunk = max(1, _GRID // (kinds * width))
+        for start in range(0, points, chunk):
+            sl = slice(start, min(points, start + chunk))
+            p = sl.stop - sl.start
+            rows = _hyp_rows(
+                np.repeat(total[sl], kinds), first[sl][:, group].ravel(),
+                second[sl][:, group].ravel(), np.tile(lo[group], p), width,
+            ).reshape(p, kinds, width)
+            out[sl] += np.einsum("pkt,kt,k->p", rows, target[group, :width], weights[group])
+    return out
+
+
+def _psi_rows(n: int, s: int, i: int, cols: SizeMoments, cells: _Cells) -> NDArray | None:
+    """Psi_s(N - b, s - m) for every column size b and m on its window (None: check missed)."""
+    wy = int(cells.count[i].max())
+    centred = cells.centred[i, :, :wy]
+    sizes_b = cols.sizes
+
+    def evaluate(total, r):
+        return _mixture(total, r[:, None], sizes_b[None, :], cols.once, cells.lo[i], cells.count[i],
+                        centred)
+
+    return factored_rows(n, n - sizes_b, s, cells.lo[i], cells.count[i], evaluate)
+
+
+#: Fixed sides with at least this many distinct sizes go through the factored sums
+#: (docs/math.md#math-routes): one 2-D interpolation per size of the other side instead of
+#: one conditional row per pair of sizes.
+FACTOR_MIN = 12
+#: (nodes in M, nodes in r) of the factored grids, tried in turn; each with 3 x 3 checks.
+FACTOR_NODES = ((9, 17), (17, 33))
+
+
+def _axis_nodes(lo: int, hi: int, count: int) -> NDArray[np.int64]:
+    """``count`` Chebyshev-Lobatto points of [lo, hi] rounded to distinct integers (needs
+    hi - lo + 1 > count)."""
+    points, _ = _chebyshev(count)
+    span = hi - lo
+    order = np.arange(count)
+    return lo + np.clip(np.rint(points * span).astype(np.int64), order, span - order[::-1])
+
+
+def _axis_checks(lo: int, hi: int, count: int) -> NDArray[np.int64]:
+    _, checks = _chebyshev(count)
+    return lo + np.rint(checks * (hi - lo)).astype(np.int64)
+
+
+def _lagrange(nodes: NDArray, at: NDArray) -> NDArray[np.float64]:
+    """L[p, k]: the k-th Lagrange basis polynomial of the integer nodes at at[p]."""
+    k = len(nodes)
+    basis = _barycentric(np.broadcast_to(nodes, (k, k)), np.eye(k),
+                         np.broadcast_to(at, (k, len(at))).astype(np.float64))
+    return basis.T
+
+
+def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.int64],
+                  count: NDArray[np.int64], evaluate: Callable[[NDArray, NDArray], NDArray]
+                  ) -> NDArray | None:
+    """out[j, p] = F(totals[j], base - lo[j] - p) for p < count[j] (0 beyond), with
+    F(M, r) = ``evaluate(M, r)`` (1-D int64 arrays of points) smooth in both.
+
+    The windows lie along the line r = c(M) = base M / N (row j's window is centred there),
+    so F is interpolated in the sheared coordinates (M, t = r - c(M)): at every distinct
+    total if there are at most as many as M nodes, else at rounded Chebyshev-Lobatto nodes
+    of [min, max]; at each M node, F is evaluated at integer r = c(M) + t over the union
+    of the rows' t-ranges (every integer if there are at most as many as r nodes, else
+    rounded Chebyshev-Lobatto points), interpolated in r to shared Chebyshev-Lobatto t
+    nodes, then in M (Lagrange) and in t (barycentric form); where that misses the check,
+    and with every integer as r nodes (short windows), each M node's interpolant is read
+    at the shifted r directly. The grid
+    is kept where the interpolant misses F at 3 x 3 check points (the M nodes x 3 where M
+    is not interpolated) by at most SMOOTH_TOL of the largest grid value; else the next
+    node counts are tried, and None is returned when every set misses.
+    """
+    width = int(count.max())
+    q = lo[:, None] + np.arange(width)  # (J, width): the positions
+    t_of = base - q - (base * totals / n)[:, None]
+    inside = np.arange(width)[None, :] < count[:, None]
+    t_lo, t_hi = float(t_of[inside].min()), float(t_of[inside].max())
+    span = int(np.ceil(t_hi - t_lo)) + 1
+    distinct = np.unique(totals)
+
+    def interpolant(m_nodes, r_nodes, grid, m_exact):
+        c_nodes = base * m_nodes / n
+        def direct(m_at: NDArray, r_at: NDArray) -> NDArray:  # (P,), (P, Q) -> (P, Q)
+            shift = r_at[None].astype(np.float64) + (c_nodes[:, None] - base * m_at / n)[:, :, None]
+            per_node = _barycentric(r_nodes, grid, shift.reshape(len(m_nodes), -1))
+            per_node = per_node.reshape((len(m_nodes), *r_at.shape))
+            if m_exact:
+                return per_node[np.searchsorted(m_nodes, m_at), np.arange(len(m_at))]
+            return np.einsum("pk,kpq->pq", _lagrange(m_nodes, m_at), per_node)
+
+        if r_nodes.shape[1] == span + 1:  # every integer: read the rows at the shifted r
+            return (direct,)
+        t_nodes = t_lo + _chebyshev(r_nodes.shape[1])[0] * (t_hi - t_lo)
+        # F(M_k, c(M_k) + t_l): the grid's rows interpolated in r at the shared t nodes.
+        sheared = _barycentric(r_nodes, grid, c_nodes[:, None] + t_nodes[None, :])
+
+        def shared(m_at: NDArray, r_at: NDArray) -> NDArray:  # (P,), (P, Q) -> (P, Q)
+            if m_exact:
+                by_total = sheared[np.searchsorted(m_nodes, m_at)]
+            else:
+                by_total = _lagrange(m_nodes, m_at) @ sheared  # (P, t nodes)
+            c_at = base * m_at / n
+            return _barycentric(c_at[:, None] + t_nodes[None, :], by_total, r_at.astype(np.float64))
+
+        return shared, direct  # the first is cheaper (10x fewer barycentric points)
+
+    for m_count, r_count in FACTOR_NODES:
+        m_exact = len(distinct) <= m_count
+        m_nodes = distinct if m_exact else _axis_nodes(int(distinct[0]), int(distinct[-1]), m_count)
+        offsets = np.arange(span + 1) if span + 1 <= r_count else _axis_nodes(0, span, r_count)
+        start = np.floor(base * m_nodes / n + t_lo).astype(np.int64)
+        r_nodes = start[:, None] + offsets[None, :]  # (K, L)
+        grid = evaluate(np.repeat(m_nodes, len(offsets)), r_nodes.ravel()).reshape(r_nodes.shape)
+        m_check = m_nodes if m_exact else _axis_checks(int(distinct[0]), int(distinct[-1]), m_count)
+        _, t_checks = _chebyshev(max(r_count, 4))
+        r_check = np.rint(base * m_check / n + t_lo)[:, None].astype(np.int64) + np.rint(
+            t_checks * (t_hi - t_lo)).astype(np.int64)[None, :]
+        exact = evaluate(np.repeat(m_check, r_check.shape[1]), r_check.ravel())
+        for at in interpolant(m_nodes, r_nodes, grid, m_exact):
+            if np.abs(at(m_check, r_check).ravel() - exact).max() > SMOOTH_TOL * np.abs(grid).max():
+                continue
+            out = at(totals, base - np.where(inside, q, lo[:, None]))  # no far extrapolation
+            out[~inside] = 0.0
+            return out
+    return None
+
+
+def _cross_sum(n, rows, cols, cells, partner_terms, i, other, col, weight) -> float:
+    """sum over the listed (a', b, w) of w sum_x p(x) Dc(x) E[partner(a', b, m) | x] for the
+    row size a = rows.sizes[i], m | x ~ Hyp(N - a, a', b - x) on the m-window of (a', b),
+    in blocks of at most _GRID grid points."""
+    a = int(rows.sizes[i])
+    sizes_a, sizes_b = rows.sizes, cols.sizes
+    total = 0.0
+    for sl, wx, wm in _blocks(cells.count[i, col], cells.count[other, col]):
+        pick = (cells.pmf[i] * cells.centred[i])[col[sl], :wx]  # 0 beyond each window
+        inside = cells.pmf[other[sl], col[sl], :wm] > 0  # mass < 1e-20 beyond the m-windows
+        target = np.where(inside, partner_terms[other[sl], col[sl], :wm], 0.0)
+        a_to, b_of = sizes_a[other[sl]], sizes_b[col[sl]]
+        lo_x, lo_m = cells.lo[i, col[sl]], cells.lo[other[sl], col[sl]]
+
+        def given(rows_, pos, a=a, a_to=a_to, b_of=b_of, lo_x=lo_x, lo_m=lo_m,
+                  target=target, wm=wm):
+            x = lo_x[rows_, None] + pos
+            cond = _hyp_rows(
+                n - a,
+                np.repeat(a_to[rows_], pos.shape[1]),
+                np.repeat(b_of[rows_], pos.shape[1]) - x.ravel(),
+                np.repeat(lo_m[rows_], pos.shape[1]),
+                wm,
+            ).reshape(rows_.size, pos.shape[1], wm)
+            return np.einsum("kpm,km->kp", cond, target[rows_])
+
+        value = np.sum(pick * conditional_rows(cells.count[i, col[sl]], wx, given), axis=-1)
+        total += float(weight[sl] @ value)
+    return total
 
 
 def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[float, _Cells]:
@@ -450,7 +640,10 @@ def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[
 
     Pairs of cells in different rows need r_{a,a',b}(m) = sum_x p(x) Dc(x) P(m | x),
     m | x ~ Hyp(N - a, a', b - x) on the m-window of (a', b): for each row size a, all
-    (a', b) together in blocks of at most _GRID grid points.
+    (a', b) together in blocks of at most _GRID grid points. A fixed row side with at least
+    FACTOR_MIN distinct sizes has W2_A(a, a') = c_a c_a' - [a = a'] c_a, and the sum over a'
+    of c_a' E[partner | x] is Phi_b(N - a, b - x), interpolated on a 2-D grid per column
+    size b (:func:`factored_rows`; a column whose grid misses goes the pair way).
     """
     cells = _cells(n, rows.sizes, cols.sizes)
     hsum = _pair_sums(n, rows, cols, cells)
@@ -461,34 +654,48 @@ def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[
     # weight W_B(b)) and Hsum (different column).
     partner_terms = cols.once[None, :, None] * cells.centred + hsum
     sizes_a, sizes_b = rows.sizes, cols.sizes
-    for i, a in enumerate(sizes_a.tolist()):
-        others = np.flatnonzero(rows.pairs[i])
-        if others.size == 0:
-            continue
-        other, col = (v.ravel() for v in np.meshgrid(others, np.arange(len(sizes_b)), indexing="ij"))
-        for sl, wx, wm in _blocks(cells.count[i, col], cells.count[other, col]):
-            weight = (cells.pmf[i] * cells.centred[i])[col[sl], :wx]  # 0 beyond each window
-            # mass < 1e-20 beyond the m-windows
-            inside = cells.pmf[other[sl], col[sl], :wm] > 0
-            target = np.where(inside, partner_terms[other[sl], col[sl], :wm], 0.0)
-            a_to, b_of = sizes_a[other[sl]], sizes_b[col[sl]]
-            lo_x, lo_m = cells.lo[i, col[sl]], cells.lo[other[sl], col[sl]]
-
-            def given(rows, pos, a=a, a_to=a_to, b_of=b_of, lo_x=lo_x, lo_m=lo_m,
-                      target=target, wm=wm):
-                x = lo_x[rows, None] + pos
-                cond = _hyp_rows(
-                    n - a,
-                    np.repeat(a_to[rows], pos.shape[1]),
-                    np.repeat(b_of[rows], pos.shape[1]) - x.ravel(),
-                    np.repeat(lo_m[rows], pos.shape[1]),
-                    wm,
-                ).reshape(rows.size, pos.shape[1], wm)
-                return np.einsum("kpm,km->kp", cond, target[rows])
-
-            value = np.sum(weight * conditional_rows(cells.count[i, col[sl]], wx, given), axis=-1)
-            total += float(rows.pairs[i, other[sl]] @ value)
+    kinds_a, kinds_b = len(sizes_a), len(sizes_b)
+    pair_way = np.ones(kinds_b, dtype=bool)
+    if rows.spread is None and kinds_a >= FACTOR_MIN:
+        for j, b in enumerate(sizes_b.tolist()):
+            phi = _phi_rows(n, b, j, rows, cells, partner_terms)
+            if phi is None:
+                continue
+            pair_way[j] = False
+            pick = cells.pmf[:, j, : phi.shape[1]] * cells.centred[:, j, : phi.shape[1]]
+            total += float(rows.once @ np.sum(pick * phi, axis=1))
+        factored_cols = np.flatnonzero(~pair_way)
+        if factored_cols.size:
+            for i in range(kinds_a):  # the term a' = a of W2_A
+                other = np.full(factored_cols.size, i)
+                total += _cross_sum(n, rows, cols, cells, partner_terms, i, other, factored_cols,
+                                    np.full(factored_cols.size, -rows.once[i]))
+    cols_left = np.flatnonzero(pair_way)
+    if cols_left.size:
+        for i in range(kinds_a):
+            others = np.flatnonzero(rows.pairs[i])
+            if others.size == 0:
+                continue
+            other, col = (v.ravel() for v in np.meshgrid(others, cols_left, indexing="ij"))
+            total += _cross_sum(n, rows, cols, cells, partner_terms, i, other, col,
+                                rows.pairs[i, other])
     return total, cells
+
+
+def _phi_rows(n: int, b: int, j: int, rows: SizeMoments, cells: _Cells,
+              partner_terms: NDArray) -> NDArray | None:
+    """Phi_b(N - a, b - x) = sum_a' c_a' E[partner(a', b, m)], m ~ Hyp(N - a, a', b - x), for
+    every row size a and x on its window (None: check missed)."""
+    wm = int(cells.count[:, j].max())
+    inside = cells.pmf[:, j, :wm] > 0  # mass < 1e-20 beyond the m-windows
+    target = np.where(inside, partner_terms[:, j, :wm], 0.0)
+    sizes_a = rows.sizes
+
+    def evaluate(total, r):
+        return _mixture(total, sizes_a[None, :], r[:, None], rows.once, cells.lo[:, j],
+                        cells.count[:, j], target)
+
+    return factored_rows(n, n - sizes_a, b, cells.lo[:, j], cells.count[:, j], evaluate)
 
 
 def _detrend(values: NDArray[np.float64], sizes: NDArray[np.int64], linear: str) -> NDArray:
