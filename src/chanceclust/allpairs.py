@@ -13,7 +13,7 @@ calls, and with the work shared out the way that scales:
   (``perm``, one-sided) once per distinct pair of size laws in a worker, by
   the single call's function (equal-sized or repeated clusterings share it);
 * pairs go out in about four blocks per worker (a Dask client's threads over
-  all its workers, a pool's ``max_workers``), of equal size to within a pair;
+  all its workers, a pool's maximum number of workers), of equal size to within a pair;
 * each block is one task, and the labels go to each
   worker once: through a memory-mapped file for process pools, or broadcast
   once to every worker for a Dask client's executor; a task carries only its
@@ -212,7 +212,7 @@ default="ami"
         (the codes are broadcast to every worker once). None: serially.
     block_size : int, optional
         Pairs per task. Default: four tasks per worker (a Dask client's threads over all
-        its workers, a pool's ``max_workers``), of equal size to within one pair.
+        its workers, a pool's maximum number of workers), of equal size to within one pair.
 
     Returns
     -------
