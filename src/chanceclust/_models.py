@@ -66,6 +66,17 @@ class Fixed:
 
         return draw_fixed
 
+    def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
+        """Fill each row of ``out`` with a draw of :meth:`sampler`, in one native loop.
+
+        ``Generator.permuted`` along axis 1 shuffles the rows in order, each by the same
+        Fisher-Yates pass as ``permutation`` (bounded integers from the top index down,
+        independent of the dtype), so the rows and the state of ``gen`` after are those of
+        ``len(out)`` calls of the sampler (tests/test_significance.py pins it).
+        """
+        base = np.repeat(np.arange(len(self.sizes), dtype=out.dtype), self.sizes)
+        gen.permuted(np.broadcast_to(base, out.shape), axis=1, out=out)
+
     def order(self) -> tuple[Any, ...]:
         """A total order on sides of one kind, for a canonical orientation of two sides."""
         return (len(self.law.sizes), self.law.sizes.tolist(), self.law.weights.tolist())
@@ -103,6 +114,15 @@ class Num:
             return row
 
         return draw_num
+
+    def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
+        """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other
+        (each draw's sizes, then its shuffle: the stream is that of the sampler)."""
+        n, k = self.n, self.k
+        labels = np.arange(k, dtype=out.dtype)
+        for row in out:
+            row[:] = np.repeat(labels, _surjection_sizes(n, k, gen))
+            gen.shuffle(row)  # the same swaps for any dtype: they depend on n only
 
     def order(self) -> tuple[Any, ...]:
         return (self.k,)
@@ -149,6 +169,12 @@ class All:
             return rank[raw]
 
         return draw_all
+
+    def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
+        """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other."""
+        draw = self.sampler()
+        for row in out:
+            row[:] = draw(gen)
 
     def order(self) -> tuple[Any, ...]:
         return ()
