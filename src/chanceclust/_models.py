@@ -67,15 +67,15 @@ class Fixed:
         return draw_fixed
 
     def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
-        """Fill each row of ``out`` with a draw of :meth:`sampler`, in one native loop.
+        """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other.
 
-        ``Generator.permuted`` along axis 1 shuffles the rows in order, each by the same
-        Fisher-Yates pass as ``permutation`` (bounded integers from the top index down,
-        independent of the dtype), so the rows and the state of ``gen`` after are those of
-        ``len(out)`` calls of the sampler (tests/test_significance.py pins it).
+        One ``permutation`` of int64 labels per row: ``Generator.permuted`` along axis 1
+        draws the same stream for the whole batch, but is slower (numpy's shuffle is
+        specialized for 8-byte items in ``permutation`` only; benchmarks/RESULTS.md #23).
         """
-        base = np.repeat(np.arange(len(self.sizes), dtype=out.dtype), self.sizes)
-        gen.permuted(np.broadcast_to(base, out.shape), axis=1, out=out)
+        base = np.repeat(np.arange(len(self.sizes), dtype=np.int64), self.sizes)
+        for row in out:
+            row[:] = gen.permutation(base)
 
     def order(self) -> tuple[Any, ...]:
         """A total order on sides of one kind, for a canonical orientation of two sides."""
