@@ -17,6 +17,10 @@ scaled to R). Inputs: ``a`` K equal-sized clusters in random order, ``b`` a nois
 for named measures it samples one side, as one-sided does) and num and all, one-sided,
 for "ami".
 
+``where`` splits one more call of ours by cProfile (shares only): the draws
+(``draw_rows``), the tables (``_batch_tables``: ``_tables.count_rows`` and the margins) and
+the measure (MI's per-cell deviances, or the pair counts).
+
 Timing: ``time.process_time`` of one call, ours and the floor one right after the other
 in each of ``--rounds`` paired rounds; the tables show medians. Memory: the process's
 peak resident set (Linux VmHWM, reset by ``/proc/self/clear_refs`` before each call)
@@ -111,6 +115,7 @@ def run_case(case: dict) -> dict:
 
         sides["sklearn"] = sklearn_loop
     ours()  # warm: imports and lazy set-up outside the timings
+    where = _where(ours)
     out: dict = {name: {"cpu": [], "peak": []} for name in sides}
     for _ in range(case["rounds"]):
         for name, fn in sides.items():
@@ -119,7 +124,28 @@ def run_case(case: dict) -> dict:
                 cpu *= r / min(r, 20)
             out[name]["cpu"].append(cpu)
             out[name]["peak"].append(peak)
+    out["where"] = where
     return out
+
+
+def _where(fn) -> str:
+    import cProfile
+    import pstats
+
+    profile = cProfile.Profile()
+    profile.enable()
+    fn()
+    profile.disable()
+    stats = pstats.Stats(profile).stats
+    total = sum(v[2] for v in stats.values())
+
+    def cum(name):
+        return sum(v[3] for (path, _, func), v in stats.items()
+                   if func == name and "chanceclust" in path)  # fmt: skip
+
+    parts = {"draws": cum("draw_rows"), "tables": cum("_batch_tables"),
+             "measure": cum("_mutual_information_parts") + cum("pair_counts")}  # fmt: skip
+    return ", ".join(f"{k} {v / total:.0%}" for k, v in parts.items() if v)
 
 
 CASES = [("ami", "perm", False), ("ari", "perm", False), ("mi", "perm", False),
@@ -174,7 +200,8 @@ def _row(case: dict, result: dict) -> str:
     side = "one" if case["one_sided"] else "two"
     return (f"| {case['measure']} | {case['model']} ({side}) | {case['n']:.0e} | {case['k']} "
             f"| {case['r']} | {ours:.3f} | {floor:.3f} | **{ours / floor:.2f}x** | {sk_cell} "
-            f"| {max(result['ours']['peak']):.1f} | {max(result['floor']['peak']):.1f} |")  # fmt: skip
+            f"| {max(result['ours']['peak']):.1f} | {max(result['floor']['peak']):.1f} "
+            f"| {result['where']} |")  # fmt: skip
 
 
 def _report(rows, args) -> str:
@@ -193,8 +220,8 @@ def _report(rows, args) -> str:
         "medians of CPU s; peak = largest extra VmHWM).",
         "",
         "| measure | model | N | K | R | ours CPU s | floor CPU s | ours / floor | sklearn loop "
-        "CPU s | ours peak MiB | floor peak MiB |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "CPU s | ours peak MiB | floor peak MiB | where ours goes |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
         *(_row(case, result) for case, result in rows),
         "",
     ]

@@ -95,12 +95,14 @@ more points, every position where the check misses 1e-13); D = distinct sizes pe
   (D = 1 or 2): fast at any K. Many distinct sizes with large cells are not met: N = 10^6,
   K = 100 x 100 unequal sizes means ~2e6 size triples of ~36 w each (minutes); that needs
   the series in 1/mu whose sums over pairs factor, not written.
-- num, all with N <= 60: O(N^3 w^2) (sums over all sizes 1..N).
+- num, all with N <= 30: O(N^3 w^2) (sums over all sizes 1..N).
 - num with small clusters (a size law): the same sums over sizes, up to N = 1000 with one
   random side and N = 100 with two (the limit is this cost), refused beyond.
-- num, all beyond N = 60 (slot mixtures): one-sided O(slots x K_A x w'), two-sided
-  O(slot pairs x w') plus a Python loop over the slot pairs (all at N = 10^6, K = 100 x 100
-  two-sided: the slowest case left).
+- num, all beyond N = 30 (slot mixtures): one-sided O(slots x K_A x w'); two-sided
+  O(slot pairs x w') in one vectorized pass over the slot pairs for the joint cells and
+  one pass per slot over its partners for Cov(J, RA): 0.3-3 s for all (most near
+  N = 10^4, where `all` has the most integer slots), <= 0.1 s for num with K <= 100
+  (benchmarks/SMI_SLOTS.md).
 """
 
 

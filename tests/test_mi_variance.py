@@ -240,7 +240,7 @@ SLOT_CASES = [
 
 @pytest.mark.parametrize(("sizes", "model", "n"), SLOT_CASES)
 def test_slot_route_equals_size_route(sizes, model, n):
-    """One-sided beyond N = 60 sums over the slots of a mixture; both routes agree for N <= 60."""
+    """One-sided beyond MAX_RANDOM_N sums over the slots of a mixture; both routes agree."""
     from chanceclust._expected.mi_variance import total_variance
     from chanceclust._expected.mi_variance_slots import one_sided_slot_variance
     from chanceclust._models import All, Fixed, Num
@@ -302,3 +302,35 @@ def test_beyond_the_implemented_range_is_refused_naming_it(model):
     big = 10**8 + 8  # within the range, but the 2 x 2 perm grid is fine: a value
     small = [[big // 4, big // 4], [big // 4, big - 3 * (big // 4)]]
     assert cc.mutual_information_variance(contingency=small, model="perm") > 0
+
+
+@pytest.mark.parametrize("model", ["num", "all"])
+@pytest.mark.parametrize("one_sided", [False, True])
+@pytest.mark.parametrize("n", [MAX_RANDOM_N, MAX_RANDOM_N + 1])
+def test_both_sides_of_the_slot_switch(model, one_sided, n):
+    """At N = MAX_RANDOM_N the public call sums over sizes, one more element and it sums over
+    slots: each equals the other route computed directly."""
+    from chanceclust._expected.mi_variance import total_variance
+    from chanceclust._expected.mi_variance_slots import (
+        one_sided_slot_variance,
+        two_sided_slot_variance,
+    )
+    from chanceclust._models import Fixed
+    from chanceclust.variance import _size_moments as size_moments
+    from chanceclust.variance import _two_sided_mi_variance
+
+    a = np.arange(n) % 3
+    b = (np.arange(n) * 7 // 5) % 4
+    summary = _summarize(None, None, np.asarray(cc.contingency_table(a, b)))
+    sides = check_setting(model, one_sided).sides_of_table(summary)
+    _two_sided_mi_variance.cache_clear()
+    public = cc.mutual_information_variance(a, b, model=model, one_sided=one_sided) * n * n
+    if n <= MAX_RANDOM_N:  # the public call took the sizes: check against the slots
+        if one_sided:
+            other = one_sided_slot_variance(sides[0].law, sides[1].law)
+        else:
+            other = two_sided_slot_variance(sides[0].law, sides[1].law)
+    else:
+        assert isinstance(sides[0], Fixed) == one_sided
+        other = total_variance(n, *(size_moments(side) for side in sides))
+    assert public == pytest.approx(other, rel=1e-12)

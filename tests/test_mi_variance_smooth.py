@@ -103,11 +103,17 @@ def _table_of(rows, cols) -> np.ndarray:
         (2_000, 2, 3, "perm", False),
         (100_000, 3, 3, "num", True),  # slot route, long windows
         (30_000, 4, 4, "all", True),
+        (20_000, 2, 3, "num", False),  # two random sides: the joint cells and Cov(J, RA)
+        (4_000, 3, 2, "num", False),
     ],
 )
 def test_interpolation_equals_every_position(n, ka, kb, model, one_sided, monkeypatch):
+    from chanceclust.variance import _two_sided_mi_variance
+
     table = _table_of(_uneven(n, ka, 1), _uneven(n, kb, 2))
+    _two_sided_mi_variance.cache_clear()  # two random sides are cached by (N, K_A, K_B)
     interpolated = _variance(table, model, one_sided)
+    _two_sided_mi_variance.cache_clear()
     monkeypatch.setattr(engine, "SMOOTH_MIN", 10**9)
     monkeypatch.setattr("chanceclust._expected.mi_variance_slots.SMOOTH_MIN", 10**9)
     assert interpolated == pytest.approx(_variance(table, model, one_sided), rel=1e-12, abs=0)

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from chanceclust._docs import fill_doc
-from chanceclust._models import MODELS, All, Setting
+from chanceclust._models import MODELS, Setting
 from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust._registry import Measure, Sides
 from chanceclust._validation import (
@@ -99,10 +99,8 @@ class ComparisonResult:
         normalizations true and pred), then ARI, AMI (per normalization), SRI and SMI
         (the z-scores of RI and MI, :func:`~chanceclust.standardized_rand_index`,
         :func:`~chanceclust.standardized_mutual_information`) under perm, num, num1,
-        all, all1: 56 rows. The SMI row of two-sided ``all`` is NaN: its exact variance
-        costs seconds to tens of seconds (benchmarks/SMI.md), so ``compare`` leaves it to
-        ``standardized_mutual_information(model="all")``. An SMI row is also NaN where the
-        exact variance of MI is not implemented (num with small clusters beyond N = 1000
+        all, all1: 56 rows. An SMI row is NaN where the exact variance of MI is not
+        implemented (num with small clusters beyond N = 1000
         one-sided, 100 two-sided; see :func:`~chanceclust.mutual_information_variance`).
     unassigned : UnassignedReport
         How many elements were unassigned on each side, and how many of them
@@ -227,7 +225,7 @@ def compare(
     sidedness. The cost is dominated by the four exact variances of MI of the SMI
     rows (:func:`chanceclust.mutual_information_variance`), from milliseconds (small N,
     few distinct cluster sizes) to seconds (N = 10^5 with tens of distinct cluster
-    sizes under perm; benchmarks/SMI.md); two-sided all is left out (NaN) for its cost;
+    sizes under perm, two-sided all near N = 10^4; benchmarks/SMI.md, SMI_SLOTS.md);
     without SMI it costs about five calls of
     :func:`chanceclust.adjusted_mutual_information`. For ARI and AMI alone, call those.
 
@@ -283,12 +281,9 @@ def compare(
 
 
 def _model_value(measure: Measure, table: Table, sides: Sides) -> float:
-    """A measure under a model; NaN for SMI under two-sided all (its exact Var[MI] costs
-    seconds) and where the exact Var[MI] is not implemented (num, small clusters, beyond
+    """A measure under a model; NaN for SMI where the exact Var[MI] is not implemented (num, small clusters, beyond
     the engine's size-law limit: ``mutual_information_variance`` refuses the input and
     says why; compare() reports every other row)."""
-    if measure.name == "smi" and all(isinstance(side, All) for side in sides):
-        return math.nan
     try:
         return measure.table(table, sides, "")
     except InvalidInputError:

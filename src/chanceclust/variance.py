@@ -516,9 +516,10 @@ def mutual_information_variance(
     Raises
     ------
     InvalidInputError
-        Under ``num`` with N > 60, 1 < K < N and small clusters (mean size N/K
-        not well above log K, where num's law is not a well-conditioned
-        mixture of uniform labelings): that case is not implemented.
+        Under ``num`` with 1 < K < N and small clusters (mean size N/K not well
+        above log K, where num's law is not a well-conditioned mixture of
+        uniform labelings) beyond N = 1000 with one random side and N = 100
+        with two: that case is not implemented.
 
     See Also
     --------
@@ -536,8 +537,8 @@ def mutual_information_variance(
     (nested hypergeometrics), grouped by distinct sizes. A random side enters
     through the expected numbers of clusters and of pairs of clusters of each
     size (exact integers over Stirling or Bell numbers) and the total-variance
-    split Var = E[Var(. | sizes)] + Var(E[. | sizes]) (N <= 60). Beyond
-    N = 60 a random side is a mixture over u of i.i.d. uniform labelings on
+    split Var = E[Var(. | sizes)] + Var(E[. | sizes]) (N <= 30). Beyond
+    N = 30 a random side is a mixture over u of i.i.d. uniform labelings on
     u labels: given the slots the table's rows are independent multinomials
     and the variance needs only pairs of cells of one row, their covariance
     with the column (or row) totals, and the spread of E[MI | slots] over the
@@ -557,7 +558,7 @@ def mutual_information_variance(
     Cost under perm: O(D_A D_B (D_A + D_B) w') for D distinct sizes per side,
     windows of w ~ 20 sqrt(mean cell count) points and w' = w^2 below 96
     points, ~36 w above (0.6 s at N = 10^4, K = 10 x 10 with 10 distinct
-    sizes per side); num and all: O(N^3 w^2) for N <= 60, then
+    sizes per side); num and all: O(N^3 w^2) for N <= 30, then
     O(slots x K_A x w') one-sided and O(slot pairs x w') two-sided (0.2 to
     4 s at N = 10^6, K <= 100;
     benchmarks/SMI.md).
@@ -618,7 +619,7 @@ def standardized_mutual_information(
     ------
     InvalidInputError
         As :func:`mutual_information_variance` (num with small clusters beyond
-        N = 60).
+        the size-law limit).
 
     See Also
     --------

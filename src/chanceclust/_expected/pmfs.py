@@ -56,10 +56,26 @@ def deviance(x: ArrayLike, m: ArrayLike, d: ArrayLike) -> NDArray[np.float64]:
     with np.errstate(divide="ignore", invalid="ignore"):
         v = d / (x + m)
     close = np.abs(v) < 0.1
-    # Series on every element (cheaper than gathering the close ones), by Horner
-    # in w = v^2 with constant coefficients: 2 x v w sum_j w^(j-1)/(2j+1) + d v.
-    # Terms fall by w each: stop at w^j < 1e-18 for the largest close w.
-    v = np.where(close, v, 0.0)
+    if close.ndim and 4 * np.count_nonzero(close) < close.size:  # mostly far: sparse cells
+        out = _far(x, m)
+        out[close] = _series(x[close], d[close], v[close])
+        return out
+    if close.all():
+        return _series(x, d, v)
+    # The series on every element: cheaper than gathering the close ones when most are.
+    return np.where(close, _series(x, d, np.where(close, v, 0.0)), _far(x, m))
+
+
+def _far(x: NDArray[np.float64], m: NDArray[np.float64]) -> NDArray[np.float64]:
+    """x log(x/m) + m - x directly (0 log 0 = 0)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x > 0, x * np.log(x / m), 0.0) + m - x
+
+
+def _series(x: NDArray, d: NDArray, v: NDArray) -> NDArray[np.float64]:
+    """The deviance series with v = d/(x + m) (0 where the element is not close), by Horner
+    in w = v^2 with constant coefficients: 2 x v w sum_j w^(j-1)/(2j+1) + d v. Terms fall
+    by w each: stop at w^j < 1e-18 for the largest w."""
     w = v * v
     largest = float(w.max(initial=0.0))
     terms = 12 if largest >= 1e-2 else int(np.ceil(-18.0 / np.log10(max(largest, 1e-300))))
@@ -67,12 +83,7 @@ def deviance(x: ArrayLike, m: ArrayLike, d: ArrayLike) -> NDArray[np.float64]:
     for coefficient in _SERIES[min(terms, 12) - 2 :: -1]:
         poly *= w
         poly += coefficient
-    series = d * v + 2.0 * x * v * w * poly
-    if close.all():
-        return series
-    with np.errstate(divide="ignore", invalid="ignore"):
-        far = np.where(x > 0, x * np.log(x / m), 0.0) + m - x
-    return np.where(close, series, far)
+    return d * v + 2.0 * x * v * w * poly
 
 
 # 1/(2j+1) for j = 1..12: the coefficients of the deviance series.
