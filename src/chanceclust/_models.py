@@ -107,10 +107,11 @@ class Num:
         """A uniform surjection onto K labels (docs/math.md#math-samplers)."""
         n, k = self.n, self.k
         labels = np.arange(k, dtype=np.int64)
+        rho = _surjection_rate(n, k)  # once per side, not per draw
 
         def draw_num(gen: np.random.Generator) -> NDArray[np.int64]:
-            row = np.repeat(labels, _surjection_sizes(n, k, gen))
-            gen.shuffle(row)
+            row = np.repeat(labels, _surjection_sizes(n, k, gen, rho))
+            gen.shuffle(row)  # int64: numpy's shuffle is fastest on 8-byte items
             return row
 
         return draw_num
@@ -118,11 +119,7 @@ class Num:
     def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
         """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other
         (each draw's sizes, then its shuffle: the stream is that of the sampler)."""
-        n, k = self.n, self.k
-        labels = np.arange(k, dtype=out.dtype)
-        for row in out:
-            row[:] = np.repeat(labels, _surjection_sizes(n, k, gen))
-            gen.shuffle(row)  # the same swaps for any dtype: they depend on n only
+        _draw_rows(self.sampler(), gen, out)
 
     def order(self) -> tuple[Any, ...]:
         return (self.k,)
@@ -172,9 +169,7 @@ class All:
 
     def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
         """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other."""
-        draw = self.sampler()
-        for row in out:
-            row[:] = draw(gen)
+        _draw_rows(self.sampler(), gen, out)
 
     def order(self) -> tuple[Any, ...]:
         return ()
@@ -190,14 +185,29 @@ def canonical_pair(first: Side, second: Side) -> tuple[Side, Side]:
     return first, second
 
 
-def _surjection_sizes(n: int, k: int, gen: np.random.Generator) -> NDArray[np.int64]:
-    """Sizes of a uniform surjection of n elements onto k labels (docs/math.md#math-samplers)."""
+def _draw_rows(draw: Sampler, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
+    """``out``'s rows drawn by ``draw`` one after the other (the stream of len(out) calls)."""
+    for row in out:
+        row[:] = draw(gen)
+
+
+def _surjection_rate(n: int, k: int) -> float | None:
+    """rho of the surjection sampler: rho / (1 - e^-rho) = N / K (None when no draw needs it)."""
+    if k == 1 or n == k:
+        return None
+    return float(truncated_poisson_rate((n - k) / k))  # only the efficiency depends on rho
+
+
+def _surjection_sizes(
+    n: int, k: int, gen: np.random.Generator, rho: float | None
+) -> NDArray[np.int64]:
+    """Sizes of a uniform surjection of n elements onto k labels (docs/math.md#math-samplers);
+    ``rho`` = :func:`_surjection_rate` (n, k)."""
     if k == 1:
         return np.array([n], dtype=np.int64)
     extra = n - k  # M: the elements beyond one per cluster
-    if extra == 0:
+    if extra == 0 or rho is None:
         return np.ones(k, dtype=np.int64)
-    rho = float(truncated_poisson_rate(extra / k))  # only the efficiency depends on rho
     scale = -math.expm1(-rho)  # P(a rate-rho process has a point in [0, 1])
     while True:
         # First points t_i with density rho e^(-rho t) / scale on [0, 1]; keep 1 - t_i.
