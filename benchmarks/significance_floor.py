@@ -214,13 +214,13 @@ def _report(rows, args) -> str:
     lines = [
         "# significance_test against the floor (#23)",
         "",
-        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
-        f"{platform.python_version()}, numpy {np.__version__}, load {load:.1f} at the end.",
-        f"Command: `python benchmarks/significance_floor.py` ({args.rounds} paired rounds, "
-        "medians of CPU s; peak = largest extra VmHWM).",
+        (f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python "
+         f"{platform.python_version()}, numpy {np.__version__}, load {load:.1f} at the end."),
+        (f"Command: `python benchmarks/significance_floor.py` ({args.rounds} paired rounds, "
+         "medians of CPU s; peak = largest extra VmHWM)."),
         "",
-        "| measure | model | N | K | R | ours CPU s | floor CPU s | ours / floor | sklearn loop "
-        "CPU s | ours peak MiB | floor peak MiB | where ours goes |",
+        ("| measure | model | N | K | R | ours CPU s | floor CPU s | ours / floor | sklearn loop "
+         "CPU s | ours peak MiB | floor peak MiB | where ours goes |"),
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
         *(_row(case, result) for case, result in rows),
         "",
