@@ -59,7 +59,7 @@ class Fixed:
 
     def sampler(self) -> Sampler:
         """A uniform permutation of the labels 0..K-1 repeated by size."""
-        base = np.repeat(np.arange(len(self.sizes), dtype=np.int64), self.sizes)
+        base = self._labels
 
         def draw_fixed(gen: np.random.Generator) -> NDArray[np.int64]:
             return gen.permutation(base)
@@ -73,9 +73,14 @@ class Fixed:
         draws the same stream for the whole batch, but is slower (numpy's shuffle is
         specialized for 8-byte items in ``permutation`` only; benchmarks/RESULTS.md #23).
         """
-        base = np.repeat(np.arange(len(self.sizes), dtype=np.int64), self.sizes)
+        base = self._labels
         for row in out:
             row[:] = gen.permutation(base)
+
+    @cached_property
+    def _labels(self) -> NDArray[np.int64]:
+        """The labels 0..K-1 repeated by size (int64: what the draws permute), made once."""
+        return np.repeat(np.arange(len(self.sizes), dtype=np.int64), self.sizes)
 
     def order(self) -> tuple[Any, ...]:
         """A total order on sides of one kind, for a canonical orientation of two sides."""
