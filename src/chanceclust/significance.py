@@ -149,17 +149,12 @@ class _Batch:
         return np.repeat(np.arange(len(self.n_cells)), self.n_cells)
 
     @cached_property
-    def _ij(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-        """Each cell's row and column (one pass: divmod)."""
-        return np.divmod(self.cell, self.k_b)
-
-    @cached_property
     def a(self) -> NDArray[np.int64]:
-        return self._margin(self.sizes_true, self._ij[0])
+        return self._margin(self.sizes_true, self.cell // self.k_b)
 
     @cached_property
     def b(self) -> NDArray[np.int64]:
-        return self._margin(self.sizes_pred, self._ij[1])
+        return self._margin(self.sizes_pred, self.cell % self.k_b)
 
     def _margin(self, sizes: NDArray[np.int64], index: NDArray[np.int64]) -> NDArray[np.int64]:
         """Each cell's size on one side: ``sizes[sample or 0, index]``."""
