@@ -59,12 +59,28 @@ class Fixed:
 
     def sampler(self) -> Sampler:
         """A uniform permutation of the labels 0..K-1 repeated by size."""
-        base = np.repeat(np.arange(len(self.sizes), dtype=np.int64), self.sizes)
+        base = self._labels
 
         def draw_fixed(gen: np.random.Generator) -> NDArray[np.int64]:
             return gen.permutation(base)
 
         return draw_fixed
+
+    def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
+        """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other.
+
+        One ``permutation`` of int64 labels per row: ``Generator.permuted`` along axis 1
+        draws the same stream for the whole batch, but is slower (numpy's shuffle is
+        specialized for 8-byte items in ``permutation`` only; benchmarks/RESULTS.md #23).
+        """
+        base = self._labels
+        for row in out:
+            row[:] = gen.permutation(base)
+
+    @cached_property
+    def _labels(self) -> NDArray[np.int64]:
+        """The labels 0..K-1 repeated by size (int64: what the draws permute), made once."""
+        return np.repeat(np.arange(len(self.sizes), dtype=np.int64), self.sizes)
 
     def order(self) -> tuple[Any, ...]:
         """A total order on sides of one kind, for a canonical orientation of two sides."""
@@ -96,13 +112,19 @@ class Num:
         """A uniform surjection onto K labels (docs/math.md#math-samplers)."""
         n, k = self.n, self.k
         labels = np.arange(k, dtype=np.int64)
+        rho = _surjection_rate(n, k)  # once per side, not per draw
 
         def draw_num(gen: np.random.Generator) -> NDArray[np.int64]:
-            row = np.repeat(labels, _surjection_sizes(n, k, gen))
-            gen.shuffle(row)
+            row = np.repeat(labels, _surjection_sizes(n, k, gen, rho))
+            gen.shuffle(row)  # int64: numpy's shuffle is fastest on 8-byte items
             return row
 
         return draw_num
+
+    def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
+        """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other
+        (each draw's sizes, then its shuffle: the stream is that of the sampler)."""
+        _draw_rows(self.sampler(), gen, out)
 
     def order(self) -> tuple[Any, ...]:
         return (self.k,)
@@ -150,6 +172,10 @@ class All:
 
         return draw_all
 
+    def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
+        """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other."""
+        _draw_rows(self.sampler(), gen, out)
+
     def order(self) -> tuple[Any, ...]:
         return ()
 
@@ -164,14 +190,29 @@ def canonical_pair(first: Side, second: Side) -> tuple[Side, Side]:
     return first, second
 
 
-def _surjection_sizes(n: int, k: int, gen: np.random.Generator) -> NDArray[np.int64]:
-    """Sizes of a uniform surjection of n elements onto k labels (docs/math.md#math-samplers)."""
+def _draw_rows(draw: Sampler, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
+    """``out``'s rows drawn by ``draw`` one after the other (the stream of len(out) calls)."""
+    for row in out:
+        row[:] = draw(gen)
+
+
+def _surjection_rate(n: int, k: int) -> float | None:
+    """rho of the surjection sampler: rho / (1 - e^-rho) = N / K (None when no draw needs it)."""
+    if k == 1 or n == k:
+        return None
+    return float(truncated_poisson_rate((n - k) / k))  # only the efficiency depends on rho
+
+
+def _surjection_sizes(
+    n: int, k: int, gen: np.random.Generator, rho: float | None
+) -> NDArray[np.int64]:
+    """Sizes of a uniform surjection of n elements onto k labels (docs/math.md#math-samplers);
+    ``rho`` = :func:`_surjection_rate` (n, k)."""
     if k == 1:
         return np.array([n], dtype=np.int64)
     extra = n - k  # M: the elements beyond one per cluster
-    if extra == 0:
+    if extra == 0 or rho is None:
         return np.ones(k, dtype=np.int64)
-    rho = float(truncated_poisson_rate(extra / k))  # only the efficiency depends on rho
     scale = -math.expm1(-rho)  # P(a rate-rho process has a point in [0, 1])
     while True:
         # First points t_i with density rho e^(-rho t) / scale on [0, 1]; keep 1 - t_i.

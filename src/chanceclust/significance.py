@@ -137,7 +137,7 @@ class _Batch:
         self.n_cells = n_cells
         self.k_b = k_b
         self.sizes_true = sizes_true  # (m or 1, K_A), zero padded
-        self.sizes_pred = sizes_pred  # (m, K_B)
+        self.sizes_pred = sizes_pred  # (m or 1, K_B)
         self.starts = np.concatenate(([0], np.cumsum(n_cells)[:-1]))
 
     def per_sample(self, values: NDArray[Any]) -> NDArray[Any]:
@@ -150,15 +150,17 @@ class _Batch:
 
     @cached_property
     def a(self) -> NDArray[np.int64]:
-        i = self.cell // self.k_b
-        if self.sizes_true.shape[0] == 1:
-            return self.sizes_true[0, i]
-        return self.sizes_true.ravel()[self.row * self.sizes_true.shape[1] + i]
+        return self._margin(self.sizes_true, self.cell // self.k_b)
 
     @cached_property
     def b(self) -> NDArray[np.int64]:
-        j = self.cell % self.k_b
-        return self.sizes_pred.ravel()[self.row * self.sizes_pred.shape[1] + j]
+        return self._margin(self.sizes_pred, self.cell % self.k_b)
+
+    def _margin(self, sizes: NDArray[np.int64], index: NDArray[np.int64]) -> NDArray[np.int64]:
+        """Each cell's size on one side: ``sizes[sample or 0, index]``."""
+        if sizes.shape[0] == 1:  # one row of sizes for every sample
+            return sizes[0, index]
+        return sizes.ravel()[self.row * sizes.shape[1] + index]
 
     @cached_property
     def n11(self) -> NDArray[np.int64]:
@@ -170,7 +172,7 @@ class _Batch:
 
     @cached_property
     def q_pred(self) -> NDArray[np.int64]:
-        return _pairs(self.sizes_pred).sum(axis=1)
+        return np.broadcast_to(_pairs(self.sizes_pred).sum(axis=1), self.n_cells.shape)
 
     @cached_property
     def pair_counts(self) -> tuple[NDArray[Any], ...]:
@@ -189,7 +191,7 @@ class _Batch:
 
     @cached_property
     def k_pred(self) -> NDArray[np.int64]:
-        return (self.sizes_pred > 0).sum(axis=1)
+        return np.broadcast_to((self.sizes_pred > 0).sum(axis=1), self.n_cells.shape)
 
 
 def _row_sizes(labels: NDArray[Any], k: int) -> NDArray[np.int64]:
@@ -202,18 +204,24 @@ def _pairs(values: NDArray[np.int64]) -> NDArray[np.int64]:
     return values * (values - 1) // 2
 
 
-def _batch_tables(labels_true: NDArray[np.int64], labels_pred: NDArray[np.int64]) -> _Batch:
-    """Tables of (labels_true[i or 0], labels_pred[i]) for every row i, vectorized."""
+def _batch_tables(
+    labels_true: NDArray[np.int64], labels_pred: NDArray[np.int64], fixed_pred: bool = False
+) -> _Batch:
+    """Tables of (labels_true[i or 0], labels_pred[i]) for every row i, vectorized.
+
+    ``fixed_pred``: every row of ``labels_pred`` has the sizes of its first (perm draws),
+    which are then tallied once.
+    """
     m, n = labels_pred.shape
     k_a = int(labels_true.max()) + 1
-    k_b = int(labels_pred.max()) + 1
+    k_b = int((labels_pred[:1] if fixed_pred else labels_pred).max()) + 1
     cells = k_a * k_b
     # 32-bit keys halve the memory traffic when they fit.
     dtype = np.int32 if max(m * cells, m * n) < 2**31 else np.int64
     labels_true = labels_true.astype(dtype, copy=False)
     labels_pred = labels_pred.astype(dtype, copy=False)
     sizes_true = _row_sizes(labels_true, k_a)
-    sizes_pred = _row_sizes(labels_pred, k_b)
+    sizes_pred = _row_sizes(labels_pred[:1] if fixed_pred else labels_pred, k_b)
     keys = labels_true * dtype(k_b) + labels_pred  # broadcasts a fixed reference row
     n_cells, cell, x = count_rows(keys, cells)
     return _Batch(n, x, cell, n_cells, k_b, sizes_true, sizes_pred)
@@ -334,12 +342,16 @@ def _null(
         dtype = np.int32 if m * n < 2**31 else np.int64
         preds = np.empty((m, n), dtype=dtype)
         trues = s.codes_true[None] if draw_true is None else np.empty((m, n), dtype=dtype)
-        for i in range(m):  # one sample after the other: results do not depend on `batch`
-            if draw_true is not None:
+        if draw_true is None:  # the whole batch at once, as m draws one after the other
+            s.sides[1].draw_rows(gen, preds)
+        else:
+            for i in range(m):  # one sample after the other: results do not depend on `batch`
                 trues[i] = draw_true(gen)
-            preds[i] = draw_pred(gen)
+                preds[i] = draw_pred(gen)
         if s.evaluate is not None:
-            out[start : start + m] = s.evaluate(_batch_tables(trues, preds))
+            # perm: every drawn row has the pred side's sizes (no per-row tally needed).
+            fixed = isinstance(s.sides[1], Fixed)
+            out[start : start + m] = s.evaluate(_batch_tables(trues, preds, fixed))
         elif callable(s.measure):
             for i in range(m):
                 true = trues[i if draw_true else 0]
