@@ -69,7 +69,7 @@ class Fixed:
     def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
         """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other.
 
-        One ``permutation`` of int64 labels per row: ``Generator.permuted`` along axis 1
+        One ``permutation`` of int64 labels per row: numpy's Generator.permuted along axis 1
         draws the same stream for the whole batch, but is slower (numpy's shuffle is
         specialized for 8-byte items in ``permutation`` only; benchmarks/RESULTS.md #23).
         """
