@@ -73,9 +73,7 @@ class Fixed:
         draws the same stream for the whole batch, but is slower (numpy's shuffle is
         specialized for 8-byte items in ``permutation`` only; benchmarks/RESULTS.md #23).
         """
-        base = self._labels
-        for row in out:
-            row[:] = gen.permutation(base)
+        _draw_rows(self.sampler(), gen, out)
 
     @cached_property
     def _labels(self) -> NDArray[np.int64]:
