@@ -47,6 +47,7 @@ from chanceclust._expected.laws import (
 from chanceclust._expected.mi_variance import (
     MAX_RANDOM_N,
     MAX_SIZE_LAW_N,
+    SLOT_TWO_SIDED_N,
     SizeMoments,
     fixed_moments,
     grid_points,
@@ -396,9 +397,6 @@ def _mi_variance_of_sides(true: Side, pred: Side) -> float:
     return total_variance(n, rows, cols) / (n * n)
 
 
-#: Two random slot-mixture sides take the sums over slots beyond this N (docs/math.md#math-routes):
-#: the sums over sizes cost ~N^3 w^2 (0.1 s at N = 20, 3.6 s at N = 60), the slot sums < 0.1 s.
-SLOT_TWO_SIDED_N = 20
 
 
 #: Longest window (counts) of a slot's cell, Binomial(N, 1/u), that the slot routes take.

@@ -69,14 +69,17 @@ from chanceclust._expected.pmfs import deviance, hypergeom_pmf
 from chanceclust._expected.windows import tail_halfwidth
 
 __all__ = [
-    "MAX_RANDOM_N", "MAX_SIZE_LAW_N", "SizeMoments", "fixed_moments", "grid_points",
-    "random_moments", "total_variance",
+    "MAX_RANDOM_N", "MAX_SIZE_LAW_N", "SLOT_TWO_SIDED_N", "SizeMoments", "fixed_moments",
+    "grid_points", "random_moments", "total_variance",
 ]
 
 #: Largest N for which a random side that is a mixture of i.i.d. labelings is summed over
 #: all its cluster sizes (beyond, :mod:`mi_variance_slots`, exact too and faster from here:
 #: two-sided about 0.3 s against 0.2 s at N = 30, 0.6 s against 3 s at N = 60 under all).
 MAX_RANDOM_N = 30
+#: The same switch with two random sides (both slot mixtures): the sums over sizes cost
+#: ~N^3 w^2 (0.1 s at N = 20, 3.6 s at N = 60), the slot sums < 0.1 s.
+SLOT_TWO_SIDED_N = 20
 #: Largest N for a random side that is only a size law (num with small clusters), with the
 #: other side fixed / random: the sums over sizes cost ~ N^3 w^2 with both sides random
 #: (about 1 s at N = 60, 5 s at N = 100 here) and far less with one (about 5 s at N = 1000).
