@@ -11,7 +11,9 @@ import time
 from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RESULTS = os.path.join(HERE, "results")
+# BENCH_RESULTS redirects the rows (e.g. to the device machine's $OUT, so that a run stopped at
+# its time limit still returns what it wrote).
+RESULTS = os.environ.get("BENCH_RESULTS") or os.path.join(HERE, "results")
 
 
 def cpu_seconds(children: bool = True) -> float:
@@ -63,12 +65,15 @@ def machine() -> dict[str, Any]:
         info["mem_gib"] = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
     except (ValueError, OSError):
         pass
-    try:
-        info["git"] = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE
-        ).stdout.strip()
-    except OSError:
-        pass
+    if os.environ.get("BENCH_GIT"):  # a copied tree's own git metadata may name another commit
+        info["git"] = os.environ["BENCH_GIT"]
+    else:
+        try:
+            info["git"] = subprocess.run(
+                ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=HERE
+            ).stdout.strip()
+        except OSError:
+            pass
     for name in ("dask", "distributed", "pyarrow", "sklearn"):
         try:
             info[name] = __import__(name).__version__

@@ -33,32 +33,73 @@ import chanceclust as cc
 from chanceclust import dask as ccd
 
 
-def inmem_threads(args: argparse.Namespace, base: dict[str, float]) -> None:
-    """The in-memory table by W threads against one single-threaded bincount (issue 23)."""
+def inmem_threads(args: argparse.Namespace, base: dict[str, float]):
+    """The in-memory table by W threads against one single-threaded bincount (issue 23).
+
+    Also times the reading of the two columns (pyarrow, its own threads), so that a Dask
+    worker count can be set against "read + table" in one process. Returns the table of
+    ``workers=1``; every W's table is checked equal to it.
+    """
     import numpy as np
     import pyarrow.parquet as pq
 
+    c0, t0 = cpu_seconds(False), time.perf_counter()
     table = pq.read_table(args.data, columns=["a", "b"])
     a, b = table.column("a").to_numpy(), table.column("b").to_numpy()
     del table
+    record("scaling", {
+        "bench": "scaling", "task": "read_inmem", "threads": os.cpu_count(),
+        "wall_s": time.perf_counter() - t0, "cpu_s": cpu_seconds(False) - c0,
+        "n": int(args.n), "k": int(args.k), "machine": machine(),
+    })
     k = int(max(a.max(), b.max())) + 1
     runs = [("floor", 1)] + [("table_inmem", int(w)) for w in args.workers.split(",")]
+    first = None
     for name, workers in runs:
         c0, t0 = cpu_seconds(False), time.perf_counter()
+        same = None
         if name == "floor":
             keys = a.astype(np.int64) * k
             keys += b
             np.bincount(keys, minlength=k * k)
             del keys
         else:
-            cc.contingency_table(a, b, sparse=True, workers=workers)
+            result = cc.contingency_table(a, b, sparse=True, workers=workers)
         wall, cpu = time.perf_counter() - t0, cpu_seconds(False) - c0
+        if name != "floor":
+            if first is None:
+                first = result
+            same = bool((first != result).nnz == 0 and first.shape == result.shape)
+            del result
         base.setdefault(name, wall)
         record("scaling", {
             "bench": "scaling", "task": name, "threads": workers, "wall_s": wall, "cpu_s": cpu,
             "speedup_vs_first": base[name] / wall, "vs_floor": wall / base["floor"],
+            "same_as_one_thread": same,
             "n": int(args.n), "k": int(args.k), "machine": machine(),
         })
+    return first
+
+
+def serial_pairwise(labels, base: dict[str, float]) -> dict[str, object]:
+    """pairwise() in this process, no executor: the baseline of the worker counts."""
+    out = {}
+    for model in ("perm", "num"):
+        name = f"pairwise_{model}"
+        c0, t0 = cpu_seconds(False), time.perf_counter()
+        out[name] = cc.pairwise(labels, model=model)
+        wall = time.perf_counter() - t0
+        base[name + "_serial"] = wall
+        record("scaling", {
+            "bench": "scaling", "task": name, "workers": 0, "wall_s": wall,
+            "cpu_s": cpu_seconds(False) - c0, "pairwise_m": len(labels),
+            "pairwise_n": len(labels[0]), "machine": machine(),
+        })
+    return out
+
+
+def _warm() -> None:
+    import chanceclust.dask  # noqa: F401
 
 
 def main() -> None:
@@ -71,20 +112,28 @@ def main() -> None:
     parser.add_argument("--worker-memory", default="6GiB")
     parser.add_argument("--pairwise-m", type=int, default=1000)
     parser.add_argument("--pairwise-n", type=int, default=100_000)
+    parser.add_argument("--tasks", default="table,summary,pairwise_perm,pairwise_num",
+                        help="Dask tasks to time per worker count (comma-separated)")
     parser.add_argument("--no-inmem", action="store_true")
     args = parser.parse_args()
+    import numpy as np
     from distributed import Client, LocalCluster
 
     make_data(args.data, int(args.n), int(args.k), files=args.files)
     labels = clusterings(args.pairwise_m, args.pairwise_n)
     base: dict[str, float] = {}
+    reference: dict[str, object] = {}
     if not args.no_inmem:
-        inmem_threads(args, base)
+        reference["table"] = inmem_threads(args, base)
+    wanted = args.tasks.split(",")
+    if any(name.startswith("pairwise") for name in wanted):
+        reference.update(serial_pairwise(labels, base))
     for workers in (int(w) for w in args.workers.split(",")):
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                memory_limit=args.worker_memory, dashboard_address=None)
         client = Client(cluster)
         pids = list(client.run(os.getpid).values())
+        client.run(_warm)  # imports on every worker, outside the timed calls
         tasks = {
             "table": lambda: ccd.contingency_table(args.data, columns=("a", "b")),
             "summary": lambda: ccd.contingency_table(args.data, columns=("a", "b"), summary=True),
@@ -93,21 +142,31 @@ def main() -> None:
             "pairwise_num": lambda client=client: cc.pairwise(
                 labels, model="num", executor=client.get_executor()),
         }
-        for name, task in tasks.items():
+        for name in wanted:
+            task = tasks[name]
             tasks_in_graph = None
             if name in ("table", "summary"):
                 tasks_in_graph = len(ccd.contingency_table(
                     args.data, columns=("a", "b"), summary=name == "summary",
                     compute=False).__dask_graph__())
             w0, c0, t0 = process_cpu(pids), cpu_seconds(False), time.perf_counter()
-            task()
+            result = task()
             wall = time.perf_counter() - t0
             cpu = cpu_seconds(False) - c0 + process_cpu(pids) - w0
+            same = None
+            if name == "table" and reference.get("table") is not None:
+                ref, got = reference["table"], result.to_sparse()  # a PartialTable
+                same = bool(ref.shape == got.shape and (ref != got).nnz == 0)
+            elif name in reference:
+                same = bool(np.array_equal(np.asarray(reference[name]), np.asarray(result),
+                                           equal_nan=True))
             base.setdefault(name, wall)
             record("scaling", {
                 "bench": "scaling", "task": name, "workers": workers, "wall_s": wall,
-                "cpu_s": cpu, "speedup_vs_first": base[name] / wall, "n": int(args.n),
-                "graph_tasks": tasks_in_graph,
+                "cpu_s": cpu, "speedup_vs_first": base[name] / wall,
+                "speedup_vs_serial": (base[name + "_serial"] / wall
+                                      if name + "_serial" in base else None),
+                "same_as_inprocess": same, "n": int(args.n), "graph_tasks": tasks_in_graph,
                 "k": int(args.k), "pairwise_m": args.pairwise_m, "pairwise_n": args.pairwise_n,
                 "worker_peak_rss_gib": [_vm_hwm(p) for p in pids], "machine": machine(),
             })
