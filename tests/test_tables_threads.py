@@ -205,11 +205,13 @@ def test_int16_labels_spanning_beyond_int16_stay_apart() -> None:
     st.integers(1, 9),
     st.integers(1, 5),
     st.booleans(),
+    st.booleans(),
 )
-def test_threaded_encoding_equals_unique_ranks(values, dtype, chunk, threads, mark) -> None:
+def test_threaded_encoding_equals_unique_ranks(values, dtype, chunk, threads, mark, own) -> None:
     """The dense integer encoding in ``threads`` threads over chunks of ``chunk`` labels gives
     np.unique's ranks (the sorted label order), with a label marked unassigned and with NaN
-    (missing) labels too: the same codes, K and unassigned count for any number of threads."""
+    (missing) labels too: the same codes, K and unassigned count for any number of threads,
+    whether each chunk flags the labels present in its own array (``own``) or in a shared one."""
     from chanceclust import _validation
 
     array = np.array(values)
@@ -221,6 +223,7 @@ def test_threaded_encoding_equals_unique_ranks(values, dtype, chunk, threads, ma
     marks = frozenset({array.flat[-1].item()}) if mark and array.size > 1 else frozenset()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_validation, "_ENCODE_CHUNK", chunk)
+        patch.setattr(_validation, "_OWN_FLAGS_MAX", 1 << 19 if own else 0)
         got = _validation._encode_array(array, "labels_true", marks, threads)
     expected = _validation._encode_array(array, "labels_true", marks)  # one thread, one chunk
     np.testing.assert_array_equal(got[0], expected[0])
