@@ -3,7 +3,6 @@ E[MI] engine treats specially (equal sizes, a giant cluster) equal to the single
 
 from __future__ import annotations
 
-import itertools
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -12,25 +11,36 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chanceclust as cc
-from chanceclust.allpairs import _TASKS_PER_WORKER, _blocks, _n_workers
+from chanceclust.allpairs import _TASKS_PER_WORKER, _n_workers, _tasks
 
 
-@given(st.integers(0, 5000), st.integers(1, 64))
-def test_blocks_by_workers_cover_everything_in_equal_parts(total, workers):
-    parts = _blocks(total, workers)
-    assert len(parts) == min(total, _TASKS_PER_WORKER * workers)
-    covered = np.concatenate([np.arange(total)[p] for p in parts]) if parts else np.empty(0)
+@given(st.integers(0, 3000), st.integers(1, 64))
+def test_tasks_of_single_pairs_are_equal_and_interleaved(total, count):
+    parts = _tasks(np.arange(total, dtype=np.int64), count)
+    assert len(parts) == min(total, count)
+    covered = np.sort(np.concatenate(parts)) if parts else np.empty(0)
     np.testing.assert_array_equal(covered, np.arange(total))
-    lengths = [p.stop - p.start for p in parts]
+    lengths = [p.size for p in parts]
     assert not lengths or (min(lengths) >= 1 and max(lengths) - min(lengths) <= 1)
+    for p in parts:  # dealt in turn: consecutive items of a task are `count` apart
+        assert np.all(np.diff(p) == len(parts))
 
 
-@given(st.integers(0, 5000), st.integers(1, 64), st.integers(1, 300))
-def test_blocks_of_a_given_size(total, workers, size):
-    parts = _blocks(total, workers, size)
-    assert [p.stop - p.start for p in parts[:-1]] == [size] * (len(parts) - 1)
-    assert sum(p.stop - p.start for p in parts) == total
-    assert all(a.stop == b.start for a, b in itertools.pairwise(parts))
+@given(st.lists(st.integers(0, 40), max_size=400), st.integers(1, 20))
+def test_tasks_keep_each_group_whole_and_balanced(labels, count):
+    groups = np.unique(np.array(labels, dtype=np.int64), return_inverse=True)[1].ravel()
+    parts = _tasks(groups, count)
+    covered = np.sort(np.concatenate(parts)) if parts else np.empty(0)
+    np.testing.assert_array_equal(covered, np.arange(len(labels)))
+    owner = {}
+    for t, p in enumerate(parts):
+        assert np.all(np.diff(p) > 0)  # ascending within a task
+        for g in set(groups[p].tolist()):
+            assert owner.setdefault(g, t) == t  # a group never splits
+    if parts:
+        sizes = [p.size for p in parts]
+        assert max(sizes) - min(sizes) <= np.bincount(groups).max()
+        assert len(parts) == min(count, len(set(labels)))
 
 
 class _FakeClient:
@@ -136,3 +146,41 @@ def test_expected_mi_computed_once_per_distinct_pair_of_laws(monkeypatch):
     np.testing.assert_array_equal(cross, np.array(
         [[cc.adjusted_mutual_information(a, b, one_sided=True) for b in equal] for a in giant]
     ))  # fmt: skip
+
+
+class _SeeingClient:
+    """A Dask client as _run uses it: ``run`` on every worker, ``scatter`` to every worker;
+    its workers see this process's files (a LocalCluster) or none (other machines)."""
+
+    def __init__(self, sees_files):
+        self.sees_files, self.scattered = sees_files, 0
+
+    def run(self, function, *args):
+        return {"tcp://w0": function(*args) if self.sees_files else None}
+
+    def scatter(self, data, broadcast, hash):
+        self.scattered += 1
+        return data  # the workers' copy: here the array itself
+
+    def scheduler_info(self):
+        return {"workers": {"tcp://w0": {"nthreads": 2}}}
+
+
+class _DaskLikeExecutor(ThreadPoolExecutor):
+    def __init__(self, client):
+        super().__init__(max_workers=2)
+        self._client = client
+
+
+@pytest.mark.parametrize("sees_files", [True, False])
+@pytest.mark.parametrize("model", ["perm", "num"])
+def test_codes_reach_dask_workers_by_file_or_by_scatter(sees_files, model):
+    """Workers that see the driver's file of codes map it (no copy sent); others get one
+    scattered copy: the same matrix as the serial one either way."""
+    rng = np.random.default_rng(3)
+    labels = [rng.integers(0, k, 300) for k in (2, 4, 7, 11, 19)]
+    client = _SeeingClient(sees_files)
+    with _DaskLikeExecutor(client) as executor:
+        got = cc.pairwise(labels, model=model, executor=executor)
+    assert client.scattered == (0 if sees_files else 1)
+    np.testing.assert_array_equal(got.values, cc.pairwise(labels, model=model).values)

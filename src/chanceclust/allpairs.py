@@ -30,6 +30,7 @@ calls, and with the work shared out the way that scales:
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import os
 import shutil
@@ -209,10 +210,15 @@ default="ami"
         go to each worker once through a temporary memory-mapped file, so
         workers must share this machine's file system), a
         ``ThreadPoolExecutor``, or ``distributed.Client.get_executor()``
-        (the codes are broadcast to every worker once). None: serially.
+        (each worker maps one file of the codes where it sees this process's files, as a
+        pool's or a LocalCluster's workers do; else the codes are sent to every worker
+        once). None: serially.
     block_size : int, optional
-        Pairs per task. Default: four tasks per worker (a Dask client's threads over all
-        its workers, a pool's maximum number of workers), of equal size to within one pair.
+        Pairs per task, about (the pairs that share a two-sided E[MI] stay in one task).
+        Default: four tasks per worker (a Dask client's threads over all its workers, a
+        pool's maximum number of workers), of equal size to within one pair (or one
+        group of such pairs); pairs are dealt to the tasks in turn, not in consecutive
+        runs, so that the tasks cost about the same.
 
     Returns
     -------
@@ -337,23 +343,49 @@ def _n_workers(executor: Executor) -> int:
     return max(1, int(getattr(executor, "_max_workers", None) or os.cpu_count() or 1))
 
 
+def _file_id(path: str) -> tuple[int, int] | None:
+    """(device, inode) of a file as this process sees it, None where it sees none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 def _dask_client(executor: Any) -> Any:
     """The client behind ``distributed.Client.get_executor()``, found without importing dask."""
     client = getattr(executor, "_client", None)
     return client if client is not None and callable(getattr(client, "scatter", None)) else None
 
 
-def _blocks(total: int, workers: int, size: int | None = None) -> list[slice]:
-    """Consecutive slices covering range(total): ``size`` items each (the last one shorter)
-    when given, else ``_TASKS_PER_WORKER`` blocks per worker (fewer if there are fewer
-    items) whose lengths differ by at most one (no short last task)."""
-    if total <= 0:
+def _tasks(groups: NDArray[np.int64], count: int) -> list[NDArray[np.int64]]:
+    """Items 0..len(groups)-1 dealt to at most ``count`` tasks, the items of one group (pairs
+    that share an E[MI]) to one task: groups, largest first, each to the task with the fewest
+    items so far (so the tasks' sizes differ by at most the largest group; by at most one
+    item when every group has one); each task's items ascending, tasks in order of their
+    first item. Interleaved rather than consecutive: pairs of the same clustering, whose
+    costs go together, are spread over the tasks, which then end together."""
+    total = groups.size
+    if total == 0:
         return []
-    if size is not None:
-        return [slice(start, min(start + size, total)) for start in range(0, total, size)]
-    count = min(total, _TASKS_PER_WORKER * max(1, workers))
-    bounds = [(i * total) // count for i in range(count + 1)]
-    return [slice(lo, hi) for lo, hi in itertools.pairwise(bounds)]
+    sizes = np.bincount(groups)
+    order = np.argsort(-sizes, kind="stable")
+    order = order[sizes[order] > 0]
+    count = max(1, min(count, order.size))
+    task_of_group = np.empty(sizes.size, dtype=np.int64)
+    if np.all(sizes[order] == 1):  # every group one item: in turn
+        task_of_group[order] = np.arange(order.size) % count
+    else:
+        loads = [(0, t) for t in range(count)]  # (items so far, task): a heap
+        for g in order.tolist():
+            load, t = heapq.heappop(loads)
+            task_of_group[g] = t
+            heapq.heappush(loads, (load + int(sizes[g]), t))
+    task_of_item = task_of_group[groups]
+    items = np.argsort(task_of_item, kind="stable")
+    bounds = np.searchsorted(task_of_item[items], np.arange(count + 1))
+    parts = [items[lo:hi] for lo, hi in itertools.pairwise(bounds.tolist()) if hi > lo]
+    return sorted(parts, key=lambda part: int(part[0]))
 
 
 def _run(
@@ -384,32 +416,34 @@ def _run(
     client = _dask_client(executor)
     folder = None
     try:
-        if client is not None:  # one copy per worker, sent once
+        # One file that each worker maps once (the OS shares the pages): a pool's
+        # workers, and a Dask cluster's where every worker sees this very file (a
+        # LocalCluster); else one copy per worker, sent once (16 copies of the codes
+        # from the client cost more than the pairs on 16 local cores).
+        folder = tempfile.mkdtemp(prefix="chanceclust-pairwise-")
+        path = os.path.join(folder, "codes.npy")
+        np.save(path, codes)
+        source = path
+        if client is not None and set(client.run(_file_id, path).values()) != {_file_id(path)}:
             source = client.scatter(codes, broadcast=True, hash=False)
-        else:  # one file; each worker maps it once (the OS shares the pages)
-            folder = tempfile.mkdtemp(prefix="chanceclust-pairwise-")
-            path = os.path.join(folder, "codes.npy")
-            np.save(path, codes)
-            source = path
-        expectations: dict[Any, float] = {}
-        if need_pairs:
-            keys = sorted(_expectation_keys(spec, ks, rows, cols), key=repr)
-            futures = [
-                executor.submit(_expectation_block, spec, keys[part])
-                for part in _blocks(len(keys), workers)
-            ]
-            for future in futures:
-                expectations.update(future.result())
-        futures = []
-        for part in _blocks(rows.size, workers, block_size):
-            r, c = rows[part], cols[part]
-            needed = (
-                {key: expectations[key] for key in _expectation_keys(spec, ks, r, c)}
-                if need_pairs
-                else {}
-            )
-            futures.append(executor.submit(_run_block, token, source, ks, spec, r, c, needed))
-        return np.concatenate([f.result() for f in futures])
+        total = rows.size
+        if need_pairs:  # the pairs of one E[MI] in one task, which computes it once
+            pair_keys = [_expectation_key(spec, a, b)
+                         for a, b in zip(ks[rows].tolist(), ks[cols].tolist(), strict=True)]
+            index: dict[Any, int] = {}
+            groups = np.array([index.setdefault(key, len(index)) for key in pair_keys],
+                              dtype=np.int64)  # fmt: skip
+        else:
+            groups = np.arange(total, dtype=np.int64)
+        count = (-(-total // block_size) if block_size is not None
+                 else _TASKS_PER_WORKER * workers)  # fmt: skip
+        parts = _tasks(groups, count)
+        futures = [executor.submit(_run_task, token, source, ks, spec, rows[part], cols[part],
+                                   need_pairs) for part in parts]  # fmt: skip
+        out = np.empty(total, dtype=np.float64)
+        for part, future in zip(parts, futures, strict=True):
+            out[part] = future.result()
+        return out
     finally:
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
@@ -429,14 +463,12 @@ def _expectation_keys(spec: _Spec, ks: NDArray[np.int64], rows: NDArray[np.int64
     return {_expectation_key(spec, k_true, k_pred) for k_true, k_pred in pairs}
 
 
-def _expectation_block(spec: _Spec, keys: list[tuple[Side, Side]]) -> dict[Any, float]:
-    """Two-sided num/all E[MI] for distinct pairs of sides (the function the single call uses)."""
-    return {key: _expected_mutual_information(*key) for key in keys}
-
-
 def _expectation_table(spec: _Spec, ks: NDArray[np.int64], rows: NDArray[np.int64],
                        cols: NDArray[np.int64]) -> dict[Any, float]:  # fmt: skip
-    return _expectation_block(spec, sorted(_expectation_keys(spec, ks, rows, cols), key=repr))
+    """Two-sided num/all E[MI] for the distinct pairs of sides of these pairs (the function
+    the single call uses)."""
+    keys = sorted(_expectation_keys(spec, ks, rows, cols), key=repr)
+    return {key: _expected_mutual_information(*key) for key in keys}
 
 
 # ----------------------------------------------------------------------------- worker side
@@ -613,6 +645,15 @@ def _allocator_scope() -> _AllocatorScope:
     if _ALLOCATOR_SCOPE is None:
         _ALLOCATOR_SCOPE = _AllocatorScope()
     return _ALLOCATOR_SCOPE
+
+
+def _run_task(token: str, source: Any, ks: NDArray[np.int64], spec: _Spec,
+              rows: NDArray[np.int64], cols: NDArray[np.int64],
+              need_pairs: bool) -> NDArray[np.float64]:  # fmt: skip
+    """One executor task: its pairs' two-sided E[MI] (when shared per (K_i, K_j)), then
+    the pairs, as the serial path does for all of them."""
+    expectations = _expectation_table(spec, ks, rows, cols) if need_pairs else {}
+    return _run_block(token, source, ks, spec, rows, cols, expectations)
 
 
 def _run_block(
