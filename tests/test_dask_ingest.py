@@ -269,3 +269,38 @@ def test_batches_of_consecutive_chunks():
     batches = ccd._batches(rows, 12, 1)
     assert [i for b in batches for i in b] == list(range(12))
     assert all(sum(rows[i] for i in b) <= ccd._TASK_ROWS for b in batches)
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.int8, np.int32, np.int64, np.uint16, np.uint64]
+)
+def test_integer_range_offsets_equal_the_chunk_encoding(tmp_path, monkeypatch, dtype):
+    """Integer Parquet columns with no nulls and no unassigned_label are coded as offsets
+    from the footers' minimum, no chunk dictionary (no _Encoded made); with an
+    ``unassigned_label`` that occurs nowhere every chunk is encoded first: the same table,
+    equal to the in-memory one, both sides of that switch, for signed, unsigned and ids
+    beyond int64."""
+    rng = np.random.default_rng(11)
+    info = np.iinfo(dtype)
+    base = 2**63 + 17 if dtype == np.uint64 else max(int(info.min), -100)
+    a = (np.array(base, dtype=object) + rng.integers(0, 90, 200)).astype(dtype)
+    b = (np.array(base, dtype=object) + rng.integers(0, 7, 200)).astype(dtype)
+    folder = _write(tmp_path / "d", {"t": a, "p": b}, files=3, group=17)
+    made = []
+    real = ccd._Encoded
+
+    class Counting(real):
+        def __init__(self, *args, **kwargs):
+            made.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(ccd, "_Encoded", Counting)
+    fast = ccd.contingency_table(str(folder), columns=("t", "p"))
+    assert not made  # the range coding: no chunk encoded
+    absent = int(base) - 1 if dtype != np.uint64 else 5
+    slow = ccd.contingency_table(str(folder), columns=("t", "p"), unassigned_label=absent)
+    assert made  # every chunk read by the encoding
+    assert fast == slow
+    exact_a, exact_b = np.empty(200, dtype=object), np.empty(200, dtype=object)
+    exact_a[:], exact_b[:] = [int(x) for x in a], [int(x) for x in b]
+    _same(fast, exact_a, exact_b)

@@ -289,22 +289,27 @@ class _Encoded:
         self.unassigned = n_bad + (int(np.count_nonzero(nulls)) if nulls is not None else 0)
 
 
-def _read(chunk: Any, marks: frozenset[Any], left: Any = None, right: Any = None
-          ) -> tuple[_Encoded, _Encoded]:  # fmt: skip
-    if isinstance(chunk, _ParquetChunk):
-        pairs = chunk.read()
-    else:
-        pairs = [(left, None), (right, None)]
-    sides = []
-    for i, (values, nulls) in enumerate(pairs):
-        if isinstance(values, np.ndarray) and values.ndim != 1:
-            values = values.ravel()
-        sides.append(_Encoded(values, nulls, _SIDES[i], marks))
-    if sides[0].codes.shape != sides[1].codes.shape:
+def _raw(chunk: Any, left: Any = None, right: Any = None) -> list[tuple[Any, Any]]:
+    """A chunk's two sides as read: (values, null mask or None) each, 1-D."""
+    pairs = chunk.read() if isinstance(chunk, _ParquetChunk) else [(left, None), (right, None)]
+    return [(values.ravel() if isinstance(values, np.ndarray) and values.ndim != 1 else values,
+             nulls) for values, nulls in pairs]  # fmt: skip
+
+
+def _check_lengths(chunk: Any, first: int, second: int) -> None:
+    if first != second:
         raise InvalidInputError(
             f"the two label collections must have the same length in every chunk; got "
-            f"{sides[0].codes.shape[0]} and {sides[1].codes.shape[0]} in {chunk.where()}."
+            f"{first} and {second} in {chunk.where()}."
         )
+
+
+def _read(chunk: Any, marks: frozenset[Any], left: Any = None, right: Any = None,
+          raw: list[tuple[Any, Any]] | None = None) -> tuple[_Encoded, _Encoded]:  # fmt: skip
+    """Both sides of a chunk (``raw``: as :func:`_raw` read them) by the one encoding."""
+    pairs = _raw(chunk, left, right) if raw is None else raw
+    sides = [_Encoded(values, nulls, _SIDES[i], marks) for i, (values, nulls) in enumerate(pairs)]
+    _check_lengths(chunk, sides[0].codes.shape[0], sides[1].codes.shape[0])
     return sides[0], sides[1]
 
 
@@ -362,20 +367,45 @@ def _plan(codings: list[Any], policy: str, lengths: list[int]) -> _Plan:
                  offsets, n_rows)  # fmt: skip
 
 
+def _range_codes(values: NDArray[np.integer], low: int) -> NDArray[np.int64]:
+    """Integer labels as offsets from the dataset's minimum ``low`` (exact for any dtype)."""
+    if values.dtype.kind == "u" and low >= 0:
+        return (values - np.uint64(low)).astype(np.int64)
+    if values.dtype.kind in "iu":  # values - low < 2**31: no overflow either way
+        return values.astype(np.int64) - np.int64(low)
+    raise InternalError(f"an integer range coding met labels of dtype {values.dtype}")
+
+
 def _global_codes(side: _Encoded, coding: Any) -> NDArray[np.int64]:
     """A chunk's codes in the dataset's coding (-1 stays -1: unassigned)."""
-    uniques = side.uniques
-    if isinstance(coding, tuple):  # offsets from the minimum, exact for any integer dtype
-        low = coding[0]
-        if uniques.dtype.kind == "u" and low >= 0:
-            lookup = (uniques - np.uint64(low)).astype(np.int64)
-        elif uniques.dtype.kind in "iu":  # values - low < 2**31: no overflow either way
-            lookup = uniques.astype(np.int64) - np.int64(low)
-        else:
-            raise InternalError(f"an integer range coding met labels of dtype {uniques.dtype}")
+    if isinstance(coding, tuple):  # offsets from the minimum
+        lookup = _range_codes(side.uniques, coding[0])
     else:
-        lookup = label_positions(coding, uniques)
+        lookup = label_positions(coding, side.uniques)
     return np.append(lookup, np.int64(-1))[side.codes]
+
+
+def _chunk_codes(chunk: Any, plan: _Plan, marks: frozenset[Any], left: Any, right: Any
+                 ) -> tuple[list[NDArray[np.int64]], bool]:  # fmt: skip
+    """A chunk's codes of both sides in the dataset's coding, and whether any is unassigned.
+
+    Integer labels with no nulls and no ``unassigned_label`` under a range coding are their
+    offsets from the minimum: no chunk dictionary (the encoding would give each label its
+    rank among the chunk's labels, then map the ranks back to the same offsets).
+    """
+    raw = _raw(chunk, left, right)
+    if not marks and all(
+        isinstance(coding, tuple) and nulls is None and isinstance(values, np.ndarray)
+        and values.dtype.kind in "iu"
+        for (values, nulls), coding in zip(raw, plan.codings, strict=True)
+    ):
+        _check_lengths(chunk, raw[0][0].shape[0], raw[1][0].shape[0])
+        return [_range_codes(values, coding[0])
+                for (values, _), coding in zip(raw, plan.codings, strict=True)], False
+    sides = _read(chunk, marks, raw=raw)
+    unassigned = bool(sides[0].unassigned or sides[1].unassigned)
+    return [_global_codes(side, coding)
+            for side, coding in zip(sides, plan.codings, strict=True)], unassigned
 
 
 def _batch_uniques(chunks: list[Any], marks: frozenset[Any], lefts: list[Any],
@@ -401,11 +431,7 @@ def _chunk_cells(chunks: list[Any], plan: _Plan, index: int, buckets: int, marks
     dropped = rows = 0
     parts = []
     for chunk, left, right in zip(chunks, lefts, rights, strict=True):
-        sides = _read(chunk, marks, left, right)
-        codes = [_global_codes(side, coding)
-                 for side, coding in zip(sides, plan.codings, strict=True)]  # fmt: skip
-        unassigned = bool(sides[0].unassigned or sides[1].unassigned)
-        del sides
+        codes, unassigned = _chunk_codes(chunk, plan, marks, left, right)
         size = codes[0].shape[0]
         for s, side in enumerate(codes):
             missing = np.flatnonzero(side < 0) if unassigned else side[:0]
