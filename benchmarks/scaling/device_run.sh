@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The 16-core rows of issue 23 as run on the lent device machine (one command, ~6 min there).
 # From the repository root, with the dask/distributed wheels the machine lacks in .whl/
-# (see benchmarks/README.md, "16 cores"):
+# (benchmarks/README.md, "Scaling out"):
 #   OUT=/some/folder BENCH_GIT=$(git rev-parse --short HEAD) bash benchmarks/scaling/device_run.sh
 # Rows go to $OUT/scaling.jsonl (BENCH_RESULTS), the log to $OUT/log.txt; then
 #   python benchmarks/scaling/report.py   tabulates them (copy scaling.jsonl to results/ first).
