@@ -220,15 +220,22 @@ def _hyp_rows(total, a, b, start, width: int) -> NDArray[np.float64]:
     ok = (a >= 0) & (b >= 0) & (a <= total) & (b <= total) & (total >= 1) & (lo <= hi)
     if not ok.any():
         return out
-    total, a, b, start, lo, hi = (v[ok] for v in (total, a, b, start, lo, hi))
+    if not ok.all():
+        total, a, b, start, lo, hi = (v[ok] for v in (total, a, b, start, lo, hi))
     mode = np.clip((a + 1) * (b + 1) // (total + 2), lo, hi)
     anchor = hypergeom_pmf(mode, total, a, b)
-    # Ratios h(t+1)/h(t) on the row's range (outside the support they are replaced).
+    # Ratios h(t+1)/h(t) on the row's range (outside the support they are replaced),
+    # (a - t)(b - t) / ((t + 1)(rest + t)), in place: few passes over the block.
     t = start[:, None].astype(np.float64) + np.arange(width - 1, dtype=np.float64)
-    af, bf = a[:, None].astype(np.float64), b[:, None].astype(np.float64)
-    rest = (total - a - b)[:, None].astype(np.float64) + 1.0
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = (af - t) * (bf - t) / ((t + 1.0) * (rest + t))
+        ratio = a[:, None].astype(np.float64) - t
+        ratio *= b[:, None].astype(np.float64) - t
+        rest = t + (total - a - b + 1)[:, None].astype(np.float64)
+        t += 1.0
+        t *= rest
+        ratio /= t
+    if ok.all():
+        return carry_pmf(ratio, start, lo, hi, mode, anchor)
     out[ok] = carry_pmf(ratio, start, lo, hi, mode, anchor)
     return out
 
@@ -240,23 +247,36 @@ def carry_pmf(ratio: NDArray, start: NDArray, lo: NDArray, hi: NDArray, mode: ND
     ``ratio[:, c]`` is pmf(start + c + 1) / pmf(start + c); the rows' supports are
     [lo, hi]. Their running product P from column 0 gives pmf = anchor * P / P[mode]; rows
     whose P overflows (a huge range of values) are carried from the mode both ways. 0
-    outside [lo, hi].
+    outside [lo, hi]. Only the rows whose support ends inside the row are masked (the
+    others use every ratio as it is).
     """
-    width = ratio.shape[1] + 1
-    t = start[:, None] + np.arange(width - 1) + 0.5  # t -> t+1 is inside when lo <= t < hi
-    ratio = np.where((t < lo[:, None]) | (t > hi[:, None]), 1.0, ratio)
-    product = np.empty((len(start), width))
+    rows, width = len(start), ratio.shape[1] + 1
+    first, last = lo - start, hi - start  # the support's columns
+    partial = np.flatnonzero((first > 0) | (last < width - 1))
+    if partial.size:  # ratios outside the support -> 1 (column c steps from c to c + 1)
+        column = np.arange(width - 1)
+        step = np.where(
+            (column < first[partial, None]) | (column >= last[partial, None]), 1.0, ratio[partial]
+        )
+        ratio = ratio.copy() if partial.size < rows else step
+        if partial.size < rows:
+            ratio[partial] = step
+    product = np.empty((rows, width))
     product[:, 0] = 1.0
     np.cumprod(ratio, axis=1, out=product[:, 1:])
-    at_mode = product[np.arange(len(start)), mode - start]
+    at_mode = product[np.arange(rows), mode - start]
     with np.errstate(divide="ignore", invalid="ignore"):
         scale = anchor / at_mode
-    bad = ~np.isfinite(product).all(axis=1) | ~np.isfinite(scale) | (at_mode == 0)
+    # A running product of positive finite ratios is finite everywhere iff its largest is.
+    bad = ~np.isfinite(product.max(axis=1)) | ~np.isfinite(scale) | (at_mode == 0)
     product *= scale[:, None]
     if bad.any():
         product[bad] = _two_way(ratio[bad], (mode - start)[bad], anchor[bad])
-    column = np.arange(width)
-    product[(column < (lo - start)[:, None]) | (column > (hi - start)[:, None])] = 0.0
+    if partial.size:
+        column = np.arange(width)
+        sub = product[partial]
+        sub[(column < first[partial, None]) | (column > last[partial, None])] = 0.0
+        product[partial] = sub
     return product
 
 
@@ -387,7 +407,9 @@ def _cells(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> _Cells:
     x = lo[..., None] + step
     inside = x <= hi[..., None]
     x = np.where(inside, x, lo[..., None])
-    pmf = np.where(inside, _hyp(n, s[..., None], b[..., None], x), 0.0)
+    # Loader's form at each cell's mode, carried by the ratios (as every conditional row).
+    pmf = _hyp_rows(n, s.ravel(), b.ravel(), lo.ravel(), width).reshape(x.shape)
+    pmf = np.where(inside, pmf, 0.0)
     dev = _bd0(x, s[..., None], b[..., None], n)
     mean = np.sum(pmf * dev, axis=-1) / np.sum(pmf, axis=-1)
     centred = np.where(inside, dev - mean[..., None], 0.0)
