@@ -518,11 +518,12 @@ def _psi_rows(n: int, s: int, i: int, cols: SizeMoments, cells: _Cells) -> NDArr
     centred = cells.centred[i, :, :wy]
     sizes_b = cols.sizes
 
-    def evaluate(total, r):
-        return _mixture(total, r[:, None], sizes_b[None, :], cols.once, cells.lo[i], cells.count[i],
-                        centred)
+    def evaluate(total, r, kinds=slice(None), weights=cols.once):
+        return _mixture(total, r[:, None], sizes_b[None, kinds], weights, cells.lo[i, kinds],
+                        cells.count[i, kinds], centred[kinds])
 
-    return factored_rows(n, n - sizes_b, s, cells.lo[i], cells.count[i], evaluate)
+    return factored_rows(n, n - sizes_b, s, cells.lo[i], cells.count[i], evaluate,
+                         _coarse(evaluate, sizes_b, cols.once))
 
 
 #: Fixed sides with at least this many distinct sizes go through the factored sums
@@ -531,6 +532,66 @@ def _psi_rows(n: int, s: int, i: int, cols: SizeMoments, cells: _Cells) -> NDArr
 FACTOR_MIN = 12
 #: (nodes in M, nodes in r) of the factored grids, tried in turn; each with 3 x 3 checks.
 FACTOR_NODES = ((9, 17), (17, 33))
+#: Tried first where the grid's r-range has at least SMOOTH_MIN integers (long windows:
+#: F varies little over them); its r nodes are among those of FACTOR_NODES[0] (Chebyshev-
+#: Lobatto points of 2^k + 1), and a point evaluated once is not evaluated again.
+FACTOR_LONG = (9, 9)
+#: Partner sizes at which the grids' sums over partner sizes are first evaluated: the sizes
+#: nearest KIND_NODES Chebyshev-Lobatto points in log(size), the sum over every partner
+#: size taken as the sum of the interpolant through them in log(size) (docs/math.md#math-routes).
+#: Used where a side has at least 2 KIND_NODES distinct sizes; the grid's checks are exact
+#: sums over every partner size, so a miss (of either interpolation) goes on to every size.
+KIND_NODES = 25
+
+
+def _coarse(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray
+            ) -> Callable[[NDArray, NDArray], NDArray] | None:
+    """``evaluate`` over KIND_NODES partner sizes with the weights of the interpolant in
+    log(size) through them (sum_k w_k f(size_k) ~ sum_j v_j f(node_j), v = L^T w), or None
+    where there are fewer than 2 KIND_NODES distinct sizes."""
+    if len(sizes) < 2 * KIND_NODES:
+        return None
+    x = np.log(sizes.astype(np.float64))
+    order = np.argsort(x, kind="stable")
+    points, _ = _chebyshev(KIND_NODES)
+    targets = x[order[0]] + points * (x[order[-1]] - x[order[0]])
+    sorted_x = x[order]
+    pos = np.clip(np.searchsorted(sorted_x, targets), 1, len(x) - 1)
+    nearest = np.where(targets - sorted_x[pos - 1] <= sorted_x[pos] - targets, pos - 1, pos)
+    kinds = order[np.unique(nearest)]
+    nodes = x[kinds]
+    # Barycentric weights of the nodes; L[k, j] = basis j at x_k (1 at its own node).
+    gap = nodes[:, None] - nodes[None, :]
+    np.fill_diagonal(gap, 1.0)
+    bary = 1.0 / np.prod(gap, axis=1)
+    diff = x[:, None] - nodes[None, :]
+    hit = diff == 0.0
+    c = bary[None, :] / np.where(hit, 1.0, diff)
+    basis = c / c.sum(axis=1, keepdims=True)
+    on_node = hit.any(axis=1)
+    basis[on_node] = hit[on_node].astype(np.float64)
+    reduced = weights @ basis
+
+    def coarse(total: NDArray, r: NDArray) -> NDArray:
+        return evaluate(total, r, kinds, reduced)
+
+    return coarse
+
+
+def _cached(evaluate: Callable[[NDArray, NDArray], NDArray]) -> Callable[[NDArray, NDArray], NDArray]:
+    """``evaluate`` at the (M, r) points not evaluated before (values kept by point)."""
+    seen: dict[tuple[int, int], float] = {}
+
+    def cached(total: NDArray, r: NDArray) -> NDArray:
+        keys = list(zip(total.tolist(), r.tolist()))
+        new = [k for k, key in enumerate(keys) if key not in seen]
+        if new:
+            at = np.array(new)
+            seen.update(zip((keys[k] for k in new), evaluate(total[at], r[at]).tolist()))
+        return np.array([seen[key] for key in keys], dtype=np.float64)
+
+    cached.__name__ = evaluate.__name__
+    return cached
 
 
 def _axis_nodes(lo: int, hi: int, count: int) -> NDArray[np.int64]:
@@ -556,7 +617,8 @@ def _lagrange(nodes: NDArray, at: NDArray) -> NDArray[np.float64]:
 
 
 def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.int64],
-                  count: NDArray[np.int64], evaluate: Callable[[NDArray, NDArray], NDArray]
+                  count: NDArray[np.int64], evaluate: Callable[[NDArray, NDArray], NDArray],
+                  coarse: Callable[[NDArray, NDArray], NDArray] | None = None
                   ) -> NDArray | None:
     """out[j, p] = F(totals[j], base - lo[j] - p) for p < count[j] (0 beyond), with
     F(M, r) = ``evaluate(M, r)`` (1-D int64 arrays of points) smooth in both.
@@ -572,7 +634,10 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
     at the shifted r directly. The grid
     is kept where the interpolant misses F at 3 x 3 check points (the M nodes x 3 where M
     is not interpolated) by at most SMOOTH_TOL of the largest grid value; else the next
-    node counts are tried, and None is returned when every set misses.
+    node counts are tried, and None is returned when every set misses. Where the r-range
+    has at least SMOOTH_MIN integers, FACTOR_LONG nodes are tried first: with ``coarse`` (F
+    from a few partner sizes, :func:`_coarse`), then with ``evaluate``; the checks always
+    use ``evaluate``.
     """
     width = int(count.max())
     q = lo[:, None] + np.arange(width)  # (J, width): the positions
@@ -608,18 +673,24 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
 
         return shared, direct  # the first is cheaper (10x fewer barycentric points)
 
-    for m_count, r_count in FACTOR_NODES:
+    exact_at = _cached(evaluate)
+    tries = [(m_count, r_count, exact_at) for m_count, r_count in FACTOR_NODES]
+    if span >= SMOOTH_MIN:
+        tries.insert(0, (*FACTOR_LONG, exact_at))
+        if coarse is not None:
+            tries.insert(0, (*FACTOR_LONG, _cached(coarse)))
+    for m_count, r_count, grid_at in tries:
         m_exact = len(distinct) <= m_count
         m_nodes = distinct if m_exact else _axis_nodes(int(distinct[0]), int(distinct[-1]), m_count)
         offsets = np.arange(span + 1) if span + 1 <= r_count else _axis_nodes(0, span, r_count)
         start = np.floor(base * m_nodes / n + t_lo).astype(np.int64)
         r_nodes = start[:, None] + offsets[None, :]  # (K, L)
-        grid = evaluate(np.repeat(m_nodes, len(offsets)), r_nodes.ravel()).reshape(r_nodes.shape)
+        grid = grid_at(np.repeat(m_nodes, len(offsets)), r_nodes.ravel()).reshape(r_nodes.shape)
         m_check = m_nodes if m_exact else _axis_checks(int(distinct[0]), int(distinct[-1]), m_count)
         _, t_checks = _chebyshev(max(r_count, 4))
         r_check = np.rint(base * m_check / n + t_lo)[:, None].astype(np.int64) + np.rint(
             t_checks * (t_hi - t_lo)).astype(np.int64)[None, :]
-        exact = evaluate(np.repeat(m_check, r_check.shape[1]), r_check.ravel())
+        exact = exact_at(np.repeat(m_check, r_check.shape[1]), r_check.ravel())
         for at in interpolant(m_nodes, r_nodes, grid, m_exact):
             if np.abs(at(m_check, r_check).ravel() - exact).max() > SMOOTH_TOL * np.abs(grid).max():
                 continue
@@ -716,11 +787,12 @@ def _phi_rows(n: int, b: int, j: int, rows: SizeMoments, cells: _Cells,
     target = np.where(inside, partner_terms[:, j, :wm], 0.0)
     sizes_a = rows.sizes
 
-    def evaluate(total, r):
-        return _mixture(total, sizes_a[None, :], r[:, None], rows.once, cells.lo[:, j],
-                        cells.count[:, j], target)
+    def evaluate(total, r, kinds=slice(None), weights=rows.once):
+        return _mixture(total, sizes_a[None, kinds], r[:, None], weights, cells.lo[kinds, j],
+                        cells.count[kinds, j], target[kinds])
 
-    return factored_rows(n, n - sizes_a, b, cells.lo[:, j], cells.count[:, j], evaluate)
+    return factored_rows(n, n - sizes_a, b, cells.lo[:, j], cells.count[:, j], evaluate,
+                         _coarse(evaluate, sizes_a, rows.once))
 
 
 def _detrend(values: NDArray[np.float64], sizes: NDArray[np.int64], linear: str) -> NDArray:
