@@ -308,6 +308,9 @@ SMOOTH_MIN = 96
 #: Interpolation nodes per row, tried in turn (Chebyshev-Lobatto points rounded to the
 #: window's integers; each set contains the one before).
 NODES = (17, 33)
+#: The node counts of the perm pair rows (:func:`_add_pair_rows`, :func:`_cross_sum`): 9
+#: first (where the 3 checks pass: long windows, over which they vary little).
+PAIR_NODES = (9, 17, 33)
 #: Accepted interpolation error at the check positions, relative to the largest node value.
 SMOOTH_TOL = 1e-13
 
@@ -341,7 +344,8 @@ def _barycentric(nodes: NDArray, values: NDArray, at: NDArray) -> NDArray[np.flo
 
 
 def conditional_rows(count: NDArray[np.int64], width: int,
-                     evaluate: Callable[[NDArray, NDArray], NDArray]) -> NDArray[np.float64]:
+                     evaluate: Callable[[NDArray, NDArray], NDArray],
+                     nodes: tuple[int, ...] = NODES) -> NDArray[np.float64]:
     """phi[k, p] for p < width, 0 from count[k] on, where ``evaluate(rows, pos)`` gives phi at
     the positions pos[r, :] of the rows ``rows`` (a conditional expectation, docs/math.md).
 
@@ -349,11 +353,12 @@ def conditional_rows(count: NDArray[np.int64], width: int,
     Chebyshev-Lobatto nodes and 3 check positions, and interpolated (barycentric form) where
     the interpolant misses the check values by at most SMOOTH_TOL of the largest node value;
     the others are tried again with 33 nodes, and what still misses is evaluated at all its
-    positions, as is every row with a shorter window.
+    positions, as is every row with a shorter window. ``nodes``: other node counts, tried in
+    turn (the perm pair rows: PAIR_NODES).
     """
     out = np.zeros((count.size, width))
     pending = np.flatnonzero(count >= SMOOTH_MIN)
-    for nodes_count in NODES:
+    for nodes_count in nodes:
         if not pending.size:
             break
         points, checks = _chebyshev(nodes_count)
@@ -484,7 +489,7 @@ def _add_pair_rows(out, n, i, s, cols, cells, col, partner, weights) -> None:
             ).reshape(rows.size, pos.shape[1], wy)
             return np.einsum("kpy,ky->kp", cond, centred[rows])
 
-        values = conditional_rows(cells.count[i, col[sl]], wm, given)
+        values = conditional_rows(cells.count[i, col[sl]], wm, given, PAIR_NODES)
         np.add.at(out[i, :, :wm], col[sl], weights[sl, None] * values)
 
 
@@ -726,7 +731,8 @@ def _cross_sum(n, rows, cols, cells, partner_terms, i, other, col, weight) -> fl
             ).reshape(rows_.size, pos.shape[1], wm)
             return np.einsum("kpm,km->kp", cond, target[rows_])
 
-        value = np.sum(pick * conditional_rows(cells.count[i, col[sl]], wx, given), axis=-1)
+        value = np.sum(pick * conditional_rows(cells.count[i, col[sl]], wx, given, PAIR_NODES),
+                       axis=-1)
         total += float(weight[sl] @ value)
     return total
 
