@@ -538,6 +538,7 @@ FACTOR_MIN = 12
 #: (nodes in M, nodes in r) of the factored grids, tried in turn; each with 3 x 3 checks.
 FACTOR_NODES = ((9, 17), (17, 33))
 #: Tried first where the grid's r-range has at least SMOOTH_MIN integers (long windows:
+#: () turns it off;
 #: F varies little over them); its r nodes are among those of FACTOR_NODES[0] (Chebyshev-
 #: Lobatto points of 2^k + 1), and a point evaluated once is not evaluated again.
 FACTOR_LONG = (9, 9)
@@ -680,7 +681,7 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
 
     exact_at = _cached(evaluate)
     tries = [(m_count, r_count, exact_at) for m_count, r_count in FACTOR_NODES]
-    if span >= SMOOTH_MIN:
+    if FACTOR_LONG and span >= SMOOTH_MIN:
         tries.insert(0, (*FACTOR_LONG, exact_at))
         if coarse is not None:
             tries.insert(0, (*FACTOR_LONG, _cached(coarse)))
