@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_mi_variance_factored import _labels  # Dirichlet(5) sizes, as benchmarks/smi.py
 
 import chanceclust as cc
 import chanceclust._expected.mi_variance as engine
@@ -31,20 +32,6 @@ from chanceclust.contingency import _summarize
 from chanceclust.variance import _table_mi_variance
 
 REFERENCE = Path(__file__).parent / "reference"
-
-
-def _labels(n: int, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Two weakly related labelings with Dirichlet(5) cluster sizes (as benchmarks/smi.py)."""
-    rng = np.random.default_rng(seed)
-    sides = []
-    for _ in range(2):
-        s = np.maximum(1, np.round(rng.dirichlet(np.full(k, 5.0)) * n).astype(np.int64))
-        s[np.argmax(s)] += n - s.sum()
-        sides.append(np.repeat(np.arange(k), s))
-    a, b = sides
-    shuffled = np.flatnonzero(rng.random(n) >= 0.03)
-    b[shuffled] = rng.permutation(b[shuffled])
-    return a, b
 
 
 def _old_routes(m: pytest.MonkeyPatch) -> None:

@@ -589,11 +589,11 @@ def _cached(evaluate: Callable[[NDArray, NDArray], NDArray]) -> Callable[[NDArra
     seen: dict[tuple[int, int], float] = {}
 
     def cached(total: NDArray, r: NDArray) -> NDArray:
-        keys = list(zip(total.tolist(), r.tolist()))
+        keys = list(zip(total.tolist(), r.tolist(), strict=True))
         new = [k for k, key in enumerate(keys) if key not in seen]
         if new:
             at = np.array(new)
-            seen.update(zip((keys[k] for k in new), evaluate(total[at], r[at]).tolist()))
+            seen.update(zip([keys[k] for k in new], evaluate(total[at], r[at]).tolist(), strict=True))
         return np.array([seen[key] for key in keys], dtype=np.float64)
 
     cached.__name__ = evaluate.__name__
