@@ -181,3 +181,24 @@ def test_nine_node_pair_rows_against_references(monkeypatch):
         value = _table_mi_variance(summary, sides)
         assert value == pytest.approx(float(case["variance"]), rel=1e-10, abs=0), case["n"]
     assert rows.nine > 0
+
+
+def test_rows_divided_by_their_sums_on_both_sides_of_the_tail_bound(monkeypatch):
+    """_hyp_rows(normalize=True): rows that hold all but < NORMALIZE_TAIL of the mass are
+    divided by their sums (no Loader anchor), rows cut inside the bulk are anchored; both
+    equal the anchored rows at 1e-13 (relative to each row's largest value)."""
+    total, a, b = 10**6, 20000, 15000  # mean 300, sd ~17
+    full = engine._hyp_rows(total, [a, a], [b, b], [300 - 200, 300 - 60], 401)
+    anchors = []
+    original = engine.hypergeom_pmf
+
+    def counted(k, *rest):
+        anchors.append(np.size(k))
+        return original(k, *rest)
+
+    monkeypatch.setattr(engine, "hypergeom_pmf", counted)
+    rows = engine._hyp_rows(total, [a, a], [b, b], [300 - 200, 300 - 60], 401, normalize=True)
+    assert anchors == [1]  # the second row misses 60 / 17 sd of the left tail: anchored
+    scale = full.max(axis=1, keepdims=True)
+    assert np.abs(rows - full).max() <= 1e-13 * scale.max()
+    assert full[0, 0] < 1e-20 * scale[0, 0] and full[1, 0] > 1e-5 * scale[1, 0]

@@ -201,7 +201,7 @@ def _hyp(total, a, b, k) -> NDArray[np.float64]:
     return out
 
 
-def _hyp_rows(total, a, b, start, width: int) -> NDArray[np.float64]:
+def _hyp_rows(total, a, b, start, width: int, normalize: bool = False) -> NDArray[np.float64]:
     """Hyp(total, a, b) pmf at start + 0..width-1, per row of the 1-D int64 parameter arrays.
 
     The pmf is evaluated once per row, at the mode clipped into the row's range (Loader's
@@ -209,6 +209,11 @@ def _hyp_rows(total, a, b, start, width: int) -> NDArray[np.float64]:
     h(k+1)/h(k) = (a-k)(b-k) / ((k+1)(total-a-b+k+1)): one rounding per step, and every
     value is at most the anchor's (the pmf is unimodal), so nothing overflows. 0 outside
     the support and on rows whose parameters are out of range.
+
+    ``normalize``: a row whose mass outside its range is provably below NORMALIZE_TAIL of
+    its own (the pmf is log-concave: beyond each end its values fall at least geometrically,
+    by the ratio at that end) is divided by its sum instead (no anchor: equal to the pmf
+    within a relative NORMALIZE_TAIL and the rounding of the sum); the others are anchored.
     """
     total, a, b, start = np.broadcast_arrays(
         *(np.asarray(v, dtype=np.int64).ravel() for v in (total, a, b, start))
@@ -223,7 +228,7 @@ def _hyp_rows(total, a, b, start, width: int) -> NDArray[np.float64]:
     if not ok.all():
         total, a, b, start, lo, hi = (v[ok] for v in (total, a, b, start, lo, hi))
     mode = np.clip((a + 1) * (b + 1) // (total + 2), lo, hi)
-    anchor = hypergeom_pmf(mode, total, a, b)
+    anchor = None if normalize else hypergeom_pmf(mode, total, a, b)
     # Ratios h(t+1)/h(t) on the row's range (outside the support they are replaced),
     # (a - t)(b - t) / ((t + 1)(rest + t)), in place: few passes over the block.
     t = start[:, None].astype(np.float64) + np.arange(width - 1, dtype=np.float64)
@@ -234,10 +239,45 @@ def _hyp_rows(total, a, b, start, width: int) -> NDArray[np.float64]:
         t += 1.0
         t *= rest
         ratio /= t
+    if normalize:
+        rows_ok = _normalized(ratio, total, a, b, start, lo, hi, mode)
+    else:
+        rows_ok = carry_pmf(ratio, start, lo, hi, mode, anchor)
     if ok.all():
-        return carry_pmf(ratio, start, lo, hi, mode, anchor)
-    out[ok] = carry_pmf(ratio, start, lo, hi, mode, anchor)
+        return rows_ok
+    out[ok] = rows_ok
     return out
+
+
+#: Largest mass outside a row, relative to the row's, for which :func:`_hyp_rows` divides the
+#: row by its sum instead of anchoring it by Loader's form.
+NORMALIZE_TAIL = 1e-17
+
+
+def _normalized(ratio, total, a, b, start, lo, hi, mode) -> NDArray[np.float64]:
+    """Rows of pmf / pmf(mode), divided by their sums where the mass beyond both ends is
+    below NORMALIZE_TAIL of the row's (bounded by the geometric series of the ratio at each
+    end: the hypergeometric pmf is log-concave, its ratios fall), else by Loader's anchor."""
+    rows = carry_pmf(ratio, start, lo, hi, mode, np.ones(len(start)))
+    width = rows.shape[1]
+    s0, s1 = start.astype(np.float64), (start + width - 1).astype(np.float64)
+    af, bf, rest = (v.astype(np.float64) for v in (a, b, total - a - b + 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # h(start - 1) / h(start) and h(end + 1) / h(end), where the support goes on.
+        left = s0 * (rest + s0 - 1.0) / ((af - s0 + 1.0) * (bf - s0 + 1.0))
+        right = (af - s1) * (bf - s1) / ((s1 + 1.0) * (rest + s1))
+        left = np.where(lo > np.maximum(a + b - total, 0), left, 0.0)
+        right = np.where(hi < np.minimum(a, b), right, 0.0)
+        tail = rows[:, 0] * left / (1.0 - left) + rows[:, -1] * right / (1.0 - right)
+    mass = rows.sum(axis=1)
+    fine = (left < 1.0) & (right < 1.0) & (tail <= NORMALIZE_TAIL * mass) & (mass > 0)
+    scale = np.empty(len(start))
+    scale[fine] = 1.0 / mass[fine]
+    if not fine.all():
+        bad = ~fine
+        scale[bad] = hypergeom_pmf(mode[bad], total[bad], a[bad], b[bad])
+    rows *= scale[:, None]
+    return rows
 
 
 def carry_pmf(ratio: NDArray, start: NDArray, lo: NDArray, hi: NDArray, mode: NDArray,
@@ -485,7 +525,7 @@ def _add_pair_rows(out, n, i, s, cols, cells, col, partner, weights) -> None:
                 s - m.ravel(),
                 np.repeat(b_to[rows], pos.shape[1]),
                 np.repeat(lo_y[rows], pos.shape[1]),
-                wy,
+                wy, normalize=True,
             ).reshape(rows.size, pos.shape[1], wy)
             return np.einsum("kpy,ky->kp", cond, centred[rows])
 
@@ -511,7 +551,7 @@ def _mixture(total: NDArray, first: NDArray, second: NDArray, weights: NDArray, 
             p = sl.stop - sl.start
             rows = _hyp_rows(
                 np.repeat(total[sl], kinds), first[sl][:, group].ravel(),
-                second[sl][:, group].ravel(), np.tile(lo[group], p), width,
+                second[sl][:, group].ravel(), np.tile(lo[group], p), width, normalize=True,
             ).reshape(p, kinds, width)
             out[sl] += np.einsum("pkt,kt,k->p", rows, target[group, :width], weights[group])
     return out
@@ -728,7 +768,7 @@ def _cross_sum(n, rows, cols, cells, partner_terms, i, other, col, weight) -> fl
                 np.repeat(a_to[rows_], pos.shape[1]),
                 np.repeat(b_of[rows_], pos.shape[1]) - x.ravel(),
                 np.repeat(lo_m[rows_], pos.shape[1]),
-                wm,
+                wm, normalize=True,
             ).reshape(rows_.size, pos.shape[1], wm)
             return np.einsum("kpm,km->kp", cond, target[rows_])
 
