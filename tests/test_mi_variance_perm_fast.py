@@ -201,4 +201,5 @@ def test_rows_divided_by_their_sums_on_both_sides_of_the_tail_bound(monkeypatch)
     assert anchors == [1]  # the second row misses 60 / 17 sd of the left tail: anchored
     scale = full.max(axis=1, keepdims=True)
     assert np.abs(rows - full).max() <= 1e-13 * scale.max()
-    assert full[0, 0] < 1e-20 * scale[0, 0] and full[1, 0] > 1e-5 * scale[1, 0]
+    assert full[0, 0] < 1e-20 * scale[0, 0]  # the first row holds its bulk
+    assert full[1, 0] > 1e-5 * scale[1, 0]  # the second is cut inside it

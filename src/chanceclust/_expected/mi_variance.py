@@ -374,12 +374,15 @@ def _barycentric(nodes: NDArray, values: NDArray, at: NDArray) -> NDArray[np.flo
     weight = 1.0 / np.prod(gap, axis=2)
     s = (2.0 * at - nodes[:, :1] - nodes[:, -1:]) / scale
     diff = s[:, :, None] - t[:, None, :]
-    hit = diff == 0.0
-    c = weight[:, None, :] / np.where(hit, 1.0, diff)
-    out = np.einsum("kpj,kj->kp", c, values) / c.sum(axis=2)
-    on_node = hit.any(axis=2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = np.divide(weight[:, None, :], diff, out=diff)  # +-inf at a node
+        total = c.sum(axis=2)
+        out = np.einsum("kpj,kj->kp", c, values) / total
+    on_node = ~np.isfinite(total)  # a point on a node: the node's value
     if on_node.any():
-        out[on_node] = np.einsum("kpj,kj->kp", hit.astype(np.float64), values)[on_node]
+        row, point = np.nonzero(on_node)
+        nearest = np.argmin(np.abs(s[row, point, None] - t[row]), axis=1)
+        out[row, point] = values[row, nearest]
     return out
 
 
