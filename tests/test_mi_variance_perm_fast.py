@@ -8,7 +8,9 @@ earlier route as what follows a miss:
   where a side has at least 2 KIND_NODES distinct sizes and the grid's r-range is long;
 * the factored grids first try FACTOR_LONG = 9 x 9 nodes where the r-range has at least
   SMOOTH_MIN integers;
-* the perm pair rows first try 9 Chebyshev nodes (PAIR_NODES) before 17 and 33.
+* the perm pair rows first try 9 Chebyshev nodes (PAIR_NODES) before 17 and 33;
+* pmf rows whose mass beyond both ends is provably < NORMALIZE_TAIL of theirs are divided by
+  their sums instead of anchored by Loader's form.
 
 Each is checked against the route it precedes (the same engine with the switch off) at
 1e-12 relative, with the new try seen kept, and on both sides of its threshold; the 40-digit
@@ -36,7 +38,8 @@ REFERENCE = Path(__file__).parent / "reference"
 
 def _old_routes(m: pytest.MonkeyPatch) -> None:
     """The routes before these switches: every partner size, 9 x 17 nodes first, pair rows
-    from 17 nodes."""
+    from 17 nodes, every pmf row anchored by Loader's form."""
+    m.setattr(engine, "NORMALIZE_TAIL", -1.0)
     m.setattr(engine, "KIND_NODES", 10**9)
     m.setattr(engine, "FACTOR_LONG", ())
     m.setattr(engine, "PAIR_NODES", engine.NODES)
