@@ -190,17 +190,6 @@ def _window(total: int, a: NDArray[np.int64], b: NDArray[np.int64]) -> tuple[NDA
     return lo, np.maximum(hi, lo)
 
 
-def _hyp(total, a, b, k) -> NDArray[np.float64]:
-    """Hyp(total, a, b) pmf at k (broadcast int64 arrays), 0 outside the support or parameters."""
-    total, a, b, k = np.broadcast_arrays(*(np.asarray(v, dtype=np.int64) for v in (total, a, b, k)))
-    ok = (a >= 0) & (b >= 0) & (a <= total) & (b <= total) & (total >= 1)
-    ok &= (k >= np.maximum(a + b - total, 0)) & (k <= np.minimum(a, b))
-    out = np.zeros(k.shape, dtype=np.float64)
-    if ok.any():
-        out[ok] = hypergeom_pmf(k[ok], total[ok], a[ok], b[ok])
-    return out
-
-
 def _hyp_rows(total, a, b, start, width: int, normalize: bool = False) -> NDArray[np.float64]:
     """Hyp(total, a, b) pmf at start + 0..width-1, per row of the 1-D int64 parameter arrays.
 
