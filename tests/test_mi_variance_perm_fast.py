@@ -89,6 +89,26 @@ def test_partner_size_nodes_and_9x9_grids_equal_the_earlier_route(monkeypatch):
     assert not any(not kept for (_, _, kept) in grids.grids)
 
 
+def test_partner_size_nodes_with_tiny_clusters_among_the_sizes(monkeypatch):
+    """Sizes 1..10 among 60 (the summand is not smooth in log(size) there): the checks send
+    those grids on to every partner size; the value is the earlier route's at 1e-12."""
+    rng = np.random.default_rng(5)
+    n = 10**5
+    rows = np.concatenate([np.arange(1, 11), np.round(rng.dirichlet(np.full(50, 5.0)) * (n - 55))])
+    cols = np.round(rng.dirichlet(np.full(60, 5.0)) * n)
+    rows[-1] += n - rows.sum()
+    cols[-1] += n - cols.sum()
+    a = np.repeat(np.arange(60), rows.astype(np.int64))
+    b = np.repeat(np.arange(60), cols.astype(np.int64))
+    rng.shuffle(b)
+    with monkeypatch.context() as m:
+        _old_routes(m)
+        old = cc.mutual_information_variance(a, b, model="perm")
+    grids = _Grids(monkeypatch)
+    assert cc.mutual_information_variance(a, b, model="perm") == pytest.approx(old, rel=1e-12, abs=0)
+    assert sum(v for (c, e, kept), v in grids.grids.items() if c and e > 9) > 0  # coarse missed
+
+
 @pytest.mark.parametrize(("n", "k"), [(10**4, 10), (10**4, 30), (10**5, 30)])
 def test_first_tries_equal_the_earlier_route(monkeypatch, n, k):
     """Shapes with fewer than 2 KIND_NODES sizes: 9 x 9 grids (where long) and 9-node pair
