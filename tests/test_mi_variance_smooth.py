@@ -43,7 +43,7 @@ class _Spy:
         self.long = self.long_full = self.short_full = 0
         original = engine.conditional_rows
 
-        def spy(count, width, evaluate):
+        def spy(count, width, evaluate, *nodes):
             def counted(rows, pos):
                 if pos.shape[1] == width:
                     long = int((count[rows] >= SMOOTH_MIN).sum())
@@ -52,7 +52,7 @@ class _Spy:
                 return evaluate(rows, pos)
 
             self.long += int((count >= SMOOTH_MIN).sum())
-            return original(count, width, counted)
+            return original(count, width, counted, *nodes)
 
         monkeypatch.setattr(engine, "conditional_rows", spy)
 

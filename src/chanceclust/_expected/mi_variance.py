@@ -190,18 +190,7 @@ def _window(total: int, a: NDArray[np.int64], b: NDArray[np.int64]) -> tuple[NDA
     return lo, np.maximum(hi, lo)
 
 
-def _hyp(total, a, b, k) -> NDArray[np.float64]:
-    """Hyp(total, a, b) pmf at k (broadcast int64 arrays), 0 outside the support or parameters."""
-    total, a, b, k = np.broadcast_arrays(*(np.asarray(v, dtype=np.int64) for v in (total, a, b, k)))
-    ok = (a >= 0) & (b >= 0) & (a <= total) & (b <= total) & (total >= 1)
-    ok &= (k >= np.maximum(a + b - total, 0)) & (k <= np.minimum(a, b))
-    out = np.zeros(k.shape, dtype=np.float64)
-    if ok.any():
-        out[ok] = hypergeom_pmf(k[ok], total[ok], a[ok], b[ok])
-    return out
-
-
-def _hyp_rows(total, a, b, start, width: int) -> NDArray[np.float64]:
+def _hyp_rows(total, a, b, start, width: int, normalize: bool = False) -> NDArray[np.float64]:
     """Hyp(total, a, b) pmf at start + 0..width-1, per row of the 1-D int64 parameter arrays.
 
     The pmf is evaluated once per row, at the mode clipped into the row's range (Loader's
@@ -209,6 +198,11 @@ def _hyp_rows(total, a, b, start, width: int) -> NDArray[np.float64]:
     h(k+1)/h(k) = (a-k)(b-k) / ((k+1)(total-a-b+k+1)): one rounding per step, and every
     value is at most the anchor's (the pmf is unimodal), so nothing overflows. 0 outside
     the support and on rows whose parameters are out of range.
+
+    ``normalize``: a row whose mass outside its range is provably below NORMALIZE_TAIL of
+    its own (the pmf is log-concave: beyond each end its values fall at least geometrically,
+    by the ratio at that end) is divided by its sum instead (no anchor: equal to the pmf
+    within a relative NORMALIZE_TAIL and the rounding of the sum); the others are anchored.
     """
     total, a, b, start = np.broadcast_arrays(
         *(np.asarray(v, dtype=np.int64).ravel() for v in (total, a, b, start))
@@ -220,17 +214,59 @@ def _hyp_rows(total, a, b, start, width: int) -> NDArray[np.float64]:
     ok = (a >= 0) & (b >= 0) & (a <= total) & (b <= total) & (total >= 1) & (lo <= hi)
     if not ok.any():
         return out
-    total, a, b, start, lo, hi = (v[ok] for v in (total, a, b, start, lo, hi))
+    if not ok.all():
+        total, a, b, start, lo, hi = (v[ok] for v in (total, a, b, start, lo, hi))
     mode = np.clip((a + 1) * (b + 1) // (total + 2), lo, hi)
-    anchor = hypergeom_pmf(mode, total, a, b)
-    # Ratios h(t+1)/h(t) on the row's range (outside the support they are replaced).
+    anchor = None if normalize else hypergeom_pmf(mode, total, a, b)
+    # Ratios h(t+1)/h(t) on the row's range (outside the support they are replaced),
+    # (a - t)(b - t) / ((t + 1)(rest + t)), in place: few passes over the block.
     t = start[:, None].astype(np.float64) + np.arange(width - 1, dtype=np.float64)
-    af, bf = a[:, None].astype(np.float64), b[:, None].astype(np.float64)
-    rest = (total - a - b)[:, None].astype(np.float64) + 1.0
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = (af - t) * (bf - t) / ((t + 1.0) * (rest + t))
-    out[ok] = carry_pmf(ratio, start, lo, hi, mode, anchor)
+        ratio = a[:, None].astype(np.float64) - t
+        ratio *= b[:, None].astype(np.float64) - t
+        rest = t + (total - a - b + 1)[:, None].astype(np.float64)
+        t += 1.0
+        t *= rest
+        ratio /= t
+    if normalize:
+        rows_ok = _normalized(ratio, total, a, b, start, lo, hi, mode)
+    else:
+        rows_ok = carry_pmf(ratio, start, lo, hi, mode, anchor)
+    if ok.all():
+        return rows_ok
+    out[ok] = rows_ok
     return out
+
+
+#: Largest mass outside a row, relative to the row's, for which :func:`_hyp_rows` divides the
+#: row by its sum instead of anchoring it by Loader's form.
+NORMALIZE_TAIL = 1e-17
+
+
+def _normalized(ratio, total, a, b, start, lo, hi, mode) -> NDArray[np.float64]:
+    """Rows of pmf / pmf(mode), divided by their sums where the mass beyond both ends is
+    below NORMALIZE_TAIL of the row's (bounded by the geometric series of the ratio at each
+    end: the hypergeometric pmf is log-concave, its ratios fall), else by Loader's anchor."""
+    rows = carry_pmf(ratio, start, lo, hi, mode, np.ones(len(start)))
+    width = rows.shape[1]
+    s0, s1 = start.astype(np.float64), (start + width - 1).astype(np.float64)
+    af, bf, rest = (v.astype(np.float64) for v in (a, b, total - a - b + 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # h(start - 1) / h(start) and h(end + 1) / h(end), where the support goes on.
+        left = s0 * (rest + s0 - 1.0) / ((af - s0 + 1.0) * (bf - s0 + 1.0))
+        right = (af - s1) * (bf - s1) / ((s1 + 1.0) * (rest + s1))
+        left = np.where(lo > np.maximum(a + b - total, 0), left, 0.0)
+        right = np.where(hi < np.minimum(a, b), right, 0.0)
+        tail = rows[:, 0] * left / (1.0 - left) + rows[:, -1] * right / (1.0 - right)
+    mass = rows.sum(axis=1)
+    fine = (left < 1.0) & (right < 1.0) & (tail <= NORMALIZE_TAIL * mass) & (mass > 0)
+    scale = np.empty(len(start))
+    scale[fine] = 1.0 / mass[fine]
+    if not fine.all():
+        bad = ~fine
+        scale[bad] = hypergeom_pmf(mode[bad], total[bad], a[bad], b[bad])
+    rows *= scale[:, None]
+    return rows
 
 
 def carry_pmf(ratio: NDArray, start: NDArray, lo: NDArray, hi: NDArray, mode: NDArray,
@@ -240,23 +276,36 @@ def carry_pmf(ratio: NDArray, start: NDArray, lo: NDArray, hi: NDArray, mode: ND
     ``ratio[:, c]`` is pmf(start + c + 1) / pmf(start + c); the rows' supports are
     [lo, hi]. Their running product P from column 0 gives pmf = anchor * P / P[mode]; rows
     whose P overflows (a huge range of values) are carried from the mode both ways. 0
-    outside [lo, hi].
+    outside [lo, hi]. Only the rows whose support ends inside the row are masked (the
+    others use every ratio as it is).
     """
-    width = ratio.shape[1] + 1
-    t = start[:, None] + np.arange(width - 1) + 0.5  # t -> t+1 is inside when lo <= t < hi
-    ratio = np.where((t < lo[:, None]) | (t > hi[:, None]), 1.0, ratio)
-    product = np.empty((len(start), width))
+    rows, width = len(start), ratio.shape[1] + 1
+    first, last = lo - start, hi - start  # the support's columns
+    partial = np.flatnonzero((first > 0) | (last < width - 1))
+    if partial.size:  # ratios outside the support -> 1 (column c steps from c to c + 1)
+        column = np.arange(width - 1)
+        step = np.where(
+            (column < first[partial, None]) | (column >= last[partial, None]), 1.0, ratio[partial]
+        )
+        ratio = ratio.copy() if partial.size < rows else step
+        if partial.size < rows:
+            ratio[partial] = step
+    product = np.empty((rows, width))
     product[:, 0] = 1.0
     np.cumprod(ratio, axis=1, out=product[:, 1:])
-    at_mode = product[np.arange(len(start)), mode - start]
+    at_mode = product[np.arange(rows), mode - start]
     with np.errstate(divide="ignore", invalid="ignore"):
         scale = anchor / at_mode
-    bad = ~np.isfinite(product).all(axis=1) | ~np.isfinite(scale) | (at_mode == 0)
+    # A running product of positive finite ratios is finite everywhere iff its largest is.
+    bad = ~np.isfinite(product.max(axis=1)) | ~np.isfinite(scale) | (at_mode == 0)
     product *= scale[:, None]
     if bad.any():
         product[bad] = _two_way(ratio[bad], (mode - start)[bad], anchor[bad])
-    column = np.arange(width)
-    product[(column < (lo - start)[:, None]) | (column > (hi - start)[:, None])] = 0.0
+    if partial.size:
+        column = np.arange(width)
+        sub = product[partial]
+        sub[(column < first[partial, None]) | (column > last[partial, None])] = 0.0
+        product[partial] = sub
     return product
 
 
@@ -288,6 +337,9 @@ SMOOTH_MIN = 96
 #: Interpolation nodes per row, tried in turn (Chebyshev-Lobatto points rounded to the
 #: window's integers; each set contains the one before).
 NODES = (17, 33)
+#: The node counts of the perm pair rows (:func:`_add_pair_rows`, :func:`_cross_sum`): 9
+#: first (where the 3 checks pass: long windows, over which they vary little).
+PAIR_NODES = (9, 17, 33)
 #: Accepted interpolation error at the check positions, relative to the largest node value.
 SMOOTH_TOL = 1e-13
 
@@ -311,17 +363,21 @@ def _barycentric(nodes: NDArray, values: NDArray, at: NDArray) -> NDArray[np.flo
     weight = 1.0 / np.prod(gap, axis=2)
     s = (2.0 * at - nodes[:, :1] - nodes[:, -1:]) / scale
     diff = s[:, :, None] - t[:, None, :]
-    hit = diff == 0.0
-    c = weight[:, None, :] / np.where(hit, 1.0, diff)
-    out = np.einsum("kpj,kj->kp", c, values) / c.sum(axis=2)
-    on_node = hit.any(axis=2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = np.divide(weight[:, None, :], diff, out=diff)  # +-inf at a node
+        total = c.sum(axis=2)
+        out = np.einsum("kpj,kj->kp", c, values) / total
+    on_node = ~np.isfinite(total)  # a point on a node: the node's value
     if on_node.any():
-        out[on_node] = np.einsum("kpj,kj->kp", hit.astype(np.float64), values)[on_node]
+        row, point = np.nonzero(on_node)
+        nearest = np.argmin(np.abs(s[row, point, None] - t[row]), axis=1)
+        out[row, point] = values[row, nearest]
     return out
 
 
 def conditional_rows(count: NDArray[np.int64], width: int,
-                     evaluate: Callable[[NDArray, NDArray], NDArray]) -> NDArray[np.float64]:
+                     evaluate: Callable[[NDArray, NDArray], NDArray],
+                     nodes: tuple[int, ...] = NODES) -> NDArray[np.float64]:
     """phi[k, p] for p < width, 0 from count[k] on, where ``evaluate(rows, pos)`` gives phi at
     the positions pos[r, :] of the rows ``rows`` (a conditional expectation, docs/math.md).
 
@@ -329,11 +385,12 @@ def conditional_rows(count: NDArray[np.int64], width: int,
     Chebyshev-Lobatto nodes and 3 check positions, and interpolated (barycentric form) where
     the interpolant misses the check values by at most SMOOTH_TOL of the largest node value;
     the others are tried again with 33 nodes, and what still misses is evaluated at all its
-    positions, as is every row with a shorter window.
+    positions, as is every row with a shorter window. ``nodes``: other node counts, tried in
+    turn (the perm pair rows: PAIR_NODES).
     """
     out = np.zeros((count.size, width))
     pending = np.flatnonzero(count >= SMOOTH_MIN)
-    for nodes_count in NODES:
+    for nodes_count in nodes:
         if not pending.size:
             break
         points, checks = _chebyshev(nodes_count)
@@ -387,7 +444,9 @@ def _cells(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> _Cells:
     x = lo[..., None] + step
     inside = x <= hi[..., None]
     x = np.where(inside, x, lo[..., None])
-    pmf = np.where(inside, _hyp(n, s[..., None], b[..., None], x), 0.0)
+    # Loader's form at each cell's mode, carried by the ratios (as every conditional row).
+    pmf = _hyp_rows(n, s.ravel(), b.ravel(), lo.ravel(), width).reshape(x.shape)
+    pmf = np.where(inside, pmf, 0.0)
     dev = _bd0(x, s[..., None], b[..., None], n)
     mean = np.sum(pmf * dev, axis=-1) / np.sum(pmf, axis=-1)
     centred = np.where(inside, dev - mean[..., None], 0.0)
@@ -458,11 +517,11 @@ def _add_pair_rows(out, n, i, s, cols, cells, col, partner, weights) -> None:
                 s - m.ravel(),
                 np.repeat(b_to[rows], pos.shape[1]),
                 np.repeat(lo_y[rows], pos.shape[1]),
-                wy,
+                wy, normalize=True,
             ).reshape(rows.size, pos.shape[1], wy)
             return np.einsum("kpy,ky->kp", cond, centred[rows])
 
-        values = conditional_rows(cells.count[i, col[sl]], wm, given)
+        values = conditional_rows(cells.count[i, col[sl]], wm, given, PAIR_NODES)
         np.add.at(out[i, :, :wm], col[sl], weights[sl, None] * values)
 
 
@@ -484,7 +543,7 @@ def _mixture(total: NDArray, first: NDArray, second: NDArray, weights: NDArray, 
             p = sl.stop - sl.start
             rows = _hyp_rows(
                 np.repeat(total[sl], kinds), first[sl][:, group].ravel(),
-                second[sl][:, group].ravel(), np.tile(lo[group], p), width,
+                second[sl][:, group].ravel(), np.tile(lo[group], p), width, normalize=True,
             ).reshape(p, kinds, width)
             out[sl] += np.einsum("pkt,kt,k->p", rows, target[group, :width], weights[group])
     return out
@@ -496,11 +555,12 @@ def _psi_rows(n: int, s: int, i: int, cols: SizeMoments, cells: _Cells) -> NDArr
     centred = cells.centred[i, :, :wy]
     sizes_b = cols.sizes
 
-    def evaluate(total, r):
-        return _mixture(total, r[:, None], sizes_b[None, :], cols.once, cells.lo[i], cells.count[i],
-                        centred)
+    def evaluate(total, r, kinds=slice(None), weights=cols.once):
+        return _mixture(total, r[:, None], sizes_b[None, kinds], weights, cells.lo[i, kinds],
+                        cells.count[i, kinds], centred[kinds])
 
-    return factored_rows(n, n - sizes_b, s, cells.lo[i], cells.count[i], evaluate)
+    return factored_rows(n, n - sizes_b, s, cells.lo[i], cells.count[i], evaluate,
+                         _coarse(evaluate, sizes_b, cols.once))
 
 
 #: Fixed sides with at least this many distinct sizes go through the factored sums
@@ -509,6 +569,67 @@ def _psi_rows(n: int, s: int, i: int, cols: SizeMoments, cells: _Cells) -> NDArr
 FACTOR_MIN = 12
 #: (nodes in M, nodes in r) of the factored grids, tried in turn; each with 3 x 3 checks.
 FACTOR_NODES = ((9, 17), (17, 33))
+#: Tried first where the grid's r-range has at least SMOOTH_MIN integers (long windows:
+#: () turns it off;
+#: F varies little over them); its r nodes are among those of FACTOR_NODES[0] (Chebyshev-
+#: Lobatto points of 2^k + 1), and a point evaluated once is not evaluated again.
+FACTOR_LONG = (9, 9)
+#: Partner sizes at which the grids' sums over partner sizes are first evaluated: the sizes
+#: nearest KIND_NODES Chebyshev-Lobatto points in log(size), the sum over every partner
+#: size taken as the sum of the interpolant through them in log(size) (docs/math.md#math-routes).
+#: Used where a side has at least 2 KIND_NODES distinct sizes; the grid's checks are exact
+#: sums over every partner size, so a miss (of either interpolation) goes on to every size.
+KIND_NODES = 25
+
+
+def _coarse(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray
+            ) -> Callable[[NDArray, NDArray], NDArray] | None:
+    """``evaluate`` over KIND_NODES partner sizes with the weights of the interpolant in
+    log(size) through them (sum_k w_k f(size_k) ~ sum_j v_j f(node_j), v = L^T w), or None
+    where there are fewer than 2 KIND_NODES distinct sizes."""
+    if len(sizes) < 2 * KIND_NODES:
+        return None
+    x = np.log(sizes.astype(np.float64))
+    order = np.argsort(x, kind="stable")
+    points, _ = _chebyshev(KIND_NODES)
+    targets = x[order[0]] + points * (x[order[-1]] - x[order[0]])
+    sorted_x = x[order]
+    pos = np.clip(np.searchsorted(sorted_x, targets), 1, len(x) - 1)
+    nearest = np.where(targets - sorted_x[pos - 1] <= sorted_x[pos] - targets, pos - 1, pos)
+    kinds = order[np.unique(nearest)]
+    nodes = x[kinds]
+    # Barycentric weights of the nodes; L[k, j] = basis j at x_k (1 at its own node).
+    gap = nodes[:, None] - nodes[None, :]
+    np.fill_diagonal(gap, 1.0)
+    bary = 1.0 / np.prod(gap, axis=1)
+    diff = x[:, None] - nodes[None, :]
+    hit = diff == 0.0
+    c = bary[None, :] / np.where(hit, 1.0, diff)
+    basis = c / c.sum(axis=1, keepdims=True)
+    on_node = hit.any(axis=1)
+    basis[on_node] = hit[on_node].astype(np.float64)
+    reduced = weights @ basis
+
+    def coarse(total: NDArray, r: NDArray) -> NDArray:
+        return evaluate(total, r, kinds, reduced)
+
+    return coarse
+
+
+def _cached(evaluate: Callable[[NDArray, NDArray], NDArray]) -> Callable[[NDArray, NDArray], NDArray]:
+    """``evaluate`` at the (M, r) points not evaluated before (values kept by point)."""
+    seen: dict[tuple[int, int], float] = {}
+
+    def cached(total: NDArray, r: NDArray) -> NDArray:
+        keys = list(zip(total.tolist(), r.tolist(), strict=True))
+        new = [k for k, key in enumerate(keys) if key not in seen]
+        if new:
+            at = np.array(new)
+            seen.update(zip([keys[k] for k in new], evaluate(total[at], r[at]).tolist(), strict=True))
+        return np.array([seen[key] for key in keys], dtype=np.float64)
+
+    cached.__name__ = evaluate.__name__
+    return cached
 
 
 def _axis_nodes(lo: int, hi: int, count: int) -> NDArray[np.int64]:
@@ -534,7 +655,8 @@ def _lagrange(nodes: NDArray, at: NDArray) -> NDArray[np.float64]:
 
 
 def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.int64],
-                  count: NDArray[np.int64], evaluate: Callable[[NDArray, NDArray], NDArray]
+                  count: NDArray[np.int64], evaluate: Callable[[NDArray, NDArray], NDArray],
+                  coarse: Callable[[NDArray, NDArray], NDArray] | None = None
                   ) -> NDArray | None:
     """out[j, p] = F(totals[j], base - lo[j] - p) for p < count[j] (0 beyond), with
     F(M, r) = ``evaluate(M, r)`` (1-D int64 arrays of points) smooth in both.
@@ -550,7 +672,10 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
     at the shifted r directly. The grid
     is kept where the interpolant misses F at 3 x 3 check points (the M nodes x 3 where M
     is not interpolated) by at most SMOOTH_TOL of the largest grid value; else the next
-    node counts are tried, and None is returned when every set misses.
+    node counts are tried, and None is returned when every set misses. Where the r-range
+    has at least SMOOTH_MIN integers, FACTOR_LONG nodes are tried first: with ``coarse`` (F
+    from a few partner sizes, :func:`_coarse`), then with ``evaluate``; the checks always
+    use ``evaluate``.
     """
     width = int(count.max())
     q = lo[:, None] + np.arange(width)  # (J, width): the positions
@@ -586,18 +711,24 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
 
         return shared, direct  # the first is cheaper (10x fewer barycentric points)
 
-    for m_count, r_count in FACTOR_NODES:
+    exact_at = _cached(evaluate)
+    tries = [(m_count, r_count, exact_at) for m_count, r_count in FACTOR_NODES]
+    if FACTOR_LONG and span >= SMOOTH_MIN:
+        tries.insert(0, (*FACTOR_LONG, exact_at))
+        if coarse is not None:
+            tries.insert(0, (*FACTOR_LONG, _cached(coarse)))
+    for m_count, r_count, grid_at in tries:
         m_exact = len(distinct) <= m_count
         m_nodes = distinct if m_exact else _axis_nodes(int(distinct[0]), int(distinct[-1]), m_count)
         offsets = np.arange(span + 1) if span + 1 <= r_count else _axis_nodes(0, span, r_count)
         start = np.floor(base * m_nodes / n + t_lo).astype(np.int64)
         r_nodes = start[:, None] + offsets[None, :]  # (K, L)
-        grid = evaluate(np.repeat(m_nodes, len(offsets)), r_nodes.ravel()).reshape(r_nodes.shape)
+        grid = grid_at(np.repeat(m_nodes, len(offsets)), r_nodes.ravel()).reshape(r_nodes.shape)
         m_check = m_nodes if m_exact else _axis_checks(int(distinct[0]), int(distinct[-1]), m_count)
         _, t_checks = _chebyshev(max(r_count, 4))
         r_check = np.rint(base * m_check / n + t_lo)[:, None].astype(np.int64) + np.rint(
             t_checks * (t_hi - t_lo)).astype(np.int64)[None, :]
-        exact = evaluate(np.repeat(m_check, r_check.shape[1]), r_check.ravel())
+        exact = exact_at(np.repeat(m_check, r_check.shape[1]), r_check.ravel())
         for at in interpolant(m_nodes, r_nodes, grid, m_exact):
             if np.abs(at(m_check, r_check).ravel() - exact).max() > SMOOTH_TOL * np.abs(grid).max():
                 continue
@@ -629,11 +760,12 @@ def _cross_sum(n, rows, cols, cells, partner_terms, i, other, col, weight) -> fl
                 np.repeat(a_to[rows_], pos.shape[1]),
                 np.repeat(b_of[rows_], pos.shape[1]) - x.ravel(),
                 np.repeat(lo_m[rows_], pos.shape[1]),
-                wm,
+                wm, normalize=True,
             ).reshape(rows_.size, pos.shape[1], wm)
             return np.einsum("kpm,km->kp", cond, target[rows_])
 
-        value = np.sum(pick * conditional_rows(cells.count[i, col[sl]], wx, given), axis=-1)
+        value = np.sum(pick * conditional_rows(cells.count[i, col[sl]], wx, given, PAIR_NODES),
+                       axis=-1)
         total += float(weight[sl] @ value)
     return total
 
@@ -694,11 +826,12 @@ def _phi_rows(n: int, b: int, j: int, rows: SizeMoments, cells: _Cells,
     target = np.where(inside, partner_terms[:, j, :wm], 0.0)
     sizes_a = rows.sizes
 
-    def evaluate(total, r):
-        return _mixture(total, sizes_a[None, :], r[:, None], rows.once, cells.lo[:, j],
-                        cells.count[:, j], target)
+    def evaluate(total, r, kinds=slice(None), weights=rows.once):
+        return _mixture(total, sizes_a[None, kinds], r[:, None], weights, cells.lo[kinds, j],
+                        cells.count[kinds, j], target[kinds])
 
-    return factored_rows(n, n - sizes_a, b, cells.lo[:, j], cells.count[:, j], evaluate)
+    return factored_rows(n, n - sizes_a, b, cells.lo[:, j], cells.count[:, j], evaluate,
+                         _coarse(evaluate, sizes_a, rows.once))
 
 
 def _detrend(values: NDArray[np.float64], sizes: NDArray[np.int64], linear: str) -> NDArray:
