@@ -144,7 +144,7 @@ def _where(fn) -> str:
                    if func == name and "chanceclust" in path)  # fmt: skip
 
     parts = {"draws": cum("draw_rows"), "tables": cum("_batch_tables"),
-             "measure": cum("_mutual_information_parts") + cum("pair_counts")}  # fmt: skip
+             "measure": cum("mi") + cum("pair_counts")}  # fmt: skip
     return ", ".join(f"{k} {v / total:.0%}" for k, v in parts.items() if v)
 
 

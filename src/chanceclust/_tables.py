@@ -376,10 +376,15 @@ def count_rows(
         nonzero = flat > 0
         return nonzero.sum(axis=1), np.nonzero(nonzero)[1].astype(np.int64), flat[nonzero]
     keys.sort(axis=1)  # sort each row, count runs
-    start = _run_starts(keys)
-    position = np.flatnonzero(start)
-    counts = np.diff(position, append=m * n)
-    return start.sum(axis=1), keys.ravel()[position].astype(np.int64), counts.astype(np.int64)
+    position = np.flatnonzero(_run_starts(keys)).astype(np.int64, copy=False)
+    # Runs end where the next starts, or at the end of the keys (every row starts a run).
+    counts = np.empty_like(position)
+    np.subtract(position[1:], position[:-1], out=counts[:-1])
+    counts[-1:] = m * n - position[-1:]
+    per_row = np.searchsorted(position, np.arange(m + 1, dtype=np.int64) * n)
+    distinct = np.empty(position.shape, dtype=np.int64)
+    distinct[...] = keys.ravel()[position]
+    return np.diff(per_row).astype(np.intp, copy=False), distinct, counts
 
 
 # ----------------------------------------------------------------------------- validation
