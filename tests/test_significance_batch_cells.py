@@ -69,6 +69,20 @@ def test_lookup_is_bit_identical_on_random_batches(seed):
         np.testing.assert_array_equal(t.mi, _every_cell(t))
 
 
+@pytest.mark.parametrize(("true", "pred"), [
+    (Fixed(np.full(30, 10), 300), Num(300, 40)),  # one distinct size on the fixed side
+    (Fixed(np.arange(1, 25), 300), Num(300, 300)),  # one on the drawn side: all size 1
+    (Num(300, 300), All(300)),
+    (Num(300, 150), Num(300, 300)),
+])  # fmt: skip
+def test_lookup_with_one_distinct_size_on_a_side(true, pred):
+    gen = np.random.default_rng(8)
+    for _ in range(3):
+        trues = _rows(true, gen, 1 if isinstance(true, Fixed) else 5)
+        t = _batch_tables(trues, _rows(pred, gen, 5))
+        _check(t)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(1, 40), min_size=1, max_size=8),
        st.lists(st.integers(1, 40), min_size=1, max_size=8),

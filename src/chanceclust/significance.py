@@ -254,7 +254,7 @@ class _Batch:
         """Each cell's code rank(a_i) * D_B + rank(b_j) among the distinct sizes of each side
         in the batch, and those sizes (D_A and D_B of them)."""
         fixed = self.sizes_true.shape[0] == 1 and self.sizes_pred.shape[0] == 1
-        tag = ("codes", self.k_b, self.sizes_true.tobytes(), self.sizes_pred.tobytes())
+        tag = (self.k_b, self.sizes_true.tobytes(), self.sizes_pred.tobytes()) if fixed else None
         if fixed and tag in self.cache:
             table, size_a, size_b = self.cache[tag]
             return table[self.cell], size_a, size_b
@@ -270,8 +270,16 @@ class _Batch:
             table = (rank_a[0][:, None] * np.int32(size_b.size) + rank_b[0][None, :]).ravel()
             self.cache[tag] = (table, size_a, size_b)
             return table[self.cell], size_a, size_b
-        code = self._margin(rank_a, self.cell // self.k_b) * np.int32(size_b.size)
-        code += self._margin(rank_b, self.cell % self.k_b)
+        # Per-row sizes (num, all): each cell's row and column labels; a side with one
+        # distinct size adds nothing to the codes.
+        label = self.cell // self.k_b
+        code = np.zeros(self.x.size, dtype=np.int32)
+        if size_a.size > 1:
+            code += self._margin(rank_a, label) * np.int32(size_b.size)
+        if size_b.size > 1:
+            label *= self.k_b
+            np.subtract(self.cell, label, out=label)  # the column labels j
+            code += self._margin(rank_b, label)
         return code, size_a, size_b
 
     @cached_property
