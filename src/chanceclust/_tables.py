@@ -382,8 +382,7 @@ def count_rows(
     np.subtract(position[1:], position[:-1], out=counts[:-1])
     counts[-1:] = m * n - position[-1:]
     per_row = np.searchsorted(position, np.arange(m + 1, dtype=np.int64) * n)
-    distinct = np.empty(position.shape, dtype=np.int64)
-    distinct[...] = keys.ravel()[position]
+    distinct = keys.ravel().take(position).astype(np.int64, copy=False)
     return np.diff(per_row).astype(np.intp, copy=False), distinct, counts
 
 

@@ -274,13 +274,21 @@ class _Batch:
         # distinct size adds nothing to the codes.
         label = self.cell // self.k_b
         code = np.zeros(self.x.size, dtype=np.int32)
-        if size_a.size > 1:
-            code += self._margin(rank_a, label) * np.int32(size_b.size)
         if size_b.size > 1:
-            label *= self.k_b
-            np.subtract(self.cell, label, out=label)  # the column labels j
-            code += self._margin(rank_b, label)
+            column = label * self.k_b
+            np.subtract(self.cell, column, out=column)  # the column labels j
+            code += self._rank_of(rank_b, column)
+        if size_a.size > 1:
+            code += self._rank_of(rank_a, label) * np.int32(size_b.size)
         return code, size_a, size_b
+
+    def _rank_of(self, ranks: NDArray[np.int32], label: NDArray[np.int64]) -> NDArray[np.int32]:
+        """``ranks[sample or 0, label]`` of every cell (``label`` is spent)."""
+        if ranks.shape[0] == 1:
+            return ranks[0].take(label)
+        offsets = np.arange(ranks.shape[0], dtype=np.int64) * ranks.shape[1]
+        label += np.repeat(offsets, self.n_cells)  # cells are grouped by sample
+        return ranks.ravel().take(label)
 
     @cached_property
     def k_true(self) -> NDArray[np.int64]:
