@@ -160,7 +160,10 @@ class _Batch:
 
     @cached_property
     def row(self) -> NDArray[np.intp]:
-        return np.repeat(np.arange(len(self.n_cells)), self.n_cells)
+        """Each cell's sample: 1 at each sample's first cell but the first, summed up."""
+        step = np.zeros(self.x.shape, dtype=np.intp)
+        step[self.starts[1:]] = 1
+        return np.cumsum(step, out=step)
 
     @cached_property
     def a(self) -> NDArray[np.int64]:
