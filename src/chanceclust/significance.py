@@ -248,14 +248,15 @@ class _Batch:
         return _mutual_information_from_parts(deviances, covered, n)
 
     def _lookup_fits(self, entries: int) -> bool:
-        """Whether a lookup table of ``entries`` keys is used (int32 keys, memory bounded)."""
+        """Whether a lookup table of ``entries`` keys is used: its memory bounded by the
+        cells', its size-pair codes int32."""
         return entries <= _LOOKUP_PER_CELL * self.x.size and entries < 2**31
 
     def _size_pair_codes(
         self,
-    ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]] | None:
+    ) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]] | None:
         """Each cell's code rank(a_i) * D_B + rank(b_j) among the distinct sizes of each side
-        in the batch, and those sizes (D_A and D_B of them)."""
+        in the batch, and those sizes (D_A and D_B of them); None where they do not fit."""
         fixed = self.sizes_true.shape[0] == 1 and self.sizes_pred.shape[0] == 1
         tag = (self.k_b, self.sizes_true.tobytes(), self.sizes_pred.tobytes()) if fixed else None
         if fixed and tag in self.cache:
