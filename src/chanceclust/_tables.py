@@ -377,12 +377,14 @@ def count_rows(
         return nonzero.sum(axis=1), np.nonzero(nonzero)[1].astype(np.int64), flat[nonzero]
     keys.sort(axis=1)  # sort each row, count runs
     position = np.flatnonzero(_run_starts(keys)).astype(np.int64, copy=False)
-    # Runs end where the next starts, or at the end of the keys (every row starts a run).
-    counts = np.empty_like(position)
-    np.subtract(position[1:], position[:-1], out=counts[:-1])
-    counts[-1:] = m * n - position[-1:]
-    per_row = np.searchsorted(position, np.arange(m + 1, dtype=np.int64) * n)
     distinct = keys.ravel().take(position).astype(np.int64, copy=False)
+    per_row = np.searchsorted(position, np.arange(m + 1, dtype=np.int64) * n)
+    # Runs end where the next starts, or at the end of the keys (every row starts a run);
+    # the counts overwrite the positions (one large array less to allocate and fault in).
+    end = m * n - position[-1:]
+    counts = position
+    np.subtract(position[1:], position[:-1], out=counts[:-1])
+    counts[-1:] = end
     return np.diff(per_row).astype(np.intp, copy=False), distinct, counts
 
 
