@@ -467,12 +467,22 @@ def _null(
         batch = max(1, _BATCH_ELEMENTS // n)
     out = np.empty(n_resamples, dtype=np.float64)
     cache: dict[Any, Any] = {}
+    held: dict[str, NDArray[np.integer]] = {}
+
+    def rows(name: str, m: int, dtype: type) -> NDArray[np.integer]:
+        """m rows of n labels, the same memory batch after batch (fresh rows are faulted in
+        page by page)."""
+        rows = held.get(name)
+        if rows is None or rows.dtype != dtype or rows.shape[0] < m:
+            rows = held[name] = np.empty((m, n), dtype=dtype)
+        return rows[:m]
+
     for start in range(0, n_resamples, batch):
         m = min(batch, n_resamples - start)
         # Labels are < n: 32-bit storage halves the memory traffic of the tables.
         dtype = np.int32 if m * n < 2**31 else np.int64
-        preds = np.empty((m, n), dtype=dtype)
-        trues = s.codes_true[None] if draw_true is None else np.empty((m, n), dtype=dtype)
+        preds = rows("pred", m, dtype)
+        trues = s.codes_true[None] if draw_true is None else rows("true", m, dtype)
         if draw_true is None:  # the whole batch at once, as m draws one after the other
             s.sides[1].draw_rows(gen, preds)
         else:
