@@ -228,7 +228,7 @@ class _Batch:
         entries = (int(x.max()) + 1) * pairs
         if not self._lookup_fits(entries):
             return None
-        key, gathered, product, _ = self._buffers()
+        key, gathered, _ = self._buffers()
         np.multiply(x, pairs, out=key)  # int64 keys: numpy gathers by intp indices fastest
         key += code  # (n_ij, a rank, b rank) of every cell
         present = np.zeros(entries, dtype=bool)
@@ -247,17 +247,19 @@ class _Batch:
         deviances = self.per_sample(lookup.take(key, out=gathered, mode="clip"))
         products = np.zeros(entries, dtype=np.int64)
         products[used] = size_a[row] * size_b[col]
+        # The products are gathered into the same buffer (the deviances are summed already).
+        product = gathered.view(np.int64)
         covered = self.per_sample(products.take(key, out=product, mode="clip")).tolist()
         return _mutual_information_from_parts(deviances, covered, n)
 
     def _buffers(self) -> tuple[NDArray[Any], ...]:
-        """Per-cell arrays for the lookup (int64 keys, float64 values, int64 products, int32
-        codes), reused by the batches of a null distribution: fresh ones of this size are
-        faulted in page by page at every batch (15-30 % of the tables and MI, measured)."""
+        """Per-cell arrays for the lookup (int64 keys, float64 values then int64 products,
+        int32 codes), reused by the batches of a null distribution: fresh ones of this size
+        are faulted in page by page at every batch (15-30 % of the tables and MI, measured)."""
         size = self.x.size
         held = self.cache.get("buffers")
         if held is None or held[0].size < size:
-            types = (np.int64, np.float64, np.int64, np.int32)
+            types = (np.int64, np.float64, np.int32)
             held = tuple(np.empty(size, dtype=t) for t in types)
             self.cache["buffers"] = held
         return tuple(b[:size] for b in held)
@@ -276,7 +278,7 @@ class _Batch:
         tag = (self.k_b, self.sizes_true.tobytes(), self.sizes_pred.tobytes()) if fixed else None
         if fixed and tag in self.cache:
             table, size_a, size_b = self.cache[tag]
-            return table.take(self.cell, out=self._buffers()[3], mode="clip"), size_a, size_b
+            return table.take(self.cell, out=self._buffers()[2], mode="clip"), size_a, size_b
         size_a, rank_a = np.unique(self.sizes_true, return_inverse=True)
         size_b, rank_b = np.unique(self.sizes_pred, return_inverse=True)
         if not self._lookup_fits(2 * size_a.size * size_b.size):  # counts >= 1: 2 D_A D_B
@@ -288,7 +290,7 @@ class _Batch:
             # One code per possible cell, shared by the batches of a null distribution.
             table = (rank_a[0][:, None] * np.int32(size_b.size) + rank_b[0][None, :]).ravel()
             self.cache[tag] = (table, size_a, size_b)
-            return table.take(self.cell, out=self._buffers()[3], mode="clip"), size_a, size_b
+            return table.take(self.cell, out=self._buffers()[2], mode="clip"), size_a, size_b
         # Per-row sizes (num, all): each cell's row and column labels; a side with one
         # distinct size adds nothing to the codes.
         label = self.cell // self.k_b
