@@ -19,7 +19,7 @@ for "ami".
 
 ``where`` splits one more call of ours by cProfile (shares only): the draws
 (``draw_rows``), the tables (``_batch_tables``: ``_tables.count_rows`` and the margins) and
-the measure (MI's per-cell deviances, or the pair counts).
+the measure (``_Batch.mi``: MI's deviances, or the pair counts).
 
 Timing: ``time.process_time`` of one call, ours and the floor one right after the other
 in each of ``--rounds`` paired rounds; the tables show medians. Memory: the process's
@@ -144,7 +144,7 @@ def _where(fn) -> str:
                    if func == name and "chanceclust" in path)  # fmt: skip
 
     parts = {"draws": cum("draw_rows"), "tables": cum("_batch_tables"),
-             "measure": cum("_mutual_information_parts") + cum("pair_counts")}  # fmt: skip
+             "measure": cum("mi") + cum("pair_counts")}  # fmt: skip
     return ", ".join(f"{k} {v / total:.0%}" for k, v in parts.items() if v)
 
 

@@ -376,10 +376,16 @@ def count_rows(
         nonzero = flat > 0
         return nonzero.sum(axis=1), np.nonzero(nonzero)[1].astype(np.int64), flat[nonzero]
     keys.sort(axis=1)  # sort each row, count runs
-    start = _run_starts(keys)
-    position = np.flatnonzero(start)
-    counts = np.diff(position, append=m * n)
-    return start.sum(axis=1), keys.ravel()[position].astype(np.int64), counts.astype(np.int64)
+    position = np.flatnonzero(_run_starts(keys)).astype(np.int64, copy=False)
+    distinct = keys.ravel().take(position).astype(np.int64, copy=False)
+    per_row = np.searchsorted(position, np.arange(m + 1, dtype=np.int64) * n)
+    # Runs end where the next starts, or at the end of the keys (every row starts a run);
+    # the counts overwrite the positions (one large array less to allocate and fault in).
+    end = m * n - position[-1:]
+    counts = position
+    np.subtract(position[1:], position[:-1], out=counts[:-1])
+    counts[-1:] = end
+    return np.diff(per_row).astype(np.intp, copy=False), distinct, counts
 
 
 # ----------------------------------------------------------------------------- validation

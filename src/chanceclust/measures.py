@@ -188,7 +188,13 @@ def _mutual_information_values(
     """
     if n == 0:
         return np.zeros(len(starts))
-    deviances, covered = _mutual_information_parts(x, a, b, n, starts)
+    return _mutual_information_from_parts(*_mutual_information_parts(x, a, b, n, starts), n)
+
+
+def _mutual_information_from_parts(
+    deviances: NDArray[np.float64], covered: list[int], n: int
+) -> NDArray[np.float64]:
+    """MI of each table from :func:`_mutual_information_parts`' sums (``n`` > 0)."""
     return deviances / n + np.array([(n * n - int(c)) / (n * n) for c in covered])
 
 

@@ -47,7 +47,13 @@ from chanceclust._validation import (
 from chanceclust.contingency import Table, _table_from_codes
 from chanceclust.exceptions import InternalError, InvalidInputError
 from chanceclust.expectations import _expected_mutual_information, _expected_rand_index
-from chanceclust.measures import _exact_counts, _mutual_information, _mutual_information_values
+from chanceclust.measures import (
+    _exact_counts,
+    _mutual_information,
+    _mutual_information_from_parts,
+    _mutual_information_parts,
+    _mutual_information_values,
+)
 from chanceclust.variance import _table_mi_variance, _table_sri, _table_variance
 
 __all__ = [
@@ -62,6 +68,11 @@ __all__ = [
 _AVERAGE_METHOD = "arithmetic"
 # Elements per batch of samples: bounds the memory of the vectorized tables.
 _BATCH_ELEMENTS = 1 << 20
+# MI of a batch by lookup (_Batch.mi): at most this many lookup entries per non-zero cell
+# (the table of (count, row size, column size) keys is scanned once per batch), and N at most
+# 2**31 (products of sizes and the sums of the cells' products stay in int64).
+_LOOKUP_PER_CELL = 4
+_LOOKUP_MAX_N = 2**31
 #: The routes of significance_test: sampling the null law, or its normal approximation.
 METHODS = ("monte-carlo", "normal")
 #: The statistics of the normal route, by name: the standardized form of each.
@@ -130,6 +141,7 @@ class _Batch:
         k_b: int,
         sizes_true: NDArray[np.int64],
         sizes_pred: NDArray[np.int64],
+        cache: dict[Any, Any] | None = None,
     ) -> None:
         self.n = n
         self.x = x  # cell counts n_ij
@@ -139,6 +151,8 @@ class _Batch:
         self.sizes_true = sizes_true  # (m or 1, K_A), zero padded
         self.sizes_pred = sizes_pred  # (m or 1, K_B)
         self.starts = np.concatenate(([0], np.cumsum(n_cells)[:-1]))
+        # What batches of one null distribution share (the size-pair codes of fixed sides).
+        self.cache = {} if cache is None else cache
 
     def per_sample(self, values: NDArray[Any]) -> NDArray[Any]:
         """Sum per-cell values by sample (every sample has at least one cell)."""
@@ -146,7 +160,10 @@ class _Batch:
 
     @cached_property
     def row(self) -> NDArray[np.intp]:
-        return np.repeat(np.arange(len(self.n_cells)), self.n_cells)
+        """Each cell's sample: 1 at each sample's first cell but the first, summed up."""
+        step = np.zeros(self.x.shape, dtype=np.intp)
+        step[self.starts[1:]] = 1
+        return np.cumsum(step, out=step)
 
     @cached_property
     def a(self) -> NDArray[np.int64]:
@@ -183,7 +200,119 @@ class _Batch:
 
     @cached_property
     def mi(self) -> NDArray[np.float64]:
+        looked_up = self._mi_by_lookup()
+        if looked_up is not None:
+            return looked_up
         return _mutual_information_values(self.x, self.a, self.b, self.n, self.starts)
+
+    def _mi_by_lookup(self) -> NDArray[np.float64] | None:
+        """MI of every sample with one bd0 per distinct (n_ij, a_i, b_j) of the batch.
+
+        A cell's MI term depends on its count and its two sizes only, and a batch of null
+        samples repeats few of those triples over many cells (the counts are small, the sizes
+        few). ``_mutual_information_parts`` evaluates each distinct triple of the batch once;
+        the cells gather the values and add them up per sample in the same order: the
+        per-cell values, their sums and the MI are bit-identical to the evaluation on every
+        cell (the deviance of a cell depends on its own triple and on the largest series
+        argument of the batch, the same over the distinct triples). None where the lookup
+        table would exceed ``_LOOKUP_PER_CELL`` entries per cell or N > ``_LOOKUP_MAX_N``.
+        """
+        n, x = self.n, self.x
+        if n > _LOOKUP_MAX_N or x.size == 0:
+            return None
+        ranks = self._size_pair_codes()
+        if ranks is None:
+            return None
+        code, size_a, size_b = ranks
+        pairs = size_a.size * size_b.size
+        entries = (int(x.max()) + 1) * pairs
+        if not self._lookup_fits(entries):
+            return None
+        key, gathered, _ = self._buffers()
+        np.multiply(x, pairs, out=key)  # int64 keys: numpy gathers by intp indices fastest
+        key += code  # (n_ij, a rank, b rank) of every cell
+        present = np.zeros(entries, dtype=bool)
+        present[key] = True
+        used = np.flatnonzero(present)
+        count, pair = np.divmod(used, pairs)
+        row, col = np.divmod(pair, size_b.size)
+        # One definition of the terms: the same function on the distinct triples, one each.
+        values, _ = _mutual_information_parts(
+            count, size_a[row], size_b[col], n, np.arange(used.size)
+        )
+        lookup = np.empty(entries, dtype=np.float64)
+        lookup[used] = values
+        # Every index is in range by construction; mode="clip" lets take() write into the
+        # reused buffer directly (mode="raise" gathers into a temporary first).
+        deviances = self.per_sample(lookup.take(key, out=gathered, mode="clip"))
+        products = np.zeros(entries, dtype=np.int64)
+        products[used] = size_a[row] * size_b[col]
+        # The products are gathered into the same buffer (the deviances are summed already).
+        product = gathered.view(np.int64)
+        covered = self.per_sample(products.take(key, out=product, mode="clip")).tolist()
+        return _mutual_information_from_parts(deviances, covered, n)
+
+    def _buffers(self) -> tuple[NDArray[Any], ...]:
+        """Per-cell arrays for the lookup (int64 keys, float64 values then int64 products,
+        int32 codes), reused by the batches of a null distribution: fresh ones of this size
+        are faulted in page by page at every batch (15-30 % of the tables and MI, measured)."""
+        size = self.x.size
+        held = self.cache.get("buffers")
+        if held is None or held[0].size < size:
+            types = (np.int64, np.float64, np.int32)
+            held = tuple(np.empty(size, dtype=t) for t in types)
+            self.cache["buffers"] = held
+        return tuple(b[:size] for b in held)
+
+    def _lookup_fits(self, entries: int) -> bool:
+        """Whether a lookup table of ``entries`` keys is used: its memory bounded by the
+        cells', its size-pair codes int32."""
+        return entries <= _LOOKUP_PER_CELL * self.x.size and entries < 2**31
+
+    def _size_pair_codes(
+        self,
+    ) -> tuple[NDArray[np.int32], NDArray[np.int64], NDArray[np.int64]] | None:
+        """Each cell's code rank(a_i) * D_B + rank(b_j) among the distinct sizes of each side
+        in the batch, and those sizes (D_A and D_B of them); None where they do not fit."""
+        fixed = self.sizes_true.shape[0] == 1 and self.sizes_pred.shape[0] == 1
+        tag = (self.k_b, self.sizes_true.tobytes(), self.sizes_pred.tobytes()) if fixed else None
+        if fixed and tag in self.cache:
+            table, size_a, size_b = self.cache[tag]
+            return table.take(self.cell, out=self._buffers()[2], mode="clip"), size_a, size_b
+        size_a, rank_a = np.unique(self.sizes_true, return_inverse=True)
+        size_b, rank_b = np.unique(self.sizes_pred, return_inverse=True)
+        if not self._lookup_fits(2 * size_a.size * size_b.size):  # counts >= 1: 2 D_A D_B
+            return None
+        # int32 codes: D_A D_B < 2**30 (checked above).
+        rank_a = rank_a.reshape(self.sizes_true.shape).astype(np.int32)
+        rank_b = rank_b.reshape(self.sizes_pred.shape).astype(np.int32)
+        if fixed and rank_a.size * rank_b.size <= _LOOKUP_PER_CELL * self.x.size:
+            # One code per possible cell, shared by the batches of a null distribution.
+            table = (rank_a[0][:, None] * np.int32(size_b.size) + rank_b[0][None, :]).ravel()
+            self.cache[tag] = (table, size_a, size_b)
+            return table.take(self.cell, out=self._buffers()[2], mode="clip"), size_a, size_b
+        # Per-row sizes (num, all): each cell's row and column labels; a side with one
+        # distinct size adds nothing to the codes.
+        label = self.cell // self.k_b
+        code = np.zeros(self.x.size, dtype=np.int32)
+        if size_b.size > 1:
+            column = label * self.k_b
+            np.subtract(self.cell, column, out=column)  # the column labels j
+            code += self._rank_of(rank_b, column)
+        if size_a.size > 1:
+            code += self._rank_of(rank_a, label) * np.int32(size_b.size)
+        return code, size_a, size_b
+
+    def _rank_of(self, ranks: NDArray[np.int32], label: NDArray[np.int64]) -> NDArray[np.int32]:
+        """``ranks[sample or 0, label]`` of every cell (``label`` is spent)."""
+        if ranks.shape[0] == 1:
+            return ranks[0].take(label)
+        # Each sample's row offset: a step at each sample's first cell, summed up (cells are
+        # grouped by sample; np.repeat copies item by item, several times slower).
+        offset = np.zeros(label.shape, dtype=np.int64)
+        offset[self.starts[1:]] = ranks.shape[1]
+        label += np.cumsum(offset, out=offset)
+        return ranks.ravel().take(label)
 
     @cached_property
     def k_true(self) -> NDArray[np.int64]:
@@ -205,12 +334,15 @@ def _pairs(values: NDArray[np.int64]) -> NDArray[np.int64]:
 
 
 def _batch_tables(
-    labels_true: NDArray[np.int64], labels_pred: NDArray[np.int64], fixed_pred: bool = False
+    labels_true: NDArray[np.int64],
+    labels_pred: NDArray[np.int64],
+    fixed_pred: bool = False,
+    cache: dict[Any, Any] | None = None,
 ) -> _Batch:
     """Tables of (labels_true[i or 0], labels_pred[i]) for every row i, vectorized.
 
     ``fixed_pred``: every row of ``labels_pred`` has the sizes of its first (perm draws),
-    which are then tallied once.
+    which are then tallied once. ``cache``: shared by the batches of one null distribution.
     """
     m, n = labels_pred.shape
     k_a = int(labels_true.max()) + 1
@@ -224,7 +356,7 @@ def _batch_tables(
     sizes_pred = _row_sizes(labels_pred[:1] if fixed_pred else labels_pred, k_b)
     keys = labels_true * dtype(k_b) + labels_pred  # broadcasts a fixed reference row
     n_cells, cell, x = count_rows(keys, cells)
-    return _Batch(n, x, cell, n_cells, k_b, sizes_true, sizes_pred)
+    return _Batch(n, x, cell, n_cells, k_b, sizes_true, sizes_pred, cache)
 
 
 # ----------------------------------------------------------------- sampling
@@ -336,12 +468,23 @@ def _null(
     if batch is None:
         batch = max(1, _BATCH_ELEMENTS // n)
     out = np.empty(n_resamples, dtype=np.float64)
+    cache: dict[Any, Any] = {}
+    held: dict[str, NDArray[np.integer]] = {}
+
+    def rows(name: str, m: int, dtype: type) -> NDArray[np.integer]:
+        """m rows of n labels, the same memory batch after batch (fresh rows are faulted in
+        page by page)."""
+        rows = held.get(name)
+        if rows is None or rows.dtype != dtype or rows.shape[0] < m:
+            rows = held[name] = np.empty((m, n), dtype=dtype)
+        return rows[:m]
+
     for start in range(0, n_resamples, batch):
         m = min(batch, n_resamples - start)
         # Labels are < n: 32-bit storage halves the memory traffic of the tables.
         dtype = np.int32 if m * n < 2**31 else np.int64
-        preds = np.empty((m, n), dtype=dtype)
-        trues = s.codes_true[None] if draw_true is None else np.empty((m, n), dtype=dtype)
+        preds = rows("pred", m, dtype)
+        trues = s.codes_true[None] if draw_true is None else rows("true", m, dtype)
         if draw_true is None:  # the whole batch at once, as m draws one after the other
             s.sides[1].draw_rows(gen, preds)
         else:
@@ -351,7 +494,7 @@ def _null(
         if s.evaluate is not None:
             # perm: every drawn row has the pred side's sizes (no per-row tally needed).
             fixed = isinstance(s.sides[1], Fixed)
-            out[start : start + m] = s.evaluate(_batch_tables(trues, preds, fixed))
+            out[start : start + m] = s.evaluate(_batch_tables(trues, preds, fixed, cache))
         elif callable(s.measure):
             for i in range(m):
                 true = trues[i if draw_true else 0]
