@@ -141,3 +141,54 @@ def test_registry_symmetry_flags():
     assert not MEASURES["ami"].symmetric(one_sided=True, average_method="arithmetic")
     assert not MEASURES["nmi"].symmetric(one_sided=False, average_method="true")
     assert MEASURES["vi"].symmetric(one_sided=True, average_method="pred")  # no model, no norm
+
+
+def _transposing_order_by_whole_lists(table):
+    """The rule of measures._transposing_order, written out on whole cell lists (the spec the
+    block-by-block search must reproduce)."""
+    from chanceclust.measures import _column_major
+
+    rows_sorted, cols_sorted = np.sort(table.row_sums), np.sort(table.col_sums)
+    if len(rows_sorted) != len(cols_sorted):
+        return None if len(rows_sorted) < len(cols_sorted) else _column_major(table)
+    differ = np.flatnonzero(rows_sorted != cols_sorted)
+    if differ.size:
+        return None if rows_sorted[differ[0]] < cols_sorted[differ[0]] else _column_major(table)
+    order = _column_major(table)
+    cells = np.stack([table.rows, table.cols, table.counts], axis=1)
+    transposed = np.stack([table.cols[order], table.rows[order], table.counts[order]], axis=1)
+    differ = np.flatnonzero(np.any(cells != transposed, axis=1))
+    if not differ.size:
+        return None
+    first = differ[0]
+    column = int(np.flatnonzero(cells[first] != transposed[first])[0])
+    return None if cells[first, column] < transposed[first, column] else order
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 1 << 16])
+def test_canonical_orientation_found_block_by_block(monkeypatch, chunk):
+    """Tables whose sides have the same sorted sizes, where the first cell that differs from
+    the transpose's lies in the first block or a later one (blocks of ``chunk`` cells): the
+    same orientation as the rule on whole lists, and the measures symmetric to the bit."""
+    from chanceclust import measures
+    from chanceclust.contingency import _summarize
+
+    monkeypatch.setattr(measures, "_CELL_CHUNK", chunk)
+    rng = np.random.default_rng(chunk)
+    for _ in range(40):
+        k = int(rng.integers(1, 6))
+        sym = rng.integers(0, 4, size=(k, k))
+        sym = sym + sym.T  # its own transpose
+        table = sym.copy()
+        if k > 1 and rng.random() < 0.7:  # swap two columns' cells late in the list: same sizes
+            i = int(rng.integers(0, k))
+            table[i], table[(i + 1) % k] = sym[(i + 1) % k], sym[i]
+            table = table[:, np.argsort(table.sum(axis=0), kind="stable")]
+        table[-1, -1] += 1
+        summary = _summarize(None, None, table)
+        got, want = measures._transposing_order(summary), _transposing_order_by_whole_lists(summary)
+        assert (got is None) == (want is None)
+        if got is not None:
+            np.testing.assert_array_equal(got, want)
+        for f in (cc.mutual_information, cc.adjusted_mutual_information):
+            assert f(contingency=table) == f(contingency=table.T)

@@ -275,14 +275,18 @@ def _transposing_order(table: Table) -> NDArray[np.intp] | None:
         first = differ[0]
         return None if rows_sorted[first] < cols_sorted[first] else _column_major(table)
     order = _column_major(table)
-    cells = np.stack([table.rows, table.cols, table.counts], axis=1)
-    transposed = np.stack([table.cols[order], table.rows[order], table.counts[order]], axis=1)
-    differ = np.flatnonzero(np.any(cells != transposed, axis=1))
-    if not differ.size:
-        return None  # the table is its own transpose
-    first = differ[0]
-    column = int(np.flatnonzero(cells[first] != transposed[first])[0])
-    return None if cells[first, column] < transposed[first, column] else order
+    # the first cell where the two lists differ, block by block (it is usually in the first)
+    for lo in range(0, order.size, _CELL_CHUNK):
+        part = order[lo : lo + _CELL_CHUNK]
+        hi = lo + part.size
+        cells = np.stack([table.rows[lo:hi], table.cols[lo:hi], table.counts[lo:hi]], axis=1)
+        transposed = np.stack([table.cols[part], table.rows[part], table.counts[part]], axis=1)
+        differ = np.flatnonzero(np.any(cells != transposed, axis=1))
+        if differ.size:
+            first = differ[0]
+            column = int(np.flatnonzero(cells[first] != transposed[first])[0])
+            return None if cells[first, column] < transposed[first, column] else order
+    return None  # the table is its own transpose
 
 
 def _column_major(table: Table) -> NDArray[np.intp]:
