@@ -193,7 +193,7 @@ def test_dask_client_executor_equals_serial():
     labels = _clusterings(n=400, seed=4)
     with (
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
         ) as cluster,
         distributed.Client(cluster) as client,
     ):

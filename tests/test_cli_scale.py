@@ -154,7 +154,7 @@ def test_dask_scheduler_address(capsys, tmp_path, inputs):
     parquet = tmp_path / "l.parquet"
     pq.write_table(pa.table({"t": TRUE, "p": PRED}), parquet, row_group_size=5)
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as cluster:
         address = cluster.scheduler_address
         status, out, err = _run(capsys, ["pairwise", *paths, "--engine", "dask", "--scheduler",

@@ -40,7 +40,7 @@ def client():
             n_workers=1,
             threads_per_worker=2,
             processes=False,
-            dashboard_address=None,
+            dashboard_address=":0",
         ) as cluster,
         distributed.Client(cluster) as connected,
     ):

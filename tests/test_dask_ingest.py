@@ -221,7 +221,7 @@ def test_scheduler_address_runs_there_and_closes_its_client(tmp_path):
     a, b = np.arange(30) % 4, np.arange(30) % 3
     folder = _write(tmp_path / "d", {"t": a, "p": b})
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
     ) as cluster:
         got = ccd.contingency_table(str(folder), columns=("t", "p"),
                                     scheduler=cluster.scheduler_address, timeout=5)  # fmt: skip
