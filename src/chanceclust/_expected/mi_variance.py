@@ -488,41 +488,47 @@ def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells) -> N
     col, partner = np.nonzero(cols.pairs)
     weights = cols.pairs[col, partner]
     factored = cols.spread is None and len(cols.sizes) >= FACTOR_MIN
-    diagonal = np.arange(len(cols.sizes))
+    kept = []
     for i, s in enumerate(rows.sizes.tolist()):
         if factored:
             psi = _psi_rows(n, s, i, cols, cells)
             if psi is not None:
                 out[i, :, : psi.shape[1]] = cols.once[:, None] * psi
-                _add_pair_rows(out, n, i, s, cols, cells, diagonal, diagonal, -cols.once)
+                kept.append(i)
                 continue
-        _add_pair_rows(out, n, i, s, cols, cells, col, partner, weights)
+        _add_pair_rows(out, n, np.full(col.size, i), rows.sizes, cols, cells, col, partner,
+                       weights)
+    if kept:  # the diagonal terms b' = b of every kept size, in one batch
+        diagonal = np.arange(len(cols.sizes))
+        base, col = (v.ravel() for v in np.meshgrid(kept, diagonal, indexing="ij"))
+        _add_pair_rows(out, n, base, rows.sizes, cols, cells, col, col, -cols.once[col])
     return out
 
 
-def _add_pair_rows(out, n, i, s, cols, cells, col, partner, weights) -> None:
-    """out[i, b, m] += w Gc_{s,b,b'}(m) for the listed (b, b', w), in blocks of at most _GRID
-    grid points."""
+def _add_pair_rows(out, n, base, sizes_a, cols, cells, col, partner, weights) -> None:
+    """out[i, b, m] += w Gc_{s,b,b'}(m) for the listed (i, b, b', w) (s = sizes_a[i]), in
+    blocks of at most _GRID grid points (rows of several base sizes batched together)."""
     sizes_b = cols.sizes
-    for sl, wm, wy in _blocks(cells.count[i, col], cells.count[i, partner]):
-        b_of, b_to = sizes_b[col[sl]], sizes_b[partner[sl]]
-        lo_m, lo_y = cells.lo[i, col[sl]], cells.lo[i, partner[sl]]
-        centred = cells.centred[i, partner[sl], :wy]  # 0 beyond each y-window
+    for sl, wm, wy in _blocks(cells.count[base, col], cells.count[base, partner]):
+        i_of, b_of, b_to = base[sl], sizes_b[col[sl]], sizes_b[partner[sl]]
+        s_of = sizes_a[i_of]
+        lo_m, lo_y = cells.lo[i_of, col[sl]], cells.lo[i_of, partner[sl]]
+        centred = cells.centred[i_of, partner[sl], :wy]  # 0 beyond each y-window
 
         def given(rows, pos, b_of=b_of, b_to=b_to, lo_m=lo_m, lo_y=lo_y, centred=centred,
-                  s=s, wy=wy):
+                  s_of=s_of, wy=wy):
             m = lo_m[rows, None] + pos
             cond = _hyp_rows(
                 n - np.repeat(b_of[rows], pos.shape[1]),
-                s - m.ravel(),
+                (s_of[rows, None] - m).ravel(),
                 np.repeat(b_to[rows], pos.shape[1]),
                 np.repeat(lo_y[rows], pos.shape[1]),
                 wy, normalize=True,
             ).reshape(rows.size, pos.shape[1], wy)
             return np.einsum("kpy,ky->kp", cond, centred[rows])
 
-        values = conditional_rows(cells.count[i, col[sl]], wm, given, PAIR_NODES)
-        np.add.at(out[i, :, :wm], col[sl], weights[sl, None] * values)
+        values = conditional_rows(cells.count[i_of, col[sl]], wm, given, PAIR_NODES)
+        np.add.at(out[:, :, :wm], (i_of, col[sl]), weights[sl, None] * values)
 
 
 def _mixture(total: NDArray, first: NDArray, second: NDArray, weights: NDArray, lo: NDArray,
@@ -738,25 +744,26 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
     return None
 
 
-def _cross_sum(n, rows, cols, cells, partner_terms, i, other, col, weight) -> float:
-    """sum over the listed (a', b, w) of w sum_x p(x) Dc(x) E[partner(a', b, m) | x] for the
-    row size a = rows.sizes[i], m | x ~ Hyp(N - a, a', b - x) on the m-window of (a', b),
-    in blocks of at most _GRID grid points."""
-    a = int(rows.sizes[i])
+def _cross_sum(n, rows, cols, cells, partner_terms, base, other, col, weight) -> float:
+    """sum over the listed (a, a', b, w) of w sum_x p(x) Dc(x) E[partner(a', b, m) | x] for
+    the row sizes a = rows.sizes[base], m | x ~ Hyp(N - a, a', b - x) on the m-window of
+    (a', b), in blocks of at most _GRID grid points (several row sizes batched together)."""
     sizes_a, sizes_b = rows.sizes, cols.sizes
+    base = np.broadcast_to(base, col.shape)
     total = 0.0
-    for sl, wx, wm in _blocks(cells.count[i, col], cells.count[other, col]):
-        pick = (cells.pmf[i] * cells.centred[i])[col[sl], :wx]  # 0 beyond each window
+    for sl, wx, wm in _blocks(cells.count[base, col], cells.count[other, col]):
+        i_of = base[sl]
+        pick = cells.pmf[i_of, col[sl], :wx] * cells.centred[i_of, col[sl], :wx]  # 0 beyond
         inside = cells.pmf[other[sl], col[sl], :wm] > 0  # mass < 1e-20 beyond the m-windows
         target = np.where(inside, partner_terms[other[sl], col[sl], :wm], 0.0)
-        a_to, b_of = sizes_a[other[sl]], sizes_b[col[sl]]
-        lo_x, lo_m = cells.lo[i, col[sl]], cells.lo[other[sl], col[sl]]
+        a_of, a_to, b_of = sizes_a[i_of], sizes_a[other[sl]], sizes_b[col[sl]]
+        lo_x, lo_m = cells.lo[i_of, col[sl]], cells.lo[other[sl], col[sl]]
 
-        def given(rows_, pos, a=a, a_to=a_to, b_of=b_of, lo_x=lo_x, lo_m=lo_m,
+        def given(rows_, pos, a_of=a_of, a_to=a_to, b_of=b_of, lo_x=lo_x, lo_m=lo_m,
                   target=target, wm=wm):
             x = lo_x[rows_, None] + pos
             cond = _hyp_rows(
-                n - a,
+                n - np.repeat(a_of[rows_], pos.shape[1]),
                 np.repeat(a_to[rows_], pos.shape[1]),
                 np.repeat(b_of[rows_], pos.shape[1]) - x.ravel(),
                 np.repeat(lo_m[rows_], pos.shape[1]),
@@ -764,7 +771,7 @@ def _cross_sum(n, rows, cols, cells, partner_terms, i, other, col, weight) -> fl
             ).reshape(rows_.size, pos.shape[1], wm)
             return np.einsum("kpm,km->kp", cond, target[rows_])
 
-        value = np.sum(pick * conditional_rows(cells.count[i, col[sl]], wx, given, PAIR_NODES),
+        value = np.sum(pick * conditional_rows(cells.count[i_of, col[sl]], wx, given, PAIR_NODES),
                        axis=-1)
         total += float(weight[sl] @ value)
     return total
@@ -800,11 +807,11 @@ def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[
             pick = cells.pmf[:, j, : phi.shape[1]] * cells.centred[:, j, : phi.shape[1]]
             total += float(rows.once @ np.sum(pick * phi, axis=1))
         factored_cols = np.flatnonzero(~pair_way)
-        if factored_cols.size:
-            for i in range(kinds_a):  # the term a' = a of W2_A
-                other = np.full(factored_cols.size, i)
-                total += _cross_sum(n, rows, cols, cells, partner_terms, i, other, factored_cols,
-                                    np.full(factored_cols.size, -rows.once[i]))
+        if factored_cols.size:  # the terms a' = a of W2_A, every row size in one batch
+            base, col = (v.ravel() for v in np.meshgrid(np.arange(kinds_a), factored_cols,
+                                                        indexing="ij"))
+            total += _cross_sum(n, rows, cols, cells, partner_terms, base, base, col,
+                                -rows.once[base])
     cols_left = np.flatnonzero(pair_way)
     if cols_left.size:
         for i in range(kinds_a):
