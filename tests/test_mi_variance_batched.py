@@ -50,3 +50,34 @@ def test_batched_diagonal_rows_equal_one_call_per_size(n, k, monkeypatch):
         separate = cc.mutual_information_variance(a, b)
     assert max(seen) > 1  # the batch holds several base sizes (the factored grids were kept)
     assert batched == pytest.approx(separate, rel=1e-12, abs=0)
+
+
+def _rows(total, a, b, start, width):
+    args = (np.asarray(v, dtype=np.int64) for v in (total, a, b, start))
+    total, a, b, start = args
+    normalized = engine._hyp_rows(total, a, b, start, width, normalize=True)
+    anchored = engine._hyp_rows(total, a, b, start, width)
+    return normalized, anchored
+
+
+@pytest.mark.parametrize(
+    ("total", "a", "b", "start", "width", "case"),
+    [
+        # windows inside the support: the running product itself, rescaled once
+        ([10**6, 10**6 - 500, 999_000], [10**4, 5000, 3000], [10**4, 8000, 3000],
+         [0, 0, -5], 220, "inside"),
+        # a running product that overflows (the mode ~ 4000 columns from the start): both ways
+        ([10**7], [2 * 10**6], [10**5], [15_000], 8000, "overflow"),
+        # the support ends inside the row: carry_pmf's masked rows
+        ([50, 1000], [10, 30], [12, 40], [0, 0], 40, "partial"),
+    ],
+)
+def test_normalized_rows_equal_anchored_rows(total, a, b, start, width, case):
+    """pmf rows divided by their sums (every branch of mi_variance._normalized) equal the
+    rows anchored by Loader's form where they are kept, and are anchored where not."""
+    normalized, anchored = _rows(total, a, b, start, width)
+    big = anchored > 1e-250 * anchored.max(axis=1, keepdims=True)
+    assert np.all((normalized == 0) == (anchored == 0))
+    np.testing.assert_allclose(normalized[big], anchored[big], rtol=1e-13, atol=0)
+    if case != "partial":
+        np.testing.assert_allclose(normalized.sum(axis=1), 1.0, rtol=1e-13)

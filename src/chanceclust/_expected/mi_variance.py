@@ -219,15 +219,16 @@ def _hyp_rows(total, a, b, start, width: int, normalize: bool = False) -> NDArra
     mode = np.clip((a + 1) * (b + 1) // (total + 2), lo, hi)
     anchor = None if normalize else hypergeom_pmf(mode, total, a, b)
     # Ratios h(t+1)/h(t) on the row's range (outside the support they are replaced),
-    # (a - t)(b - t) / ((t + 1)(rest + t)), in place: few passes over the block.
-    t = start[:, None].astype(np.float64) + np.arange(width - 1, dtype=np.float64)
+    # (a - t)(b - t) / ((t + 1)(rest + t)) at t = start + u: each factor is a per-row
+    # integer minus or plus u (exact in floats), two buffers, few passes over the block.
+    u = np.arange(width - 1, dtype=np.float64)
+    ratio = np.subtract((a - start).astype(np.float64)[:, None], u)
+    other = np.subtract((b - start).astype(np.float64)[:, None], u)
+    ratio *= other
+    np.add((start + 1).astype(np.float64)[:, None], u, out=other)
+    other *= np.add((total - a - b + 1 + start).astype(np.float64)[:, None], u)
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = a[:, None].astype(np.float64) - t
-        ratio *= b[:, None].astype(np.float64) - t
-        rest = t + (total - a - b + 1)[:, None].astype(np.float64)
-        t += 1.0
-        t *= rest
-        ratio /= t
+        ratio /= other
     if normalize:
         rows_ok = _normalized(ratio, total, a, b, start, lo, hi, mode)
     else:
@@ -247,8 +248,24 @@ def _normalized(ratio, total, a, b, start, lo, hi, mode) -> NDArray[np.float64]:
     """Rows of pmf / pmf(mode), divided by their sums where the mass beyond both ends is
     below NORMALIZE_TAIL of the row's (bounded by the geometric series of the ratio at each
     end: the hypergeometric pmf is log-concave, its ratios fall), else by Loader's anchor."""
-    rows = carry_pmf(ratio, start, lo, hi, mode, np.ones(len(start)))
-    width = rows.shape[1]
+    width = ratio.shape[1] + 1
+    if np.any(lo > start) or np.any(hi < start + width - 1):  # support ends inside a row
+        rows = carry_pmf(ratio, start, lo, hi, mode, np.ones(len(start)))
+        at_mode = np.ones(len(start))
+        mass = rows.sum(axis=1)
+    else:  # the running product itself (one pass fewer), rescaled once below
+        rows = np.empty((len(start), width))
+        rows[:, 0] = 1.0
+        # A sum of positive terms is finite iff every term is (and it does not overflow).
+        with np.errstate(over="ignore", invalid="ignore"):
+            np.cumprod(ratio, axis=1, out=rows[:, 1:])
+            mass = rows.sum(axis=1)
+        at_mode = rows[np.arange(len(start)), mode - start]
+        bad = ~np.isfinite(mass) | ~(at_mode > 0) | ~np.isfinite(at_mode)
+        if bad.any():  # carried from the mode both ways, 1 there (as carry_pmf does)
+            rows[bad] = _two_way(ratio[bad], (mode - start)[bad], np.ones(int(bad.sum())))
+            at_mode[bad] = 1.0
+            mass[bad] = rows[bad].sum(axis=1)
     s0, s1 = start.astype(np.float64), (start + width - 1).astype(np.float64)
     af, bf, rest = (v.astype(np.float64) for v in (a, b, total - a - b + 1))
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -258,13 +275,12 @@ def _normalized(ratio, total, a, b, start, lo, hi, mode) -> NDArray[np.float64]:
         left = np.where(lo > np.maximum(a + b - total, 0), left, 0.0)
         right = np.where(hi < np.minimum(a, b), right, 0.0)
         tail = rows[:, 0] * left / (1.0 - left) + rows[:, -1] * right / (1.0 - right)
-    mass = rows.sum(axis=1)
     fine = (left < 1.0) & (right < 1.0) & (tail <= NORMALIZE_TAIL * mass) & (mass > 0)
     scale = np.empty(len(start))
     scale[fine] = 1.0 / mass[fine]
     if not fine.all():
         bad = ~fine
-        scale[bad] = hypergeom_pmf(mode[bad], total[bad], a[bad], b[bad])
+        scale[bad] = hypergeom_pmf(mode[bad], total[bad], a[bad], b[bad]) / at_mode[bad]
     rows *= scale[:, None]
     return rows
 
@@ -292,13 +308,15 @@ def carry_pmf(ratio: NDArray, start: NDArray, lo: NDArray, hi: NDArray, mode: ND
             ratio[partial] = step
     product = np.empty((rows, width))
     product[:, 0] = 1.0
-    np.cumprod(ratio, axis=1, out=product[:, 1:])
+    with np.errstate(over="ignore"):  # rows that overflow are carried both ways below
+        np.cumprod(ratio, axis=1, out=product[:, 1:])
     at_mode = product[np.arange(rows), mode - start]
     with np.errstate(divide="ignore", invalid="ignore"):
         scale = anchor / at_mode
     # A running product of positive finite ratios is finite everywhere iff its largest is.
     bad = ~np.isfinite(product.max(axis=1)) | ~np.isfinite(scale) | (at_mode == 0)
-    product *= scale[:, None]
+    with np.errstate(over="ignore", invalid="ignore"):  # the bad rows are replaced
+        product *= scale[:, None]
     if bad.any():
         product[bad] = _two_way(ratio[bad], (mode - start)[bad], anchor[bad])
     if partial.size:
