@@ -105,9 +105,12 @@ more points, every position where the check misses 1e-13); D = distinct sizes pe
   grids from 25 partner sizes interpolated in log(size) (>= 50 sizes), 9-node pair rows,
   pmf rows normalized where their tails are provably < 1e-17: g ~ (81 x 25 + 9 D) / D,
   ~29 at D = 100, plus O(D_A D_B 12 w) for the diagonal rows. N = 10^6, K = 100 x 100
-  Dirichlet: 32.7 s -> 5.2 s here (main before this change, same session). Not met: the
-  1 s target there; it needs the grids interpolated over the base size too (one 3-D grid
-  per stage), or the series in 1/mu.
+  Dirichlet: 32.7 s -> 5.2 s here (main before this change, same session); then the
+  diagonal rows batched over the base sizes and fewer passes per pmf row: 5.1 s -> 4.35 s
+  (medians of 3 paired rounds against main, benchmarks/smi.py's table in one call: 4.5 s).
+  Not met: the 1 s target there; ~1.7e8 pmf values at ~18 ns each remain, and fewer values
+  need the grids interpolated over the base size too (one 3-D grid per stage), or the
+  series in 1/mu.
 - num, all with N <= 30 (two random sides: 20): O(N^3 w^2) (sums over all sizes 1..N).
 - num with small clusters (a size law): the same sums over sizes, up to N = 1000 with one
   random side and N = 100 with two (the limit is this cost), refused beyond.

@@ -82,7 +82,9 @@ test, is in the table of ``docs/math.md#math-routes``.
   (``mi_variance.FACTOR_LONG``); the grid from 25 partner sizes interpolated in log(size)
   where a side has >= 50 sizes (``mi_variance._coarse``, ``mi_variance.KIND_NODES``); pair
   rows from 9 nodes (``mi_variance.PAIR_NODES``); pmf rows divided by their sums where their
-  outside mass is provably < 1e-17 (``mi_variance._normalized``).
+  outside mass is provably < 1e-17 (``mi_variance._normalized``). The diagonal rows of the
+  factored route (b' = b, a' = a) of every base size go through one batched call
+  (``mi_variance._add_pair_rows``, ``mi_variance._cross_sum`` take a base size per entry).
 - sum_u c_u D(a, u) by a Chebyshev fit in log u -- #math-fits --
   :func:`mixture_fits.fitted_mixture_sums`, :func:`mixture_fits.fitted_joint_sum`.
 - Windows (Bennett: mass < 1e-20 outside) and sums carried from the pmf's mode by its ratio

@@ -219,15 +219,16 @@ def _hyp_rows(total, a, b, start, width: int, normalize: bool = False) -> NDArra
     mode = np.clip((a + 1) * (b + 1) // (total + 2), lo, hi)
     anchor = None if normalize else hypergeom_pmf(mode, total, a, b)
     # Ratios h(t+1)/h(t) on the row's range (outside the support they are replaced),
-    # (a - t)(b - t) / ((t + 1)(rest + t)), in place: few passes over the block.
-    t = start[:, None].astype(np.float64) + np.arange(width - 1, dtype=np.float64)
+    # (a - t)(b - t) / ((t + 1)(rest + t)) at t = start + u: each factor is a per-row
+    # integer minus or plus u (exact in floats), two buffers, few passes over the block.
+    u = np.arange(width - 1, dtype=np.float64)
+    ratio = np.subtract((a - start).astype(np.float64)[:, None], u)
+    other = np.subtract((b - start).astype(np.float64)[:, None], u)
+    ratio *= other
+    np.add((start + 1).astype(np.float64)[:, None], u, out=other)
+    other *= np.add((total - a - b + 1 + start).astype(np.float64)[:, None], u)
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = a[:, None].astype(np.float64) - t
-        ratio *= b[:, None].astype(np.float64) - t
-        rest = t + (total - a - b + 1)[:, None].astype(np.float64)
-        t += 1.0
-        t *= rest
-        ratio /= t
+        ratio /= other
     if normalize:
         rows_ok = _normalized(ratio, total, a, b, start, lo, hi, mode)
     else:
@@ -247,8 +248,24 @@ def _normalized(ratio, total, a, b, start, lo, hi, mode) -> NDArray[np.float64]:
     """Rows of pmf / pmf(mode), divided by their sums where the mass beyond both ends is
     below NORMALIZE_TAIL of the row's (bounded by the geometric series of the ratio at each
     end: the hypergeometric pmf is log-concave, its ratios fall), else by Loader's anchor."""
-    rows = carry_pmf(ratio, start, lo, hi, mode, np.ones(len(start)))
-    width = rows.shape[1]
+    width = ratio.shape[1] + 1
+    if np.any(lo > start) or np.any(hi < start + width - 1):  # support ends inside a row
+        rows = carry_pmf(ratio, start, lo, hi, mode, np.ones(len(start)))
+        at_mode = np.ones(len(start))
+        mass = rows.sum(axis=1)
+    else:  # the running product itself (one pass fewer), rescaled once below
+        rows = np.empty((len(start), width))
+        rows[:, 0] = 1.0
+        # A sum of positive terms is finite iff every term is (and it does not overflow).
+        with np.errstate(over="ignore", invalid="ignore"):
+            np.cumprod(ratio, axis=1, out=rows[:, 1:])
+            mass = rows.sum(axis=1)
+        at_mode = rows[np.arange(len(start)), mode - start]
+        bad = ~np.isfinite(mass) | ~(at_mode > 0) | ~np.isfinite(at_mode)
+        if bad.any():  # carried from the mode both ways, 1 there (as carry_pmf does)
+            rows[bad] = _two_way(ratio[bad], (mode - start)[bad], np.ones(int(bad.sum())))
+            at_mode[bad] = 1.0
+            mass[bad] = rows[bad].sum(axis=1)
     s0, s1 = start.astype(np.float64), (start + width - 1).astype(np.float64)
     af, bf, rest = (v.astype(np.float64) for v in (a, b, total - a - b + 1))
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -258,13 +275,12 @@ def _normalized(ratio, total, a, b, start, lo, hi, mode) -> NDArray[np.float64]:
         left = np.where(lo > np.maximum(a + b - total, 0), left, 0.0)
         right = np.where(hi < np.minimum(a, b), right, 0.0)
         tail = rows[:, 0] * left / (1.0 - left) + rows[:, -1] * right / (1.0 - right)
-    mass = rows.sum(axis=1)
     fine = (left < 1.0) & (right < 1.0) & (tail <= NORMALIZE_TAIL * mass) & (mass > 0)
     scale = np.empty(len(start))
     scale[fine] = 1.0 / mass[fine]
     if not fine.all():
         bad = ~fine
-        scale[bad] = hypergeom_pmf(mode[bad], total[bad], a[bad], b[bad])
+        scale[bad] = hypergeom_pmf(mode[bad], total[bad], a[bad], b[bad]) / at_mode[bad]
     rows *= scale[:, None]
     return rows
 
@@ -292,13 +308,15 @@ def carry_pmf(ratio: NDArray, start: NDArray, lo: NDArray, hi: NDArray, mode: ND
             ratio[partial] = step
     product = np.empty((rows, width))
     product[:, 0] = 1.0
-    np.cumprod(ratio, axis=1, out=product[:, 1:])
+    with np.errstate(over="ignore"):  # rows that overflow are carried both ways below
+        np.cumprod(ratio, axis=1, out=product[:, 1:])
     at_mode = product[np.arange(rows), mode - start]
     with np.errstate(divide="ignore", invalid="ignore"):
         scale = anchor / at_mode
     # A running product of positive finite ratios is finite everywhere iff its largest is.
     bad = ~np.isfinite(product.max(axis=1)) | ~np.isfinite(scale) | (at_mode == 0)
-    product *= scale[:, None]
+    with np.errstate(over="ignore", invalid="ignore"):  # the bad rows are replaced
+        product *= scale[:, None]
     if bad.any():
         product[bad] = _two_way(ratio[bad], (mode - start)[bad], anchor[bad])
     if partial.size:
@@ -488,41 +506,47 @@ def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells) -> N
     col, partner = np.nonzero(cols.pairs)
     weights = cols.pairs[col, partner]
     factored = cols.spread is None and len(cols.sizes) >= FACTOR_MIN
-    diagonal = np.arange(len(cols.sizes))
+    kept = []
     for i, s in enumerate(rows.sizes.tolist()):
         if factored:
             psi = _psi_rows(n, s, i, cols, cells)
             if psi is not None:
                 out[i, :, : psi.shape[1]] = cols.once[:, None] * psi
-                _add_pair_rows(out, n, i, s, cols, cells, diagonal, diagonal, -cols.once)
+                kept.append(i)
                 continue
-        _add_pair_rows(out, n, i, s, cols, cells, col, partner, weights)
+        _add_pair_rows(out, n, np.full(col.size, i), rows.sizes, cols, cells, col, partner,
+                       weights)
+    if kept:  # the diagonal terms b' = b of every kept size, in one batch
+        diagonal = np.arange(len(cols.sizes))
+        base, col = (v.ravel() for v in np.meshgrid(kept, diagonal, indexing="ij"))
+        _add_pair_rows(out, n, base, rows.sizes, cols, cells, col, col, -cols.once[col])
     return out
 
 
-def _add_pair_rows(out, n, i, s, cols, cells, col, partner, weights) -> None:
-    """out[i, b, m] += w Gc_{s,b,b'}(m) for the listed (b, b', w), in blocks of at most _GRID
-    grid points."""
+def _add_pair_rows(out, n, base, sizes_a, cols, cells, col, partner, weights) -> None:
+    """out[i, b, m] += w Gc_{s,b,b'}(m) for the listed (i, b, b', w) (s = sizes_a[i]), in
+    blocks of at most _GRID grid points (rows of several base sizes batched together)."""
     sizes_b = cols.sizes
-    for sl, wm, wy in _blocks(cells.count[i, col], cells.count[i, partner]):
-        b_of, b_to = sizes_b[col[sl]], sizes_b[partner[sl]]
-        lo_m, lo_y = cells.lo[i, col[sl]], cells.lo[i, partner[sl]]
-        centred = cells.centred[i, partner[sl], :wy]  # 0 beyond each y-window
+    for sl, wm, wy in _blocks(cells.count[base, col], cells.count[base, partner]):
+        i_of, b_of, b_to = base[sl], sizes_b[col[sl]], sizes_b[partner[sl]]
+        s_of = sizes_a[i_of]
+        lo_m, lo_y = cells.lo[i_of, col[sl]], cells.lo[i_of, partner[sl]]
+        centred = cells.centred[i_of, partner[sl], :wy]  # 0 beyond each y-window
 
         def given(rows, pos, b_of=b_of, b_to=b_to, lo_m=lo_m, lo_y=lo_y, centred=centred,
-                  s=s, wy=wy):
+                  s_of=s_of, wy=wy):
             m = lo_m[rows, None] + pos
             cond = _hyp_rows(
                 n - np.repeat(b_of[rows], pos.shape[1]),
-                s - m.ravel(),
+                (s_of[rows, None] - m).ravel(),
                 np.repeat(b_to[rows], pos.shape[1]),
                 np.repeat(lo_y[rows], pos.shape[1]),
                 wy, normalize=True,
             ).reshape(rows.size, pos.shape[1], wy)
             return np.einsum("kpy,ky->kp", cond, centred[rows])
 
-        values = conditional_rows(cells.count[i, col[sl]], wm, given, PAIR_NODES)
-        np.add.at(out[i, :, :wm], col[sl], weights[sl, None] * values)
+        values = conditional_rows(cells.count[i_of, col[sl]], wm, given, PAIR_NODES)
+        np.add.at(out[:, :, :wm], (i_of, col[sl]), weights[sl, None] * values)
 
 
 def _mixture(total: NDArray, first: NDArray, second: NDArray, weights: NDArray, lo: NDArray,
@@ -738,25 +762,26 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
     return None
 
 
-def _cross_sum(n, rows, cols, cells, partner_terms, i, other, col, weight) -> float:
-    """sum over the listed (a', b, w) of w sum_x p(x) Dc(x) E[partner(a', b, m) | x] for the
-    row size a = rows.sizes[i], m | x ~ Hyp(N - a, a', b - x) on the m-window of (a', b),
-    in blocks of at most _GRID grid points."""
-    a = int(rows.sizes[i])
+def _cross_sum(n, rows, cols, cells, partner_terms, base, other, col, weight) -> float:
+    """sum over the listed (a, a', b, w) of w sum_x p(x) Dc(x) E[partner(a', b, m) | x] for
+    the row sizes a = rows.sizes[base], m | x ~ Hyp(N - a, a', b - x) on the m-window of
+    (a', b), in blocks of at most _GRID grid points (several row sizes batched together)."""
     sizes_a, sizes_b = rows.sizes, cols.sizes
+    base = np.broadcast_to(base, col.shape)
     total = 0.0
-    for sl, wx, wm in _blocks(cells.count[i, col], cells.count[other, col]):
-        pick = (cells.pmf[i] * cells.centred[i])[col[sl], :wx]  # 0 beyond each window
+    for sl, wx, wm in _blocks(cells.count[base, col], cells.count[other, col]):
+        i_of = base[sl]
+        pick = cells.pmf[i_of, col[sl], :wx] * cells.centred[i_of, col[sl], :wx]  # 0 beyond
         inside = cells.pmf[other[sl], col[sl], :wm] > 0  # mass < 1e-20 beyond the m-windows
         target = np.where(inside, partner_terms[other[sl], col[sl], :wm], 0.0)
-        a_to, b_of = sizes_a[other[sl]], sizes_b[col[sl]]
-        lo_x, lo_m = cells.lo[i, col[sl]], cells.lo[other[sl], col[sl]]
+        a_of, a_to, b_of = sizes_a[i_of], sizes_a[other[sl]], sizes_b[col[sl]]
+        lo_x, lo_m = cells.lo[i_of, col[sl]], cells.lo[other[sl], col[sl]]
 
-        def given(rows_, pos, a=a, a_to=a_to, b_of=b_of, lo_x=lo_x, lo_m=lo_m,
+        def given(rows_, pos, a_of=a_of, a_to=a_to, b_of=b_of, lo_x=lo_x, lo_m=lo_m,
                   target=target, wm=wm):
             x = lo_x[rows_, None] + pos
             cond = _hyp_rows(
-                n - a,
+                n - np.repeat(a_of[rows_], pos.shape[1]),
                 np.repeat(a_to[rows_], pos.shape[1]),
                 np.repeat(b_of[rows_], pos.shape[1]) - x.ravel(),
                 np.repeat(lo_m[rows_], pos.shape[1]),
@@ -764,7 +789,7 @@ def _cross_sum(n, rows, cols, cells, partner_terms, i, other, col, weight) -> fl
             ).reshape(rows_.size, pos.shape[1], wm)
             return np.einsum("kpm,km->kp", cond, target[rows_])
 
-        value = np.sum(pick * conditional_rows(cells.count[i, col[sl]], wx, given, PAIR_NODES),
+        value = np.sum(pick * conditional_rows(cells.count[i_of, col[sl]], wx, given, PAIR_NODES),
                        axis=-1)
         total += float(weight[sl] @ value)
     return total
@@ -800,11 +825,11 @@ def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[
             pick = cells.pmf[:, j, : phi.shape[1]] * cells.centred[:, j, : phi.shape[1]]
             total += float(rows.once @ np.sum(pick * phi, axis=1))
         factored_cols = np.flatnonzero(~pair_way)
-        if factored_cols.size:
-            for i in range(kinds_a):  # the term a' = a of W2_A
-                other = np.full(factored_cols.size, i)
-                total += _cross_sum(n, rows, cols, cells, partner_terms, i, other, factored_cols,
-                                    np.full(factored_cols.size, -rows.once[i]))
+        if factored_cols.size:  # the terms a' = a of W2_A, every row size in one batch
+            base, col = (v.ravel() for v in np.meshgrid(np.arange(kinds_a), factored_cols,
+                                                        indexing="ij"))
+            total += _cross_sum(n, rows, cols, cells, partner_terms, base, base, col,
+                                -rows.once[base])
     cols_left = np.flatnonzero(pair_way)
     if cols_left.size:
         for i in range(kinds_a):
