@@ -9,15 +9,17 @@ calls, and with the work shared out the way that scales:
 * each clustering is validated and factorized once (codes, K, sizes; its
   cluster-size law once per worker), never once per pair;
 * two-sided ``num``/``all`` expectations of MI depend only on (N, K_i, K_j):
-  each distinct pair of numbers of clusters is computed once; other E[MI]
-  (``perm``, one-sided) once per distinct pair of size laws in a worker, by
-  the single call's function (equal-sized or repeated clusterings share it);
-* pairs go out in about four blocks per worker (a Dask client's threads over
-  all its workers, a pool's maximum number of workers), of equal size to within a pair;
-* each block is one task, and the labels go to each
-  worker once: through a memory-mapped file for process pools, or broadcast
-  once to every worker for a Dask client's executor; a task carries only its
-  pair indices;
+  each distinct pair of numbers of clusters is computed once, by the one task
+  that holds all the pairs sharing it; other E[MI] (``perm``, one-sided) once
+  per distinct pair of size laws in a worker, by the single call's function
+  (equal-sized or repeated clusterings share it);
+* pairs are dealt in turn to about four tasks per worker (a Dask client's
+  threads over all its workers, a pool's maximum number of workers), of equal
+  size to within a pair or a group of pairs sharing an E[MI];
+* the labels go to each worker once: through one memory-mapped file for
+  process pools and for Dask workers that see this machine's files (a
+  LocalCluster), else scattered once to every Dask worker; a task carries only
+  its pair indices;
 * the per-pair kernel reuses per-worker buffers for the contingency table,
   so its speed does not depend on the allocator's settings (Dask's nanny
   sets ``MALLOC_TRIM_THRESHOLD_``, which made a kernel allocating ~1 MB per
@@ -234,7 +236,7 @@ default="ami"
     buffers) plus the measure's cost from the table; per-pair E[MI] under
     ``perm`` dominates for AMI (computed once per distinct pair of size laws:
     clusterings with equal sizes share it). Two-sided ``num``/``all`` E[MI] are
-    computed once per distinct (K_i, K_j), in tasks of their own. SMI adds the exact
+    computed once per distinct (K_i, K_j), by the task holding those pairs. SMI adds the exact
     Var[MI] of each pair (its cost: :func:`~chanceclust.mutual_information_variance`);
     two-sided ``num``/``all`` variances depend on (N, K_i, K_j) only and are
     cached per process.

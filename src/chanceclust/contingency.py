@@ -171,10 +171,9 @@ def table_of_codes(
     """
     codes_true, k_true, codes_pred, k_pred = c.codes_true, c.k_true, c.codes_pred, c.k_pred
     del c
-    threads = workers
     if sparse is None:
         sparse = k_true * k_pred > _DENSE_OUTPUT_LIMIT
-    counted = count_cells(codes_true, codes_pred, k_true, k_pred, workers=threads,
+    counted = count_cells(codes_true, codes_pred, k_true, k_pred, workers=workers,
                           tally=not sparse)  # fmt: skip
     del codes_true, codes_pred  # free as we go: the peak stays near the labels' size
     if not sparse:

@@ -304,11 +304,10 @@ def _check_lengths(chunk: Any, first: int, second: int) -> None:
         )
 
 
-def _read(chunk: Any, marks: frozenset[Any], left: Any = None, right: Any = None,
-          raw: list[tuple[Any, Any]] | None = None) -> tuple[_Encoded, _Encoded]:  # fmt: skip
-    """Both sides of a chunk (``raw``: as :func:`_raw` read them) by the one encoding."""
-    pairs = _raw(chunk, left, right) if raw is None else raw
-    sides = [_Encoded(values, nulls, _SIDES[i], marks) for i, (values, nulls) in enumerate(pairs)]
+def _read(chunk: Any, marks: frozenset[Any], raw: list[tuple[Any, Any]]
+          ) -> tuple[_Encoded, _Encoded]:  # fmt: skip
+    """Both sides of a chunk, as :func:`_raw` read them, by the one encoding."""
+    sides = [_Encoded(values, nulls, _SIDES[i], marks) for i, (values, nulls) in enumerate(raw)]
     _check_lengths(chunk, sides[0].codes.shape[0], sides[1].codes.shape[0])
     return sides[0], sides[1]
 
@@ -316,7 +315,7 @@ def _read(chunk: Any, marks: frozenset[Any], left: Any = None, right: Any = None
 def _chunk_uniques(chunk: Any, marks: frozenset[Any], left: Any = None, right: Any = None
                    ) -> tuple[Any, ...]:  # fmt: skip
     """Each side's (distinct labels, their kinds with where they were seen), and the length."""
-    sides = _read(chunk, marks, left, right)
+    sides = _read(chunk, marks, _raw(chunk, left, right))
     out: list[Any] = []
     for i, side in enumerate(sides):
         where = f" in {chunk.where()}, {chunk.side(i)}"
@@ -402,7 +401,7 @@ def _chunk_codes(chunk: Any, plan: _Plan, marks: frozenset[Any], left: Any, righ
         _check_lengths(chunk, raw[0][0].shape[0], raw[1][0].shape[0])
         return [_range_codes(values, coding[0])
                 for (values, _), coding in zip(raw, plan.codings, strict=True)], False
-    sides = _read(chunk, marks, raw=raw)
+    sides = _read(chunk, marks, raw)
     unassigned = bool(sides[0].unassigned or sides[1].unassigned)
     return [_global_codes(side, coding)
             for side, coding in zip(sides, plan.codings, strict=True)], unassigned

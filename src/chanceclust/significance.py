@@ -173,8 +173,9 @@ class _Batch:
     def b(self) -> NDArray[np.int64]:
         return self._margin(self.sizes_pred, self.cell % self.k_b)
 
-    def _margin(self, sizes: NDArray[np.int64], index: NDArray[np.int64]) -> NDArray[np.int64]:
-        """Each cell's size on one side: ``sizes[sample or 0, index]``."""
+    def _margin(self, sizes: NDArray[Any], index: NDArray[np.int64]) -> NDArray[Any]:
+        """Each cell's entry of a per-sample table (sizes, size ranks): ``sizes[sample or 0,
+        index]``."""
         if sizes.shape[0] == 1:  # one row of sizes for every sample
             return sizes[0, index]
         return sizes.ravel()[self.row * sizes.shape[1] + index]
@@ -298,21 +299,10 @@ class _Batch:
         if size_b.size > 1:
             column = label * self.k_b
             np.subtract(self.cell, column, out=column)  # the column labels j
-            code += self._rank_of(rank_b, column)
+            code += self._margin(rank_b, column)
         if size_a.size > 1:
-            code += self._rank_of(rank_a, label) * np.int32(size_b.size)
+            code += self._margin(rank_a, label) * np.int32(size_b.size)
         return code, size_a, size_b
-
-    def _rank_of(self, ranks: NDArray[np.int32], label: NDArray[np.int64]) -> NDArray[np.int32]:
-        """``ranks[sample or 0, label]`` of every cell (``label`` is spent)."""
-        if ranks.shape[0] == 1:
-            return ranks[0].take(label)
-        # Each sample's row offset: a step at each sample's first cell, summed up (cells are
-        # grouped by sample; np.repeat copies item by item, several times slower).
-        offset = np.zeros(label.shape, dtype=np.int64)
-        offset[self.starts[1:]] = ranks.shape[1]
-        label += np.cumsum(offset, out=offset)
-        return ranks.ravel().take(label)
 
     @cached_property
     def k_true(self) -> NDArray[np.int64]:
@@ -474,10 +464,10 @@ def _null(
     def rows(name: str, m: int, dtype: type) -> NDArray[np.integer]:
         """m rows of n labels, the same memory batch after batch (fresh rows are faulted in
         page by page)."""
-        rows = held.get(name)
-        if rows is None or rows.dtype != dtype or rows.shape[0] < m:
-            rows = held[name] = np.empty((m, n), dtype=dtype)
-        return rows[:m]
+        found = held.get(name)
+        if found is None or found.dtype != dtype or found.shape[0] < m:
+            found = held[name] = np.empty((m, n), dtype=dtype)
+        return found[:m]
 
     for start in range(0, n_resamples, batch):
         m = min(batch, n_resamples - start)

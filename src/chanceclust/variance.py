@@ -397,8 +397,6 @@ def _mi_variance_of_sides(true: Side, pred: Side) -> float:
     return total_variance(n, rows, cols) / (n * n)
 
 
-
-
 #: Longest window (counts) of a slot's cell, Binomial(N, 1/u), that the slot routes take.
 MAX_SLOT_WINDOW = 2**16
 

@@ -593,10 +593,10 @@ def _psi_rows(n: int, s: int, i: int, cols: SizeMoments, cells: _Cells) -> NDArr
 FACTOR_MIN = 12
 #: (nodes in M, nodes in r) of the factored grids, tried in turn; each with 3 x 3 checks.
 FACTOR_NODES = ((9, 17), (17, 33))
-#: Tried first where the grid's r-range has at least SMOOTH_MIN integers (long windows:
-#: () turns it off;
-#: F varies little over them); its r nodes are among those of FACTOR_NODES[0] (Chebyshev-
-#: Lobatto points of 2^k + 1), and a point evaluated once is not evaluated again.
+#: Tried first where the grid's r-range has at least SMOOTH_MIN integers (long windows: F
+#: varies little over them); its r nodes are among those of FACTOR_NODES[0] (Chebyshev-
+#: Lobatto points of 2^k + 1), and a point evaluated once is not evaluated again. () turns
+#: it off.
 FACTOR_LONG = (9, 9)
 #: Partner sizes at which the grids' sums over partner sizes are first evaluated: the sizes
 #: nearest KIND_NODES Chebyshev-Lobatto points in log(size), the sum over every partner
