@@ -314,7 +314,13 @@ def _smooth_rectangle(r, c, n):
     form a band: the rows of at least half the widest row's cells, over their common columns."""
     if len(r) * len(c) < _SMOOTH_CELLS:
         return None
-    mean = np.multiply.outer(r, c / float(n))
+    fraction = c / float(n)
+    # The corners first (the means grow along rows and columns): most tiles stop here.
+    if r[-1] * fraction[-1] < _SMOOTH_MEAN or r[0] * fraction[0] >= _SERIES_MEAN:
+        return None
+    if r[0] > n // 2 - c[0]:
+        return None
+    mean = np.multiply.outer(r, fraction)
     grouped = r[:, None] <= n // 2 - c[None, :]  # s + l <= N/2 without an int64 sum
     ok = (mean >= _SMOOTH_MEAN) & (mean < _SERIES_MEAN) & grouped
     count = ok.sum(axis=1)
