@@ -108,7 +108,7 @@ def test_rectangle_switches():
     assert got is not None
     last_row, last_column = rows[got[0]][-1], columns[got[1]][-1]
     assert last_row * last_column / n < 100 <= last_row * (last_column + 1) / n
-    # s + l <= N/2: at N = 2 * 10^4 + 1 cells up to 10^4 are in.
+    # s + l <= N/2: at N = 2000 the cells of s + l <= 1000 are in, the next column is not.
     n = 2_000
     rows, columns = np.arange(100, 164), np.arange(700, 1_000)
     got = kernel._smooth_rectangle(rows, columns, n)

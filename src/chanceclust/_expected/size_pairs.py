@@ -14,6 +14,10 @@ at N >= 10^8), so it is computed in three ways:
 * **2-D pmf blocks (``information_sum`` only: 1 < ab/N <= 10, s + l <= N/2).** The pmf
   summed from 0 by Horner's rule over its ratios, per block of rows against a band of
   columns (``_mid_mean_block``).
+* **Interpolated tiles (``information_sum`` only: 10 <= ab/N < 100, s + l <= N/2).** Before
+  a tile of gathered pairs (64 sizes against up to 1024) goes pair by pair, its largest
+  rectangle of such cells (>= 4096) is interpolated in (a, b) from the exact values at rounded
+  Chebyshev nodes, if checks between the nodes agree within 4e-15 (``_smooth_block``).
 * **Grouped (nearly all other pairs: s + l <= N/2, s <= l the two sizes).** Pairs
   are sorted into groups of nearby means. Within a group the pmf of every
   pair is carried over one shared range of x (holding each pair's window) by
