@@ -198,3 +198,21 @@ def test_interpolation_property(log_n, mean, ratio, row_step, column_step):
     if values is None:
         return
     np.testing.assert_allclose(values, _exact(rows, columns, n), rtol=1e-14, atol=0)
+
+
+def _cost(rows, columns):
+    sides = kernel._smooth_nodes(rows), kernel._smooth_nodes(columns)
+    return len(sides[0][0]) * len(sides[1][0]) + len(sides[0][1]) * len(sides[1][1])
+
+
+def test_cost_switch():
+    """Nodes and checks cost at most 1/16 of the cells, or the tile goes pair by pair."""
+    n = 10**7
+    rows = 10_000 + 30 * np.arange(64)
+    few, many = 10_000 + 40 * np.arange(64), 10_000 + 40 * np.arange(128)
+    assert 16 * _cost(rows, few) > len(rows) * len(few)
+    assert kernel._smooth_block(rows, few, n) is None
+    assert 16 * _cost(rows, many) <= len(rows) * len(many)
+    values = kernel._smooth_block(rows, many, n)
+    assert values is not None
+    np.testing.assert_allclose(values, _exact(rows, many, n), rtol=1e-14, atol=0)
