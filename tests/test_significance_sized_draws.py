@@ -171,7 +171,8 @@ def test_draw_rows_returns_the_rows_tally(seed):
             sizes = side.draw_rows(gen_new, rows)
             np.testing.assert_array_equal(rows, want)
             tally = _row_sizes(want, int(want.max()) + 1)
-            assert sizes.dtype == tally.dtype and sizes.shape == tally.shape
+            assert sizes.dtype == tally.dtype
+            assert sizes.shape == tally.shape
             np.testing.assert_array_equal(sizes, tally)
             assert gen_old.integers(2**62) == gen_new.integers(2**62)
     assert Fixed(np.array([2, 1]), 3).draw_rows(np.random.default_rng(0), np.empty((2, 3))) is None

@@ -131,9 +131,7 @@ class Num:
 
         return draw_num
 
-    def draw_rows(
-        self, gen: np.random.Generator, out: NDArray[np.integer]
-    ) -> NDArray[np.int64]:
+    def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> NDArray[np.int64]:
         """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other
         (each draw's sizes, then its shuffle: the stream is that of the sampler); returns the
         rows' sizes by label, (len(out), K)."""
@@ -189,9 +187,7 @@ class All:
 
         return draw_all
 
-    def draw_rows(
-        self, gen: np.random.Generator, out: NDArray[np.integer]
-    ) -> NDArray[np.int64]:
+    def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> NDArray[np.int64]:
         """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other;
         returns the rows' sizes by label, zero padded to the largest K, (len(out), K)."""
         return _draw_sized_rows(self.sized_sampler(), gen, out)
@@ -234,7 +230,7 @@ def stack_sizes(sizes: list[NDArray[np.int64]]) -> NDArray[np.int64]:
     if all(len(s) == width for s in sizes):
         return np.stack(sizes).astype(np.int64, copy=False)
     out = np.zeros((len(sizes), width), dtype=np.int64)
-    for row, row_sizes in zip(out, sizes):
+    for row, row_sizes in zip(out, sizes, strict=True):
         row[: len(row_sizes)] = row_sizes
     return out
 
