@@ -267,14 +267,17 @@ def _surjection_sizes(
         # First points t_i with density rho e^(-rho t) / scale on [0, 1]; keep 1 - t_i.
         t = -np.log1p(-gen.random(k) * scale) / rho
         remaining = 1.0 - t
-        total = rho * float(np.sum(remaining))
+        # The ndarray method: np.sum's Python wrapper cost more than the sum at small K.
+        remaining_sum = remaining.sum()
+        total = rho * float(remaining_sum)
         # log[Poisson(M; L) / Poisson(M; M)] = M log(L/M) - (L - M) <= 0.
         relative = (total - extra) / extra
         log_accept = extra * math.log1p(relative) - (total - extra)
         if math.log(1.0 - gen.random()) <= log_accept:
             break
-    extra_counts = gen.multinomial(extra, remaining / np.sum(remaining))
-    return (1 + extra_counts).astype(np.int64)
+    extra_counts = gen.multinomial(extra, remaining / remaining_sum)
+    extra_counts += 1
+    return extra_counts.astype(np.int64, copy=False)
 
 
 @dataclass(frozen=True)
