@@ -283,3 +283,52 @@ def test_ties_under_all_are_kept():
     want = _old_null(s, 3000, np.random.default_rng(3), None)
     assert (got == s.statistic).sum() > 10
     np.testing.assert_array_equal(got, want)
+
+
+# ------------------------------------------------- per-sample entries of the cells
+
+
+def _flat_margin(t, sizes, index):
+    """_Batch._margin before the change: each cell's sample number, one flat gather."""
+    step = np.zeros(t.x.shape, dtype=np.intp)
+    step[t.starts[1:]] = 1
+    row = np.cumsum(step)
+    return sizes.ravel()[row * sizes.shape[1] + index]
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_margins_gathered_by_sample_equal_the_flat_gather(seed, monkeypatch):
+    """Both sides of _GATHER_BY_SAMPLE: sizes and ranks of the cells' rows and columns."""
+    from chanceclust import significance
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 3000))
+    k = int(rng.integers(1, min(n, 40) + 1))
+    m = int(rng.integers(1, 12))
+    gen = np.random.default_rng(seed + 3)
+    for side in _sides(n, k):
+        trues = np.empty((m, n), dtype=np.int32)
+        preds = np.empty((m, n), dtype=np.int32)
+        sizes_true, sizes_pred = side.draw_rows(gen, trues), side.draw_rows(gen, preds)
+        t = _batch_tables(trues, preds, False, None, sizes_true, sizes_pred)
+        i, j = t.cell // t.k_b, t.cell % t.k_b
+        for threshold in (0, 64, 10**9):
+            monkeypatch.setattr(significance, "_GATHER_BY_SAMPLE", threshold)
+            for sizes, index in ((t.sizes_true, i), (t.sizes_pred, j)):
+                ranks = np.unique(sizes, return_inverse=True)[1].reshape(sizes.shape)
+                for table in (sizes, ranks.astype(np.int32)):
+                    got = t._margin(table, index)
+                    want = _flat_margin(t, table, index)
+                    assert got.dtype == want.dtype
+                    np.testing.assert_array_equal(got, want)
+
+
+def test_gather_switch_is_taken_on_both_sides():
+    from chanceclust import significance
+
+    gen = np.random.default_rng(0)
+    for n, m, by_sample in ((20, 50, False), (5000, 3, True)):
+        preds = np.empty((m, n), dtype=np.int32)
+        sizes = All(n).draw_rows(gen, preds)
+        t = _batch_tables(preds, preds.copy(), False, None, sizes, sizes)
+        assert (t.x.size >= significance._GATHER_BY_SAMPLE * m) == by_sample

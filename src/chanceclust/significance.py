@@ -73,6 +73,9 @@ _BATCH_ELEMENTS = 1 << 20
 # 2**31 (products of sizes and the sums of the cells' products stay in int64).
 _LOOKUP_PER_CELL = 4
 _LOOKUP_MAX_N = 2**31
+#: Per-sample entries (sizes, ranks) are gathered sample by sample where the cells are at
+#: least this many per sample, else by one flat gather (the same integers either way).
+_GATHER_BY_SAMPLE = 64
 #: The routes of significance_test: sampling the null law, or its normal approximation.
 METHODS = ("monte-carlo", "normal")
 #: The statistics of the normal route, by name: the standardized form of each.
@@ -178,7 +181,15 @@ class _Batch:
         index]``."""
         if sizes.shape[0] == 1:  # one row of sizes for every sample
             return sizes[0, index]
-        return sizes.ravel()[self.row * sizes.shape[1] + index]
+        if index.size < _GATHER_BY_SAMPLE * sizes.shape[0]:  # many small samples
+            return sizes.ravel()[self.row * sizes.shape[1] + index]
+        # Few samples of many cells (num and all at large N): one gather per sample spares
+        # the cells' sample numbers and flat indices (two passes over the cells and a sum).
+        out = np.empty(index.shape, dtype=sizes.dtype)
+        bounds = [*self.starts.tolist(), index.size]
+        for sample, (first, stop) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)):
+            sizes[sample].take(index[first:stop], out=out[first:stop], mode="clip")
+        return out
 
     @cached_property
     def n11(self) -> NDArray[np.int64]:
