@@ -26,6 +26,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -187,7 +188,7 @@ class _Batch:
         # the cells' sample numbers and flat indices (two passes over the cells and a sum).
         out = np.empty(index.shape, dtype=sizes.dtype)
         bounds = [*self.starts.tolist(), index.size]
-        for sample, (first, stop) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)):
+        for sample, (first, stop) in enumerate(pairwise(bounds)):
             sizes[sample].take(index[first:stop], out=out[first:stop], mode="clip")
         return out
 
