@@ -530,6 +530,7 @@ def _null(
             fixed = isinstance(s.sides[1], Fixed)
             tables = _batch_tables(trues, preds, fixed, cache, sizes_true, sizes_pred)
             out[start : start + m] = s.evaluate(tables)
+            del tables  # its cells are not held while the next batch is drawn and tallied
         elif callable(s.measure):
             for i in range(m):
                 true = trues[i if draw_true else 0]
