@@ -14,6 +14,10 @@ at N >= 10^8), so it is computed in three ways:
 * **2-D pmf blocks (``information_sum`` only: 1 < ab/N <= 10, s + l <= N/2).** The pmf
   summed from 0 by Horner's rule over its ratios, per block of rows against a band of
   columns (``_mid_mean_block``).
+* **Interpolated tiles (``information_sum`` only: 10 <= ab/N < 100, s + l <= N/2).** Before
+  a tile of gathered pairs (64 sizes against up to 1024) goes pair by pair, its largest
+  rectangle of such cells (>= 4096) is interpolated in (a, b) from the exact values at rounded
+  Chebyshev nodes, if checks between the nodes agree within 4e-15 (``_smooth_block``).
 * **Grouped (nearly all other pairs: s + l <= N/2, s <= l the two sizes).** Pairs
   are sorted into groups of nearby means. Within a group the pmf of every
   pair is carried over one shared range of x (holding each pair's window) by
@@ -52,6 +56,7 @@ from numpy.typing import NDArray
 
 from chanceclust._expected.deviance_series import series_expected_deviance, series_min_mean
 from chanceclust._expected.elementary import unique
+from chanceclust._expected.mi_variance import _barycentric, _chebyshev
 from chanceclust._expected.pmfs import deviance, hypergeom_pmf
 from chanceclust._expected.small_means import (
     SMALL_MEAN,
@@ -82,6 +87,14 @@ INT64_EXACT_MAX_N = 3_037_000_499
 # above ~100 it costs less than the pmf over the window (~20 sqrt(mean) points), and it is
 # accurate from series_min_mean() (~70) up.
 _SERIES_MEAN = 100.0
+# Tiles of gathered pairs (``_PairSums.add_pairs``) whose rectangle of cells all take the
+# grouped pmf sums with means from _SMOOTH_MEAN up (``_smooth_rectangle``) and has at least
+# _SMOOTH_CELLS cells are interpolated from rounded Chebyshev nodes (``_smooth_block``), where
+# the interpolant meets the exact values at the check points within _SMOOTH_TOL relative.
+_SMOOTH_MEAN = 10.0
+_SMOOTH_CELLS = 4096
+_SMOOTH_TOL = 4e-15
+_SMOOTH_MAX_NODES = 24  # per side; a side needing more is not interpolated
 
 
 def pair_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDArray[np.float64]:
@@ -248,7 +261,16 @@ class _PairSums:
         self.sum += total / n
 
     def add_pairs(self, r, c, weights):
-        """Every pair of rows r and columns c of nonzero weight, for pair_information."""
+        """Every pair of rows r and columns c of nonzero weight: a rectangle of them by
+        :func:`_smooth_block` where it applies, the others gathered for pair_information."""
+        rectangle = _smooth_rectangle(r, c, self.n)
+        if rectangle is not None:
+            rows, columns = rectangle
+            values = _smooth_block(r[rows], c[columns], self.n)
+            if values is not None:
+                self.sum += float(np.sum(values * weights[rows, columns]))
+                weights = weights.copy()
+                weights[rows, columns] = 0.0
         if weights.all():  # no selection: the block as it is
             self._gather(np.repeat(r, len(c)), np.tile(c, len(r)), weights.ravel())
             return
@@ -286,6 +308,108 @@ class _PairSums:
         self._flush("series")
         self._flush("sums")
         return self.sum
+
+
+def _smooth_rectangle(r, c, n):
+    """(row slice, column slice) of the largest simple rectangle of rows r against columns c
+    (both sorted) whose cells all take the grouped pmf sums (:func:`_summed_information`) with
+    means _SMOOTH_MEAN <= ab/N < _SERIES_MEAN, s + l <= N/2, if it has _SMOOTH_CELLS cells;
+    else None. The means and s + l grow along rows and columns, so the cells that qualify
+    form a band: the rows of at least half the widest row's cells, over their common columns."""
+    if len(r) * len(c) < _SMOOTH_CELLS:
+        return None
+    fraction = c / float(n)
+    # The corners first (the means grow along rows and columns): most tiles stop here.
+    if r[-1] * fraction[-1] < _SMOOTH_MEAN or r[0] * fraction[0] >= _SERIES_MEAN:
+        return None
+    if r[0] > n // 2 - c[0]:
+        return None
+    mean = np.multiply.outer(r, fraction)
+    grouped = r[:, None] <= n // 2 - c[None, :]  # s + l <= N/2 without an int64 sum
+    ok = (mean >= _SMOOTH_MEAN) & (mean < _SERIES_MEAN) & grouped
+    count = ok.sum(axis=1)
+    rows = np.flatnonzero(2 * count >= max(int(count.max()), 1))
+    if not count.any() or len(rows) == 0:
+        return None
+    first, last = int(rows[0]), int(rows[-1]) + 1
+    low = int(ok[first:last].argmax(axis=1).max())
+    high = len(c) - int(ok[first:last, ::-1].argmax(axis=1).max())
+    if (last - first) * (high - low) < _SMOOTH_CELLS or not ok[first:last, low:high].all():
+        return None
+    return slice(first, last), slice(low, high)
+
+
+def _smooth_nodes(sizes):
+    """Rounded Chebyshev-Lobatto nodes over the sorted sizes' range for the interpolation of
+    :func:`_smooth_block` (every size where there are not more sizes than nodes), and its check
+    points; None where a side needs more than _SMOOTH_MAX_NODES.
+
+    I(a, b) extends to an analytic function of a (and of b) whose nearest singularity is at
+    a = 0 (the means ab/N; the pmf's terms in N - a - b stay away from 0 where a + b <= N/2):
+    over [lo, hi] the interpolant at k Chebyshev points then errs by ~rho^-k,
+    rho = q + sqrt(q^2 - 1), q = (hi + lo)/(hi - lo): k is taken for rho^-k <= 1e-17, + 2."""
+    lo, hi = int(sizes[0]), int(sizes[-1])
+    if hi == lo:
+        return np.array([lo]), np.array([lo])
+    q = (hi + lo) / (hi - lo)
+    count = int(np.ceil(17.0 * np.log(10.0) / np.log(q + np.sqrt(q * q - 1.0)))) + 2
+    if count > _SMOOTH_MAX_NODES:
+        return None
+    if count >= hi - lo + 1:
+        everything = np.arange(lo, hi + 1)
+        return everything, everything[:1]  # exact on this side: one check, on a node
+    points, checks = _chebyshev(count)
+    order = np.arange(count)
+    nodes = np.clip(np.rint(lo + points * (hi - lo)).astype(np.int64), lo + order, hi - order[::-1])
+    if np.any(np.diff(nodes) <= 0):
+        return None
+    checks = np.concatenate([checks, 1.0 - checks])
+    return nodes, np.rint(lo + checks * (hi - lo)).astype(np.int64)
+
+
+def _smooth_block(r, c, n):
+    """I(a, b) for rows r against columns c (a rectangle of :func:`_smooth_rectangle`) by
+    tensor-product polynomial interpolation in (a, b) from the exact values
+    (:func:`pair_information`) at rounded Chebyshev nodes; None where a side needs too many
+    nodes, the nodes and checks cost more than 1/16 of the cells, or the interpolant misses
+    the exact values at the check points (6 a side, between the nodes) by more than
+    _SMOOTH_TOL of the largest node value."""
+    sides = _smooth_nodes(r), _smooth_nodes(c)
+    if sides[0] is None or sides[1] is None:
+        return None
+    nodes = len(sides[0][0]) * len(sides[1][0]) + len(sides[0][1]) * len(sides[1][1])
+    if 16 * nodes > len(r) * len(c):
+        return None
+    return _interpolated(r, c, n, sides)
+
+
+def _interpolated(r, c, n, sides):
+    """The interpolant of :func:`_smooth_block` through the nodes and checks ``sides`` (of
+    :func:`_smooth_nodes`) at rows r against columns c, or None where it misses a check."""
+    (row_nodes, row_checks), (column_nodes, column_checks) = sides
+    a = np.r_[np.repeat(row_nodes, len(column_nodes)), np.repeat(row_checks, len(column_checks))]
+    b = np.r_[np.tile(column_nodes, len(row_nodes)), np.tile(column_checks, len(row_checks))]
+    exact = pair_information(a, b, n)
+    split = len(row_nodes) * len(column_nodes)
+    at_nodes = exact[:split].reshape(len(row_nodes), len(column_nodes))
+    at_checks = exact[split:].reshape(len(row_checks), len(column_checks))
+    row_basis, column_basis = _lagrange_basis(row_nodes, r), _lagrange_basis(column_nodes, c)
+    guess = (
+        _lagrange_basis(row_nodes, row_checks).T
+        @ at_nodes
+        @ _lagrange_basis(column_nodes, column_checks)
+    )
+    if np.abs(guess - at_checks).max() > _SMOOTH_TOL * np.abs(at_nodes).max():
+        return None
+    return row_basis.T @ at_nodes @ column_basis
+
+
+def _lagrange_basis(nodes, at):
+    """The Lagrange basis polynomials of ``nodes`` (rows) at the points ``at`` (columns)."""
+    k = len(nodes)
+    return _barycentric(
+        np.broadcast_to(nodes, (k, k)), np.eye(k), np.broadcast_to(np.asarray(at), (k, len(at)))
+    )
 
 
 def _summed_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDArray[np.float64]:
