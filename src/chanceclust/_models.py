@@ -24,6 +24,8 @@ from chanceclust._expected.laws import Law, all_law, fixed_law, num_law, stam_mi
 from chanceclust.exceptions import InternalError
 
 Sampler = Callable[[np.random.Generator], NDArray[np.int64]]
+#: A sampler that also returns the draw's cluster sizes by label (None where not known).
+SizedSampler = Callable[[np.random.Generator], tuple[NDArray[np.int64], NDArray[np.int64] | None]]
 
 
 class _Margins(Protocol):
@@ -66,8 +68,13 @@ class Fixed:
 
         return draw_fixed
 
+    def sized_sampler(self) -> SizedSampler:
+        """:meth:`sampler` with each draw's sizes: None (every draw has this side's sizes)."""
+        return _unsized(self.sampler())
+
     def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
-        """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other.
+        """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other;
+        returns None (the rows' sizes are this side's).
 
         One ``permutation`` of int64 labels per row: numpy's Generator.permuted along axis 1
         draws the same stream for the whole batch, but is slower (numpy's shuffle is
@@ -108,21 +115,27 @@ class Num:
 
     def sampler(self) -> Sampler:
         """A uniform surjection onto K labels (docs/math.md#math-samplers)."""
+        return _labels_only(self.sized_sampler())
+
+    def sized_sampler(self) -> SizedSampler:
+        """:meth:`sampler` with each draw's cluster sizes (the surjection's, by label)."""
         n, k = self.n, self.k
         labels = np.arange(k, dtype=np.int64)
         rho = _surjection_rate(n, k)  # once per side, not per draw
 
-        def draw_num(gen: np.random.Generator) -> NDArray[np.int64]:
-            row = np.repeat(labels, _surjection_sizes(n, k, gen, rho))
+        def draw_num(gen: np.random.Generator) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+            sizes = _surjection_sizes(n, k, gen, rho)
+            row = np.repeat(labels, sizes)
             gen.shuffle(row)  # int64: numpy's shuffle is fastest on 8-byte items
-            return row
+            return row, sizes
 
         return draw_num
 
-    def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
+    def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> NDArray[np.int64]:
         """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other
-        (each draw's sizes, then its shuffle: the stream is that of the sampler)."""
-        _draw_rows(self.sampler(), gen, out)
+        (each draw's sizes, then its shuffle: the stream is that of the sampler); returns the
+        rows' sizes by label, (len(out), K)."""
+        return _draw_sized_rows(self.sized_sampler(), gen, out)
 
     def order(self) -> tuple[Any, ...]:
         return (self.k,)
@@ -151,28 +164,33 @@ class All:
 
     def sampler(self) -> Sampler:
         """Stam's algorithm (docs/math.md#math-samplers)."""
+        return _labels_only(self.sized_sampler())
+
+    def sized_sampler(self) -> SizedSampler:
+        """:meth:`sampler` with each draw's cluster sizes by label (K varies by draw)."""
         n = self.n
         if n == 1:
-            return lambda gen: np.zeros(1, dtype=np.int64)
+            return lambda gen: (np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64))
         mixture = stam_mixture(n)
         slots = np.asarray(mixture.slots, dtype=np.int64)
         cumulative = np.cumsum(mixture.coefs)
 
-        def draw_all(gen: np.random.Generator) -> NDArray[np.int64]:
+        def draw_all(gen: np.random.Generator) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
             # Stam: u from the Dobinski law, then i.i.d. uniform labels on u values.
             index = int(np.searchsorted(cumulative, gen.random() * cumulative[-1], side="right"))
             u = int(slots[min(index, len(slots) - 1)])
             raw = gen.integers(0, u, size=n, dtype=np.int64)
-            used = np.zeros(u, dtype=bool)
-            used[raw] = True
+            counts = np.bincount(raw, minlength=u)  # the sizes come with the labels used
+            used = counts > 0
             rank = np.cumsum(used, dtype=np.int64) - 1  # the labels used become 0..K-1
-            return rank[raw]
+            return rank[raw], counts[used]
 
         return draw_all
 
-    def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
-        """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other."""
-        _draw_rows(self.sampler(), gen, out)
+    def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> NDArray[np.int64]:
+        """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other;
+        returns the rows' sizes by label, zero padded to the largest K, (len(out), K)."""
+        return _draw_sized_rows(self.sized_sampler(), gen, out)
 
     def order(self) -> tuple[Any, ...]:
         return ()
@@ -192,6 +210,39 @@ def _draw_rows(draw: Sampler, gen: np.random.Generator, out: NDArray[np.integer]
     """``out``'s rows drawn by ``draw`` one after the other (the stream of len(out) calls)."""
     for row in out:
         row[:] = draw(gen)
+
+
+def _draw_sized_rows(
+    draw: SizedSampler, gen: np.random.Generator, out: NDArray[np.integer]
+) -> NDArray[np.int64]:
+    """``out``'s rows drawn by ``draw`` one after the other, and their sizes (stacked)."""
+    sizes = []
+    for row in out:
+        row[:], row_sizes = draw(gen)
+        sizes.append(row_sizes)
+    return stack_sizes(sizes)
+
+
+def stack_sizes(sizes: list[NDArray[np.int64]]) -> NDArray[np.int64]:
+    """Per-draw sizes by label as one (len(sizes), largest K) int64 array, zero padded: what
+    a bincount of each row's labels gives (every label 0..K-1 of a draw is used)."""
+    width = max(len(s) for s in sizes)
+    if all(len(s) == width for s in sizes):
+        return np.stack(sizes).astype(np.int64, copy=False)
+    out = np.zeros((len(sizes), width), dtype=np.int64)
+    for row, row_sizes in zip(out, sizes, strict=True):
+        row[: len(row_sizes)] = row_sizes
+    return out
+
+
+def _unsized(draw: Sampler) -> SizedSampler:
+    """A sampler whose draws come without their sizes (None)."""
+    return lambda gen: (draw(gen), None)
+
+
+def _labels_only(draw: SizedSampler) -> Sampler:
+    """The labels of a sized sampler's draws."""
+    return lambda gen: draw(gen)[0]
 
 
 def _surjection_rate(n: int, k: int) -> float | None:
@@ -216,14 +267,17 @@ def _surjection_sizes(
         # First points t_i with density rho e^(-rho t) / scale on [0, 1]; keep 1 - t_i.
         t = -np.log1p(-gen.random(k) * scale) / rho
         remaining = 1.0 - t
-        total = rho * float(np.sum(remaining))
+        # The ndarray method: np.sum's Python wrapper cost more than the sum at small K.
+        remaining_sum = remaining.sum()
+        total = rho * float(remaining_sum)
         # log[Poisson(M; L) / Poisson(M; M)] = M log(L/M) - (L - M) <= 0.
         relative = (total - extra) / extra
         log_accept = extra * math.log1p(relative) - (total - extra)
         if math.log(1.0 - gen.random()) <= log_accept:
             break
-    extra_counts = gen.multinomial(extra, remaining / np.sum(remaining))
-    return (1 + extra_counts).astype(np.int64)
+    extra_counts = gen.multinomial(extra, remaining / remaining_sum)
+    extra_counts += 1
+    return extra_counts.astype(np.int64, copy=False)
 
 
 @dataclass(frozen=True)

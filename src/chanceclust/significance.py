@@ -26,13 +26,14 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._docs import fill_doc
-from chanceclust._models import Fixed, Setting, Side
+from chanceclust._models import Fixed, Setting, Side, SizedSampler, stack_sizes
 from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust._tables import count_rows
 from chanceclust._validation import (
@@ -73,6 +74,9 @@ _BATCH_ELEMENTS = 1 << 20
 # 2**31 (products of sizes and the sums of the cells' products stay in int64).
 _LOOKUP_PER_CELL = 4
 _LOOKUP_MAX_N = 2**31
+#: Per-sample entries (sizes, ranks) are gathered sample by sample where the cells are at
+#: least this many per sample, else by one flat gather (the same integers either way).
+_GATHER_BY_SAMPLE = 64
 #: The routes of significance_test: sampling the null law, or its normal approximation.
 METHODS = ("monte-carlo", "normal")
 #: The statistics of the normal route, by name: the standardized form of each.
@@ -178,7 +182,15 @@ class _Batch:
         index]``."""
         if sizes.shape[0] == 1:  # one row of sizes for every sample
             return sizes[0, index]
-        return sizes.ravel()[self.row * sizes.shape[1] + index]
+        if index.size < _GATHER_BY_SAMPLE * sizes.shape[0]:  # many small samples
+            return sizes.ravel()[self.row * sizes.shape[1] + index]
+        # Few samples of many cells (num and all at large N): one gather per sample spares
+        # the cells' sample numbers and flat indices (two passes over the cells and a sum).
+        out = np.empty(index.shape, dtype=sizes.dtype)
+        bounds = [*self.starts.tolist(), index.size]
+        for sample, (first, stop) in enumerate(pairwise(bounds)):
+            sizes[sample].take(index[first:stop], out=out[first:stop], mode="clip")
+        return out
 
     @cached_property
     def n11(self) -> NDArray[np.int64]:
@@ -328,22 +340,35 @@ def _batch_tables(
     labels_pred: NDArray[np.int64],
     fixed_pred: bool = False,
     cache: dict[Any, Any] | None = None,
+    sizes_true: NDArray[np.int64] | None = None,
+    sizes_pred: NDArray[np.int64] | None = None,
 ) -> _Batch:
     """Tables of (labels_true[i or 0], labels_pred[i]) for every row i, vectorized.
 
     ``fixed_pred``: every row of ``labels_pred`` has the sizes of its first (perm draws),
     which are then tallied once. ``cache``: shared by the batches of one null distribution.
+    ``sizes_true``/``sizes_pred``: the rows' sizes by label where the draws gave them
+    (num, all: every label 0..K-1 of a row used, zero padded), the tally of the labels
+    otherwise (the same integers: not tallied again).
     """
     m, n = labels_pred.shape
-    k_a = int(labels_true.max()) + 1
-    k_b = int((labels_pred[:1] if fixed_pred else labels_pred).max()) + 1
+    if sizes_true is None:
+        k_a = int(labels_true.max()) + 1
+    else:
+        k_a = sizes_true.shape[1]
+    if sizes_pred is None:
+        k_b = int((labels_pred[:1] if fixed_pred else labels_pred).max()) + 1
+    else:
+        k_b = sizes_pred.shape[1]
     cells = k_a * k_b
     # 32-bit keys halve the memory traffic when they fit.
     dtype = np.int32 if max(m * cells, m * n) < 2**31 else np.int64
     labels_true = labels_true.astype(dtype, copy=False)
     labels_pred = labels_pred.astype(dtype, copy=False)
-    sizes_true = _row_sizes(labels_true, k_a)
-    sizes_pred = _row_sizes(labels_pred[:1] if fixed_pred else labels_pred, k_b)
+    if sizes_true is None:
+        sizes_true = _row_sizes(labels_true, k_a)
+    if sizes_pred is None:
+        sizes_pred = _row_sizes(labels_pred[:1] if fixed_pred else labels_pred, k_b)
     keys = labels_true * dtype(k_b) + labels_pred  # broadcasts a fixed reference row
     n_cells, cell, x = count_rows(keys, cells)
     return _Batch(n, x, cell, n_cells, k_b, sizes_true, sizes_pred, cache)
@@ -436,14 +461,26 @@ def _as_codes(row: NDArray[np.integer]) -> NDArray[np.int64]:
     return np.array(row, dtype=np.int64)
 
 
-def _samplers(s: _Setup) -> tuple[Callable[[np.random.Generator], Any] | None, Callable]:
-    """Samplers of the two sides (None for a side that is not drawn)."""
+def _drawn_sides(s: _Setup) -> tuple[Side | None, Side]:
+    """The two sides that are drawn (None for a side that is not)."""
     side_true, side_pred = s.sides
     # Named measures depend on the table only, whose law with both sizes fixed (perm) is
     # the same with labels_true fixed (docs/math.md#math-models): skip drawing it.
     # Callables get both, but for a one-sided reference.
     fixed_true = s.setting.one_sided or (isinstance(side_true, Fixed) and s.evaluate is not None)
-    return (None if fixed_true else side_true.sampler()), side_pred.sampler()
+    return (None if fixed_true else side_true), side_pred
+
+
+def _samplers(s: _Setup) -> tuple[Callable[[np.random.Generator], Any] | None, Callable]:
+    """Samplers of the two sides (None for a side that is not drawn)."""
+    side_true, side_pred = _drawn_sides(s)
+    return (None if side_true is None else side_true.sampler()), side_pred.sampler()
+
+
+def _sized_samplers(s: _Setup) -> tuple[SizedSampler | None, SizedSampler]:
+    """:func:`_samplers` with each draw's sizes (the same draws from the same stream)."""
+    side_true, side_pred = _drawn_sides(s)
+    return (None if side_true is None else side_true.sized_sampler()), side_pred.sized_sampler()
 
 
 def _null(
@@ -454,7 +491,7 @@ def _null(
     progress: Callable[[int, int], None] | None = None,
 ) -> NDArray:
     n = s.codes_true.shape[0]
-    draw_true, draw_pred = _samplers(s)
+    draw_true, draw_pred = _sized_samplers(s)
     if batch is None:
         batch = max(1, _BATCH_ELEMENTS // n)
     out = np.empty(n_resamples, dtype=np.float64)
@@ -475,16 +512,25 @@ def _null(
         dtype = np.int32 if m * n < 2**31 else np.int64
         preds = rows("pred", m, dtype)
         trues = s.codes_true[None] if draw_true is None else rows("true", m, dtype)
+        sizes_true = None
         if draw_true is None:  # the whole batch at once, as m draws one after the other
-            s.sides[1].draw_rows(gen, preds)
+            sizes_pred = s.sides[1].draw_rows(gen, preds)
         else:
+            drawn_true, drawn_pred = [], []
             for i in range(m):  # one sample after the other: results do not depend on `batch`
-                trues[i] = draw_true(gen)
-                preds[i] = draw_pred(gen)
+                trues[i], true_sizes = draw_true(gen)
+                preds[i], pred_sizes = draw_pred(gen)
+                drawn_true.append(true_sizes)
+                drawn_pred.append(pred_sizes)
+            sizes_true = _stacked(drawn_true)
+            sizes_pred = _stacked(drawn_pred)
         if s.evaluate is not None:
-            # perm: every drawn row has the pred side's sizes (no per-row tally needed).
+            # perm: every drawn row has the pred side's sizes (no per-row tally needed);
+            # num, all: the draws' own sizes (not tallied again).
             fixed = isinstance(s.sides[1], Fixed)
-            out[start : start + m] = s.evaluate(_batch_tables(trues, preds, fixed, cache))
+            tables = _batch_tables(trues, preds, fixed, cache, sizes_true, sizes_pred)
+            out[start : start + m] = s.evaluate(tables)
+            del tables  # its cells are not held while the next batch is drawn and tallied
         elif callable(s.measure):
             for i in range(m):
                 true = trues[i if draw_true else 0]
@@ -494,6 +540,13 @@ def _null(
         if progress is not None:
             progress(start + m, n_resamples)
     return out
+
+
+def _stacked(sizes: list[NDArray[np.int64] | None]) -> NDArray[np.int64] | None:
+    """The draws' sizes as one zero-padded array, or None where a draw did not give them."""
+    if any(s is None for s in sizes):
+        return None
+    return stack_sizes(sizes)  # type: ignore[arg-type]
 
 
 def _check_batch(batch: Any) -> int | None:
