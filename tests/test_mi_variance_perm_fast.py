@@ -53,7 +53,7 @@ class _Grids:
         self.grids: Counter = Counter()
         original = engine.factored_rows
 
-        def spy(n, totals, base, lo, count, evaluate, coarse=None):
+        def spy(n, totals, base, lo, count, evaluate, coarse=None, *tolerance):
             points: Counter = Counter()
 
             def exact(total, r, *rest):
@@ -64,7 +64,8 @@ class _Grids:
                 points["coarse"] += len(total)
                 return coarse(total, r)
 
-            out = original(n, totals, base, lo, count, exact, None if coarse is None else nodes)
+            out = original(n, totals, base, lo, count, exact, None if coarse is None else nodes,
+                           *tolerance)
             self.grids[(points["coarse"], points["exact"], out is not None)] += 1
             return out
 
