@@ -587,7 +587,7 @@ def _psi_rows(n: int, s: int, i: int, cols: SizeMoments, cells: _Cells,
                         cells.count[i, kinds], centred[kinds])
 
     return factored_rows(n, n - sizes_b, s, cells.lo[i], cells.count[i], evaluate,
-                         _coarse(evaluate, sizes_b, cols.once), tolerance)
+                         _coarse_tries(evaluate, sizes_b, cols.once), tolerance)
 
 
 #: Fixed sides with at least this many distinct sizes go through the factored sums
@@ -607,18 +607,31 @@ FACTOR_LONG = (9, 9)
 #: Used where a side has at least 2 KIND_NODES distinct sizes; the grid's checks are exact
 #: sums over every partner size, so a miss (of either interpolation) goes on to every size.
 KIND_NODES = 25
+#: Partner sizes of a second try where the KIND_NODES try misses its checks, used where the
+#: side has at least 2 KIND_MORE distinct sizes (on some Dirichlet size sets 25 nodes
+#: interpolate the sum to ~1e-12 of the grid, 33 to ~1e-14).
+KIND_MORE = 33
 
 
-def _coarse(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray
-            ) -> Callable[[NDArray, NDArray], NDArray] | None:
-    """``evaluate`` over KIND_NODES partner sizes with the weights of the interpolant in
-    log(size) through them (sum_k w_k f(size_k) ~ sum_j v_j f(node_j), v = L^T w), or None
-    where there are fewer than 2 KIND_NODES distinct sizes."""
-    if len(sizes) < 2 * KIND_NODES:
+def _coarse_tries(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray) -> tuple:
+    """The reduced evaluators of :func:`_coarse` from KIND_NODES, then KIND_MORE partner
+    sizes (those the side has enough sizes for), in the order :func:`factored_rows` tries
+    them."""
+    tries = (_coarse(evaluate, sizes, weights, count) for count in (KIND_NODES, KIND_MORE))
+    return tuple(c for c in tries if c is not None)
+
+
+def _coarse(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray,
+            nodes: int | None = None) -> Callable[[NDArray, NDArray], NDArray] | None:
+    """``evaluate`` over ``nodes`` (default KIND_NODES) partner sizes with the weights of the
+    interpolant in log(size) through them (sum_k w_k f(size_k) ~ sum_j v_j f(node_j),
+    v = L^T w), or None where there are fewer than 2 ``nodes`` distinct sizes."""
+    count = KIND_NODES if nodes is None else nodes
+    if len(sizes) < 2 * count:
         return None
     x = np.log(sizes.astype(np.float64))
     order = np.argsort(x, kind="stable")
-    points, _ = _chebyshev(KIND_NODES)
+    points, _ = _chebyshev(count)
     targets = x[order[0]] + points * (x[order[-1]] - x[order[0]])
     sorted_x = x[order]
     pos = np.clip(np.searchsorted(sorted_x, targets), 1, len(x) - 1)
@@ -683,7 +696,7 @@ def _lagrange(nodes: NDArray, at: NDArray) -> NDArray[np.float64]:
 
 def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.int64],
                   count: NDArray[np.int64], evaluate: Callable[[NDArray, NDArray], NDArray],
-                  coarse: Callable[[NDArray, NDArray], NDArray] | None = None,
+                  coarse: Callable[[NDArray, NDArray], NDArray] | tuple | None = None,
                   tolerance: float = 0.0) -> NDArray | None:
     """out[j, p] = F(totals[j], base - lo[j] - p) for p < count[j] (0 beyond), with
     F(M, r) = ``evaluate(M, r)`` (1-D int64 arrays of points) smooth in both.
@@ -702,8 +715,8 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
     ``tolerance`` (absolute: the grid's share of GRID_BUDGET, :func:`_grid_tolerances`);
     else the next node counts are tried, and None is returned when every set misses. Where the r-range
     has at least SMOOTH_MIN integers, FACTOR_LONG nodes are tried first: with ``coarse`` (F
-    from a few partner sizes, :func:`_coarse`), then with ``evaluate``; the checks always
-    use ``evaluate``.
+    from a few partner sizes, :func:`_coarse`; a tuple of them: each in turn), then with
+    ``evaluate``; the checks always use ``evaluate``.
     """
     width = int(count.max())
     q = lo[:, None] + np.arange(width)  # (J, width): the positions
@@ -743,8 +756,8 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
     tries = [(m_count, r_count, exact_at) for m_count, r_count in FACTOR_NODES]
     if FACTOR_LONG and span >= SMOOTH_MIN:
         tries.insert(0, (*FACTOR_LONG, exact_at))
-        if coarse is not None:
-            tries.insert(0, (*FACTOR_LONG, _cached(coarse)))
+        coarse_tries = coarse if isinstance(coarse, tuple) else (coarse,)
+        tries[:0] = [(*FACTOR_LONG, _cached(c)) for c in coarse_tries if c is not None]
     for m_count, r_count, grid_at in tries:
         m_exact = len(distinct) <= m_count
         m_nodes = distinct if m_exact else _axis_nodes(int(distinct[0]), int(distinct[-1]), m_count)
@@ -892,7 +905,7 @@ def _phi_rows(n: int, b: int, j: int, rows: SizeMoments, cells: _Cells,
                         cells.count[kinds, j], target[kinds])
 
     return factored_rows(n, n - sizes_a, b, cells.lo[:, j], cells.count[:, j], evaluate,
-                         _coarse(evaluate, sizes_a, rows.once), tolerance)
+                         _coarse_tries(evaluate, sizes_a, rows.once), tolerance)
 
 
 def _detrend(values: NDArray[np.float64], sizes: NDArray[np.int64], linear: str) -> NDArray:
