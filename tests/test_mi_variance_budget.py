@@ -191,3 +191,32 @@ def test_second_partner_size_try_equals_the_earlier_route(monkeypatch):
     new = cc.mutual_information_variance(a, b, model="perm")
     assert new == pytest.approx(old, rel=1e-12, abs=0)
     assert (0, 1) in seen  # a grid from 33 partner sizes after a miss of 25
+
+
+@pytest.mark.parametrize("ratio", [0.5, 2.0])
+def test_second_try_only_after_a_near_miss(ratio):
+    """The second partner-size try follows a first try that missed by at most KIND_MORE_MISS
+    times its bound (here just below / above it); else every partner size follows."""
+    n, base, totals, lo, count, f = _smooth_case()
+    tolerance = 1e-10
+    miss = ratio * engine.KIND_MORE_MISS * tolerance
+    points = []
+
+    def evaluate(total, r):
+        points.append(("exact", len(total)))
+        return f(total, r)
+
+    def first(total, r):
+        points.append(("first", len(total)))
+        return f(total, r) + miss
+
+    def second(total, r):
+        points.append(("second", len(total)))
+        return f(total, r)
+
+    out = engine.factored_rows(n, totals, base, lo, count, evaluate, (first, second), tolerance)
+    assert out is not None
+    q = lo[:, None] + np.arange(count[0])
+    assert np.abs(out - f(totals[:, None], base - q)).max() <= 1e-12 * np.abs(out).max()
+    assert (("second", 81) in points) == (ratio < 1.0)
+    assert (("exact", 81) in points) == (ratio > 1.0)

@@ -611,6 +611,9 @@ KIND_NODES = 25
 #: side has at least 2 KIND_MORE distinct sizes (on some Dirichlet size sets 25 nodes
 #: interpolate the sum to ~1e-12 of the grid, 33 to ~1e-14).
 KIND_MORE = 33
+#: ... tried only where the KIND_NODES try missed by at most this many times its bound (33
+#: sizes were kept after misses of 25 by up to ~36 times, never after misses of thousands).
+KIND_MORE_MISS = 100.0
 
 
 def _coarse_tries(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray) -> tuple:
@@ -715,7 +718,8 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
     ``tolerance`` (absolute: the grid's share of GRID_BUDGET, :func:`_grid_tolerances`);
     else the next node counts are tried, and None is returned when every set misses. Where the r-range
     has at least SMOOTH_MIN integers, FACTOR_LONG nodes are tried first: with ``coarse`` (F
-    from a few partner sizes, :func:`_coarse`; a tuple of them: each in turn), then with
+    from a few partner sizes, :func:`_coarse`; a tuple of them: each in turn, the later
+    ones only where the first missed by at most KIND_MORE_MISS times its bound), then with
     ``evaluate``; the checks always use ``evaluate``.
     """
     width = int(count.max())
@@ -758,7 +762,10 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
         tries.insert(0, (*FACTOR_LONG, exact_at))
         coarse_tries = coarse if isinstance(coarse, tuple) else (coarse,)
         tries[:0] = [(*FACTOR_LONG, _cached(c)) for c in coarse_tries if c is not None]
-    for m_count, r_count, grid_at in tries:
+    first_miss = None  # the first try's smallest miss over its accepted bound
+    for k, (m_count, r_count, grid_at) in enumerate(tries):
+        if k and grid_at is not exact_at and first_miss > KIND_MORE_MISS:
+            continue  # a later partner-size try after a far miss: to every partner size
         m_exact = len(distinct) <= m_count
         m_nodes = distinct if m_exact else _axis_nodes(int(distinct[0]), int(distinct[-1]), m_count)
         offsets = np.arange(span + 1) if span + 1 <= r_count else _axis_nodes(0, span, r_count)
@@ -772,7 +779,10 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
         exact = exact_at(np.repeat(m_check, r_check.shape[1]), r_check.ravel())
         for at in interpolant(m_nodes, r_nodes, grid, m_exact):
             miss = np.abs(at(m_check, r_check).ravel() - exact).max()
-            if miss > max(SMOOTH_TOL * np.abs(grid).max(), tolerance):
+            bound = max(SMOOTH_TOL * np.abs(grid).max(), tolerance)
+            if k == 0:
+                first_miss = min(first_miss or np.inf, miss / bound if bound > 0 else np.inf)
+            if miss > bound:
                 continue
             out = at(totals, base - np.where(inside, q, lo[:, None]))  # no far extrapolation
             out[~inside] = 0.0
