@@ -45,7 +45,9 @@ removed before the quadratic form, which then adds terms of the size of the resu
 
 Each double sum is sum_x w(x) phi(x) with phi(x) a conditional expectation of a smooth function
 under a law whose parameter is linear in x: over windows of >= SMOOTH_MIN points phi is
-interpolated from Chebyshev nodes, with a check (:func:`conditional_rows`).
+interpolated from Chebyshev nodes, with a check (:func:`conditional_rows`). The factored
+grids' checks also accept a miss within the grid's share of GRID_BUDGET of the same-cell
+sum (:func:`_grid_tolerances`: a bound of how much the grid's error moves Var T).
 
 The random sides' W and W2 are exact integers over Stirling or Bell numbers, summed over every
 size 1..N: the cost grows like N^3 windows, so this route is used for N up to
