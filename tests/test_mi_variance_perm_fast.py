@@ -53,18 +53,23 @@ class _Grids:
         self.grids: Counter = Counter()
         original = engine.factored_rows
 
-        def spy(n, totals, base, lo, count, evaluate, coarse=None):
+        def spy(n, totals, base, lo, count, evaluate, coarse=None, *tolerance):
             points: Counter = Counter()
 
             def exact(total, r, *rest):
                 points["exact"] += len(total)
                 return evaluate(total, r, *rest)
 
-            def nodes(total, r):
-                points["coarse"] += len(total)
-                return coarse(total, r)
+            def nodes(first):
+                def counted(total, r):
+                    points["coarse"] += len(total)
+                    return first(total, r)
 
-            out = original(n, totals, base, lo, count, exact, None if coarse is None else nodes)
+                return counted
+
+            tries = coarse if isinstance(coarse, tuple) else (coarse,)
+            out = original(n, totals, base, lo, count, exact,
+                           tuple(nodes(c) for c in tries if c is not None), *tolerance)
             self.grids[(points["coarse"], points["exact"], out is not None)] += 1
             return out
 

@@ -45,7 +45,9 @@ removed before the quadratic form, which then adds terms of the size of the resu
 
 Each double sum is sum_x w(x) phi(x) with phi(x) a conditional expectation of a smooth function
 under a law whose parameter is linear in x: over windows of >= SMOOTH_MIN points phi is
-interpolated from Chebyshev nodes, with a check (:func:`conditional_rows`).
+interpolated from Chebyshev nodes, with a check (:func:`conditional_rows`). The factored
+grids' checks also accept a miss within the grid's share of GRID_BUDGET of the same-cell
+sum (:func:`_grid_tolerances`: a bound of how much the grid's error moves Var T).
 
 The random sides' W and W2 are exact integers over Stirling or Bell numbers, summed over every
 size 1..N: the cost grows like N^3 windows, so this route is used for N up to
@@ -490,7 +492,8 @@ def _blocks(first: NDArray[np.int64], second: NDArray[np.int64]):
             yield group[start : start + chunk], wa, wb
 
 
-def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells) -> NDArray:
+def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells,
+               tolerance: NDArray | None = None) -> NDArray:
     """Hsum[s, b, m] = sum_b' W2_B(b, b') Gc_{s,b,b'}(m) on the m-window of Hyp(N, s, b).
 
     Gc_{s,b,b'}(m) = E[bd0(y, s b'/N) | m] - E[bd0], y | m ~ Hyp(N - b, s - m, b'), y on
@@ -500,7 +503,8 @@ def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells) -> N
     A fixed column side with at least FACTOR_MIN distinct sizes has W2_B(b, b') = c_b c_b'
     - [b = b'] c_b, so Hsum = c_b Psi_s(N - b, s - m) - c_b Gc_{s,b,b}(m) with Psi_s(M, r)
     = sum_b' c_b' E[centred bd0(Y)], Y ~ Hyp(M, r, b'): Psi_s is interpolated on a 2-D
-    grid (:func:`factored_rows`); a row size whose grid misses its check goes the pair way.
+    grid (:func:`factored_rows`, with ``tolerance[i]`` for row size i); a row size whose
+    grid misses its check goes the pair way.
     """
     out = np.zeros(cells.grid.shape)
     col, partner = np.nonzero(cols.pairs)
@@ -509,7 +513,7 @@ def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells) -> N
     kept = []
     for i, s in enumerate(rows.sizes.tolist()):
         if factored:
-            psi = _psi_rows(n, s, i, cols, cells)
+            psi = _psi_rows(n, s, i, cols, cells, 0.0 if tolerance is None else tolerance[i])
             if psi is not None:
                 out[i, :, : psi.shape[1]] = cols.once[:, None] * psi
                 kept.append(i)
@@ -573,7 +577,8 @@ def _mixture(total: NDArray, first: NDArray, second: NDArray, weights: NDArray, 
     return out
 
 
-def _psi_rows(n: int, s: int, i: int, cols: SizeMoments, cells: _Cells) -> NDArray | None:
+def _psi_rows(n: int, s: int, i: int, cols: SizeMoments, cells: _Cells,
+              tolerance: float = 0.0) -> NDArray | None:
     """Psi_s(N - b, s - m) for every column size b and m on its window (None: check missed)."""
     wy = int(cells.count[i].max())
     centred = cells.centred[i, :, :wy]
@@ -584,7 +589,7 @@ def _psi_rows(n: int, s: int, i: int, cols: SizeMoments, cells: _Cells) -> NDArr
                         cells.count[i, kinds], centred[kinds])
 
     return factored_rows(n, n - sizes_b, s, cells.lo[i], cells.count[i], evaluate,
-                         _coarse(evaluate, sizes_b, cols.once))
+                         _coarse_tries(evaluate, sizes_b, cols.once), tolerance)
 
 
 #: Fixed sides with at least this many distinct sizes go through the factored sums
@@ -604,18 +609,34 @@ FACTOR_LONG = (9, 9)
 #: Used where a side has at least 2 KIND_NODES distinct sizes; the grid's checks are exact
 #: sums over every partner size, so a miss (of either interpolation) goes on to every size.
 KIND_NODES = 25
+#: Partner sizes of a second try where the KIND_NODES try misses its checks, used where the
+#: side has at least 2 KIND_MORE distinct sizes (on some Dirichlet size sets 25 nodes
+#: interpolate the sum to ~1e-12 of the grid, 33 to ~1e-14).
+KIND_MORE = 33
+#: ... tried only where the KIND_NODES try missed by at most this many times its bound (33
+#: sizes were kept after misses of 25 by up to ~36 times, never after misses of thousands).
+KIND_MORE_MISS = 100.0
 
 
-def _coarse(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray
-            ) -> Callable[[NDArray, NDArray], NDArray] | None:
-    """``evaluate`` over KIND_NODES partner sizes with the weights of the interpolant in
-    log(size) through them (sum_k w_k f(size_k) ~ sum_j v_j f(node_j), v = L^T w), or None
-    where there are fewer than 2 KIND_NODES distinct sizes."""
-    if len(sizes) < 2 * KIND_NODES:
+def _coarse_tries(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray) -> tuple:
+    """The reduced evaluators of :func:`_coarse` from KIND_NODES, then KIND_MORE partner
+    sizes (those the side has enough sizes for), in the order :func:`factored_rows` tries
+    them."""
+    tries = (_coarse(evaluate, sizes, weights, count) for count in (KIND_NODES, KIND_MORE))
+    return tuple(c for c in tries if c is not None)
+
+
+def _coarse(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray,
+            nodes: int | None = None) -> Callable[[NDArray, NDArray], NDArray] | None:
+    """``evaluate`` over ``nodes`` (default KIND_NODES) partner sizes with the weights of the
+    interpolant in log(size) through them (sum_k w_k f(size_k) ~ sum_j v_j f(node_j),
+    v = L^T w), or None where there are fewer than 2 ``nodes`` distinct sizes."""
+    count = KIND_NODES if nodes is None else nodes
+    if len(sizes) < 2 * count:
         return None
     x = np.log(sizes.astype(np.float64))
     order = np.argsort(x, kind="stable")
-    points, _ = _chebyshev(KIND_NODES)
+    points, _ = _chebyshev(count)
     targets = x[order[0]] + points * (x[order[-1]] - x[order[0]])
     sorted_x = x[order]
     pos = np.clip(np.searchsorted(sorted_x, targets), 1, len(x) - 1)
@@ -680,8 +701,8 @@ def _lagrange(nodes: NDArray, at: NDArray) -> NDArray[np.float64]:
 
 def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.int64],
                   count: NDArray[np.int64], evaluate: Callable[[NDArray, NDArray], NDArray],
-                  coarse: Callable[[NDArray, NDArray], NDArray] | None = None
-                  ) -> NDArray | None:
+                  coarse: Callable[[NDArray, NDArray], NDArray] | tuple | None = None,
+                  tolerance: float = 0.0) -> NDArray | None:
     """out[j, p] = F(totals[j], base - lo[j] - p) for p < count[j] (0 beyond), with
     F(M, r) = ``evaluate(M, r)`` (1-D int64 arrays of points) smooth in both.
 
@@ -695,11 +716,13 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
     and with every integer as r nodes (short windows), each M node's interpolant is read
     at the shifted r directly. The grid
     is kept where the interpolant misses F at 3 x 3 check points (the M nodes x 3 where M
-    is not interpolated) by at most SMOOTH_TOL of the largest grid value; else the next
-    node counts are tried, and None is returned when every set misses. Where the r-range
+    is not interpolated) by at most SMOOTH_TOL of the largest grid value or by at most
+    ``tolerance`` (absolute: the grid's share of GRID_BUDGET, :func:`_grid_tolerances`);
+    else the next node counts are tried, and None is returned when every set misses. Where the r-range
     has at least SMOOTH_MIN integers, FACTOR_LONG nodes are tried first: with ``coarse`` (F
-    from a few partner sizes, :func:`_coarse`), then with ``evaluate``; the checks always
-    use ``evaluate``.
+    from a few partner sizes, :func:`_coarse`; a tuple of them: each in turn, the later
+    ones only where the first missed by at most KIND_MORE_MISS times its bound), then with
+    ``evaluate``; the checks always use ``evaluate``.
     """
     width = int(count.max())
     q = lo[:, None] + np.arange(width)  # (J, width): the positions
@@ -739,9 +762,12 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
     tries = [(m_count, r_count, exact_at) for m_count, r_count in FACTOR_NODES]
     if FACTOR_LONG and span >= SMOOTH_MIN:
         tries.insert(0, (*FACTOR_LONG, exact_at))
-        if coarse is not None:
-            tries.insert(0, (*FACTOR_LONG, _cached(coarse)))
-    for m_count, r_count, grid_at in tries:
+        coarse_tries = coarse if isinstance(coarse, tuple) else (coarse,)
+        tries[:0] = [(*FACTOR_LONG, _cached(c)) for c in coarse_tries if c is not None]
+    first_miss = None  # the first try's smallest miss over its accepted bound
+    for k, (m_count, r_count, grid_at) in enumerate(tries):
+        if k and grid_at is not exact_at and first_miss > KIND_MORE_MISS:
+            continue  # a later partner-size try after a far miss: to every partner size
         m_exact = len(distinct) <= m_count
         m_nodes = distinct if m_exact else _axis_nodes(int(distinct[0]), int(distinct[-1]), m_count)
         offsets = np.arange(span + 1) if span + 1 <= r_count else _axis_nodes(0, span, r_count)
@@ -754,7 +780,11 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
             t_checks * (t_hi - t_lo)).astype(np.int64)[None, :]
         exact = exact_at(np.repeat(m_check, r_check.shape[1]), r_check.ravel())
         for at in interpolant(m_nodes, r_nodes, grid, m_exact):
-            if np.abs(at(m_check, r_check).ravel() - exact).max() > SMOOTH_TOL * np.abs(grid).max():
+            miss = np.abs(at(m_check, r_check).ravel() - exact).max()
+            bound = max(SMOOTH_TOL * np.abs(grid).max(), tolerance)
+            if k == 0:
+                first_miss = min(first_miss or np.inf, miss / bound if bound > 0 else np.inf)
+            if miss > bound:
                 continue
             out = at(totals, base - np.where(inside, q, lo[:, None]))  # no far extrapolation
             out[~inside] = 0.0
@@ -795,6 +825,36 @@ def _cross_sum(n, rows, cols, cells, partner_terms, base, other, col, weight) ->
     return total
 
 
+#: The factored grids' interpolation errors, each times a bound of its weight in Var T, add
+#: up to at most this fraction of the same-cell sum V = sum W_A W_B Var[bd0] (docs/math.md
+#: #math-routes): a grid is also kept where its checks miss by at most its share.
+GRID_BUDGET = 1e-12
+
+
+def _grid_tolerances(rows: SizeMoments, cols: SizeMoments, cells: _Cells, same_cell: float
+                     ) -> tuple[NDArray, NDArray]:
+    """Absolute check tolerances of the factored grids Psi_s (per row size) and Phi_b (per
+    column size): GRID_BUDGET * V split equally among the grids, each divided by a bound of
+    how much an error e (|e| <= e0 everywhere) of the grid moves Var T:
+
+    * Phi_b enters as sum_a c_a sum_x p(x) Dc(x) e(x): at most e0 S_b, S_b = sum_a c_a E|Dc|;
+    * Psi_s enters Hsum[s, b] as c_b e, which enters the same-row sum with weight c_s E|Dc|
+      of (s, b), and each Phi_b' through partner_terms (every Phi_b sums c_a' E[. | x]
+      of them, and the diagonal terms a' = a subtract c_s of them): at most
+      e0 c_s sum_b c_b (E|Dc|(s, b) + S_b + c_s E|Dc|(s, b)).
+
+    Zero (only SMOOTH_TOL applies) where V is not positive and finite."""
+    first = np.sum(cells.pmf * np.abs(cells.centred), axis=-1)  # E|Dc| per (s, b)
+    phi_weight = rows.once @ first
+    psi_weight = rows.once * ((first * (1.0 + rows.once[:, None])) @ cols.once
+                              + phi_weight @ cols.once)
+    grids = len(rows.sizes) + len(cols.sizes)
+    share = GRID_BUDGET * same_cell / grids if np.isfinite(same_cell) and same_cell > 0 else 0.0
+    with np.errstate(divide="ignore"):
+        return (np.where(psi_weight > 0, share / psi_weight, 0.0),
+                np.where(phi_weight > 0, share / phi_weight, 0.0))
+
+
 def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[float, _Cells]:
     """E[Var(T | sizes)]: the four kinds of pairs of cells, summed with the size moments.
 
@@ -806,8 +866,9 @@ def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[
     size b (:func:`factored_rows`; a column whose grid misses goes the pair way).
     """
     cells = _cells(n, rows.sizes, cols.sizes)
-    hsum = _pair_sums(n, rows, cols, cells)
     total = float(rows.once @ cells.var @ cols.once)  # same cell
+    psi_tol, phi_tol = _grid_tolerances(rows, cols, cells, total)
+    hsum = _pair_sums(n, rows, cols, cells, psi_tol)
     same_row = np.sum(cells.pmf * cells.centred * hsum, axis=-1)
     total += float(rows.once @ same_row @ np.ones(len(cols.sizes)))
     # The partner of the cell (a', b) in a different row: its centred bd0 (same column,
@@ -818,7 +879,7 @@ def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[
     pair_way = np.ones(kinds_b, dtype=bool)
     if rows.spread is None and kinds_a >= FACTOR_MIN:
         for j, b in enumerate(sizes_b.tolist()):
-            phi = _phi_rows(n, b, j, rows, cells, partner_terms)
+            phi = _phi_rows(n, b, j, rows, cells, partner_terms, phi_tol[j])
             if phi is None:
                 continue
             pair_way[j] = False
@@ -843,7 +904,7 @@ def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[
 
 
 def _phi_rows(n: int, b: int, j: int, rows: SizeMoments, cells: _Cells,
-              partner_terms: NDArray) -> NDArray | None:
+              partner_terms: NDArray, tolerance: float = 0.0) -> NDArray | None:
     """Phi_b(N - a, b - x) = sum_a' c_a' E[partner(a', b, m)], m ~ Hyp(N - a, a', b - x), for
     every row size a and x on its window (None: check missed)."""
     wm = int(cells.count[:, j].max())
@@ -856,7 +917,7 @@ def _phi_rows(n: int, b: int, j: int, rows: SizeMoments, cells: _Cells,
                         cells.count[kinds, j], target[kinds])
 
     return factored_rows(n, n - sizes_a, b, cells.lo[:, j], cells.count[:, j], evaluate,
-                         _coarse(evaluate, sizes_a, rows.once))
+                         _coarse_tries(evaluate, sizes_a, rows.once), tolerance)
 
 
 def _detrend(values: NDArray[np.float64], sizes: NDArray[np.int64], linear: str) -> NDArray:
