@@ -24,7 +24,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("foundation", ["exceptions", "_progress", "_docs"]),
     ("numeric primitives", [
         "_expected.elementary", "_expected.taylor", "_expected.lattice", "_expected.pmfs",
-        "_expected.windows", "_expected.small_means", "_entropy",
+        "_expected.windows", "_expected.small_means", "_expected.interpolation", "_entropy",
     ]),
     ("engine", [
         "_expected", "_expected.edgeworth", "_expected.curvature", "_expected.laws",

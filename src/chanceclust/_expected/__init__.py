@@ -57,6 +57,9 @@ test, is in the table of ``docs/math.md#math-routes``.
   :func:`size_pairs.information_sum`; pairs of mean ab/N <= 1 by the factorial-moment series
   -- :func:`small_means.small_mean_information`, :func:`small_means.small_mean_block`; means
   1 .. 10 in blocks by Horner's rule over the pmf ratios (``size_pairs._mid_mean_block``);
+  rectangles of >= 4096 gathered pairs of means 10 .. 100 interpolated in (a, b) from exact
+  values at rounded Chebyshev nodes, where checks between the nodes agree
+  (``size_pairs._smooth_block``; the nodes and basis from :mod:`interpolation`);
   pairs of mean ab/N >= 100 by the series in
   1/mean with exact hypergeometric cumulants -- :func:`deviance_series.series_expected_deviance`;
   the others grouped (``size_pairs._grouped_information``) or at each pair's mode
@@ -80,7 +83,11 @@ test, is in the table of ``docs/math.md#math-routes``.
   (``mi_variance._add_pair_rows``, ``mi_variance._cross_sum``) for the rest and as fallback.
   First tries, kept where the same checks pass: 9 x 9 grid nodes where the r-range is long
   (``mi_variance.FACTOR_LONG``); the grid from 25 partner sizes interpolated in log(size)
-  where a side has >= 50 sizes (``mi_variance._coarse``, ``mi_variance.KIND_NODES``); pair
+  where a side has >= 50 sizes (``mi_variance._coarse``, ``mi_variance.KIND_NODES``), then
+  from 33 where that one missed by at most ``mi_variance.KIND_MORE_MISS`` times its bound
+  and the side has >= 66 sizes (``mi_variance.KIND_MORE``); a grid also kept where its
+  checks miss by at most its share of ``mi_variance.GRID_BUDGET`` of the same-cell sum
+  (``mi_variance._grid_tolerances``); pair
   rows from 9 nodes (``mi_variance.PAIR_NODES``); pmf rows divided by their sums where their
   outside mass is provably < 1e-17 (``mi_variance._normalized``). The diagonal rows of the
   factored route (b' = b, a' = a) of every base size go through one batched call

@@ -66,6 +66,7 @@ from math import comb
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._expected.interpolation import barycentric, chebyshev, lagrange
 from chanceclust._expected.laws import SizeLaw
 from chanceclust._expected.pmfs import deviance, hypergeom_pmf
 from chanceclust._expected.windows import tail_halfwidth
@@ -364,37 +365,6 @@ PAIR_NODES = (9, 17, 33)
 SMOOTH_TOL = 1e-13
 
 
-def _chebyshev(nodes: int) -> tuple[NDArray, NDArray]:
-    """Chebyshev-Lobatto points on [0, 1], and 3 check points between them (near an end,
-    at a quarter, near the middle)."""
-    step = np.pi / (nodes - 1)
-    points = (1.0 - np.cos(step * np.arange(nodes))) / 2.0
-    check = (1.0 - np.cos(step * (np.array([0, nodes // 4, nodes // 2 - 1]) + 0.5))) / 2.0
-    return points, check
-
-
-def _barycentric(nodes: NDArray, values: NDArray, at: NDArray) -> NDArray[np.float64]:
-    """Rows of the interpolating polynomial through (nodes, values) at ``at`` (all (k, .))."""
-    scale = np.maximum(nodes[:, -1:] - nodes[:, :1], 1).astype(np.float64)
-    t = (2.0 * nodes - nodes[:, :1] - nodes[:, -1:]) / scale  # in [-1, 1]
-    gap = t[:, :, None] - t[:, None, :]
-    diagonal = np.arange(t.shape[1])
-    gap[:, diagonal, diagonal] = 1.0
-    weight = 1.0 / np.prod(gap, axis=2)
-    s = (2.0 * at - nodes[:, :1] - nodes[:, -1:]) / scale
-    diff = s[:, :, None] - t[:, None, :]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        c = np.divide(weight[:, None, :], diff, out=diff)  # +-inf at a node
-        total = c.sum(axis=2)
-        out = np.einsum("kpj,kj->kp", c, values) / total
-    on_node = ~np.isfinite(total)  # a point on a node: the node's value
-    if on_node.any():
-        row, point = np.nonzero(on_node)
-        nearest = np.argmin(np.abs(s[row, point, None] - t[row]), axis=1)
-        out[row, point] = values[row, nearest]
-    return out
-
-
 def conditional_rows(count: NDArray[np.int64], width: int,
                      evaluate: Callable[[NDArray, NDArray], NDArray],
                      nodes: tuple[int, ...] = NODES) -> NDArray[np.float64]:
@@ -413,7 +383,7 @@ def conditional_rows(count: NDArray[np.int64], width: int,
     for nodes_count in nodes:
         if not pending.size:
             break
-        points, checks = _chebyshev(nodes_count)
+        points, checks = chebyshev(nodes_count)
         span = (count[pending] - 1)[:, None].astype(np.float64)
         # Rounded, then kept at least 1 apart where the points are denser than the integers.
         order = np.arange(nodes_count)
@@ -426,10 +396,10 @@ def conditional_rows(count: NDArray[np.int64], width: int,
         check = np.rint(checks * span).astype(np.int64)
         values = evaluate(pending, np.concatenate([nodes, check], axis=1))
         at_nodes, at_check = values[:, :nodes_count], values[:, nodes_count:]
-        miss = np.abs(_barycentric(nodes, at_nodes, check) - at_check).max(axis=1)
+        miss = np.abs(barycentric(nodes, at_nodes, check) - at_check).max(axis=1)
         good = miss <= SMOOTH_TOL * np.abs(at_nodes).max(axis=1)
         grid = np.broadcast_to(np.arange(width), (int(good.sum()), width))
-        out[pending[good]] = _barycentric(nodes[good], at_nodes[good], grid)
+        out[pending[good]] = barycentric(nodes[good], at_nodes[good], grid)
         pending = pending[~good]
     full = count < SMOOTH_MIN
     full[pending] = True
@@ -636,7 +606,7 @@ def _coarse(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray,
         return None
     x = np.log(sizes.astype(np.float64))
     order = np.argsort(x, kind="stable")
-    points, _ = _chebyshev(count)
+    points, _ = chebyshev(count)
     targets = x[order[0]] + points * (x[order[-1]] - x[order[0]])
     sorted_x = x[order]
     pos = np.clip(np.searchsorted(sorted_x, targets), 1, len(x) - 1)
@@ -680,23 +650,15 @@ def _cached(evaluate: Callable[[NDArray, NDArray], NDArray]) -> Callable[[NDArra
 def _axis_nodes(lo: int, hi: int, count: int) -> NDArray[np.int64]:
     """``count`` Chebyshev-Lobatto points of [lo, hi] rounded to distinct integers (needs
     hi - lo + 1 > count)."""
-    points, _ = _chebyshev(count)
+    points, _ = chebyshev(count)
     span = hi - lo
     order = np.arange(count)
     return lo + np.clip(np.rint(points * span).astype(np.int64), order, span - order[::-1])
 
 
 def _axis_checks(lo: int, hi: int, count: int) -> NDArray[np.int64]:
-    _, checks = _chebyshev(count)
+    _, checks = chebyshev(count)
     return lo + np.rint(checks * (hi - lo)).astype(np.int64)
-
-
-def _lagrange(nodes: NDArray, at: NDArray) -> NDArray[np.float64]:
-    """L[p, k]: the k-th Lagrange basis polynomial of the integer nodes at at[p]."""
-    k = len(nodes)
-    basis = _barycentric(np.broadcast_to(nodes, (k, k)), np.eye(k),
-                         np.broadcast_to(at, (k, len(at))).astype(np.float64))
-    return basis.T
 
 
 def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.int64],
@@ -736,25 +698,25 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
         c_nodes = base * m_nodes / n
         def direct(m_at: NDArray, r_at: NDArray) -> NDArray:  # (P,), (P, Q) -> (P, Q)
             shift = r_at[None].astype(np.float64) + (c_nodes[:, None] - base * m_at / n)[:, :, None]
-            per_node = _barycentric(r_nodes, grid, shift.reshape(len(m_nodes), -1))
+            per_node = barycentric(r_nodes, grid, shift.reshape(len(m_nodes), -1))
             per_node = per_node.reshape((len(m_nodes), *r_at.shape))
             if m_exact:
                 return per_node[np.searchsorted(m_nodes, m_at), np.arange(len(m_at))]
-            return np.einsum("pk,kpq->pq", _lagrange(m_nodes, m_at), per_node)
+            return np.einsum("pk,kpq->pq", lagrange(m_nodes, m_at), per_node)
 
         if r_nodes.shape[1] == span + 1:  # every integer: read the rows at the shifted r
             return (direct,)
-        t_nodes = t_lo + _chebyshev(r_nodes.shape[1])[0] * (t_hi - t_lo)
+        t_nodes = t_lo + chebyshev(r_nodes.shape[1])[0] * (t_hi - t_lo)
         # F(M_k, c(M_k) + t_l): the grid's rows interpolated in r at the shared t nodes.
-        sheared = _barycentric(r_nodes, grid, c_nodes[:, None] + t_nodes[None, :])
+        sheared = barycentric(r_nodes, grid, c_nodes[:, None] + t_nodes[None, :])
 
         def shared(m_at: NDArray, r_at: NDArray) -> NDArray:  # (P,), (P, Q) -> (P, Q)
             if m_exact:
                 by_total = sheared[np.searchsorted(m_nodes, m_at)]
             else:
-                by_total = _lagrange(m_nodes, m_at) @ sheared  # (P, t nodes)
+                by_total = lagrange(m_nodes, m_at) @ sheared  # (P, t nodes)
             c_at = base * m_at / n
-            return _barycentric(c_at[:, None] + t_nodes[None, :], by_total, r_at.astype(np.float64))
+            return barycentric(c_at[:, None] + t_nodes[None, :], by_total, r_at.astype(np.float64))
 
         return shared, direct  # the first is cheaper (10x fewer barycentric points)
 
@@ -775,7 +737,7 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
         r_nodes = start[:, None] + offsets[None, :]  # (K, L)
         grid = grid_at(np.repeat(m_nodes, len(offsets)), r_nodes.ravel()).reshape(r_nodes.shape)
         m_check = m_nodes if m_exact else _axis_checks(int(distinct[0]), int(distinct[-1]), m_count)
-        _, t_checks = _chebyshev(max(r_count, 4))
+        _, t_checks = chebyshev(max(r_count, 4))
         r_check = np.rint(base * m_check / n + t_lo)[:, None].astype(np.int64) + np.rint(
             t_checks * (t_hi - t_lo)).astype(np.int64)[None, :]
         exact = exact_at(np.repeat(m_check, r_check.shape[1]), r_check.ravel())

@@ -56,7 +56,7 @@ from numpy.typing import NDArray
 
 from chanceclust._expected.deviance_series import series_expected_deviance, series_min_mean
 from chanceclust._expected.elementary import unique
-from chanceclust._expected.mi_variance import _barycentric, _chebyshev
+from chanceclust._expected.interpolation import chebyshev, lagrange
 from chanceclust._expected.pmfs import deviance, hypergeom_pmf
 from chanceclust._expected.small_means import (
     SMALL_MEAN,
@@ -358,7 +358,7 @@ def _smooth_nodes(sizes):
     if count >= hi - lo + 1:
         everything = np.arange(lo, hi + 1)
         return everything, everything[:1]  # exact on this side: one check, on a node
-    points, checks = _chebyshev(count)
+    points, checks = chebyshev(count)
     order = np.arange(count)
     nodes = np.clip(np.rint(lo + points * (hi - lo)).astype(np.int64), lo + order, hi - order[::-1])
     if np.any(np.diff(nodes) <= 0):
@@ -393,23 +393,15 @@ def _interpolated(r, c, n, sides):
     split = len(row_nodes) * len(column_nodes)
     at_nodes = exact[:split].reshape(len(row_nodes), len(column_nodes))
     at_checks = exact[split:].reshape(len(row_checks), len(column_checks))
-    row_basis, column_basis = _lagrange_basis(row_nodes, r), _lagrange_basis(column_nodes, c)
+    row_basis, column_basis = lagrange(row_nodes, r).T, lagrange(column_nodes, c).T
     guess = (
-        _lagrange_basis(row_nodes, row_checks).T
+        lagrange(row_nodes, row_checks)
         @ at_nodes
-        @ _lagrange_basis(column_nodes, column_checks)
+        @ lagrange(column_nodes, column_checks).T
     )
     if np.abs(guess - at_checks).max() > _SMOOTH_TOL * np.abs(at_nodes).max():
         return None
     return row_basis.T @ at_nodes @ column_basis
-
-
-def _lagrange_basis(nodes, at):
-    """The Lagrange basis polynomials of ``nodes`` (rows) at the points ``at`` (columns)."""
-    k = len(nodes)
-    return _barycentric(
-        np.broadcast_to(nodes, (k, k)), np.eye(k), np.broadcast_to(np.asarray(at), (k, len(at)))
-    )
 
 
 def _summed_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDArray[np.float64]:
