@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from chanceclust._models import All, Fixed, Num
 from chanceclust._registry import MEASURES
-from chanceclust.significance import _batch_tables, _samplers, _setup, null_distribution
+from chanceclust.significance import _batch_tables, _setup, _sized_samplers, null_distribution
 
 SIDES = [
     Fixed(np.array([3, 1, 2]), 6),
@@ -76,12 +76,12 @@ def test_null_is_the_one_at_a_time_evaluation(name, model, one_sided):
     rng = np.random.default_rng(2)
     a, b = rng.integers(0, 3, 40), rng.integers(0, 4, 40)
     setup = _setup(name, a, b, model, one_sided)
-    draw_true, draw_pred = _samplers(setup)
+    draw_true, draw_pred = _sized_samplers(setup)
     gen = np.random.default_rng(7)
     want = []
     for _ in range(25):
-        true = setup.codes_true[None] if draw_true is None else draw_true(gen)[None]
-        pred = draw_pred(gen)[None]
+        true = setup.codes_true[None] if draw_true is None else draw_true(gen)[0][None]
+        pred = draw_pred(gen)[0][None]
         want.append(setup.evaluate(_batch_tables(true.astype(np.int64), pred))[0])
     for batch in (None, 1, 6):
         got = null_distribution(name, a, b, model=model, one_sided=one_sided, n_resamples=25,

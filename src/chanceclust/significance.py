@@ -461,26 +461,15 @@ def _as_codes(row: NDArray[np.integer]) -> NDArray[np.int64]:
     return np.array(row, dtype=np.int64)
 
 
-def _drawn_sides(s: _Setup) -> tuple[Side | None, Side]:
-    """The two sides that are drawn (None for a side that is not)."""
+def _sized_samplers(s: _Setup) -> tuple[SizedSampler | None, SizedSampler]:
+    """Samplers of the two sides (None for a side that is not drawn), each draw with its
+    sizes (each side's ``sized_sampler``)."""
     side_true, side_pred = s.sides
     # Named measures depend on the table only, whose law with both sizes fixed (perm) is
     # the same with labels_true fixed (docs/math.md#math-models): skip drawing it.
     # Callables get both, but for a one-sided reference.
     fixed_true = s.setting.one_sided or (isinstance(side_true, Fixed) and s.evaluate is not None)
-    return (None if fixed_true else side_true), side_pred
-
-
-def _samplers(s: _Setup) -> tuple[Callable[[np.random.Generator], Any] | None, Callable]:
-    """Samplers of the two sides (None for a side that is not drawn)."""
-    side_true, side_pred = _drawn_sides(s)
-    return (None if side_true is None else side_true.sampler()), side_pred.sampler()
-
-
-def _sized_samplers(s: _Setup) -> tuple[SizedSampler | None, SizedSampler]:
-    """:func:`_samplers` with each draw's sizes (the same draws from the same stream)."""
-    side_true, side_pred = _drawn_sides(s)
-    return (None if side_true is None else side_true.sized_sampler()), side_pred.sized_sampler()
+    return (None if fixed_true else side_true.sized_sampler()), side_pred.sized_sampler()
 
 
 def _null(
