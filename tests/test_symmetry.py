@@ -144,7 +144,7 @@ def test_registry_symmetry_flags():
 
 
 def _transposing_order_by_whole_lists(table):
-    """The rule of measures._transposing_order, written out on whole cell lists (the spec the
+    """The rule of measures._transposes, written out on whole cell lists (the spec the
     block-by-block search must reproduce)."""
     from chanceclust.measures import _column_major
 
@@ -186,9 +186,50 @@ def test_canonical_orientation_found_block_by_block(monkeypatch, chunk):
             table = table[:, np.argsort(table.sum(axis=0), kind="stable")]
         table[-1, -1] += 1
         summary = _summarize(None, None, table)
-        got, want = measures._transposing_order(summary), _transposing_order_by_whole_lists(summary)
-        assert (got is None) == (want is None)
-        if got is not None:
-            np.testing.assert_array_equal(got, want)
+        got, want = measures._transposes(summary), _transposing_order_by_whole_lists(summary)
+        assert got == (want is not None)
         for f in (cc.mutual_information, cc.adjusted_mutual_information):
             assert f(contingency=table) == f(contingency=table.T)
+
+
+def _cells_by_argsort(table):
+    from chanceclust.measures import _column_major
+
+    order = _column_major(table)
+    return table.counts[order], table.rows[order], table.cols[order]
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_column_major_cells_by_packed_keys_or_by_argsort(monkeypatch, packed):
+    """The transposed cells as packed int64 keys sorted (numpy >= 2) or by the stable argsort
+    of the columns (older numpy, or keys beyond 63 bits): the same cells in the same order."""
+    from chanceclust import measures
+    from chanceclust.contingency import _summarize
+
+    monkeypatch.setattr(measures, "_PACKED_SORT", packed)
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        shape = tuple(int(k) for k in rng.integers(1, 40, size=2))
+        table = rng.integers(0, 3, size=shape) * rng.integers(1, 1000, size=shape)
+        if not table.any():
+            continue
+        summary = _summarize(None, None, table)
+        for got, want in zip(measures._column_major_cells(summary), _cells_by_argsort(summary),
+                             strict=True):
+            np.testing.assert_array_equal(got, want)
+            assert got.dtype == want.dtype or got.dtype.kind == want.dtype.kind == "i"
+
+
+@pytest.mark.parametrize("count_bits", [61, 62])
+def test_column_major_cells_at_the_63_bit_switch(count_bits):
+    """Keys of exactly 63 bits are packed; one more bit goes the argsort way: same cells."""
+    from chanceclust import measures
+    from chanceclust.contingency import _summarize
+
+    table = np.zeros((2, 2), dtype=object)  # 1 row bit + 1 column bit + the counts' bits
+    table[0, 1], table[1, 0], table[1, 1] = 2 ** (count_bits - 1), 3, 2**count_bits - 1
+    summary = _summarize(None, None, table)
+    for got, want in zip(measures._column_major_cells(summary), _cells_by_argsort(summary),
+                         strict=True):
+        np.testing.assert_array_equal(got, want)
+    assert cc.mutual_information(contingency=table) == cc.mutual_information(contingency=table.T)
