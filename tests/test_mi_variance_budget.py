@@ -53,7 +53,7 @@ def test_budget_switch_on_both_sides(factor):
         points.append(("coarse", len(total)))
         return f(total, r) + eps
 
-    out = engine.factored_rows(n, totals, base, lo, count, evaluate, coarse, factor * eps)
+    out = engine.factored_rows(n, totals, base, lo, count, evaluate, (coarse,), factor * eps)
     assert out is not None
     q = lo[:, None] + np.arange(count[0])
     exact = f(totals[:, None], base - q)

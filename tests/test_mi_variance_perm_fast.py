@@ -53,7 +53,7 @@ class _Grids:
         self.grids: Counter = Counter()
         original = engine.factored_rows
 
-        def spy(n, totals, base, lo, count, evaluate, coarse=None, *tolerance):
+        def spy(n, totals, base, lo, count, evaluate, coarse=(), *tolerance):
             points: Counter = Counter()
 
             def exact(total, r, *rest):
@@ -67,9 +67,8 @@ class _Grids:
 
                 return counted
 
-            tries = coarse if isinstance(coarse, tuple) else (coarse,)
-            out = original(n, totals, base, lo, count, exact,
-                           tuple(nodes(c) for c in tries if c is not None), *tolerance)
+            out = original(n, totals, base, lo, count, exact, tuple(nodes(c) for c in coarse),
+                           *tolerance)
             self.grids[(points["coarse"], points["exact"], out is not None)] += 1
             return out
 

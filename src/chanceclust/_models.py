@@ -223,9 +223,12 @@ def _draw_sized_rows(
     return stack_sizes(sizes)
 
 
-def stack_sizes(sizes: list[NDArray[np.int64]]) -> NDArray[np.int64]:
+def stack_sizes(sizes: list[NDArray[np.int64] | None]) -> NDArray[np.int64] | None:
     """Per-draw sizes by label as one (len(sizes), largest K) int64 array, zero padded: what
-    a bincount of each row's labels gives (every label 0..K-1 of a draw is used)."""
+    a bincount of each row's labels gives (every label 0..K-1 of a draw is used); None where
+    a draw came without its sizes (:meth:`Fixed.sized_sampler`)."""
+    if any(s is None for s in sizes):
+        return None
     width = max(len(s) for s in sizes)
     if all(len(s) == width for s in sizes):
         return np.stack(sizes).astype(np.int64, copy=False)

@@ -511,8 +511,8 @@ def _null(
                 preds[i], pred_sizes = draw_pred(gen)
                 drawn_true.append(true_sizes)
                 drawn_pred.append(pred_sizes)
-            sizes_true = _stacked(drawn_true)
-            sizes_pred = _stacked(drawn_pred)
+            sizes_true = stack_sizes(drawn_true)
+            sizes_pred = stack_sizes(drawn_pred)
         if s.evaluate is not None:
             # perm: every drawn row has the pred side's sizes (no per-row tally needed);
             # num, all: the draws' own sizes (not tallied again).
@@ -529,13 +529,6 @@ def _null(
         if progress is not None:
             progress(start + m, n_resamples)
     return out
-
-
-def _stacked(sizes: list[NDArray[np.int64] | None]) -> NDArray[np.int64] | None:
-    """The draws' sizes as one zero-padded array, or None where a draw did not give them."""
-    if any(s is None for s in sizes):
-        return None
-    return stack_sizes(sizes)  # type: ignore[arg-type]
 
 
 def _check_batch(batch: Any) -> int | None:

@@ -4,8 +4,8 @@ The exact sums of the engine that vary smoothly with a size (E[bd0] of a size pa
 conditional expectations of the Var[MI] sums) are evaluated exactly at a few nodes and
 interpolated in between, each route checking the interpolant against exact values at extra
 points before it keeps it (docs/math.md#math-routes names each route, its checks and bounds).
-This module holds only the interpolation: the nodes, the barycentric evaluation and the
-Lagrange basis.
+This module holds only the interpolation: the nodes (on [0, 1], or rounded to integers of a
+range), the barycentric evaluation and the Lagrange basis.
 """
 
 from __future__ import annotations
@@ -21,6 +21,25 @@ def chebyshev(nodes: int) -> tuple[NDArray, NDArray]:
     points = (1.0 - np.cos(step * np.arange(nodes))) / 2.0
     check = (1.0 - np.cos(step * (np.array([0, nodes // 4, nodes // 2 - 1]) + 0.5))) / 2.0
     return points, check
+
+
+def integer_nodes(lo: int, hi: int, count: int) -> NDArray[np.int64]:
+    """``count`` Chebyshev-Lobatto points of [lo, hi] rounded to integers, kept inside the
+    range with room for the others (distinct where hi - lo + 1 > count and the rounding keeps
+    them apart)."""
+    points, _ = chebyshev(count)
+    span = hi - lo
+    order = np.arange(count)
+    return lo + np.clip(np.rint(points * span).astype(np.int64), order, span - order[::-1])
+
+
+def integer_checks(lo: int, hi: int, count: int, mirrored: bool = False) -> NDArray[np.int64]:
+    """The check points of :func:`chebyshev` (``count`` nodes) on [lo, hi] rounded to
+    integers; ``mirrored``: their mirror images about the middle too (6 points)."""
+    _, checks = chebyshev(count)
+    if mirrored:
+        checks = np.concatenate([checks, 1.0 - checks])
+    return lo + np.rint(checks * (hi - lo)).astype(np.int64)
 
 
 def barycentric(nodes: NDArray, values: NDArray, at: NDArray) -> NDArray[np.float64]:

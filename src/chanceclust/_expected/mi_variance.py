@@ -66,7 +66,13 @@ from math import comb
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._expected.interpolation import barycentric, chebyshev, lagrange
+from chanceclust._expected.interpolation import (
+    barycentric,
+    chebyshev,
+    integer_checks,
+    integer_nodes,
+    lagrange,
+)
 from chanceclust._expected.laws import SizeLaw
 from chanceclust._expected.pmfs import deviance, hypergeom_pmf
 from chanceclust._expected.windows import tail_halfwidth
@@ -463,7 +469,7 @@ def _blocks(first: NDArray[np.int64], second: NDArray[np.int64]):
 
 
 def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells,
-               tolerance: NDArray | None = None) -> NDArray:
+               tolerance: NDArray) -> NDArray:
     """Hsum[s, b, m] = sum_b' W2_B(b, b') Gc_{s,b,b'}(m) on the m-window of Hyp(N, s, b).
 
     Gc_{s,b,b'}(m) = E[bd0(y, s b'/N) | m] - E[bd0], y | m ~ Hyp(N - b, s - m, b'), y on
@@ -483,7 +489,7 @@ def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells,
     kept = []
     for i, s in enumerate(rows.sizes.tolist()):
         if factored:
-            psi = _psi_rows(n, s, i, cols, cells, 0.0 if tolerance is None else tolerance[i])
+            psi = _psi_rows(n, s, i, cols, cells, tolerance[i])
             if psi is not None:
                 out[i, :, : psi.shape[1]] = cols.once[:, None] * psi
                 kept.append(i)
@@ -548,7 +554,7 @@ def _mixture(total: NDArray, first: NDArray, second: NDArray, weights: NDArray, 
 
 
 def _psi_rows(n: int, s: int, i: int, cols: SizeMoments, cells: _Cells,
-              tolerance: float = 0.0) -> NDArray | None:
+              tolerance: float) -> NDArray | None:
     """Psi_s(N - b, s - m) for every column size b and m on its window (None: check missed)."""
     wy = int(cells.count[i].max())
     centred = cells.centred[i, :, :wy]
@@ -597,11 +603,10 @@ def _coarse_tries(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray
 
 
 def _coarse(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray,
-            nodes: int | None = None) -> Callable[[NDArray, NDArray], NDArray] | None:
-    """``evaluate`` over ``nodes`` (default KIND_NODES) partner sizes with the weights of the
+            count: int = KIND_NODES) -> Callable[[NDArray, NDArray], NDArray] | None:
+    """``evaluate`` over ``count`` partner sizes with the weights of the
     interpolant in log(size) through them (sum_k w_k f(size_k) ~ sum_j v_j f(node_j),
-    v = L^T w), or None where there are fewer than 2 ``nodes`` distinct sizes."""
-    count = KIND_NODES if nodes is None else nodes
+    v = L^T w), or None where there are fewer than 2 ``count`` distinct sizes."""
     if len(sizes) < 2 * count:
         return None
     x = np.log(sizes.astype(np.float64))
@@ -647,23 +652,9 @@ def _cached(evaluate: Callable[[NDArray, NDArray], NDArray]) -> Callable[[NDArra
     return cached
 
 
-def _axis_nodes(lo: int, hi: int, count: int) -> NDArray[np.int64]:
-    """``count`` Chebyshev-Lobatto points of [lo, hi] rounded to distinct integers (needs
-    hi - lo + 1 > count)."""
-    points, _ = chebyshev(count)
-    span = hi - lo
-    order = np.arange(count)
-    return lo + np.clip(np.rint(points * span).astype(np.int64), order, span - order[::-1])
-
-
-def _axis_checks(lo: int, hi: int, count: int) -> NDArray[np.int64]:
-    _, checks = chebyshev(count)
-    return lo + np.rint(checks * (hi - lo)).astype(np.int64)
-
-
 def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.int64],
                   count: NDArray[np.int64], evaluate: Callable[[NDArray, NDArray], NDArray],
-                  coarse: Callable[[NDArray, NDArray], NDArray] | tuple | None = None,
+                  coarse: tuple[Callable[[NDArray, NDArray], NDArray], ...] = (),
                   tolerance: float = 0.0) -> NDArray | None:
     """out[j, p] = F(totals[j], base - lo[j] - p) for p < count[j] (0 beyond), with
     F(M, r) = ``evaluate(M, r)`` (1-D int64 arrays of points) smooth in both.
@@ -681,9 +672,9 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
     is not interpolated) by at most SMOOTH_TOL of the largest grid value or by at most
     ``tolerance`` (absolute: the grid's share of GRID_BUDGET, :func:`_grid_tolerances`);
     else the next node counts are tried, and None is returned when every set misses. Where the r-range
-    has at least SMOOTH_MIN integers, FACTOR_LONG nodes are tried first: with ``coarse`` (F
-    from a few partner sizes, :func:`_coarse`; a tuple of them: each in turn, the later
-    ones only where the first missed by at most KIND_MORE_MISS times its bound), then with
+    has at least SMOOTH_MIN integers, FACTOR_LONG nodes are tried first: with each of
+    ``coarse`` (F from a few partner sizes, :func:`_coarse`) in turn, the later ones only
+    where the first missed by at most KIND_MORE_MISS times its bound, then with
     ``evaluate``; the checks always use ``evaluate``.
     """
     width = int(count.max())
@@ -724,19 +715,18 @@ def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.i
     tries = [(m_count, r_count, exact_at) for m_count, r_count in FACTOR_NODES]
     if FACTOR_LONG and span >= SMOOTH_MIN:
         tries.insert(0, (*FACTOR_LONG, exact_at))
-        coarse_tries = coarse if isinstance(coarse, tuple) else (coarse,)
-        tries[:0] = [(*FACTOR_LONG, _cached(c)) for c in coarse_tries if c is not None]
+        tries[:0] = [(*FACTOR_LONG, _cached(c)) for c in coarse]
     first_miss = None  # the first try's smallest miss over its accepted bound
     for k, (m_count, r_count, grid_at) in enumerate(tries):
         if k and grid_at is not exact_at and first_miss > KIND_MORE_MISS:
             continue  # a later partner-size try after a far miss: to every partner size
         m_exact = len(distinct) <= m_count
-        m_nodes = distinct if m_exact else _axis_nodes(int(distinct[0]), int(distinct[-1]), m_count)
-        offsets = np.arange(span + 1) if span + 1 <= r_count else _axis_nodes(0, span, r_count)
+        m_nodes = distinct if m_exact else integer_nodes(int(distinct[0]), int(distinct[-1]), m_count)
+        offsets = np.arange(span + 1) if span + 1 <= r_count else integer_nodes(0, span, r_count)
         start = np.floor(base * m_nodes / n + t_lo).astype(np.int64)
         r_nodes = start[:, None] + offsets[None, :]  # (K, L)
         grid = grid_at(np.repeat(m_nodes, len(offsets)), r_nodes.ravel()).reshape(r_nodes.shape)
-        m_check = m_nodes if m_exact else _axis_checks(int(distinct[0]), int(distinct[-1]), m_count)
+        m_check = m_nodes if m_exact else integer_checks(int(distinct[0]), int(distinct[-1]), m_count)
         _, t_checks = chebyshev(max(r_count, 4))
         r_check = np.rint(base * m_check / n + t_lo)[:, None].astype(np.int64) + np.rint(
             t_checks * (t_hi - t_lo)).astype(np.int64)[None, :]
@@ -866,7 +856,7 @@ def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[
 
 
 def _phi_rows(n: int, b: int, j: int, rows: SizeMoments, cells: _Cells,
-              partner_terms: NDArray, tolerance: float = 0.0) -> NDArray | None:
+              partner_terms: NDArray, tolerance: float) -> NDArray | None:
     """Phi_b(N - a, b - x) = sum_a' c_a' E[partner(a', b, m)], m ~ Hyp(N - a, a', b - x), for
     every row size a and x on its window (None: check missed)."""
     wm = int(cells.count[:, j].max())

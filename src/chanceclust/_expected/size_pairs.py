@@ -56,7 +56,7 @@ from numpy.typing import NDArray
 
 from chanceclust._expected.deviance_series import series_expected_deviance, series_min_mean
 from chanceclust._expected.elementary import unique
-from chanceclust._expected.interpolation import chebyshev, lagrange
+from chanceclust._expected.interpolation import integer_checks, integer_nodes, lagrange
 from chanceclust._expected.pmfs import deviance, hypergeom_pmf
 from chanceclust._expected.small_means import (
     SMALL_MEAN,
@@ -329,7 +329,7 @@ def _smooth_rectangle(r, c, n):
     ok = (mean >= _SMOOTH_MEAN) & (mean < _SERIES_MEAN) & grouped
     count = ok.sum(axis=1)
     rows = np.flatnonzero(2 * count >= max(int(count.max()), 1))
-    if not count.any() or len(rows) == 0:
+    if len(rows) == 0:
         return None
     first, last = int(rows[0]), int(rows[-1]) + 1
     low = int(ok[first:last].argmax(axis=1).max())
@@ -358,13 +358,10 @@ def _smooth_nodes(sizes):
     if count >= hi - lo + 1:
         everything = np.arange(lo, hi + 1)
         return everything, everything[:1]  # exact on this side: one check, on a node
-    points, checks = chebyshev(count)
-    order = np.arange(count)
-    nodes = np.clip(np.rint(lo + points * (hi - lo)).astype(np.int64), lo + order, hi - order[::-1])
+    nodes = integer_nodes(lo, hi, count)
     if np.any(np.diff(nodes) <= 0):
         return None
-    checks = np.concatenate([checks, 1.0 - checks])
-    return nodes, np.rint(lo + checks * (hi - lo)).astype(np.int64)
+    return nodes, integer_checks(lo, hi, count, mirrored=True)
 
 
 def _smooth_block(r, c, n):
