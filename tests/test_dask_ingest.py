@@ -304,3 +304,45 @@ def test_integer_range_offsets_equal_the_chunk_encoding(tmp_path, monkeypatch, d
     exact_a, exact_b = np.empty(200, dtype=object), np.empty(200, dtype=object)
     exact_a[:], exact_b[:] = [int(x) for x in a], [int(x) for x in b]
     _same(fast, exact_a, exact_b)
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_labels_folded_into_keys_on_both_sides_of_the_int64_bound(tmp_path, sign):
+    """int64 labels far from 0 in a narrow range: where label_a * W_B + label_b stays inside
+    int64 the keys are made from the labels themselves (less the shift low_a W_B + low_b),
+    beyond it from each side's offsets; both give the in-memory table."""
+    width_a, width_b = 90, 7  # the footers' ranges: [base, base + 89] and [base, base + 6]
+    edge = (2**63 - 1 - (width_a - 1) * width_b - (width_b - 1)) // (width_b + 1)
+    rng = np.random.default_rng(5)
+    for base, folds in ((edge, True), (edge + 1, False)):
+        a = sign * (base + rng.integers(0, width_a, 300))  # mirrored: the same |label|s
+        b = sign * (base + rng.integers(0, width_b, 300))
+        a[:2], b[:2] = sign * base + sign * np.array([[0, width_a - 1], [0, width_b - 1]])
+        plan = ccd._Plan(((int(a.min()), int(a.max())), (int(b.min()), int(b.max()))),
+                         (width_a, width_b), (width_a, width_b), "raise", [0], 300)  # fmt: skip
+        shift = ccd._folded_shift(plan, [a.dtype, b.dtype])
+        assert (shift is not None) == folds, base
+        folder = _write(tmp_path / f"d{base}{sign}", {"t": a, "p": b}, files=2, group=40)
+        _same(ccd.contingency_table(str(folder), columns=("t", "p")), a, b)
+
+
+@pytest.mark.parametrize("k_pred", [12, 13])
+def test_dense_partial_tallies_on_both_sides_of_the_rule(tmp_path, monkeypatch, k_pred):
+    """Tasks return dense tallies (added up by the tree) where every task has at least as
+    many rows as the table has cell keys (the one dense/sparse rule), else sorted cells:
+    1200 rows a task against 100 x 12 and 100 x 13 keys. Both give the in-memory table."""
+    assert ccd.dense_counting(1200, 1200)
+    assert not ccd.dense_counting(1300, 1200)
+    monkeypatch.setattr(ccd, "_worker_count", lambda: 1)
+    monkeypatch.setattr(ccd, "_TASK_ROWS", 1200)
+    rng = np.random.default_rng(8)
+    a, b = rng.integers(0, 100, 4800), rng.integers(0, k_pred, 4800)
+    a[:2], b[:2] = (0, 99), (0, k_pred - 1)
+    folder = _write(tmp_path / "d", {"t": a, "p": b}, files=2, group=300)
+    assert ccd._batches([300] * 16, 16, 1) == [[4 * t + i for i in range(4)] for t in range(4)]
+    lazy = ccd.contingency_table(str(folder), columns=("t", "p"), compute=False)
+    names = {str(key[0] if isinstance(key, tuple) else key) for key in lazy.__dask_graph__()}
+    assert any(name.startswith("tally_cells") for name in names) == (k_pred == 12)
+    _same(lazy.compute(), a, b)
+    summary = ccd.contingency_table(str(folder), columns=("t", "p"), summary=True)
+    assert summary == cc.partial_table(a, b).summary()

@@ -24,6 +24,7 @@ from chanceclust._tables import (
     count_rows,
     dense_counting,
     dense_limit,
+    used_codes,
 )
 from chanceclust.exceptions import InvalidInputError
 
@@ -315,3 +316,23 @@ def test_count_keys_copies_a_view_it_would_otherwise_shrink():
     assert cells.tolist() == [3, 5, 9]
     assert counts.tolist() == [3, 1, 1]
     assert base.tolist() == [5, 3, 5, 9, 3, 3]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_used_codes_by_flags_and_by_sort_agree(seed):
+    """used_codes on both sides of the dense/sparse rule (k codes against the codes' count):
+    the codes that occur, ascending, and every code renumbered into them."""
+    rng = np.random.default_rng(seed)
+    codes = rng.choice(rng.integers(0, 3000, 40), 3000).astype(np.int64)
+    assert dense_counting(3000, codes.size)
+    assert not dense_counting(10**12, codes.size)
+    expected_used = np.array(sorted(set(codes.tolist())), dtype=np.int64)
+    expected_codes = np.searchsorted(expected_used, codes)
+    for k in (3000, 10**12):
+        used, renumbered = used_codes(codes, k)
+        np.testing.assert_array_equal(used, expected_used)
+        np.testing.assert_array_equal(renumbered, expected_codes)
+    every = np.arange(7, dtype=np.int64)[::-1].copy()  # every code occurs: returned as is
+    used, renumbered = used_codes(every, 7)
+    np.testing.assert_array_equal(used, np.arange(7))
+    assert renumbered is every

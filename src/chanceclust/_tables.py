@@ -578,18 +578,25 @@ def canonical_cells(
     keys = cell_keys(rows, cols, k_pred)
     keys, counts = count_keys(keys, k_true * k_pred, weights=counts)
     rows, cols = np.divmod(keys, k_pred) if k_pred else (keys, keys)
-    row_ids, rows = _used(rows, k_true)
-    col_ids, cols = _used(cols, k_pred)
+    row_ids, rows = used_codes(rows, k_true)
+    col_ids, cols = used_codes(cols, k_pred)
     return TableCells(row_ids, col_ids, rows, cols, counts, n)
 
 
-def _used(codes: NDArray[np.int64], k: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """The codes in [0, k) that occur, and ``codes`` renumbered into them."""
-    used = np.zeros(k, dtype=bool)
-    used[codes] = True
-    if used.all():
+def used_codes(codes: NDArray[np.int64], k: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """The codes in [0, k) that occur, ascending, and ``codes`` renumbered into them.
+
+    By flags over [0, k) where the one dense/sparse rule (:func:`dense_counting`) allows it,
+    else by a sort of ``codes`` (k may then be as large as int64 allows).
+    """
+    if not dense_counting(k, codes.size):
+        used = np.unique(codes)
+        return used.astype(np.int64, copy=False), np.searchsorted(used, codes)
+    flags = np.zeros(k, dtype=bool)
+    flags[codes] = True
+    if flags.all():
         return np.arange(k, dtype=np.int64), codes
-    return np.flatnonzero(used).astype(np.int64), (np.cumsum(used) - 1)[codes]
+    return np.flatnonzero(flags).astype(np.int64), (np.cumsum(flags) - 1)[codes]
 
 
 def exact_bincount(

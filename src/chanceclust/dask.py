@@ -14,12 +14,15 @@ collections) -- about 4 tasks per worker, at most 2^23 rows each unless one
 row group is larger -- only the two columns, with pyarrow; integer labels
 whose ranges the Parquet footers give (no data pass) are counted as offsets
 from the minimum by the library's one group-by-count of int64 cell keys (a
-tally or a sort, by the rule of every table builder); other labels (strings, floats, 64-bit ids, no statistics) are first
+tally or a sort, by the rule of every table builder; the offsets folded into
+the keys where the labels allow it); other labels (strings, floats, 64-bit ids, no statistics) are first
 factorized per column -- a distributed ``unique`` merged by a tree, then
 codes by ``searchsorted`` in each task -- so nothing of size N is ever held
 in one place. Each chunk's cells are split into buckets by row range, and
 each bucket is merged by a tree of bounded fan-in, so no task holds the whole
-table; the buckets come back in order, already sorted.
+table; the buckets come back in order, already sorted. A small table (one
+bucket) whose every task counts by a tally returns the tallies themselves,
+added up by the tree.
 """
 
 from __future__ import annotations
@@ -39,9 +42,13 @@ from chanceclust._tables import (
     check_counts,
     check_label_kinds,
     count_keys,
+    dense_counting,
     label_kinds,
     label_positions,
+    tally_cells,
+    tally_keys,
     union_labels,
+    used_codes,
 )
 from chanceclust._validation import (
     _as_label_array,
@@ -384,13 +391,28 @@ def _global_codes(side: _Encoded, coding: Any) -> NDArray[np.int64]:
     return np.append(lookup, np.int64(-1))[side.codes]
 
 
+def _folded_shift(plan: _Plan, dtypes: list[np.dtype[Any]]) -> int | None:
+    """The constant that turns ``label_a * W_B + label_b`` into the cell key, when labels of
+    these dtypes in the plan's ranges keep that sum inside int64; else None."""
+    (low_a, high_a), (low_b, high_b) = plan.codings
+    width = plan.widths[1]
+    if not all(np.can_cast(dtype, np.int64, "safe") for dtype in dtypes):
+        return None
+    if max(abs(low_a), abs(high_a)) * width + max(abs(low_b), abs(high_b)) >= 2**63:
+        return None
+    return low_a * width + low_b
+
+
 def _chunk_codes(chunk: Any, plan: _Plan, marks: frozenset[Any], left: Any, right: Any
-                 ) -> tuple[list[NDArray[np.int64]], bool]:  # fmt: skip
-    """A chunk's codes of both sides in the dataset's coding, and whether any is unassigned.
+                 ) -> tuple[list[NDArray[np.integer]], bool, int]:  # fmt: skip
+    """A chunk's codes of both sides, whether any is unassigned, and the keys' shift.
 
     Integer labels with no nulls and no ``unassigned_label`` under a range coding are their
     offsets from the minimum: no chunk dictionary (the encoding would give each label its
-    rank among the chunk's labels, then map the ranks back to the same offsets).
+    rank among the chunk's labels, then map the ranks back to the same offsets). Where the
+    labels themselves keep ``label_a * W_B + label_b`` inside int64, they are returned as
+    they are with the shift ``low_a * W_B + low_b`` to subtract from their cell keys (no
+    int64 copy of each side); else the offsets, shift 0.
     """
     raw = _raw(chunk, left, right)
     if not marks and all(
@@ -399,12 +421,15 @@ def _chunk_codes(chunk: Any, plan: _Plan, marks: frozenset[Any], left: Any, righ
         for (values, nulls), coding in zip(raw, plan.codings, strict=True)
     ):
         _check_lengths(chunk, raw[0][0].shape[0], raw[1][0].shape[0])
+        shift = _folded_shift(plan, [values.dtype for values, _ in raw])
+        if shift is not None:
+            return [values for values, _ in raw], False, shift
         return [_range_codes(values, coding[0])
-                for (values, _), coding in zip(raw, plan.codings, strict=True)], False
+                for (values, _), coding in zip(raw, plan.codings, strict=True)], False, 0
     sides = _read(chunk, marks, raw)
     unassigned = bool(sides[0].unassigned or sides[1].unassigned)
     return [_global_codes(side, coding)
-            for side, coding in zip(sides, plan.codings, strict=True)], unassigned
+            for side, coding in zip(sides, plan.codings, strict=True)], unassigned, 0
 
 
 def _batch_uniques(chunks: list[Any], marks: frozenset[Any], lefts: list[Any],
@@ -416,21 +441,23 @@ def _batch_uniques(chunks: list[Any], marks: frozenset[Any], lefts: list[Any],
     )
 
 
-def _chunk_cells(chunks: list[Any], plan: _Plan, index: int, buckets: int, marks: frozenset[Any],
-                 lefts: list[Any], rights: list[Any]) -> tuple[Any, tuple[Any, ...]]:  # fmt: skip
+def _chunk_cells(chunks: list[Any], plan: _Plan, index: int, buckets: int, dense: bool,
+                 marks: frozenset[Any], lefts: list[Any], rights: list[Any]
+                 ) -> tuple[Any, tuple[Any, ...]]:  # fmt: skip
     """One batch's cells (sorted int64 keys, counts), split into row-range buckets, and its
     unassigned elements: (rows, (count, first position, where, path) per side, dropped).
 
     A batch is consecutive chunks (row groups, or blocks of dask collections), read one by
     one and counted together by one :func:`count_keys`. With one bucket the pair itself is
-    returned (no list to index: fewer tasks).
+    returned (no list to index: fewer tasks). With ``dense`` (one bucket, see
+    :func:`_graph`), the dense tally of every cell key instead.
     """
     offset = plan.offsets[index]
     stats: list[Any] = [(0, -1, "", None), (0, -1, "", None)]
     dropped = rows = 0
     parts = []
     for chunk, left, right in zip(chunks, lefts, rights, strict=True):
-        codes, unassigned = _chunk_codes(chunk, plan, marks, left, right)
+        codes, unassigned, shift = _chunk_codes(chunk, plan, marks, left, right)
         size = codes[0].shape[0]
         for s, side in enumerate(codes):
             missing = np.flatnonzero(side < 0) if unassigned else side[:0]
@@ -448,16 +475,22 @@ def _chunk_cells(chunks: list[Any], plan: _Plan, index: int, buckets: int, marks
             for side, k in zip(codes, plan.ks, strict=True):
                 missing = np.flatnonzero(side < 0)
                 side[missing] = k if plan.policy == "cluster" else k + offset + missing
-        parts.append(cell_keys(codes[0], codes[1], plan.widths[1]))
+        keys = cell_keys(codes[0], codes[1], plan.widths[1])
         del codes
+        if shift:
+            keys -= shift
+        parts.append(keys)
+        del keys
         rows += size
         offset += size
     keys = parts[0] if len(parts) == 1 else np.concatenate(parts)
     del parts
     width_a, width_b = plan.widths
+    summary = (rows, stats[0], stats[1], dropped)
+    if dense:
+        return tally_keys(keys, width_a * width_b), summary
     cells, counts = count_keys(keys, width_a * width_b)
     del keys
-    summary = (rows, stats[0], stats[1], dropped)
     if buckets == 1:
         return (cells, counts), summary
     edges = np.searchsorted(cells, _bucket_edges(width_a, width_b, buckets))
@@ -548,6 +581,14 @@ def _bucket_summary(part: tuple[NDArray[np.int64], NDArray[np.int64]], plan: _Pl
     return tuple(row_hist), col_sums, tuple(cell_hist)
 
 
+def _merge_tallies(*parts: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Sum dense tallies of the same cell keys (exact: the total is below 2**63)."""
+    total = np.add(parts[0], parts[1]) if len(parts) > 1 else parts[0]
+    for part in parts[2:]:
+        np.add(total, part, out=total)
+    return total
+
+
 def _merge_summaries(*parts: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(_merge_cells(*(p[i] for p in parts)) for i in range(3))
 
@@ -616,17 +657,16 @@ def _finish_table(buckets: list[tuple[NDArray[np.int64], NDArray[np.int64]]], pl
     counts = np.concatenate([b[1] for b in buckets])
     rows, cols = np.divmod(keys, plan.widths[1])
     del keys
-    present = [np.unique(rows), np.unique(cols)]  # the codes that occur, ascending
+    (used_rows, rows), (used_cols, cols) = used_codes(rows, plan.widths[0]), used_codes(
+        cols, plan.widths[1])  # the codes that occur, ascending; the cells' codes renumbered
     labels = []
-    for used, coding, k in zip(present, plan.codings, plan.ks, strict=True):
+    for used, coding, k in zip((used_rows, used_cols), plan.codings, plan.ks, strict=True):
         if used.size and used[-1] >= k:  # re-assigned elements: codes
             labels.append(np.arange(used.size, dtype=np.int64))
         elif isinstance(coding, tuple):
             labels.append(_range_labels(used, coding[0]))
         else:
             labels.append(coding[used])
-    rows = np.searchsorted(present[0], rows)
-    cols = np.searchsorted(present[1], cols)
     n = check_counts(counts, "the labels' table", str)[1]
     return _canonical(labels[0], labels[1], rows, cols, counts, n)
 
@@ -852,14 +892,12 @@ def _graph(source: Any, columns: Any, summary: bool, compute: bool, storage_opti
         codings = [None, None]
         lengths = None
         names = ("`labels_true`", "`labels_pred`")
-    small = (
-        policy != "singletons"
-        and all(isinstance(c, tuple) for c in codings)
-        and (
-            (codings[0][1] - codings[0][0] + 1) * (codings[1][1] - codings[1][0] + 1)
-            <= _ONE_TREE_CELLS
-        )
-    )
+    extra = int(policy == "cluster")  # the cluster of the unassigned, as _plan adds it
+    cells = (
+        (codings[0][1] - codings[0][0] + 1 + extra) * (codings[1][1] - codings[1][0] + 1 + extra)
+        if all(isinstance(c, tuple) for c in codings) else None
+    )  # fmt: skip
+    small = policy != "singletons" and cells is not None and cells <= _ONE_TREE_CELLS
     workers = _worker_count()
     if buckets is None:  # a small table is merged by one tree; a large one in buckets
         buckets = 1 if small else 4 * workers
@@ -891,16 +929,26 @@ def _graph(source: Any, columns: Any, summary: bool, compute: bool, storage_opti
                 if codings[side] is None:
                     codings[side] = dictionary[side]
     plan = delayed(_plan, pure=True)(codings, policy, lengths)
+    # One bucket and every task counting by a tally (the one dense/sparse rule, on the
+    # fewest rows a task has): the tasks return their tallies, added up by the tree.
+    dense = (
+        buckets == 1 and small and lengths is not None and dense_counting(cells, min(lengths))
+    )
     per_chunk = [
-        delayed(_chunk_cells, pure=True, nout=2)(batch, plan, i, buckets, marks, left, right)
-        for i, (batch, left, right) in enumerate(tasks)
+        delayed(_chunk_cells, pure=True, nout=2)(batch, plan, i, buckets, dense, marks, *sides)
+        for i, (batch, *sides) in enumerate(tasks)
     ]
     stats = [out[1] for out in per_chunk]
-    merged = [
-        _tree(delayed, _merge_cells, [out[0] if buckets == 1 else out[0][p] for out in per_chunk],
-              f"chanceclust-cells-{p}")
-        for p in range(buckets)
-    ]  # fmt: skip
+    if dense:
+        merged = [delayed(tally_cells, pure=True)(
+            _tree(delayed, _merge_tallies, [out[0] for out in per_chunk], "chanceclust-tally"))]
+    else:
+        merged = [
+            _tree(delayed, _merge_cells,
+                  [out[0] if buckets == 1 else out[0][p] for out in per_chunk],
+                  f"chanceclust-cells-{p}")
+            for p in range(buckets)
+        ]  # fmt: skip
     if summary:
         parts = [delayed(_bucket_summary, pure=True)(part, plan) for part in merged]
         result = delayed(_finish_summary, pure=True)(
