@@ -81,11 +81,13 @@ def inmem_threads(args: argparse.Namespace, base: dict[str, float]):
     return first
 
 
-def serial_pairwise(labels, base: dict[str, float]) -> dict[str, object]:
+def serial_pairwise(labels, base: dict[str, float], wanted: list[str]) -> dict[str, object]:
     """pairwise() in this process, no executor: the baseline of the worker counts."""
     out = {}
     for model in ("perm", "num"):
         name = f"pairwise_{model}"
+        if name not in wanted:
+            continue
         c0, t0 = cpu_seconds(False), time.perf_counter()
         out[name] = cc.pairwise(labels, model=model)
         wall = time.perf_counter() - t0
@@ -98,7 +100,62 @@ def serial_pairwise(labels, base: dict[str, float]) -> dict[str, object]:
     return out
 
 
+def stream_summary(stream: list[dict], start: float) -> dict[str, object]:
+    """Where a call's time went, from Dask's task stream: per task-name prefix the count and
+    compute seconds, all transfer seconds, the first compute start and the last compute end
+    (seconds after the call began), and each worker's busy (compute) seconds."""
+    prefixes: dict[str, list[float]] = {}
+    busy: dict[str, float] = {}
+    transfer, starts, stops = 0.0, [], []
+    for task in stream:
+        key = task["key"][0] if isinstance(task["key"], tuple) else task["key"]
+        prefix = str(key).rsplit("-", 1)[0]
+        prefix = prefix if prefix.startswith("chanceclust") else prefix.split("-")[0]
+        for part in task["startstops"]:
+            seconds = part["stop"] - part["start"]
+            if part["action"] == "compute":
+                entry = prefixes.setdefault(prefix, [0, 0.0])
+                entry[0] += 1
+                entry[1] += seconds
+                busy[task["worker"]] = busy.get(task["worker"], 0.0) + seconds
+                starts.append(part["start"])
+                stops.append(part["stop"])
+            elif part["action"] == "transfer":
+                transfer += seconds
+    loads = sorted(busy.values())
+    return {
+        "compute_by_prefix": {k: [int(v[0]), round(v[1], 3)] for k, v in prefixes.items()},
+        "transfer_s": round(transfer, 3),
+        "first_start_s": round(min(starts) - start, 3) if starts else None,
+        "last_stop_s": round(max(stops) - start, 3) if stops else None,
+        "worker_busy_s": (
+            [round(loads[0], 3), round(loads[len(loads) // 2], 3), round(loads[-1], 3)]
+            if loads else None
+        ),
+    }
+
+
+def digest(result: object) -> str:
+    """A short hash of a table (its sparse matrix) or a matrix: equal results, equal digests
+    (compares runs of different code on one machine)."""
+    import hashlib
+
+    import numpy as np
+
+    sha = hashlib.sha256()
+    if hasattr(result, "to_sparse"):
+        sparse = result.to_sparse().tocsr()
+        parts = [np.asarray(sparse.shape), sparse.indptr, sparse.indices, sparse.data]
+    else:
+        parts = [np.asarray(result)]
+    for part in parts:
+        sha.update(np.ascontiguousarray(part).tobytes())
+    return sha.hexdigest()[:16]
+
+
 def _warm() -> None:
+    import pyarrow.parquet  # noqa: F401  (the readers: imported by the first task otherwise)
+
     import chanceclust.dask  # noqa: F401
 
 
@@ -115,10 +172,23 @@ def main() -> None:
     parser.add_argument("--tasks", default="table,summary,pairwise_perm,pairwise_num",
                         help="Dask tasks to time per worker count (comma-separated)")
     parser.add_argument("--no-inmem", action="store_true")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="timed calls of each task per worker count")
+    parser.add_argument("--tasks-per-worker", type=int, default=None,
+                        help="override the tasks aimed at per worker (chanceclust.dask and "
+                             "pairwise; default: the library's)")
+    parser.add_argument("--stream", action="store_true",
+                        help="record where each call's time went (Dask's task stream)")
     args = parser.parse_args()
-    import numpy as np
-    from distributed import Client, LocalCluster
+    import contextlib
 
+    import numpy as np
+    from distributed import Client, LocalCluster, get_task_stream
+
+    if args.tasks_per_worker is not None:  # read on the driver, where the graphs are built
+        from chanceclust import allpairs
+
+        ccd._TASKS_PER_WORKER = allpairs._TASKS_PER_WORKER = args.tasks_per_worker
     make_data(args.data, int(args.n), int(args.k), files=args.files)
     labels = clusterings(args.pairwise_m, args.pairwise_n)
     base: dict[str, float] = {}
@@ -127,7 +197,7 @@ def main() -> None:
         reference["table"] = inmem_threads(args, base)
     wanted = args.tasks.split(",")
     if any(name.startswith("pairwise") for name in wanted):
-        reference.update(serial_pairwise(labels, base))
+        reference.update(serial_pairwise(labels, base, wanted))
     for workers in (int(w) for w in args.workers.split(",")):
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                memory_limit=args.worker_memory, dashboard_address=None)
@@ -142,16 +212,19 @@ def main() -> None:
             "pairwise_num": lambda client=client: cc.pairwise(
                 labels, model="num", executor=client.get_executor()),
         }
-        for name in wanted:
+        for name, round_ in ((n, r) for n in wanted for r in range(args.rounds)):
             task = tasks[name]
             tasks_in_graph = None
             if name in ("table", "summary"):
                 tasks_in_graph = len(ccd.contingency_table(
                     args.data, columns=("a", "b"), summary=name == "summary",
                     compute=False).__dask_graph__())
-            w0, c0, t0 = process_cpu(pids), cpu_seconds(False), time.perf_counter()
-            result = task()
-            wall = time.perf_counter() - t0
+            stream = get_task_stream(client) if args.stream else contextlib.nullcontext()
+            with stream as recorded:
+                w0, c0, t0 = process_cpu(pids), cpu_seconds(False), time.perf_counter()
+                began = time.time()
+                result = task()
+                wall = time.perf_counter() - t0
             cpu = cpu_seconds(False) - c0 + process_cpu(pids) - w0
             same = None
             if name == "table" and reference.get("table") is not None:
@@ -168,7 +241,11 @@ def main() -> None:
                                       if name + "_serial" in base else None),
                 "same_as_inprocess": same, "n": int(args.n), "graph_tasks": tasks_in_graph,
                 "k": int(args.k), "pairwise_m": args.pairwise_m, "pairwise_n": args.pairwise_n,
-                "worker_peak_rss_gib": [_vm_hwm(p) for p in pids], "machine": machine(),
+                "worker_peak_rss_gib": [_vm_hwm(p) for p in pids], "round": round_,
+                "tasks_per_worker": args.tasks_per_worker,
+                "digest": digest(result),
+                "stream": stream_summary(recorded.data, began) if args.stream else None,
+                "machine": machine(),
             })
         client.close()
         cluster.close()
