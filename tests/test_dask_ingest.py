@@ -342,7 +342,20 @@ def test_dense_partial_tallies_on_both_sides_of_the_rule(tmp_path, monkeypatch, 
     assert ccd._batches([300] * 16, 16, 1) == [[4 * t + i for i in range(4)] for t in range(4)]
     lazy = ccd.contingency_table(str(folder), columns=("t", "p"), compute=False)
     names = {str(key[0] if isinstance(key, tuple) else key) for key in lazy.__dask_graph__()}
-    assert any(name.startswith("tally_cells") for name in names) == (k_pred == 12)
+    assert any(name.startswith("_tally_cells") for name in names) == (k_pred == 12)
     _same(lazy.compute(), a, b)
     summary = ccd.contingency_table(str(folder), columns=("t", "p"), summary=True)
     assert summary == cc.partial_table(a, b).summary()
+
+
+@pytest.mark.parametrize("most", [0, 255, 256, 2**16, 2**32 - 1, 2**32])
+def test_compact_tallies_hold_their_counts(most):
+    """Tallies travel in the narrowest unsigned dtype that holds their largest count (int64
+    from 2**32 on), and the merge adds them exactly in int64."""
+    tally = np.array([most, 0, most // 3], dtype=np.int64)
+    compact = ccd._compact(tally, most)
+    np.testing.assert_array_equal(compact.astype(np.int64), tally)
+    assert compact.dtype.itemsize == (1 if most < 2**8 else 2 if most < 2**16
+                                      else 4 if most < 2**32 else 8)  # fmt: skip
+    merged = ccd._merge_tallies(compact, compact, ccd._compact(tally[::-1].copy(), most))
+    np.testing.assert_array_equal(merged.astype(np.int64), 2 * tally + tally[::-1])

@@ -174,9 +174,13 @@ def main() -> None:
     parser.add_argument("--no-inmem", action="store_true")
     parser.add_argument("--rounds", type=int, default=1,
                         help="timed calls of each task per worker count")
-    parser.add_argument("--tasks-per-worker", type=int, default=None,
-                        help="override the tasks aimed at per worker (chanceclust.dask and "
-                             "pairwise; default: the library's)")
+    parser.add_argument("--tasks-per-worker", default=None,
+                        help="comma-separated overrides of the tasks aimed at per worker "
+                             "(chanceclust.dask and pairwise), each timed; default: the "
+                             "library's")
+    parser.add_argument("--fan-in", default=None,
+                        help="comma-separated overrides of chanceclust.dask's merge fan-in "
+                             "(tables only), each timed; default: the library's")
     parser.add_argument("--stream", action="store_true",
                         help="record where each call's time went (Dask's task stream)")
     args = parser.parse_args()
@@ -185,10 +189,13 @@ def main() -> None:
     import numpy as np
     from distributed import Client, LocalCluster, get_task_stream
 
-    if args.tasks_per_worker is not None:  # read on the driver, where the graphs are built
-        from chanceclust import allpairs
+    from chanceclust import allpairs
 
-        ccd._TASKS_PER_WORKER = allpairs._TASKS_PER_WORKER = args.tasks_per_worker
+    # Read on the driver, where the graphs are built: set before each timed call.
+    per_worker = [int(x) for x in args.tasks_per_worker.split(",")] if args.tasks_per_worker \
+        else [ccd._TASKS_PER_WORKER]
+    fan_ins = [int(x) for x in args.fan_in.split(",")] if args.fan_in else [ccd._FAN_IN]
+    variants = [(t, f) for t in per_worker for f in fan_ins]
     make_data(args.data, int(args.n), int(args.k), files=args.files)
     labels = clusterings(args.pairwise_m, args.pairwise_n)
     base: dict[str, float] = {}
@@ -212,7 +219,11 @@ def main() -> None:
             "pairwise_num": lambda client=client: cc.pairwise(
                 labels, model="num", executor=client.get_executor()),
         }
-        for name, round_ in ((n, r) for n in wanted for r in range(args.rounds)):
+        runs = [(n, v, r) for n in wanted for v in variants for r in range(args.rounds)
+                if n in ("table", "summary") or v[1] == fan_ins[0]]  # fan-in: tables only
+        for name, (tasks_per_worker, fan_in), round_ in runs:
+            ccd._TASKS_PER_WORKER = allpairs._TASKS_PER_WORKER = tasks_per_worker
+            ccd._FAN_IN = fan_in
             task = tasks[name]
             tasks_in_graph = None
             if name in ("table", "summary"):
@@ -242,7 +253,7 @@ def main() -> None:
                 "same_as_inprocess": same, "n": int(args.n), "graph_tasks": tasks_in_graph,
                 "k": int(args.k), "pairwise_m": args.pairwise_m, "pairwise_n": args.pairwise_n,
                 "worker_peak_rss_gib": [_vm_hwm(p) for p in pids], "round": round_,
-                "tasks_per_worker": args.tasks_per_worker,
+                "tasks_per_worker": tasks_per_worker, "fan_in": fan_in,
                 "digest": digest(result),
                 "stream": stream_summary(recorded.data, began) if args.stream else None,
                 "machine": machine(),
