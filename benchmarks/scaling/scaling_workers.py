@@ -179,8 +179,9 @@ def main() -> None:
                              "(chanceclust.dask and pairwise), each timed; default: the "
                              "library's")
     parser.add_argument("--fan-in", default=None,
-                        help="comma-separated overrides of chanceclust.dask's merge fan-in "
-                             "(tables only), each timed; default: the library's")
+                        help="comma-separated overrides of chanceclust.dask's merge fan-ins "
+                             "(tables only; cells and tallies alike), each timed; default: "
+                             "the library's")
     parser.add_argument("--stream", action="store_true",
                         help="record where each call's time went (Dask's task stream)")
     args = parser.parse_args()
@@ -194,7 +195,7 @@ def main() -> None:
     # Read on the driver, where the graphs are built: set before each timed call.
     per_worker = [int(x) for x in args.tasks_per_worker.split(",")] if args.tasks_per_worker \
         else [ccd._TASKS_PER_WORKER]
-    fan_ins = [int(x) for x in args.fan_in.split(",")] if args.fan_in else [ccd._FAN_IN]
+    fan_ins = [int(x) for x in args.fan_in.split(",")] if args.fan_in else [None]
     variants = [(t, f) for t in per_worker for f in fan_ins]
     make_data(args.data, int(args.n), int(args.k), files=args.files)
     labels = clusterings(args.pairwise_m, args.pairwise_n)
@@ -223,7 +224,8 @@ def main() -> None:
                 if n in ("table", "summary") or v[1] == fan_ins[0]]  # fan-in: tables only
         for name, (tasks_per_worker, fan_in), round_ in runs:
             ccd._TASKS_PER_WORKER = allpairs._TASKS_PER_WORKER = tasks_per_worker
-            ccd._FAN_IN = fan_in
+            if fan_in is not None:  # both trees of the tables: cells and dense tallies
+                ccd._FAN_IN = ccd._TALLY_FAN_IN = fan_in
             task = tasks[name]
             tasks_in_graph = None
             if name in ("table", "summary"):

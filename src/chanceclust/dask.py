@@ -77,6 +77,10 @@ __all__ = ["contingency_table"]
 # at most this many cells (32 MiB of int64) make a table small enough to merge by one tree.
 _ONE_TREE_CELLS = 1 << 22
 _FAN_IN = 8  # partial tables merged per task: bounds a merge task's memory
+# Dense tallies merge by additions: their tree's time is the transfers to each merge task,
+# so a smaller fan-in (16 cores, 4x10^8 rows, 64 tallies of 10^6 cells: 1.38-1.48 s with 4
+# against 1.53-2.23 s with 8, benchmarks/RESULTS.md).
+_TALLY_FAN_IN = 4
 _SIDES = ("labels_true", "labels_pred")
 
 
@@ -605,13 +609,13 @@ def _merge_summaries(*parts: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(_merge_cells(*(p[i] for p in parts)) for i in range(3))
 
 
-def _tree(delayed: Any, function: Any, items: list[Any], name: str) -> Any:
-    """Reduce ``items`` with ``function`` by a tree of fan-in _FAN_IN (one task per node)."""
+def _tree(delayed: Any, function: Any, items: list[Any], name: str, fan_in: int) -> Any:
+    """Reduce ``items`` with ``function`` by a tree of fan-in ``fan_in`` (one task per node)."""
     level = 0
     while len(items) > 1:
         items = [
-            delayed(function, pure=True, name=f"{name}-{level}-{i}")(*items[i : i + _FAN_IN])
-            for i in range(0, len(items), _FAN_IN)
+            delayed(function, pure=True, name=f"{name}-{level}-{i}")(*items[i : i + fan_in])
+            for i in range(0, len(items), fan_in)
         ]
         level += 1
     return items[0]
@@ -936,7 +940,7 @@ def _graph(source: Any, columns: Any, summary: bool, compute: bool, storage_opti
         if lengths is None:
             lengths = [u[2] for u in uniques]
         if None in codings:
-            dictionary = _tree(delayed, _merge_uniques, uniques, "chanceclust-unique")
+            dictionary = _tree(delayed, _merge_uniques, uniques, "chanceclust-unique", _FAN_IN)
             for side in (0, 1):
                 if codings[side] is None:
                     codings[side] = dictionary[side]
@@ -953,18 +957,19 @@ def _graph(source: Any, columns: Any, summary: bool, compute: bool, storage_opti
     stats = [out[1] for out in per_chunk]
     if dense:
         merged = [delayed(_tally_cells, pure=True)(
-            _tree(delayed, _merge_tallies, [out[0] for out in per_chunk], "chanceclust-tally"))]
+            _tree(delayed, _merge_tallies, [out[0] for out in per_chunk], "chanceclust-tally",
+                  _TALLY_FAN_IN))]
     else:
         merged = [
             _tree(delayed, _merge_cells,
                   [out[0] if buckets == 1 else out[0][p] for out in per_chunk],
-                  f"chanceclust-cells-{p}")
+                  f"chanceclust-cells-{p}", _FAN_IN)
             for p in range(buckets)
         ]  # fmt: skip
     if summary:
         parts = [delayed(_bucket_summary, pure=True)(part, plan) for part in merged]
         result = delayed(_finish_summary, pure=True)(
-            _tree(delayed, _merge_summaries, parts, "chanceclust-summary"),
+            _tree(delayed, _merge_summaries, parts, "chanceclust-summary", _FAN_IN),
             plan,
             stats,
             marks,
