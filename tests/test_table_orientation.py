@@ -1,8 +1,8 @@
 """Tables counted from labels in the order the measures read their cells
-(contingency._table_from_codes, issue #23): column-major when the sizes make labels_pred's
-clusters the canonical rows, row-major otherwise. Every switch of the choice is taken on
-both sides (K_A > K_B, K_A < K_B; equal K counted by a sort, sizes deciding either way or
-tied; equal K counted by a tally; threads), and each table is checked against an
+(contingency._table_from_codes, issue #23): column-major when labels_pred has fewer clusters
+(the canonical rows), row-major otherwise. Each side of the choice is taken (K_A > K_B,
+K_A < K_B, on the tally and the sort paths and with threads; equal K, whose sizes decide in
+the measures, which then reorder the cells), and each table is checked against an
 independent count (numpy.add.at of the label pairs), its stored order against its flag, and
 MI, VI, NMI and AMI against the same table given as a dense ``contingency`` (a row-major
 table) and transposed: equal to the bit."""
@@ -70,10 +70,10 @@ def test_unequal_k_counted_in_canonical_order(monkeypatch, chunk, k_true, k_pred
 
 
 @pytest.mark.parametrize("swap", [False, True])
-def test_equal_k_sort_path_sizes_decide(swap):
-    """K_A = K_B with more keys than elements (counted by a sort): the sizes are counted
-    first and decide; the side with the smaller sorted sizes at the first difference is
-    the rows."""
+def test_equal_k_row_major_canonical_cells_either_way(swap):
+    """K_A = K_B counted by a sort (more keys than elements): row-major whichever side the
+    sizes make the canonical rows; the measures' canonical cells are the same list for (A, B)
+    and (B, A), ascending in (canonical row, other side)."""
     rng = np.random.default_rng(4)
     k, n = 40, 500
     assert not _tables.dense_counting(k * k, n)
@@ -82,20 +82,13 @@ def test_equal_k_sort_path_sizes_decide(swap):
     assert sizes is not None
     if swap:
         codes_true, codes_pred = codes_pred, codes_true
-    _check(codes_true, k, codes_pred, k, sizes != swap)
-
-
-def test_equal_k_sort_path_same_sizes_row_major():
-    """Same sorted sizes on both sides: row-major, and the cells decide in the measures."""
-    rng = np.random.default_rng(5)
-    k, n = 40, 500
-    codes_true = _codes(rng, k, n)
-    relabel = rng.permutation(k)
-    codes_pred = relabel[codes_true]
-    codes_pred = codes_pred[rng.permutation(n)]  # same sizes, other cells
-    assert sizes_transpose(np.bincount(codes_true), np.bincount(codes_pred)) is None
-    _check(codes_true, k, codes_pred, k, False)
-    _check(codes_pred, k, codes_true, k, False)
+    table = _check(codes_true, k, codes_pred, k, False)
+    assert _transposes(table) is (sizes != swap)
+    mirror = _table_from_codes(codes_pred, k, codes_true, k)
+    for got, want in zip(_canonical_cells(table), _canonical_cells(mirror), strict=True):
+        np.testing.assert_array_equal(got, want)
+    _, first, second, _, _ = _canonical_cells(table)
+    assert np.all(np.diff(first * k + second) > 0)
 
 
 def test_equal_k_tally_path_row_major():

@@ -13,7 +13,6 @@ from chanceclust._tables import (
     check_table,
     check_workers,
     count_cells,
-    dense_counting,
     encoding_threads,
     exact_bincount,
 )
@@ -208,20 +207,17 @@ def _table_from_codes(
     """The :class:`Table` of two clusterings given as codes 0..K-1 (every code used).
 
     Counted by :func:`_tables.count_cells` (threaded on many elements, ``workers`` None: by
-    its default rule), in the order the measures read the cells (``measures.table_cells``:
-    the canonical rows are the side that :func:`sizes_transpose` names): column-major when
-    the sizes already say that the canonical rows are ``labels_pred``'s clusters, so that no
-    second sort of the cells is needed; else row-major.
+    its default rule), in the order the measures read the cells where the numbers of
+    clusters tell it (``measures.table_cells``: the side with fewer clusters gives the
+    canonical rows, :func:`sizes_transpose`): column-major when ``labels_pred`` has fewer,
+    so that no second sort of the cells is needed; else row-major (with as many clusters on
+    both sides, the sizes decide, and they are known only once the table is counted: the
+    measures reorder the cells where needed).
     """
     n = codes_true.shape[0]
-    margins = None
-    if k_true == k_pred and not dense_counting(k_true * k_pred, n):
-        # the orientation hangs on the sorted sizes: count them first (many cells to come)
-        margins = np.bincount(codes_true, minlength=k_true), np.bincount(codes_pred, minlength=k_pred)
-    column_major = bool(sizes_transpose(*margins) if margins else k_true > k_pred)
+    column_major = k_true > k_pred
     if column_major:  # count the transpose: keys col * K_A + row
         codes_true, k_true, codes_pred, k_pred = codes_pred, k_pred, codes_true, k_true
-        margins = margins[::-1] if margins else None
     counted = count_cells(codes_true, codes_pred, k_true, k_pred, workers=workers)
     cells, counts = counted.cells, counted.counts
     # every major code is used: its cells are the keys in [i K_B, (i + 1) K_B), a run of >= 1
@@ -232,11 +228,11 @@ def _table_from_codes(
     rows = np.repeat(np.arange(k_true, dtype=np.intp), runs)
     cols = _minor_codes(cells, rows, k_pred)
     del cells
-    if margins is None and counted.tally is not None:  # threaded: K_A K_B <= N / 2
+    if counted.tally is not None:  # threaded: the margins of the dense table (K_A K_B <= N / 2)
         square = counted.tally.reshape(k_true, k_pred)
         margins = square.sum(axis=1), square.sum(axis=0)
         del square
-    elif margins is None:  # each row's run of cells; the columns from the codes or the cells
+    else:  # each row's run of cells; the columns from the codes or the cells
         major = np.add.reduceat(counts, bounds[:-1]) if k_true else np.zeros(0, np.int64)
         if 2 * cols.size >= n:  # a weighted pass over the cells costs about two plain ones
             minor = np.bincount(codes_pred, minlength=k_pred)
