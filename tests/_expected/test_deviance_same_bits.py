@@ -72,3 +72,6 @@ def test_zero_counts_and_exact_means():
     d = np.array([-0.5, -3.0, 0.0, 0.0, 0.001, -3.0])
     _same(deviance(x, m, d), _written_out(x, m, d))
     assert deviance(0.0, 2.5, -2.5) == 2.5
+    # every element far (no series at all), as in the cells of a table of small counts
+    x, m = np.array([1.0, 2.0, 3.0, 0.0, 7.0]), np.array([10.0, 0.5, 30.0, 4.0, 0.01])
+    _same(deviance(x, m, x - m), _written_out(x, m, x - m))

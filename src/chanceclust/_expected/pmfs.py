@@ -59,8 +59,11 @@ def deviance(x: ArrayLike, m: ArrayLike, d: ArrayLike) -> NDArray[np.float64]:
         np.divide(d, v, out=v)
     scratch = np.abs(v, out=np.empty(v.shape))
     close = scratch < 0.1
-    if close.ndim and 4 * np.count_nonzero(close) < close.size:  # mostly far: sparse cells
+    count = np.count_nonzero(close) if close.ndim else 0
+    if close.ndim and 4 * count < close.size:  # mostly far: sparse cells
         out = _far(x, m, scratch)
+        if not count:  # all far (e.g. the cells of a table of small counts)
+            return out
         if close.ndim == 1:  # positions, then gathers: ~5x faster than 1-D boolean masks
             close = np.flatnonzero(close)
         out[close] = _series(x[close], d[close], v[close])
