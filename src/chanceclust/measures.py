@@ -367,7 +367,7 @@ def _mutual_information(table: Table) -> float:
     total, covered = 0.0, 0
     for start in range(0, len(x), _CELL_CHUNK):
         cells = slice(start, start + _CELL_CHUNK)
-        a, b = first_sizes[first[cells]], second_sizes[second[cells]]
+        a, b = np.take(first_sizes, first[cells]), np.take(second_sizes, second[cells])
         deviances, products = _mutual_information_parts(x[cells], a, b, n, _ONE_TABLE)
         total += float(deviances[0])
         covered += int(products[0])
