@@ -140,3 +140,37 @@ def test_sizes_transpose_rule():
     assert sizes_transpose(np.array([2, 4]), np.array([3, 3])) is False
     assert sizes_transpose(np.array([3, 3]), np.array([4, 2])) is True
     assert sizes_transpose(np.array([1, 5]), np.array([5, 1])) is None
+
+
+def test_column_major_table_with_tied_sizes():
+    """A column-major table whose sides have the same sorted sizes (the cells decide the
+    orientation; not produced by _table_from_codes today, which counts column-major only
+    with K_A > K_B): the same orientation and canonical cells as its row-major form."""
+    from dataclasses import replace
+
+    from chanceclust.contingency import _summarize
+
+    rng = np.random.default_rng(8)
+    checked, answers = 0, set()
+    for _ in range(80):
+        k = int(rng.integers(2, 6))
+        sym = rng.integers(0, 4, size=(k, k))
+        table = sym + sym.T
+        i = int(rng.integers(0, k))
+        table[[i, (i + 1) % k]] = table[[(i + 1) % k, i]]  # same sizes, other cells
+        table[0, 0] += 2
+        row_major = _summarize(None, None, table)
+        if sizes_transpose(row_major.row_sums, row_major.col_sums) is not None:
+            continue
+        order = np.lexsort((row_major.rows, row_major.cols))
+        column_major = replace(row_major, counts=row_major.counts[order],
+                               rows=row_major.rows[order], cols=row_major.cols[order],
+                               column_major=True)  # fmt: skip
+        assert _transposes(column_major) == _transposes(row_major)
+        answers.add(_transposes(row_major))
+        for got, want in zip(_canonical_cells(column_major), _canonical_cells(row_major),
+                             strict=True):  # fmt: skip
+            np.testing.assert_array_equal(got, want)
+        checked += 1
+    assert checked >= 10
+    assert answers == {False, True}
