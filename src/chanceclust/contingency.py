@@ -53,6 +53,10 @@ class Table:
         None for a table of cells. For a :class:`chanceclust.TableSummary`,
         the multiplicity of each distinct cell count in ``counts`` (a
         histogram; ``rows`` and ``cols`` are then empty).
+    column_major : bool
+        False: the cells are in row-major order, by (row, column); True: in
+        column-major order, by (column, row) (the tables counted from labels in
+        the order the measures read them: :func:`_table_from_codes`).
     """
 
     counts: NDArray[np.int64]
@@ -62,6 +66,7 @@ class Table:
     col_sums: NDArray[np.int64]
     n: int
     weights: NDArray[np.int64] | None = None
+    column_major: bool = False
 
     @property
     def identical(self) -> bool:
@@ -202,29 +207,83 @@ def _table_from_codes(
     """The :class:`Table` of two clusterings given as codes 0..K-1 (every code used).
 
     Counted by :func:`_tables.count_cells` (threaded on many elements, ``workers`` None: by
-    its default rule).
+    its default rule), in the order the measures read the cells where the numbers of
+    clusters tell it (``measures.table_cells``: the side with fewer clusters gives the
+    canonical rows, :func:`sizes_transpose`): column-major when ``labels_pred`` has fewer,
+    so that no second sort of the cells is needed; else row-major (with as many clusters on
+    both sides, the sizes decide, and they are known only once the table is counted: the
+    measures reorder the cells where needed).
     """
     n = codes_true.shape[0]
-    cells, counts, tally = count_cells(codes_true, codes_pred, k_true, k_pred, workers=workers)
-    rows, cols = np.divmod(cells, k_pred)
-    margins = None
-    if tally is not None:  # threaded: the margins of the dense table (K_A K_B <= N / 2)
-        square = tally.reshape(k_true, k_pred)
+    column_major = k_true > k_pred
+    if column_major:  # count the transpose: keys col * K_A + row
+        codes_true, k_true, codes_pred, k_pred = codes_pred, k_pred, codes_true, k_true
+    counted = count_cells(codes_true, codes_pred, k_true, k_pred, workers=workers)
+    cells, counts = counted.cells, counted.counts
+    # every major code is used: its cells are the keys in [i K_B, (i + 1) K_B), a run of >= 1
+    bounds = np.searchsorted(cells, np.arange(k_true + 1, dtype=np.int64) * k_pred)
+    runs = np.diff(bounds)
+    if runs.size and int(runs.min()) == 0:
+        raise InternalError("_table_from_codes: a code without elements")
+    rows = np.repeat(np.arange(k_true, dtype=np.intp), runs)
+    cols = _minor_codes(cells, rows, k_pred)
+    del cells
+    if counted.tally is not None:  # threaded: the margins of the dense table (K_A K_B <= N / 2)
+        square = counted.tally.reshape(k_true, k_pred)
         margins = square.sum(axis=1), square.sum(axis=0)
-        del square, tally
-    elif 2 * cells.size >= n:  # margins from the codes: a weighted pass costs about two plain ones
-        margins = (
-            np.bincount(codes_true, minlength=k_true),
-            np.bincount(codes_pred, minlength=k_pred),
-        )
-    return _table_of_cells(rows, cols, counts, (k_true, k_pred), n, margins)
+        del square
+    else:  # each row's run of cells; the columns from the codes or the cells
+        major = np.add.reduceat(counts, bounds[:-1]) if k_true else np.zeros(0, np.int64)
+        if 2 * cols.size >= n:  # a weighted pass over the cells costs about two plain ones
+            minor = np.bincount(codes_pred, minlength=k_pred)
+        else:
+            minor = exact_bincount(cols, counts, k_pred, n)
+        margins = major, minor
+    del counted
+    if column_major:  # back to (true, pred): rows are labels_true's clusters
+        rows, cols, margins = cols, rows, margins[::-1]
+    shape = (len(margins[0]), len(margins[1]))
+    return _table_of_cells(rows, cols, counts, shape, n, margins, column_major=column_major)
+
+
+_MINOR_BLOCK = 1 << 16  # cells converted at a time (temporaries stay in cache)
+
+
+def _minor_codes(
+    cells: NDArray[np.int64], rows: NDArray[np.intp], k_pred: int
+) -> NDArray[np.int64]:
+    """The column codes key - row * K_B of sorted cell keys, in place of the keys."""
+    for first in range(0, cells.size, _MINOR_BLOCK):
+        block = slice(first, first + _MINOR_BLOCK)
+        cells[block] -= rows[block] * k_pred
+    return cells
+
+
+def sizes_transpose(row_sums: NDArray[np.integer], col_sums: NDArray[np.integer]) -> bool | None:
+    """The sizes' part of the canonical orientation of a table's cells (``measures.table_cells``).
+
+    True when the canonical rows are the columns (more rows than columns, or as many and the
+    columns' sorted sizes smaller at the first difference), False when they are the rows,
+    None when both sides have the same sorted sizes (then the cells decide).
+    """
+    k_rows, k_cols = len(row_sums), len(col_sums)
+    if k_rows != k_cols:
+        return k_rows > k_cols
+    rows_sorted, cols_sorted = np.sort(row_sums), np.sort(col_sums)
+    differ = np.flatnonzero(rows_sorted != cols_sorted)
+    if not differ.size:
+        return None
+    first = differ[0]
+    return bool(rows_sorted[first] > cols_sorted[first])
 
 
 def _table_of_cells(
     rows: NDArray[np.integer], cols: NDArray[np.integer], counts: NDArray[np.int64],
     shape: tuple[int, int], n: int, margins: tuple[NDArray[np.integer], ...] | None = None,
+    *, column_major: bool = False,
 ) -> Table:  # fmt: skip
-    """The :class:`Table` of cells in row-major order whose every row and column is used.
+    """The :class:`Table` of cells in row-major order (column-major with ``column_major``)
+    whose every row and column is used.
 
     The margins (cluster sizes) are summed from the cells unless given.
     """
@@ -238,6 +297,7 @@ def _table_of_cells(
         margins[0].astype(np.int64, copy=False),
         margins[1].astype(np.int64, copy=False),
         n,
+        column_major=column_major,
     )
 
 

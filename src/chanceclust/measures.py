@@ -19,7 +19,7 @@ from chanceclust._docs import fill_doc
 from chanceclust._entropy import entropy_of_sizes, entropy_values
 from chanceclust._expected.pmfs import deviance
 from chanceclust._validation import check_average_method, check_labels
-from chanceclust.contingency import PairCounts, Table, _summarize, pair_counts
+from chanceclust.contingency import PairCounts, Table, _summarize, pair_counts, sizes_transpose
 from chanceclust.summary import _histogram_mutual_information, _histogram_variation_of_information
 
 __all__ = [
@@ -253,33 +253,55 @@ def table_cells(table: Table) -> tuple[NDArray[np.int64], NDArray[np.int64], NDA
     The same cells in the same order for (A, B) and (B, A) (:func:`_transposes`), so
     MI, VI and the two-sided NMI and AMI are symmetric to the last bit.
     """
-    if not _transposes(table):
-        return table.counts, table.row_sums[table.rows], table.col_sums[table.cols]
-    counts, rows, cols = _column_major_cells(table)
-    return counts, table.col_sums[cols], table.row_sums[rows]
+    counts, first, second, first_sizes, second_sizes = _canonical_cells(table)
+    return counts, first_sizes[first], second_sizes[second]
+
+
+def _canonical_cells(table: Table) -> tuple[NDArray, NDArray, NDArray, NDArray, NDArray]:
+    """(counts, i, j, sizes_i, sizes_j) of a table's cells in canonical order: the cells
+    ordered by (i, j), where i indexes the canonical rows (the columns when
+    :func:`_transposes`) and j the other side."""
+    transposes = _transposes(table)
+    if transposes:
+        first, second, first_sizes, second_sizes = (
+            table.cols, table.rows, table.col_sums, table.row_sums
+        )
+    else:
+        first, second, first_sizes, second_sizes = (
+            table.rows, table.cols, table.row_sums, table.col_sums
+        )
+    counts = table.counts
+    if transposes != table.column_major:  # stored by (j, i): sort them by (i, j)
+        counts, first, second = _major_cells(counts, first, second, len(first_sizes),
+                                             len(second_sizes))  # fmt: skip
+    return counts, first, second, first_sizes, second_sizes
 
 
 def _transposes(table: Table) -> bool:
     """Whether the canonical order of a table's cells is its transpose's (else its own).
 
-    Canonical rows: the side with fewer clusters, then the smaller sorted sizes, then the
-    smaller (row, column, count) cell list (opposite answers for a table and its transpose).
+    Canonical rows: the side with fewer clusters, then the smaller sorted sizes
+    (:func:`contingency.sizes_transpose`), then the smaller (row, column, count) cell list
+    (opposite answers for a table and its transpose).
     """
-    k_rows, k_cols = len(table.row_sums), len(table.col_sums)
-    if k_rows != k_cols:
-        return k_rows > k_cols
-    rows_sorted, cols_sorted = np.sort(table.row_sums), np.sort(table.col_sums)
-    differ = np.flatnonzero(rows_sorted != cols_sorted)
-    if differ.size:
-        first = differ[0]
-        return bool(rows_sorted[first] > cols_sorted[first])
-    order = _column_major(table)
+    by_sizes = sizes_transpose(table.row_sums, table.col_sums)
+    if by_sizes is not None:
+        return by_sizes
+    # the orders of the row-major cell list (``own``) and of the transpose's (``other``)
+    if table.column_major:
+        own, other = _by_code(table.rows, len(table.row_sums)), None
+    else:
+        own, other = None, _by_code(table.cols, len(table.col_sums))
     # the first cell where the two lists differ, block by block (it is usually in the first)
-    for lo in range(0, order.size, _CELL_CHUNK):
-        part = order[lo : lo + _CELL_CHUNK]
-        hi = lo + part.size
-        cells = np.stack([table.rows[lo:hi], table.cols[lo:hi], table.counts[lo:hi]], axis=1)
-        transposed = np.stack([table.cols[part], table.rows[part], table.counts[part]], axis=1)
+    size = table.counts.size
+    for lo in range(0, size, _CELL_CHUNK):
+        hi = min(lo + _CELL_CHUNK, size)
+        mine = slice(lo, hi) if own is None else own[lo:hi]
+        theirs = slice(lo, hi) if other is None else other[lo:hi]
+        cells = np.stack([table.rows[mine], table.cols[mine], table.counts[mine]], axis=1)
+        transposed = np.stack(
+            [table.cols[theirs], table.rows[theirs], table.counts[theirs]], axis=1
+        )
         differ = np.flatnonzero(np.any(cells != transposed, axis=1))
         if differ.size:
             first = differ[0]
@@ -288,38 +310,41 @@ def _transposes(table: Table) -> bool:
     return False  # the table is its own transpose
 
 
-def _column_major(table: Table) -> NDArray[np.intp]:
-    """The order of a row-major table's cells by (column, row): a stable sort by column."""
-    cols = table.cols
-    if len(table.col_sums) <= 2**16:  # 16-bit keys: numpy's stable sort is a radix sort
-        cols = cols.astype(np.uint16)
-    return np.argsort(cols, kind="stable")
+def _by_code(codes: NDArray[np.intp], k: int) -> NDArray[np.intp]:
+    """The stable order of cells by ``codes`` (codes in [0, k)): (i, j) order from (j, i)."""
+    if k <= 2**16:  # 16-bit keys: numpy's stable sort is a radix sort
+        codes = codes.astype(np.uint16)
+    return np.argsort(codes, kind="stable")
 
 
-#: Cells sorted as packed int64 keys (column, row, count) where their bits fit and numpy
-#: sorts int64 with SIMD kernels (numpy >= 2: x86-simd-sort, Highway), else by the order of
-#: :func:`_column_major` and three gathers: the same cells in the same order either way.
+#: Cells sorted as packed int64 keys (i, j, count) where their bits fit and numpy sorts
+#: int64 with SIMD kernels (numpy >= 2: x86-simd-sort, Highway), else by the order of
+#: :func:`_by_code` and three gathers: the same cells in the same order either way.
 _PACKED_SORT = int(np.__version__.split(".")[0]) >= 2
 
 
-def _column_major_cells(table: Table) -> tuple[NDArray, NDArray, NDArray]:
-    """(counts, rows, cols) of a row-major table's cells in (column, row) order."""
-    row_bits = max(len(table.row_sums) - 1, 1).bit_length()
-    col_bits = max(len(table.col_sums) - 1, 1).bit_length()
-    count_bits = int(table.counts.max(initial=0)).bit_length()
-    if not _PACKED_SORT or row_bits + col_bits + count_bits > 63:
-        order = _column_major(table)
-        return table.counts[order], table.rows[order], table.cols[order]
-    # (column, row) pairs are distinct: sorting the packed keys orders the cells by them
-    key = table.cols.astype(np.int64) << (row_bits + count_bits)
-    key |= table.rows.astype(np.int64) << count_bits
-    key |= table.counts
+def _major_cells(
+    counts: NDArray[np.int64], first: NDArray[np.intp], second: NDArray[np.intp],
+    k_first: int, k_second: int,
+) -> tuple[NDArray, NDArray, NDArray]:  # fmt: skip
+    """(counts, first, second) of cells stored by (second, first), reordered by (first,
+    second); codes in [0, k_first) and [0, k_second)."""
+    first_bits = max(k_first - 1, 1).bit_length()
+    second_bits = max(k_second - 1, 1).bit_length()
+    count_bits = int(counts.max(initial=0)).bit_length()
+    if not _PACKED_SORT or first_bits + second_bits + count_bits > 63:
+        order = _by_code(first, k_first)
+        return counts[order], first[order], second[order]
+    # (first, second) pairs are distinct: sorting the packed keys orders the cells by them
+    key = first.astype(np.int64) << (second_bits + count_bits)
+    key |= second.astype(np.int64) << count_bits
+    key |= counts
     key.sort()
     counts = key & ((1 << count_bits) - 1)
     key >>= count_bits
-    rows = key & ((1 << row_bits) - 1)
-    key >>= row_bits
-    return counts, rows, key
+    second = key & ((1 << second_bits) - 1)
+    key >>= second_bits
+    return counts, key, second
 
 
 _ONE_TABLE = np.zeros(1, dtype=np.intp)  # ``starts`` of a batch of one table
@@ -333,14 +358,17 @@ def _mutual_information(table: Table) -> float:
         return _histogram_mutual_information(table)
     if n == 0:
         return 0.0
-    x, a, b = table_cells(table)
+    x, first, second, first_sizes, second_sizes = _canonical_cells(table)
     if len(x) <= _CELL_CHUNK:
+        a, b = first_sizes[first], second_sizes[second]
         return float(_mutual_information_values(x, a, b, n, _ONE_TABLE)[0])
-    # Many cells: the same terms on blocks of cells that stay in cache, added up.
+    # Many cells: the same terms on blocks of cells that stay in cache (sizes gathered
+    # block by block), added up.
     total, covered = 0.0, 0
     for start in range(0, len(x), _CELL_CHUNK):
         cells = slice(start, start + _CELL_CHUNK)
-        deviances, products = _mutual_information_parts(x[cells], a[cells], b[cells], n, _ONE_TABLE)
+        a, b = np.take(first_sizes, first[cells]), np.take(second_sizes, second[cells])
+        deviances, products = _mutual_information_parts(x[cells], a, b, n, _ONE_TABLE)
         total += float(deviances[0])
         covered += int(products[0])
     return total / n + (n * n - covered) / (n * n)

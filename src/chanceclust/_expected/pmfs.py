@@ -50,40 +50,67 @@ def deviance(x: ArrayLike, m: ArrayLike, d: ArrayLike) -> NDArray[np.float64]:
     (|d| >= 0.1 (x + m)) the direct form with m is accurate and d is not
     used. bd0(0, m) = m. For |d| < 0.1 (x + m) the series
     2x sum_j v^(2j+1)/(2j+1) - d v with v = d/(x + m) is used (12 terms:
-    v^2 < 0.01 makes the remainder < 1e-24 relative).
+    v^2 < 0.01 makes the remainder < 1e-24 relative). The same operations as
+    written, in place where a temporary can be reused (the same values to the bit).
     """
     x, m, d = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (x, m, d)))
+    v = np.add(x, m, out=np.empty(x.shape))
     with np.errstate(divide="ignore", invalid="ignore"):
-        v = d / (x + m)
-    close = np.abs(v) < 0.1
-    if close.ndim and 4 * np.count_nonzero(close) < close.size:  # mostly far: sparse cells
-        out = _far(x, m)
+        np.divide(d, v, out=v)
+    scratch = np.abs(v, out=np.empty(v.shape))
+    close = scratch < 0.1
+    count = np.count_nonzero(close) if close.ndim else 0
+    if close.ndim and 4 * count < close.size:  # mostly far: sparse cells
+        out = _far(x, m, scratch)
+        if not count:  # all far (e.g. the cells of a table of small counts)
+            return out
+        if close.ndim == 1:  # positions, then gathers: ~5x faster than 1-D boolean masks
+            close = np.flatnonzero(close)
         out[close] = _series(x[close], d[close], v[close])
         return out
     if close.all():
         return _series(x, d, v)
     # The series on every element: cheaper than gathering the close ones when most are.
-    return np.where(close, _series(x, d, np.where(close, v, 0.0)), _far(x, m))
+    np.copyto(v, 0.0, where=~close)
+    return np.where(close, _series(x, d, v), _far(x, m, scratch))
 
 
-def _far(x: NDArray[np.float64], m: NDArray[np.float64]) -> NDArray[np.float64]:
-    """x log(x/m) + m - x directly (0 log 0 = 0)."""
+def _far(
+    x: NDArray[np.float64], m: NDArray[np.float64], out: NDArray[np.float64] | None = None
+) -> NDArray[np.float64]:
+    """x log(x/m) + m - x directly (0 log 0 = 0), into ``out`` (of x's shape) when given."""
+    out = np.empty(x.shape) if out is None else out
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(x > 0, x * np.log(x / m), 0.0) + m - x
+        np.divide(x, m, out=out)
+        np.log(out, out=out)
+        np.multiply(x, out, out=out)
+    positive = x > 0
+    if not positive.all():
+        out[~positive] = 0.0
+    out += m
+    out -= x
+    return out
 
 
 def _series(x: NDArray, d: NDArray, v: NDArray) -> NDArray[np.float64]:
     """The deviance series with v = d/(x + m) (0 where the element is not close), by Horner
     in w = v^2 with constant coefficients: 2 x v w sum_j w^(j-1)/(2j+1) + d v. Terms fall
     by w each: stop at w^j < 1e-18 for the largest w."""
-    w = v * v
+    w = np.multiply(v, v, out=np.empty(np.shape(v)))
     largest = float(w.max(initial=0.0))
     terms = 12 if largest >= 1e-2 else int(np.ceil(-18.0 / np.log10(max(largest, 1e-300))))
     poly = np.full(w.shape, _SERIES[min(terms, 12) - 1])
     for coefficient in _SERIES[min(terms, 12) - 2 :: -1]:
         poly *= w
         poly += coefficient
-    return d * v + 2.0 * x * v * w * poly
+    # d v + 2 x v w poly: the products in that order, the sum as written (both commute)
+    product = np.multiply(x, 2.0, out=np.empty(w.shape))
+    product *= v
+    product *= w
+    poly *= product
+    np.multiply(d, v, out=w)
+    poly += w
+    return poly
 
 
 # 1/(2j+1) for j = 1..12: the coefficients of the deviance series.
