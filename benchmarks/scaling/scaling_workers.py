@@ -193,8 +193,8 @@ def main() -> None:
     from chanceclust import allpairs
 
     # Read on the driver, where the graphs are built: set before each timed call.
-    per_worker = [int(x) for x in args.tasks_per_worker.split(",")] if args.tasks_per_worker \
-        else [ccd._TASKS_PER_WORKER]
+    per_worker = ([int(x) for x in args.tasks_per_worker.split(",")]
+                  if args.tasks_per_worker else [None])  # fmt: skip
     fan_ins = [int(x) for x in args.fan_in.split(",")] if args.fan_in else [None]
     variants = [(t, f) for t in per_worker for f in fan_ins]
     make_data(args.data, int(args.n), int(args.k), files=args.files)
@@ -223,7 +223,8 @@ def main() -> None:
         runs = [(n, v, r) for n in wanted for v in variants for r in range(args.rounds)
                 if n in ("table", "summary") or v[1] == fan_ins[0]]  # fan-in: tables only
         for name, (tasks_per_worker, fan_in), round_ in runs:
-            ccd._TASKS_PER_WORKER = allpairs._TASKS_PER_WORKER = tasks_per_worker
+            if tasks_per_worker is not None:  # else each module's own default
+                ccd._TASKS_PER_WORKER = allpairs._TASKS_PER_WORKER = tasks_per_worker
             if fan_in is not None:  # both trees of the tables: cells and dense tallies
                 ccd._FAN_IN = ccd._TALLY_FAN_IN = fan_in
             task = tasks[name]
@@ -255,7 +256,9 @@ def main() -> None:
                 "same_as_inprocess": same, "n": int(args.n), "graph_tasks": tasks_in_graph,
                 "k": int(args.k), "pairwise_m": args.pairwise_m, "pairwise_n": args.pairwise_n,
                 "worker_peak_rss_gib": [_vm_hwm(p) for p in pids], "round": round_,
-                "tasks_per_worker": tasks_per_worker, "fan_in": fan_in,
+                "tasks_per_worker": (allpairs if name.startswith("pairwise")
+                                     else ccd)._TASKS_PER_WORKER,  # in effect
+                "fan_in": fan_in,
                 "digest": digest(result),
                 "stream": stream_summary(recorded.data, began) if args.stream else None,
                 "machine": machine(),
