@@ -331,9 +331,9 @@ def _pairs(m: int, m_other: int, square: bool, symmetric: bool) -> tuple[NDArray
 
 # Tasks per worker when the caller gives no block size: enough for the faster workers to
 # take over the blocks of the slower ones (pairs differ in cost by K), few enough that the
-# per-task overhead (a Dask task costs milliseconds) stays small. 16 workers, 100 x 10^5:
-# medians 2.72 s with 8 against 3.06 s with 4 and 2.84 s with 16 (benchmarks/RESULTS.md).
-_TASKS_PER_WORKER = 8
+# per-task overhead (a Dask task costs milliseconds) stays small. 16 workers, 100 x 10^5,
+# 4 and 8 interleaved on one machine: medians 2.67 and 2.68 s (benchmarks/RESULTS.md).
+_TASKS_PER_WORKER = 4
 
 
 def _n_workers(executor: Executor) -> int:
