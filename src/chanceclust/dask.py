@@ -79,7 +79,7 @@ _ONE_TREE_CELLS = 1 << 22
 _FAN_IN = 8  # partial tables merged per task: bounds a merge task's memory
 # Dense tallies merge by additions: their tree's time is the transfers to each merge task,
 # so a smaller fan-in (16 cores, 4x10^8 rows, 64 tallies of 10^6 cells: 1.38-1.48 s with 4
-# against 1.53-2.23 s with 8, benchmarks/RESULTS.md).
+# against 1.53-1.60 s with 8 after the cluster's first call, benchmarks/RESULTS.md).
 _TALLY_FAN_IN = 4
 _SIDES = ("labels_true", "labels_pred")
 
