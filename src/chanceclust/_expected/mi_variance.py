@@ -602,22 +602,34 @@ def _coarse_tries(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray
     return tuple(c for c in tries if c is not None)
 
 
+#: Partner sizes below the largest / KIND_SPAN are summed one by one in the reduced
+#: evaluators of :func:`_coarse` (the interpolation in log(size) runs over the others): a
+#: size far below the others puts the summand's nearest complex singularities close to the
+#: interpolation range (Dirichlet(1) sizes from ~10 to ~5 x 10^4 made every grid's first try
+#: miss by ~10^6 times its bound), and small sizes have short windows, cheap to sum exactly.
+KIND_SPAN = 8.0
+
+
 def _coarse(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray,
             count: int = KIND_NODES) -> Callable[[NDArray, NDArray], NDArray] | None:
-    """``evaluate`` over ``count`` partner sizes with the weights of the
-    interpolant in log(size) through them (sum_k w_k f(size_k) ~ sum_j v_j f(node_j),
-    v = L^T w), or None where there are fewer than 2 ``count`` distinct sizes."""
+    """``evaluate`` over ``count`` partner sizes with the weights of the interpolant in
+    log(size) through them (sum_k w_k f(size_k) ~ sum_j v_j f(node_j), v = L^T w), plus
+    every size below the largest / KIND_SPAN with its own weight; None where there are fewer
+    than 2 ``count`` distinct sizes, or at most ``count`` from the largest / KIND_SPAN on."""
     if len(sizes) < 2 * count:
         return None
-    x = np.log(sizes.astype(np.float64))
+    near = np.flatnonzero(sizes * KIND_SPAN >= sizes.max())
+    if near.size <= count:
+        return None
+    x = np.log(sizes[near].astype(np.float64))
     order = np.argsort(x, kind="stable")
     points, _ = chebyshev(count)
     targets = x[order[0]] + points * (x[order[-1]] - x[order[0]])
     sorted_x = x[order]
     pos = np.clip(np.searchsorted(sorted_x, targets), 1, len(x) - 1)
     nearest = np.where(targets - sorted_x[pos - 1] <= sorted_x[pos] - targets, pos - 1, pos)
-    kinds = order[np.unique(nearest)]
-    nodes = x[kinds]
+    picked = order[np.unique(nearest)]
+    nodes = x[picked]
     # Barycentric weights of the nodes; L[k, j] = basis j at x_k (1 at its own node).
     gap = nodes[:, None] - nodes[None, :]
     np.fill_diagonal(gap, 1.0)
@@ -628,7 +640,9 @@ def _coarse(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray,
     basis = c / c.sum(axis=1, keepdims=True)
     on_node = hit.any(axis=1)
     basis[on_node] = hit[on_node].astype(np.float64)
-    reduced = weights @ basis
+    far = np.flatnonzero(sizes * KIND_SPAN < sizes.max())
+    kinds = np.concatenate([far, near[picked]])
+    reduced = np.concatenate([weights[far], weights[near] @ basis])
 
     def coarse(total: NDArray, r: NDArray) -> NDArray:
         return evaluate(total, r, kinds, reduced)
