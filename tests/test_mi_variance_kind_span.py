@@ -74,7 +74,8 @@ def test_far_sizes_are_summed_one_by_one_on_both_sides_of_the_switch(side):
     assert len(kinds) < sizes.size  # a reduction
     listed = at in kinds.tolist()
     if side == "below":
-        assert listed and reduced[kinds.tolist().index(at)] == weights[at]
+        assert listed
+        assert reduced[kinds.tolist().index(at)] == weights[at]
     else:
         assert not listed or reduced[kinds.tolist().index(at)] != weights[at]
 
