@@ -3,13 +3,15 @@
 Run from the repository root, with chanceclust importable:
 
     python benchmarks/smi.py [--fastami PYTHON] [--output benchmarks/SMI.md]
-        [--only SUBSTRING] [--no-mc] [--pair-route] [--seeds S,...]
+        [--only SUBSTRING] [--no-mc] [--pair-route] [--seeds S,...] [--alphas A,...]
         [--against SRC --rounds R]
 
 ``--only perm --no-mc`` times the perm rows alone; ``--pair-route`` turns the factored perm
 route off (docs/math.md#math-routes), to time the pair sums it replaces on the same machine.
 ``--seeds 0,1,2`` adds, for each selected Dirichlet case, a row per seed with the sizes drawn
-from that seed (``case@seed``; the table's own rows use seed n + ka). ``--against SRC`` (a
+from that seed (``case@seed``; the table's own rows use seed n + ka), and ``--alphas 1,5``
+one per seed and Dirichlet concentration (``case@seed,alpha=1``; default 5, the table's
+sizes; 1 spreads the sizes from ~10 to ~5 x 10^4 at N = 10^6). ``--against SRC`` (a
 ``src`` folder of another checkout, e.g. main's) times the selected rows in paired rounds
 instead of writing the table: per round and row, one fresh subprocess with this checkout's
 chanceclust and one with SRC's, in alternating order; it prints each row's median CPU
@@ -48,22 +50,25 @@ import chanceclust as cc
 MC_SAMPLES = 2000
 
 
-def _sizes(n: int, k: int, rng: np.random.Generator, equal: bool) -> np.ndarray:
+def _sizes(n: int, k: int, rng: np.random.Generator, equal: bool,
+           alpha: float = 5.0) -> np.ndarray:
     if equal:
         return np.full(k, n // k) + (np.arange(k) < n % k)
-    p = rng.dirichlet(np.full(k, 5.0))
+    p = rng.dirichlet(np.full(k, alpha))
     s = np.maximum(1, np.round(p * n).astype(np.int64))
     s[np.argmax(s)] += n - s.sum()
     return s
 
 
-def _labels(n: int, ka: int, kb: int, seed: int, equal: bool, signal: float = 0.03):
-    """Two labelings with the given sizes (kept exactly): labels_pred is sorted like
+def _labels(n: int, ka: int, kb: int, seed: int, equal: bool, signal: float = 0.03,
+            alpha: float = 5.0):
+    """Two labelings with the given sizes (Dirichlet(alpha) unless equal, kept exactly):
+    labels_pred is sorted like
     labels_true, then all but a fraction ``signal`` of its elements are shuffled among
     themselves (a weak agreement, z of a few units)."""
     rng = np.random.default_rng(seed)
-    a = np.repeat(np.arange(ka), _sizes(n, ka, rng, equal))
-    b = np.repeat(np.arange(kb), _sizes(n, kb, rng, equal))
+    a = np.repeat(np.arange(ka), _sizes(n, ka, rng, equal, alpha))
+    b = np.repeat(np.arange(kb), _sizes(n, kb, rng, equal, alpha))
     shuffled = np.flatnonzero(rng.random(n) >= signal)
     b[shuffled] = rng.permutation(b[shuffled])
     return a, b
@@ -196,8 +201,8 @@ import json, sys, time
 sys.path[:0] = [sys.argv[1], sys.argv[2]]
 import chanceclust as cc
 import smi
-n, ka, kb, seed, equal, model, one_sided = json.loads(sys.argv[3])
-a, b = smi._labels(n, ka, kb, seed=seed, equal=equal)
+n, ka, kb, seed, equal, model, one_sided, alpha = json.loads(sys.argv[3])
+a, b = smi._labels(n, ka, kb, seed=seed, equal=equal, alpha=alpha)
 t = time.process_time()
 v = cc.mutual_information_variance(a, b, model=model, one_sided=one_sided)
 print(json.dumps([v, time.process_time() - t]))
@@ -252,18 +257,24 @@ def main() -> None:
                         help="perm: the pair sums only (the factored route off), for comparison")
     parser.add_argument("--seeds", default="",
                         help="comma-separated seeds: one more row per Dirichlet case and seed")
+    parser.add_argument("--alphas", default="5",
+                        help="comma-separated Dirichlet concentrations of the --seeds rows "
+                        "(5: the table's; e.g. 1,5)")
     parser.add_argument("--against", default=None,
                         help="a src folder to time against in paired rounds (no table written)")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     seeds = [int(v) for v in args.seeds.split(",") if v.strip()]
+    alphas = [float(v) for v in args.alphas.split(",") if v.strip()]
     selected = []
     for case_id, n, ka, kb, equal, model, one_sided, _mc in CASES:
         if args.only and args.only not in case_id:
             continue
-        for seed in [n + ka] + ([] if equal else seeds):
-            name = case_id if seed == n + ka else f"{case_id}@{seed}"
-            selected.append((name, [n, ka, kb, seed, equal, model, one_sided]))
+        selected.append((case_id, [n, ka, kb, n + ka, equal, model, one_sided, 5.0]))
+        for alpha in [] if equal else alphas:
+            for seed in seeds:
+                name = f"{case_id}@{seed}" + ("" if alpha == 5.0 else f",alpha={alpha:g}")
+                selected.append((name, [n, ka, kb, seed, equal, model, one_sided, alpha]))
     if args.against:
         _paired(selected, args.against, args.rounds)
         return
@@ -273,9 +284,9 @@ def main() -> None:
         mi_variance.FACTOR_MIN = 10**9
     rows = []
     monte_carlo = {case_id: mc for case_id, *_, mc in CASES}
-    for case_id, (n, ka, kb, seed, equal, model, one_sided) in selected:
+    for case_id, (n, ka, kb, seed, equal, model, one_sided, alpha) in selected:
         mc = monte_carlo[case_id.split("@")[0]]
-        a, b = _labels(n, ka, kb, seed=seed, equal=equal)
+        a, b = _labels(n, ka, kb, seed=seed, equal=equal, alpha=alpha)
         var, z, secs = _ours(a, b, model, one_sided)
         row = {"case": case_id, "var": var, "z": z, "seconds": secs}
         if mc and not args.no_mc:
