@@ -138,3 +138,62 @@ def test_dirichlet_1_sizes_equal_the_earlier_routes(monkeypatch):
     assert kept_new > kept_old
     assert new == pytest.approx(interpolated, rel=1e-12, abs=0)
     assert new == pytest.approx(summed, rel=1e-12, abs=0)
+
+
+@pytest.mark.parametrize("length", [engine.PAIR_SHORT - 1, engine.PAIR_SHORT, engine.SMOOTH_MIN - 1])
+def test_short_pair_rows_on_both_sides_of_the_switch(length):
+    """conditional_rows with the perm pair rows' settings: a window of PAIR_SHORT to
+    SMOOTH_MIN - 1 positions is interpolated from 9 nodes (12 evaluated positions) where its
+    checks pass, one shorter is evaluated at every position; both equal the function at
+    1e-12. A row whose checks miss is evaluated at every position (no 17 or 33 nodes)."""
+    count = np.array([length, length])
+    seen = []
+
+    def smooth(rows, pos):
+        seen.append(pos.shape[1])
+        t = pos / 40.0
+        scale = np.array([1.0, 2.0])[rows][:, None]
+        return scale * (1.0 + t * (0.3 + t * (-0.05 + 0.01 * t)))  # 9 nodes reproduce it
+
+    out = engine.conditional_rows(count, length, smooth, engine.PAIR_NODES, engine.PAIR_SHORT)
+    want = smooth(np.arange(2), np.broadcast_to(np.arange(length), (2, length)))
+    assert out == pytest.approx(want, rel=1e-12, abs=0)
+    if length < engine.PAIR_SHORT:
+        assert seen[0] == length  # every position
+    else:
+        assert seen[0] == engine.PAIR_NODES[0] + 3
+        assert len(seen) == 2  # kept (seen[1] is the reference above)
+    seen.clear()
+
+    def rough(rows, pos):
+        seen.append(pos.shape[1])
+        return np.cos(2.5 * pos).astype(np.float64) + 0.0 * rows[:, None]
+
+    out = engine.conditional_rows(count, length, rough, engine.PAIR_NODES, engine.PAIR_SHORT)
+    expected_calls = [length] if length < engine.PAIR_SHORT else [engine.PAIR_NODES[0] + 3, length]
+    assert seen == expected_calls
+    assert out == pytest.approx(rough(np.arange(2), np.broadcast_to(np.arange(length), (2, length))),
+                                rel=1e-12, abs=0)
+
+
+def test_short_pair_rows_equal_every_position(monkeypatch):
+    """N = 10^5, 60 x 60 Dirichlet(1) sizes: the pair rows of 32 to 95 positions
+    interpolated (seen) give the value of every position there at 1e-12."""
+    a, b = _dirichlet_labels(10**5, 60, seed=3)
+    short = []
+    original = engine.conditional_rows
+
+    def spy(count, width, evaluate, nodes=engine.NODES, shortest=engine.SMOOTH_MIN):
+        def counted(rows, pos):
+            short.append(int(np.sum((count[rows] < engine.SMOOTH_MIN)
+                                    & (pos.shape[1] == nodes[0] + 3))))
+            return evaluate(rows, pos)
+
+        return original(count, width, counted, nodes, shortest)
+
+    monkeypatch.setattr(engine, "conditional_rows", spy)
+    new = cc.mutual_information_variance(a, b, model="perm")
+    assert sum(short) > 0
+    monkeypatch.setattr(engine, "PAIR_SHORT", engine.SMOOTH_MIN)
+    old = cc.mutual_information_variance(a, b, model="perm")
+    assert new == pytest.approx(old, rel=1e-12, abs=0)
