@@ -14,24 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_mi_variance_factored import _labels
 
 import chanceclust as cc
 import chanceclust._expected.mi_variance as engine
-
-
-def _dirichlet_labels(n: int, k: int, seed: int, alpha: float = 1.0):
-    """Two weakly related labelings with Dirichlet(alpha) cluster sizes (benchmarks/smi.py's
-    construction)."""
-    rng = np.random.default_rng(seed)
-    sides = []
-    for _ in range(2):
-        s = np.maximum(1, np.round(rng.dirichlet(np.full(k, alpha)) * n).astype(np.int64))
-        s[np.argmax(s)] += n - s.sum()
-        sides.append(np.repeat(np.arange(k), s))
-    a, b = sides
-    shuffled = np.flatnonzero(rng.random(n) >= 0.03)
-    b[shuffled] = rng.permutation(b[shuffled])
-    return a, b
 
 
 def _sizes_and_weights(seed: int, count: int):
@@ -123,7 +109,7 @@ def test_dirichlet_1_sizes_equal_the_earlier_routes(monkeypatch):
     """N = 10^5, 60 x 60 Dirichlet(1) sizes (3 to ~7000): more grids kept from the
     partner-size nodes than with every size interpolated, and the value equals both earlier
     routes (every partner size interpolated; every partner size summed) at 1e-12."""
-    a, b = _dirichlet_labels(10**5, 60, seed=3)
+    a, b = _labels(10**5, 60, seed=3, alpha=1.0)
     kept = _spy(monkeypatch)
     new = cc.mutual_information_variance(a, b, model="perm")
     kept_new = sum(kept)
@@ -179,7 +165,7 @@ def test_short_pair_rows_on_both_sides_of_the_switch(length):
 def test_short_pair_rows_equal_every_position(monkeypatch):
     """N = 10^5, 60 x 60 Dirichlet(1) sizes: the pair rows of 32 to 95 positions
     interpolated (seen) give the value of every position there at 1e-12."""
-    a, b = _dirichlet_labels(10**5, 60, seed=3)
+    a, b = _labels(10**5, 60, seed=3, alpha=1.0)
     short = []
     original = engine.conditional_rows
 
