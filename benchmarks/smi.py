@@ -133,10 +133,31 @@ more points, every position where the check misses 1e-13); D = distinct sizes pe
   seed 2 7.20 vs 7.46; Var equal to main's within 5e-16 relative (identical on three); the
   other perm rows as before (`--only perm- --against`, before the near-miss rule: within
   3 %, identical values).
-  Not met: the 1 s target there (any seed); ~1.7e8 pmf values at ~18 ns each remain
+  Then not met: the 1 s target there (any seed); ~1.7e8 pmf values at ~18 ns each remain
   (psi and phi grids ~1.3-1.8 s each, their diagonal rows ~1.5 s, the cells ~0.5 s), and
   fewer values need the grids interpolated over the base size too (one 3-D grid per
   stage), or the series in 1/mu.
+  Dirichlet(1) sizes (`--alphas 1`: from ~10 to ~5 x 10^4 at N = 10^6) were 2-3x slower
+  than Dirichlet(5) (15-16 s): every grid's partner-size try missed by ~10^6 times its bound
+  and went on to every size, and the cells were padded to the longest window. Now (#22, pv3)
+  partner sizes below the largest / 8 are summed one by one in the partner-size tries
+  (`KIND_SPAN`), the cells are evaluated by window-length groups, pair rows of 32-95
+  positions try 9 nodes once (`PAIR_SHORT`), the grids' pmf blocks are cache-sized and
+  their sums a two-operand einsum. Medians of 3 paired rounds against main (`--only
+  perm-1e6-100x100-dirichlet --seeds 0,1,2 --alphas 1,5 --against MAIN/src`, CPU s, this
+  2-core machine under load; ours vs main): Dirichlet(1) seed 0 9.36 vs 16.34, seed 1
+  10.56 vs 14.86, seed 2 11.00 vs 15.07; Dirichlet(5) seed 10^6 + 100 6.61 vs 6.88, seed 0
+  5.62 vs 6.20, seed 1 5.76 vs 6.05, seed 2 4.89 vs 6.11; Var within 5e-16 relative of
+  main's (identical on four). OTHER_PERM_ROWS
+  Not met: the 1 s target there (any seed, either alpha). Left, measured on Dirichlet(1)
+  seed 0 (~9 s): the psi and phi grids ~2.5-3.5 s each (per grid 81 points from the 25
+  partner-size nodes plus the far sizes, ~0.45-0.55 of every size's pmf values, and 9 check
+  points over every size), their diagonal rows ~1.3 s and ~1.0 s (12 positions per size
+  pair), the cells ~0.2 s. The checks and diagonal rows alone are ~21 sums over every
+  window per stage (~7 x 10^7 pmf values at ~15-20 ns here), already above 1 s: reaching it
+  needs fewer checks and grids than one per base size (grids interpolated over the base
+  size too, checked at a few base sizes) and cheaper pmf values (the ratio rows' fresh
+  buffers cost ~30-40 % of their construction, measured).
 - num, all with N <= 30 (two random sides: 20): O(N^3 w^2) (sums over all sizes 1..N).
 - num with small clusters (a size law): the same sums over sizes, up to N = 1000 with one
   random side and N = 100 with two (the limit is this cost), refused beyond.
