@@ -148,7 +148,13 @@ more points, every position where the check misses 1e-13); D = distinct sizes pe
   2-core machine under load; ours vs main): Dirichlet(1) seed 0 9.36 vs 16.34, seed 1
   10.56 vs 14.86, seed 2 11.00 vs 15.07; Dirichlet(5) seed 10^6 + 100 6.61 vs 6.88, seed 0
   5.62 vs 6.20, seed 1 5.76 vs 6.05, seed 2 4.89 vs 6.11; Var within 5e-16 relative of
-  main's (identical on four). OTHER_PERM_ROWS
+  main's (identical on four); measured before the cells' grouping by a sort (a ~15 ms
+  first-call import, below). The other perm rows (`--only perm- --against MAIN/src`, 3
+  paired rounds, after it): 1e4-10x10-equal 0.005 vs 0.006, 1e4-10x10-dirichlet 0.59 vs
+  0.58, 1e6-10x10-equal 0.028 vs 0.027, 1e6-100x100-equal 0.027 vs 0.026,
+  1e5-10x10-dirichlet 0.78 vs 0.76, 1e4-30x30-dirichlet 0.92 vs 0.88 (rounds 0.68-0.95 vs
+  0.68-0.89), 1e6-30x30-dirichlet 3.01 vs 3.31, 1e6-100x100-dirichlet 4.85 vs 5.18; Var
+  within 2e-16 of main's (identical on six).
   Not met: the 1 s target there (any seed, either alpha). Left, measured on Dirichlet(1)
   seed 0 (~9 s): the psi and phi grids ~2.5-3.5 s each (per grid 81 points from the 25
   partner-size nodes plus the far sizes, ~0.45-0.55 of every size's pmf values, and 9 check
