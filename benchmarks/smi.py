@@ -3,13 +3,15 @@
 Run from the repository root, with chanceclust importable:
 
     python benchmarks/smi.py [--fastami PYTHON] [--output benchmarks/SMI.md]
-        [--only SUBSTRING] [--no-mc] [--pair-route] [--seeds S,...]
+        [--only SUBSTRING] [--no-mc] [--pair-route] [--seeds S,...] [--alphas A,...]
         [--against SRC --rounds R]
 
 ``--only perm --no-mc`` times the perm rows alone; ``--pair-route`` turns the factored perm
 route off (docs/math.md#math-routes), to time the pair sums it replaces on the same machine.
 ``--seeds 0,1,2`` adds, for each selected Dirichlet case, a row per seed with the sizes drawn
-from that seed (``case@seed``; the table's own rows use seed n + ka). ``--against SRC`` (a
+from that seed (``case@seed``; the table's own rows use seed n + ka), and ``--alphas 1,5``
+one per seed and Dirichlet concentration (``case@seed,alpha=1``; default 5, the table's
+sizes; 1 spreads the sizes from ~10 to ~5 x 10^4 at N = 10^6). ``--against SRC`` (a
 ``src`` folder of another checkout, e.g. main's) times the selected rows in paired rounds
 instead of writing the table: per round and row, one fresh subprocess with this checkout's
 chanceclust and one with SRC's, in alternating order; it prints each row's median CPU
@@ -48,22 +50,25 @@ import chanceclust as cc
 MC_SAMPLES = 2000
 
 
-def _sizes(n: int, k: int, rng: np.random.Generator, equal: bool) -> np.ndarray:
+def _sizes(n: int, k: int, rng: np.random.Generator, equal: bool,
+           alpha: float = 5.0) -> np.ndarray:
     if equal:
         return np.full(k, n // k) + (np.arange(k) < n % k)
-    p = rng.dirichlet(np.full(k, 5.0))
+    p = rng.dirichlet(np.full(k, alpha))
     s = np.maximum(1, np.round(p * n).astype(np.int64))
     s[np.argmax(s)] += n - s.sum()
     return s
 
 
-def _labels(n: int, ka: int, kb: int, seed: int, equal: bool, signal: float = 0.03):
-    """Two labelings with the given sizes (kept exactly): labels_pred is sorted like
+def _labels(n: int, ka: int, kb: int, seed: int, equal: bool, signal: float = 0.03,
+            alpha: float = 5.0):
+    """Two labelings with the given sizes (Dirichlet(alpha) unless equal, kept exactly):
+    labels_pred is sorted like
     labels_true, then all but a fraction ``signal`` of its elements are shuffled among
     themselves (a weak agreement, z of a few units)."""
     rng = np.random.default_rng(seed)
-    a = np.repeat(np.arange(ka), _sizes(n, ka, rng, equal))
-    b = np.repeat(np.arange(kb), _sizes(n, kb, rng, equal))
+    a = np.repeat(np.arange(ka), _sizes(n, ka, rng, equal, alpha))
+    b = np.repeat(np.arange(kb), _sizes(n, kb, rng, equal, alpha))
     shuffled = np.flatnonzero(rng.random(n) >= signal)
     b[shuffled] = rng.permutation(b[shuffled])
     return a, b
@@ -128,10 +133,37 @@ more points, every position where the check misses 1e-13); D = distinct sizes pe
   seed 2 7.20 vs 7.46; Var equal to main's within 5e-16 relative (identical on three); the
   other perm rows as before (`--only perm- --against`, before the near-miss rule: within
   3 %, identical values).
-  Not met: the 1 s target there (any seed); ~1.7e8 pmf values at ~18 ns each remain
+  Then not met: the 1 s target there (any seed); ~1.7e8 pmf values at ~18 ns each remain
   (psi and phi grids ~1.3-1.8 s each, their diagonal rows ~1.5 s, the cells ~0.5 s), and
   fewer values need the grids interpolated over the base size too (one 3-D grid per
   stage), or the series in 1/mu.
+  Dirichlet(1) sizes (`--alphas 1`: from ~10 to ~5 x 10^4 at N = 10^6) were 2-3x slower
+  than Dirichlet(5) (15-16 s): every grid's partner-size try missed by ~10^6 times its bound
+  and went on to every size, and the cells were padded to the longest window. Now (#22, pv3)
+  partner sizes below the largest / 8 are summed one by one in the partner-size tries
+  (`KIND_SPAN`), the cells are evaluated by window-length groups, pair rows of 32-95
+  positions try 9 nodes once (`PAIR_SHORT`), the grids' pmf blocks are cache-sized and
+  their sums a two-operand einsum. Medians of 3 paired rounds against main (`--only
+  perm-1e6-100x100-dirichlet --seeds 0,1,2 --alphas 1,5 --against MAIN/src`, CPU s, this
+  2-core machine under load; ours vs main): Dirichlet(1) seed 0 9.36 vs 16.34, seed 1
+  10.56 vs 14.86, seed 2 11.00 vs 15.07; Dirichlet(5) seed 10^6 + 100 6.61 vs 6.88, seed 0
+  5.62 vs 6.20, seed 1 5.76 vs 6.05, seed 2 4.89 vs 6.11; Var within 5e-16 relative of
+  main's (identical on four); measured before the cells' grouping by a sort (a ~15 ms
+  first-call import, below). The other perm rows (`--only perm- --against MAIN/src`, 3
+  paired rounds, after it): 1e4-10x10-equal 0.005 vs 0.006, 1e4-10x10-dirichlet 0.59 vs
+  0.58, 1e6-10x10-equal 0.028 vs 0.027, 1e6-100x100-equal 0.027 vs 0.026,
+  1e5-10x10-dirichlet 0.78 vs 0.76, 1e4-30x30-dirichlet 0.92 vs 0.88 (rounds 0.68-0.95 vs
+  0.68-0.89), 1e6-30x30-dirichlet 3.01 vs 3.31, 1e6-100x100-dirichlet 4.85 vs 5.18; Var
+  within 2e-16 of main's (identical on six).
+  Not met: the 1 s target there (any seed, either alpha). Left, measured on Dirichlet(1)
+  seed 0 (~9 s): the psi and phi grids ~2.5-3.5 s each (per grid 81 points from the 25
+  partner-size nodes plus the far sizes, ~0.45-0.55 of every size's pmf values, and 9 check
+  points over every size), their diagonal rows ~1.3 s and ~1.0 s (12 positions per size
+  pair), the cells ~0.2 s. The checks and diagonal rows alone are ~21 sums over every
+  window per stage (~7 x 10^7 pmf values at ~15-20 ns here), already above 1 s: reaching it
+  needs fewer checks and grids than one per base size (grids interpolated over the base
+  size too, checked at a few base sizes) and cheaper pmf values (the ratio rows' fresh
+  buffers cost ~30-40 % of their construction, measured).
 - num, all with N <= 30 (two random sides: 20): O(N^3 w^2) (sums over all sizes 1..N).
 - num with small clusters (a size law): the same sums over sizes, up to N = 1000 with one
   random side and N = 100 with two (the limit is this cost), refused beyond.
@@ -196,8 +228,8 @@ import json, sys, time
 sys.path[:0] = [sys.argv[1], sys.argv[2]]
 import chanceclust as cc
 import smi
-n, ka, kb, seed, equal, model, one_sided = json.loads(sys.argv[3])
-a, b = smi._labels(n, ka, kb, seed=seed, equal=equal)
+n, ka, kb, seed, equal, model, one_sided, alpha = json.loads(sys.argv[3])
+a, b = smi._labels(n, ka, kb, seed=seed, equal=equal, alpha=alpha)
 t = time.process_time()
 v = cc.mutual_information_variance(a, b, model=model, one_sided=one_sided)
 print(json.dumps([v, time.process_time() - t]))
@@ -252,18 +284,24 @@ def main() -> None:
                         help="perm: the pair sums only (the factored route off), for comparison")
     parser.add_argument("--seeds", default="",
                         help="comma-separated seeds: one more row per Dirichlet case and seed")
+    parser.add_argument("--alphas", default="5",
+                        help="comma-separated Dirichlet concentrations of the --seeds rows "
+                        "(5: the table's; e.g. 1,5)")
     parser.add_argument("--against", default=None,
                         help="a src folder to time against in paired rounds (no table written)")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     seeds = [int(v) for v in args.seeds.split(",") if v.strip()]
+    alphas = [float(v) for v in args.alphas.split(",") if v.strip()]
     selected = []
     for case_id, n, ka, kb, equal, model, one_sided, _mc in CASES:
         if args.only and args.only not in case_id:
             continue
-        for seed in [n + ka] + ([] if equal else seeds):
-            name = case_id if seed == n + ka else f"{case_id}@{seed}"
-            selected.append((name, [n, ka, kb, seed, equal, model, one_sided]))
+        selected.append((case_id, [n, ka, kb, n + ka, equal, model, one_sided, 5.0]))
+        for alpha in [] if equal else alphas:
+            for seed in seeds:
+                name = f"{case_id}@{seed}" + ("" if alpha == 5.0 else f",alpha={alpha:g}")
+                selected.append((name, [n, ka, kb, seed, equal, model, one_sided, alpha]))
     if args.against:
         _paired(selected, args.against, args.rounds)
         return
@@ -273,9 +311,9 @@ def main() -> None:
         mi_variance.FACTOR_MIN = 10**9
     rows = []
     monte_carlo = {case_id: mc for case_id, *_, mc in CASES}
-    for case_id, (n, ka, kb, seed, equal, model, one_sided) in selected:
+    for case_id, (n, ka, kb, seed, equal, model, one_sided, alpha) in selected:
         mc = monte_carlo[case_id.split("@")[0]]
-        a, b = _labels(n, ka, kb, seed=seed, equal=equal)
+        a, b = _labels(n, ka, kb, seed=seed, equal=equal, alpha=alpha)
         var, z, secs = _ours(a, b, model, one_sided)
         row = {"case": case_id, "var": var, "z": z, "seconds": secs}
         if mc and not args.no_mc:

@@ -25,12 +25,12 @@ from chanceclust.variance import _table_mi_variance, _table_smi
 REFERENCE = Path(__file__).parent / "reference"
 
 
-def _labels(n: int, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Two weakly related labelings with Dirichlet(5) cluster sizes (as benchmarks/smi.py)."""
+def _labels(n: int, k: int, seed: int, alpha: float = 5.0) -> tuple[np.ndarray, np.ndarray]:
+    """Two weakly related labelings with Dirichlet(alpha) cluster sizes (as benchmarks/smi.py)."""
     rng = np.random.default_rng(seed)
     sides = []
     for _ in range(2):
-        s = np.maximum(1, np.round(rng.dirichlet(np.full(k, 5.0)) * n).astype(np.int64))
+        s = np.maximum(1, np.round(rng.dirichlet(np.full(k, alpha)) * n).astype(np.int64))
         s[np.argmax(s)] += n - s.sum()
         sides.append(np.repeat(np.arange(k), s))
     a, b = sides

@@ -83,12 +83,14 @@ test, is in the table of ``docs/math.md#math-routes``.
   (``mi_variance._add_pair_rows``, ``mi_variance._cross_sum``) for the rest and as fallback.
   First tries, kept where the same checks pass: 9 x 9 grid nodes where the r-range is long
   (``mi_variance.FACTOR_LONG``); the grid from 25 partner sizes interpolated in log(size)
-  where a side has >= 50 sizes (``mi_variance._coarse``, ``mi_variance.KIND_NODES``), then
+  where a side has >= 50 sizes (``mi_variance._coarse``, ``mi_variance.KIND_NODES``; sizes
+  below the largest / ``mi_variance.KIND_SPAN`` summed one by one), then
   from 33 where that one missed by at most ``mi_variance.KIND_MORE_MISS`` times its bound
   and the side has >= 66 sizes (``mi_variance.KIND_MORE``); a grid also kept where its
   checks miss by at most its share of ``mi_variance.GRID_BUDGET`` of the same-cell sum
   (``mi_variance._grid_tolerances``); pair
-  rows from 9 nodes (``mi_variance.PAIR_NODES``); pmf rows divided by their sums where their
+  rows from 9 nodes (``mi_variance.PAIR_NODES``; windows of 32-95 positions too,
+  ``mi_variance.PAIR_SHORT``); pmf rows divided by their sums where their
   outside mass is provably < 1e-17 (``mi_variance._normalized``). The diagonal rows of the
   factored route (b' = b, a' = a) of every base size go through one batched call
   (``mi_variance._add_pair_rows``, ``mi_variance._cross_sum`` take a base size per entry).

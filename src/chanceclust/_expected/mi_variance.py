@@ -98,6 +98,9 @@ _NEGLIGIBLE_COUNT = Fraction(1, 10**30)
 
 # Elements per pmf grid evaluated at once (memory ~ 10 arrays of this many float64).
 _GRID = 1 << 21
+# Elements per pmf block of the factored grids' sums over partner sizes (:func:`_mixture`):
+# small enough for the ~10 passes over a block to stay in cache (~30% faster than _GRID).
+_MIXTURE_GRID = 1 << 17
 # Window lengths below which blocks are not split by length.
 _SHORT = 32
 
@@ -367,13 +370,18 @@ NODES = (17, 33)
 #: The node counts of the perm pair rows (:func:`_add_pair_rows`, :func:`_cross_sum`): 9
 #: first (where the 3 checks pass: long windows, over which they vary little).
 PAIR_NODES = (9, 17, 33)
+#: Shortest window of the perm pair rows interpolated (from 9 nodes, tried once; below
+#: SMOOTH_MIN they evaluated every position): with Dirichlet(1) sizes most cells have
+#: windows of 24 to 95 points, each evaluated at all of them.
+PAIR_SHORT = 32
 #: Accepted interpolation error at the check positions, relative to the largest node value.
 SMOOTH_TOL = 1e-13
 
 
 def conditional_rows(count: NDArray[np.int64], width: int,
                      evaluate: Callable[[NDArray, NDArray], NDArray],
-                     nodes: tuple[int, ...] = NODES) -> NDArray[np.float64]:
+                     nodes: tuple[int, ...] = NODES, shortest: int = SMOOTH_MIN
+                     ) -> NDArray[np.float64]:
     """phi[k, p] for p < width, 0 from count[k] on, where ``evaluate(rows, pos)`` gives phi at
     the positions pos[r, :] of the rows ``rows`` (a conditional expectation, docs/math.md).
 
@@ -382,16 +390,22 @@ def conditional_rows(count: NDArray[np.int64], width: int,
     the interpolant misses the check values by at most SMOOTH_TOL of the largest node value;
     the others are tried again with 33 nodes, and what still misses is evaluated at all its
     positions, as is every row with a shorter window. ``nodes``: other node counts, tried in
-    turn (the perm pair rows: PAIR_NODES).
+    turn (the perm pair rows: PAIR_NODES). ``shortest`` < SMOOTH_MIN: rows with at least
+    that many positions and fewer than SMOOTH_MIN try the first node count only (the perm
+    pair rows: PAIR_SHORT).
     """
     out = np.zeros((count.size, width))
-    pending = np.flatnonzero(count >= SMOOTH_MIN)
-    for nodes_count in nodes:
+    done = np.zeros(count.size, dtype=bool)
+    pending = np.flatnonzero(count >= min(shortest, SMOOTH_MIN))
+    for k, nodes_count in enumerate(nodes):
+        if k == 1:  # the short rows try the first node count only
+            pending = pending[count[pending] >= SMOOTH_MIN]
         if not pending.size:
             break
         points, checks = chebyshev(nodes_count)
         span = (count[pending] - 1)[:, None].astype(np.float64)
-        # Rounded, then kept at least 1 apart where the points are denser than the integers.
+        # Rounded, then kept at least 1 apart where the points are denser than the integers
+        # (rows whose nodes still coincide are evaluated at every position).
         order = np.arange(nodes_count)
         nodes = np.clip(np.rint(points * span).astype(np.int64), order, span.astype(np.int64) - order[::-1])
         distinct = np.all(np.diff(nodes, axis=1) > 0, axis=1)
@@ -406,10 +420,9 @@ def conditional_rows(count: NDArray[np.int64], width: int,
         good = miss <= SMOOTH_TOL * np.abs(at_nodes).max(axis=1)
         grid = np.broadcast_to(np.arange(width), (int(good.sum()), width))
         out[pending[good]] = barycentric(nodes[good], at_nodes[good], grid)
+        done[pending[good]] = True
         pending = pending[~good]
-    full = count < SMOOTH_MIN
-    full[pending] = True
-    rows = np.flatnonzero(full)
+    rows = np.flatnonzero(~done)
     if rows.size:
         out[rows] = evaluate(rows, np.broadcast_to(np.arange(width), (rows.size, width)))
     out[np.arange(width)[None, :] >= count[:, None]] = 0.0
@@ -425,7 +438,6 @@ class _Cells:
 
     lo: NDArray[np.int64]  # (S, B)
     count: NDArray[np.int64]  # (S, B): the window's length
-    grid: NDArray[np.int64]  # (S, B, width): lo + offsets, clipped into the window
     pmf: NDArray[np.float64]  # (S, B, width), 0 outside the window
     centred: NDArray[np.float64]  # bd0(x, s b / N) - E[bd0], 0 outside
     mean: NDArray[np.float64]  # (S, B): E[bd0]
@@ -435,19 +447,34 @@ class _Cells:
 def _cells(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> _Cells:
     s, b = np.meshgrid(rows, cols, indexing="ij")
     lo, hi = _window(n, s, b)
-    width = int((hi - lo).max(initial=0)) + 1
-    step = np.arange(width)
-    x = lo[..., None] + step
-    inside = x <= hi[..., None]
-    x = np.where(inside, x, lo[..., None])
-    # Loader's form at each cell's mode, carried by the ratios (as every conditional row).
-    pmf = _hyp_rows(n, s.ravel(), b.ravel(), lo.ravel(), width).reshape(x.shape)
-    pmf = np.where(inside, pmf, 0.0)
-    dev = _bd0(x, s[..., None], b[..., None], n)
-    mean = np.sum(pmf * dev, axis=-1) / np.sum(pmf, axis=-1)
-    centred = np.where(inside, dev - mean[..., None], 0.0)
-    var = np.sum(pmf * centred * centred, axis=-1)
-    return _Cells(lo, hi - lo + 1, x, pmf, centred, mean, var)
+    count = hi - lo + 1
+    width = int(count.max(initial=1))
+    pmf = np.zeros((*s.shape, width))
+    centred = np.zeros(pmf.shape)
+    mean = np.zeros(s.shape)
+    var = np.zeros(s.shape)
+    # In groups of window lengths within 25% (padding to the longest window of all would
+    # evaluate ~5x more points with Dirichlet(1) sizes); each cell's values do not depend on
+    # its group. (By a sort, not np.unique: numpy 2's imports numpy.ma on its first call,
+    # ~15 ms, a third of a small table's whole call.)
+    key = np.ceil(np.log(np.maximum(count, _SHORT)) / np.log(1.25)).ravel()
+    order = np.argsort(key, kind="stable")
+    for group in np.split(order, np.flatnonzero(np.diff(key[order])) + 1):
+        at = np.unravel_index(group, s.shape)
+        span = int(count[at].max())
+        x = lo[at][:, None] + np.arange(span)
+        inside = x <= hi[at][:, None]
+        x = np.where(inside, x, lo[at][:, None])
+        # Loader's form at each cell's mode, carried by the ratios (as every conditional row).
+        p = np.where(inside, _hyp_rows(n, s[at], b[at], lo[at], span), 0.0)
+        dev = _bd0(x, s[at][:, None], b[at][:, None], n)
+        m = np.sum(p * dev, axis=-1) / np.sum(p, axis=-1)
+        c = np.where(inside, dev - m[:, None], 0.0)
+        pmf[at[0], at[1], :span] = p
+        centred[at[0], at[1], :span] = c
+        mean[at] = m
+        var[at] = np.sum(p * c * c, axis=-1)
+    return _Cells(lo, count, pmf, centred, mean, var)
 
 
 def _blocks(first: NDArray[np.int64], second: NDArray[np.int64]):
@@ -482,7 +509,7 @@ def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells,
     grid (:func:`factored_rows`, with ``tolerance[i]`` for row size i); a row size whose
     grid misses its check goes the pair way.
     """
-    out = np.zeros(cells.grid.shape)
+    out = np.zeros(cells.pmf.shape)
     col, partner = np.nonzero(cols.pairs)
     weights = cols.pairs[col, partner]
     factored = cols.spread is None and len(cols.sizes) >= FACTOR_MIN
@@ -525,7 +552,7 @@ def _add_pair_rows(out, n, base, sizes_a, cols, cells, col, partner, weights) ->
             ).reshape(rows.size, pos.shape[1], wy)
             return np.einsum("kpy,ky->kp", cond, centred[rows])
 
-        values = conditional_rows(cells.count[i_of, col[sl]], wm, given, PAIR_NODES)
+        values = conditional_rows(cells.count[i_of, col[sl]], wm, given, PAIR_NODES, PAIR_SHORT)
         np.add.at(out[:, :, :wm], (i_of, col[sl]), weights[sl, None] * values)
 
 
@@ -534,14 +561,14 @@ def _mixture(total: NDArray, first: NDArray, second: NDArray, weights: NDArray, 
     """sum_k weights[k] sum_t Hyp(total_p, first_pk, second_pk)(lo_k + t) target[k, t], for
     each point p (total (P,), first and second broadcast to (P, K)), t < count[k]: the kinds
     k in groups of window lengths within 25% (padding wastes little), chunks of at most
-    _GRID grid points."""
+    _MIXTURE_GRID grid points."""
     points = len(total)
     out = np.zeros(points)
     first, second = (np.broadcast_to(v, (points, len(weights))) for v in (first, second))
     key = np.ceil(np.log(np.maximum(count, _SHORT)) / np.log(1.25))
     for group in (np.flatnonzero(key == k) for k in np.unique(key)):
         kinds, width = group.size, int(count[group].max())
-        chunk = max(1, _GRID // (kinds * width))
+        chunk = max(1, _MIXTURE_GRID // (kinds * width))
         for start in range(0, points, chunk):
             sl = slice(start, min(points, start + chunk))
             p = sl.stop - sl.start
@@ -549,7 +576,8 @@ def _mixture(total: NDArray, first: NDArray, second: NDArray, weights: NDArray, 
                 np.repeat(total[sl], kinds), first[sl][:, group].ravel(),
                 second[sl][:, group].ravel(), np.tile(lo[group], p), width, normalize=True,
             ).reshape(p, kinds, width)
-            out[sl] += np.einsum("pkt,kt,k->p", rows, target[group, :width], weights[group])
+            # (two operands, then the weights: ~4x faster per value than one three-way einsum)
+            out[sl] += np.einsum("pkt,kt->pk", rows, target[group, :width]) @ weights[group]
     return out
 
 
@@ -602,22 +630,34 @@ def _coarse_tries(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray
     return tuple(c for c in tries if c is not None)
 
 
+#: Partner sizes below the largest / KIND_SPAN are summed one by one in the reduced
+#: evaluators of :func:`_coarse` (the interpolation in log(size) runs over the others): over
+#: several decades of sizes the summand is far from one polynomial in log(size) (measured:
+#: Dirichlet(1) sizes from ~10 to ~5 x 10^4 made every grid's first try miss by ~10^6 times
+#: its bound), and small sizes have short windows, cheap to sum exactly.
+KIND_SPAN = 8.0
+
+
 def _coarse(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray,
             count: int = KIND_NODES) -> Callable[[NDArray, NDArray], NDArray] | None:
-    """``evaluate`` over ``count`` partner sizes with the weights of the
-    interpolant in log(size) through them (sum_k w_k f(size_k) ~ sum_j v_j f(node_j),
-    v = L^T w), or None where there are fewer than 2 ``count`` distinct sizes."""
+    """``evaluate`` over ``count`` partner sizes with the weights of the interpolant in
+    log(size) through them (sum_k w_k f(size_k) ~ sum_j v_j f(node_j), v = L^T w), plus
+    every size below the largest / KIND_SPAN with its own weight; None where there are fewer
+    than 2 ``count`` distinct sizes, or at most ``count`` from the largest / KIND_SPAN on."""
     if len(sizes) < 2 * count:
         return None
-    x = np.log(sizes.astype(np.float64))
+    near = np.flatnonzero(sizes * KIND_SPAN >= sizes.max())
+    if near.size <= count:
+        return None
+    x = np.log(sizes[near].astype(np.float64))
     order = np.argsort(x, kind="stable")
     points, _ = chebyshev(count)
     targets = x[order[0]] + points * (x[order[-1]] - x[order[0]])
     sorted_x = x[order]
     pos = np.clip(np.searchsorted(sorted_x, targets), 1, len(x) - 1)
     nearest = np.where(targets - sorted_x[pos - 1] <= sorted_x[pos] - targets, pos - 1, pos)
-    kinds = order[np.unique(nearest)]
-    nodes = x[kinds]
+    picked = order[np.unique(nearest)]
+    nodes = x[picked]
     # Barycentric weights of the nodes; L[k, j] = basis j at x_k (1 at its own node).
     gap = nodes[:, None] - nodes[None, :]
     np.fill_diagonal(gap, 1.0)
@@ -628,7 +668,9 @@ def _coarse(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray,
     basis = c / c.sum(axis=1, keepdims=True)
     on_node = hit.any(axis=1)
     basis[on_node] = hit[on_node].astype(np.float64)
-    reduced = weights @ basis
+    far = np.flatnonzero(sizes * KIND_SPAN < sizes.max())
+    kinds = np.concatenate([far, near[picked]])
+    reduced = np.concatenate([weights[far], weights[near] @ basis])
 
     def coarse(total: NDArray, r: NDArray) -> NDArray:
         return evaluate(total, r, kinds, reduced)
@@ -771,7 +813,8 @@ def _cross_sum(n, rows, cols, cells, partner_terms, base, other, col, weight) ->
             ).reshape(rows_.size, pos.shape[1], wm)
             return np.einsum("kpm,km->kp", cond, target[rows_])
 
-        value = np.sum(pick * conditional_rows(cells.count[i_of, col[sl]], wx, given, PAIR_NODES),
+        value = np.sum(pick * conditional_rows(cells.count[i_of, col[sl]], wx, given, PAIR_NODES,
+                                                PAIR_SHORT),
                        axis=-1)
         total += float(weight[sl] @ value)
     return total
