@@ -454,7 +454,8 @@ def _chunk_cells(chunks: list[Any], plan: _Plan, index: int, buckets: int, dense
     A batch is consecutive chunks (row groups, or blocks of dask collections), read one by
     one and counted together by one :func:`count_keys`. With one bucket the pair itself is
     returned (no list to index: fewer tasks). With ``dense`` (one bucket, see
-    :func:`_graph`), the dense tally of every cell key instead.
+    :func:`_graph`), the batch's dense tally of every cell key instead (one
+    :func:`tally_keys`, returned :func:`_compact`).
     """
     offset = plan.offsets[index]
     stats: list[Any] = [(0, -1, "", None), (0, -1, "", None)]
