@@ -24,6 +24,16 @@ import chanceclust._expected.mi_variance as engine
 from chanceclust._expected.laws import SizeLaw
 
 
+def _recorded(points, name, f, offset=0.0):
+    """``f`` plus ``offset``, each call recorded in ``points`` as (name, number of rows)."""
+
+    def evaluate(total, r):
+        points.append((name, len(total)))
+        return f(total, r) + offset
+
+    return evaluate
+
+
 def _smooth_case():
     n, base, span = 10**6, 20000, engine.SMOOTH_MIN + 40
     totals = n - np.array([3000, 5000, 8000, 11000, 15000, 19000, 22000, 26000, 30000, 35000])
@@ -44,15 +54,7 @@ def test_budget_switch_on_both_sides(factor):
     n, base, totals, lo, count, f = _smooth_case()
     eps = 1e-9
     points = []
-
-    def evaluate(total, r):
-        points.append(("exact", len(total)))
-        return f(total, r)
-
-    def coarse(total, r):
-        points.append(("coarse", len(total)))
-        return f(total, r) + eps
-
+    evaluate, coarse = _recorded(points, "exact", f), _recorded(points, "coarse", f, eps)
     out = engine.factored_rows(n, totals, base, lo, count, evaluate, (coarse,), factor * eps)
     assert out is not None
     q = lo[:, None] + np.arange(count[0])
@@ -204,19 +206,8 @@ def test_second_try_only_after_a_near_miss(ratio):
     tolerance = 1e-10
     miss = ratio * engine.KIND_MORE_MISS * tolerance
     points = []
-
-    def evaluate(total, r):
-        points.append(("exact", len(total)))
-        return f(total, r)
-
-    def first(total, r):
-        points.append(("first", len(total)))
-        return f(total, r) + miss
-
-    def second(total, r):
-        points.append(("second", len(total)))
-        return f(total, r)
-
+    evaluate, first = _recorded(points, "exact", f), _recorded(points, "first", f, miss)
+    second = _recorded(points, "second", f)
     out = engine.factored_rows(n, totals, base, lo, count, evaluate, (first, second), tolerance)
     assert out is not None
     q = lo[:, None] + np.arange(count[0])

@@ -360,12 +360,18 @@ class _Plan(NamedTuple):
     n_rows: int
 
 
+def _added_clusters(policy: str, n_rows: int) -> int:
+    """Codes the unassigned policy adds after a side's K: the width of the cell keys is K
+    plus these (one cluster for 'cluster', one per element for 'singletons')."""
+    return {"cluster": 1, "singletons": n_rows}.get(policy, 0)
+
+
 def _plan(codings: list[Any], policy: str, lengths: list[int]) -> _Plan:
     codings = [c[0] if isinstance(c, tuple) and len(c) == 2 and isinstance(c[1], dict)
                else c for c in codings]  # fmt: skip
     ks = [c[1] - c[0] + 1 if isinstance(c, tuple) else len(c) for c in codings]
     n_rows = int(sum(lengths))
-    extra = {"cluster": 1, "singletons": n_rows}.get(policy, 0)
+    extra = _added_clusters(policy, n_rows)
     widths = [k + extra for k in ks]
     if widths[0] * widths[1] >= 2**63:
         raise InvalidInputError(
@@ -909,7 +915,7 @@ def _graph(source: Any, columns: Any, summary: bool, compute: bool, storage_opti
         codings = [None, None]
         lengths = None
         names = ("`labels_true`", "`labels_pred`")
-    extra = int(policy == "cluster")  # the cluster of the unassigned, as _plan adds it
+    extra = _added_clusters(policy, sum(lengths) if lengths is not None else 0)
     cells = (
         (codings[0][1] - codings[0][0] + 1 + extra) * (codings[1][1] - codings[1][0] + 1 + extra)
         if all(isinstance(c, tuple) for c in codings) else None

@@ -455,11 +455,8 @@ def _cells(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> _Cells:
     var = np.zeros(s.shape)
     # In groups of window lengths within 25% (padding to the longest window of all would
     # evaluate ~5x more points with Dirichlet(1) sizes); each cell's values do not depend on
-    # its group. (By a sort, not np.unique: numpy 2's imports numpy.ma on its first call,
-    # ~15 ms, a third of a small table's whole call.)
-    key = np.ceil(np.log(np.maximum(count, _SHORT)) / np.log(1.25)).ravel()
-    order = np.argsort(key, kind="stable")
-    for group in np.split(order, np.flatnonzero(np.diff(key[order])) + 1):
+    # its group.
+    for group in _key_groups(_length_key(count).ravel()):
         at = np.unravel_index(group, s.shape)
         span = int(count[at].max())
         x = lo[at][:, None] + np.arange(span)
@@ -477,6 +474,22 @@ def _cells(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> _Cells:
     return _Cells(lo, count, pmf, centred, mean, var)
 
 
+def _length_key(lengths: NDArray[np.int64]) -> NDArray[np.float64]:
+    """Window lengths within 25% share a key (all up to _SHORT count as _SHORT: there the
+    cost is per call, not per point)."""
+    return np.ceil(np.log(np.maximum(lengths, _SHORT)) / np.log(1.25))
+
+
+def _key_groups(key: NDArray) -> list[NDArray[np.intp]]:
+    """The indices of each distinct key, keys ascending, indices ascending within a group.
+
+    By a sort, not np.unique: numpy 2's imports numpy.ma on its first call (~15 ms, a third
+    of a small table's whole Var[MI] call).
+    """
+    order = np.argsort(key, kind="stable")
+    return np.split(order, np.flatnonzero(np.diff(key[order])) + 1)
+
+
 def _blocks(first: NDArray[np.int64], second: NDArray[np.int64]):
     """Blocks of indices whose two window lengths are within 25% of the block's largest
     (all lengths up to _SHORT count as _SHORT: there the cost is per call, not per point).
@@ -484,11 +497,7 @@ def _blocks(first: NDArray[np.int64], second: NDArray[np.int64]):
     Yields (indices, largest first, largest second), each block with at most _GRID
     grid points, so that padding wastes little work.
     """
-    first_key = np.ceil(np.log(np.maximum(first, _SHORT)) / np.log(1.25))
-    key = first_key * 4096 + np.ceil(np.log(np.maximum(second, _SHORT)) / np.log(1.25))
-    order = np.argsort(key, kind="stable")
-    bounds = np.flatnonzero(np.diff(key[order])) + 1
-    for group in np.split(order, bounds):
+    for group in _key_groups(_length_key(first) * 4096 + _length_key(second)):
         wa, wb = int(first[group].max()), int(second[group].max())
         chunk = max(1, _GRID // (wa * wb))
         for start in range(0, group.size, chunk):
@@ -565,8 +574,7 @@ def _mixture(total: NDArray, first: NDArray, second: NDArray, weights: NDArray, 
     points = len(total)
     out = np.zeros(points)
     first, second = (np.broadcast_to(v, (points, len(weights))) for v in (first, second))
-    key = np.ceil(np.log(np.maximum(count, _SHORT)) / np.log(1.25))
-    for group in (np.flatnonzero(key == k) for k in np.unique(key)):
+    for group in _key_groups(_length_key(count)):
         kinds, width = group.size, int(count[group].max())
         chunk = max(1, _MIXTURE_GRID // (kinds * width))
         for start in range(0, points, chunk):
