@@ -25,6 +25,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("numeric primitives", [
         "_expected.elementary", "_expected.taylor", "_expected.lattice", "_expected.pmfs",
         "_expected.windows", "_expected.small_means", "_expected.interpolation", "_entropy",
+        "_expected.lancaster",
     ]),
     ("engine", [
         "_expected", "_expected.edgeworth", "_expected.curvature", "_expected.laws",

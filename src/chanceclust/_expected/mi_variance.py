@@ -73,6 +73,7 @@ from chanceclust._expected.interpolation import (
     integer_nodes,
     lagrange,
 )
+from chanceclust._expected.lancaster import correlation_factors, hahn_coefficients
 from chanceclust._expected.laws import SizeLaw
 from chanceclust._expected.pmfs import deviance, hypergeom_pmf
 from chanceclust._expected.windows import tail_halfwidth
@@ -858,8 +859,93 @@ def _grid_tolerances(rows: SizeMoments, cols: SizeMoments, cells: _Cells, same_c
                 np.where(phi_weight > 0, share / phi_weight, 0.0))
 
 
+#: The pairs of cells are summed by their Lancaster expansion (:mod:`lancaster`) up to the
+#: first order at which a bound of the rest is at most this fraction of the same-cell sum
+#: V = sum W_A W_B Var[bd0] (docs/math.md#math-mi-lancaster).
+LANCASTER_TOL = 1e-13
+#: Orders computed: the first count, then the second where the first leaves the bound above
+#: LANCASTER_TOL (small tables with large clusters, where the canonical correlations are
+#: near 1); beyond, the pair sums of :func:`_pair_route`.
+LANCASTER_ORDERS = (12, 48)
+#: A cell's coefficients stop (are 0 from there on) after the first order at which its
+#: remainder is at most this fraction of its Var[bd0]; its bound keeps that remainder.
+CELL_FLOOR = 1e-15
+
+
+def _lancaster_coefficients(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells,
+                            top: int) -> tuple[NDArray, NDArray]:
+    """Hahn coefficients (top + 1, S, B) of every cell's centred bd0, and their remainders."""
+    s, b = np.meshgrid(rows.sizes, cols.sizes, indexing="ij")
+    coef = np.zeros((top + 1, *s.shape))
+    rest = np.zeros((top + 1, *s.shape))
+    for group in _key_groups(_length_key(cells.count).ravel()):
+        at = np.unravel_index(group, s.shape)
+        span = int(cells.count[at].max())
+        x = cells.lo[at][:, None] + np.arange(span)
+        x = np.where(x < (cells.lo[at] + cells.count[at])[:, None], x, cells.lo[at][:, None])
+        coef[:, at[0], at[1]], rest[:, at[0], at[1]] = hahn_coefficients(
+            n, s[at], b[at], x, cells.pmf[at][:, :span], cells.centred[at][:, :span],
+            cells.var[at], top, CELL_FLOOR)
+    return coef, rest
+
+
+def _quadratic_forms(first: NDArray, second: NDArray, rows: SizeMoments,
+                     cols: SizeMoments, row_factor: NDArray, col_factor: NDArray
+                     ) -> tuple[float, float, float]:
+    """The sums over pairs of cells of first[c] second[c'] times the correlation factors:
+    (same row, same column, neither), weighted by the size moments."""
+    by_col = col_factor[None, :]
+    by_row = row_factor[:, None]
+    same_row = float(rows.once @ np.sum(((first * by_col) @ cols.pairs) * (second * by_col),
+                                        axis=1))
+    same_col = float(np.sum((rows.pairs @ (first * by_row)) * (second * by_row), axis=0)
+                     @ cols.once)
+    scaled = first * by_row * by_col
+    neither = float(np.sum((rows.pairs @ scaled @ cols.pairs) * (second * by_row * by_col)))
+    return same_row, same_col, neither
+
+
+def _lancaster_pairs(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells,
+                     same_cell: float) -> float | None:
+    """The pairs of distinct cells of E[Var(T | sizes)] by the Lancaster expansion: order k
+    adds sum rho_k f_k(c) f_k(c') over the pairs (same row: (-1)^k beta_k(b) beta_k(b'),
+    same column: (-1)^k beta_k(a) beta_k(a'), neither: the four factors). Stops at the first
+    order whose bound of the rest, sum |rho_{k+1}| sqrt(rest_k(c) rest_k(c')) (|rho_j| does
+    not grow with j), is at most LANCASTER_TOL of V. None where no order in LANCASTER_ORDERS
+    reaches that."""
+    target = LANCASTER_TOL * same_cell
+    for top in LANCASTER_ORDERS:
+        coef, rest = _lancaster_coefficients(n, rows, cols, cells, top)
+        row_factors = correlation_factors(rows.sizes, n, top + 1)
+        col_factors = correlation_factors(cols.sizes, n, top + 1)
+        total = 0.0
+        for k in range(1, top + 1):
+            same_row, same_col, neither = _quadratic_forms(
+                coef[k], coef[k], rows, cols, row_factors[k], col_factors[k])
+            total += neither - (same_row + same_col) if k % 2 else neither + same_row + same_col
+            root = np.sqrt(rest[k])
+            bound = sum(_quadratic_forms(root, root, rows, cols, row_factors[k + 1],
+                                         col_factors[k + 1]))
+            if bound <= target:
+                return total
+    return None
+
+
 def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[float, _Cells]:
-    """E[Var(T | sizes)]: the four kinds of pairs of cells, summed with the size moments.
+    """E[Var(T | sizes)]: the same-cell sum V = sum W_A W_B Var[bd0], plus the pairs of
+    distinct cells by their Lancaster expansion (:func:`_lancaster_pairs`), or, where that
+    does not reach its bound, by the pair sums (:func:`_pair_route`)."""
+    cells = _cells(n, rows.sizes, cols.sizes)
+    same_cell = float(rows.once @ cells.var @ cols.once)
+    pairs = _lancaster_pairs(n, rows, cols, cells, same_cell)
+    if pairs is None:
+        pairs = _pair_route(n, rows, cols, cells, same_cell)
+    return same_cell + pairs, cells
+
+
+def _pair_route(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells,
+                same_cell: float) -> float:
+    """The pairs of distinct cells of E[Var(T | sizes)] by sums over pairs of sizes.
 
     Pairs of cells in different rows need r_{a,a',b}(m) = sum_x p(x) Dc(x) P(m | x),
     m | x ~ Hyp(N - a, a', b - x) on the m-window of (a', b): for each row size a, all
@@ -868,9 +954,8 @@ def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[
     of c_a' E[partner | x] is Phi_b(N - a, b - x), interpolated on a 2-D grid per column
     size b (:func:`factored_rows`; a column whose grid misses goes the pair way).
     """
-    cells = _cells(n, rows.sizes, cols.sizes)
-    total = float(rows.once @ cells.var @ cols.once)  # same cell
-    psi_tol, phi_tol = _grid_tolerances(rows, cols, cells, total)
+    total = 0.0
+    psi_tol, phi_tol = _grid_tolerances(rows, cols, cells, same_cell)
     hsum = _pair_sums(n, rows, cols, cells, psi_tol)
     same_row = np.sum(cells.pmf * cells.centred * hsum, axis=-1)
     total += float(rows.once @ same_row @ np.ones(len(cols.sizes)))
@@ -903,7 +988,7 @@ def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[
             other, col = (v.ravel() for v in np.meshgrid(others, cols_left, indexing="ij"))
             total += _cross_sum(n, rows, cols, cells, partner_terms, i, other, col,
                                 rows.pairs[i, other])
-    return total, cells
+    return total
 
 
 def _phi_rows(n: int, b: int, j: int, rows: SizeMoments, cells: _Cells,
