@@ -61,6 +61,9 @@ class _Spy:
     "case", _cases("mi_variance_smooth.json"), ids=lambda c: f"{c['model']}-{c['n']}"
 )
 def test_interpolated_route_against_references(case, monkeypatch):
+    """The pair route (forced: no Lancaster order), whose conditional expectations are
+    interpolated over the long windows."""
+    monkeypatch.setattr(engine, "LANCASTER_ORDERS", ())
     spy = _Spy(monkeypatch)
     summary = _summarize(None, None, np.array(case["table"]))
     sides = check_setting(case["model"], case["one_sided"]).sides_of_table(summary)

@@ -76,24 +76,18 @@ test, is in the table of ``docs/math.md#math-routes``.
   recurrence from P(0) (``mutual_information._short_slot_deviance``), variance >= 2^20 by the
   moment expansion (``mutual_information._expanded_slot_deviance``), otherwise Loader's pmf at
   the mode.
-- Var[MI] under perm with many distinct sizes (a fixed side with >= ``mi_variance.FACTOR_MIN``
-  sizes): the sums over partner sizes factor, W2(b, b') = c_b c_b' - [b = b'] c_b, into one
-  smooth function of (M, r) per size of the other side, interpolated on a sheared 2-D grid
-  with checks -- #math-mi-variance -- :func:`mi_variance.factored_rows`; the pair sums
-  (``mi_variance._add_pair_rows``, ``mi_variance._cross_sum``) for the rest and as fallback.
-  First tries, kept where the same checks pass: 9 x 9 grid nodes where the r-range is long
-  (``mi_variance.FACTOR_LONG``); the grid from 25 partner sizes interpolated in log(size)
-  where a side has >= 50 sizes (``mi_variance._coarse``, ``mi_variance.KIND_NODES``; sizes
-  below the largest / ``mi_variance.KIND_SPAN`` summed one by one), then
-  from 33 where that one missed by at most ``mi_variance.KIND_MORE_MISS`` times its bound
-  and the side has >= 66 sizes (``mi_variance.KIND_MORE``); a grid also kept where its
-  checks miss by at most its share of ``mi_variance.GRID_BUDGET`` of the same-cell sum
-  (``mi_variance._grid_tolerances``); pair
-  rows from 9 nodes (``mi_variance.PAIR_NODES``; windows of 32-95 positions too,
-  ``mi_variance.PAIR_SHORT``); pmf rows divided by their sums where their
-  outside mass is provably < 1e-17 (``mi_variance._normalized``). The diagonal rows of the
-  factored route (b' = b, a' = a) of every base size go through one batched call
-  (``mi_variance._add_pair_rows``, ``mi_variance._cross_sum`` take a base size per entry).
+- Var[MI] given both sides' size moments (perm; num and all up to their size-sum ranges): the
+  same-cell sum directly, the pairs of distinct cells by their Lancaster expansion over the
+  Hahn polynomials of each cell's law -- #math-mi-lancaster -- :func:`lancaster.hahn_coefficients`
+  (three-term recurrence, Parseval remainders, a cell frozen once its remainder is <=
+  ``mi_variance.CELL_FLOOR`` of its variance), :func:`lancaster.correlation_factors`, summed
+  per order by ``mi_variance._lancaster_pairs`` (12 orders, then 48: ``mi_variance.LANCASTER_ORDERS``,
+  until the bound of the rest is <= ``mi_variance.LANCASTER_TOL`` of the same-cell sum);
+  where it is not reached, the pair sums ``mi_variance._pair_route``
+  (``mi_variance._add_pair_rows``, ``mi_variance._cross_sum``; pair rows from 9 nodes,
+  ``mi_variance.PAIR_NODES``, windows of 32-95 positions too, ``mi_variance.PAIR_SHORT``;
+  pmf rows divided by their sums where their outside mass is provably < 1e-17,
+  ``mi_variance._normalized``).
 - sum_u c_u D(a, u) by a Chebyshev fit in log u -- #math-fits --
   :func:`mixture_fits.fitted_mixture_sums`, :func:`mixture_fits.fitted_joint_sum`.
 - Windows (Bennett: mass < 1e-20 outside) and sums carried from the pmf's mode by its ratio

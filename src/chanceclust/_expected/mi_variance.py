@@ -43,11 +43,17 @@ rationals, rounded once). Every function g may be replaced by g - alpha - beta a
 counts satisfy sum n_a = K and sum a n_a = N) or g - beta a (all): the least-squares line is
 removed before the quadratic form, which then adds terms of the size of the result.
 
-Each double sum is sum_x w(x) phi(x) with phi(x) a conditional expectation of a smooth function
-under a law whose parameter is linear in x: over windows of >= SMOOTH_MIN points phi is
-interpolated from Chebyshev nodes, with a check (:func:`conditional_rows`). The factored
-grids' checks also accept a miss within the grid's share of GRID_BUDGET of the same-cell
-sum (:func:`_grid_tolerances`: a bound of how much the grid's error moves Var T).
+**How the pairs are summed.** The same-cell sum V = sum W_A W_B Var[bd0] is summed directly.
+The pairs of distinct cells go by their Lancaster expansion (:mod:`lancaster`,
+docs/math.md#math-mi-lancaster): Cov(Dc, Dc') = sum_k rho_k f_k f'_k, with f_k the Hahn
+coefficients of each cell's centred bd0 and canonical correlations rho_k that factor over the
+four sizes. Each order is then three quadratic forms over the size pairs
+(:func:`_lancaster_pairs`). Orders are added until a Parseval bound of the rest is below
+LANCASTER_TOL of V. Where that bound is not reached, the double sums above are evaluated
+directly (:func:`_pair_route`): each is sum_x w(x) phi(x), with phi(x) a conditional
+expectation of a smooth function under a law whose parameter is linear in x. Over windows
+of >= SMOOTH_MIN points, phi is interpolated from Chebyshev nodes, with a check
+(:func:`conditional_rows`).
 
 The random sides' W and W2 are exact integers over Stirling or Bell numbers, summed over every
 size 1..N: the cost grows like N^3 windows, so this route is used for N up to
@@ -69,9 +75,6 @@ from numpy.typing import NDArray
 from chanceclust._expected.interpolation import (
     barycentric,
     chebyshev,
-    integer_checks,
-    integer_nodes,
-    lagrange,
 )
 from chanceclust._expected.lancaster import correlation_factors, hahn_coefficients
 from chanceclust._expected.laws import SizeLaw
@@ -99,9 +102,6 @@ _NEGLIGIBLE_COUNT = Fraction(1, 10**30)
 
 # Elements per pmf grid evaluated at once (memory ~ 10 arrays of this many float64).
 _GRID = 1 << 21
-# Elements per pmf block of the factored grids' sums over partner sizes (:func:`_mixture`):
-# small enough for the ~10 passes over a block to stay in cache (~30% faster than _GRID).
-_MIXTURE_GRID = 1 << 17
 # Window lengths below which blocks are not split by length.
 _SHORT = 32
 
@@ -505,38 +505,19 @@ def _blocks(first: NDArray[np.int64], second: NDArray[np.int64]):
             yield group[start : start + chunk], wa, wb
 
 
-def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells,
-               tolerance: NDArray) -> NDArray:
+def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells) -> NDArray:
     """Hsum[s, b, m] = sum_b' W2_B(b, b') Gc_{s,b,b'}(m) on the m-window of Hyp(N, s, b).
 
     Gc_{s,b,b'}(m) = E[bd0(y, s b'/N) | m] - E[bd0], y | m ~ Hyp(N - b, s - m, b'), y on
     the window of Hyp(N, s, b'). Beyond an m-window the values are left as computed: they
     always meet a factor that is 0 there.
-
-    A fixed column side with at least FACTOR_MIN distinct sizes has W2_B(b, b') = c_b c_b'
-    - [b = b'] c_b, so Hsum = c_b Psi_s(N - b, s - m) - c_b Gc_{s,b,b}(m) with Psi_s(M, r)
-    = sum_b' c_b' E[centred bd0(Y)], Y ~ Hyp(M, r, b'): Psi_s is interpolated on a 2-D
-    grid (:func:`factored_rows`, with ``tolerance[i]`` for row size i); a row size whose
-    grid misses its check goes the pair way.
     """
     out = np.zeros(cells.pmf.shape)
     col, partner = np.nonzero(cols.pairs)
     weights = cols.pairs[col, partner]
-    factored = cols.spread is None and len(cols.sizes) >= FACTOR_MIN
-    kept = []
-    for i, s in enumerate(rows.sizes.tolist()):
-        if factored:
-            psi = _psi_rows(n, s, i, cols, cells, tolerance[i])
-            if psi is not None:
-                out[i, :, : psi.shape[1]] = cols.once[:, None] * psi
-                kept.append(i)
-                continue
+    for i in range(len(rows.sizes)):
         _add_pair_rows(out, n, np.full(col.size, i), rows.sizes, cols, cells, col, partner,
                        weights)
-    if kept:  # the diagonal terms b' = b of every kept size, in one batch
-        diagonal = np.arange(len(cols.sizes))
-        base, col = (v.ravel() for v in np.meshgrid(kept, diagonal, indexing="ij"))
-        _add_pair_rows(out, n, base, rows.sizes, cols, cells, col, col, -cols.once[col])
     return out
 
 
@@ -564,235 +545,6 @@ def _add_pair_rows(out, n, base, sizes_a, cols, cells, col, partner, weights) ->
 
         values = conditional_rows(cells.count[i_of, col[sl]], wm, given, PAIR_NODES, PAIR_SHORT)
         np.add.at(out[:, :, :wm], (i_of, col[sl]), weights[sl, None] * values)
-
-
-def _mixture(total: NDArray, first: NDArray, second: NDArray, weights: NDArray, lo: NDArray,
-             count: NDArray, target: NDArray) -> NDArray[np.float64]:
-    """sum_k weights[k] sum_t Hyp(total_p, first_pk, second_pk)(lo_k + t) target[k, t], for
-    each point p (total (P,), first and second broadcast to (P, K)), t < count[k]: the kinds
-    k in groups of window lengths within 25% (padding wastes little), chunks of at most
-    _MIXTURE_GRID grid points."""
-    points = len(total)
-    out = np.zeros(points)
-    first, second = (np.broadcast_to(v, (points, len(weights))) for v in (first, second))
-    for group in _key_groups(_length_key(count)):
-        kinds, width = group.size, int(count[group].max())
-        chunk = max(1, _MIXTURE_GRID // (kinds * width))
-        for start in range(0, points, chunk):
-            sl = slice(start, min(points, start + chunk))
-            p = sl.stop - sl.start
-            rows = _hyp_rows(
-                np.repeat(total[sl], kinds), first[sl][:, group].ravel(),
-                second[sl][:, group].ravel(), np.tile(lo[group], p), width, normalize=True,
-            ).reshape(p, kinds, width)
-            # (two operands, then the weights: ~4x faster per value than one three-way einsum)
-            out[sl] += np.einsum("pkt,kt->pk", rows, target[group, :width]) @ weights[group]
-    return out
-
-
-def _psi_rows(n: int, s: int, i: int, cols: SizeMoments, cells: _Cells,
-              tolerance: float) -> NDArray | None:
-    """Psi_s(N - b, s - m) for every column size b and m on its window (None: check missed)."""
-    wy = int(cells.count[i].max())
-    centred = cells.centred[i, :, :wy]
-    sizes_b = cols.sizes
-
-    def evaluate(total, r, kinds=slice(None), weights=cols.once):
-        return _mixture(total, r[:, None], sizes_b[None, kinds], weights, cells.lo[i, kinds],
-                        cells.count[i, kinds], centred[kinds])
-
-    return factored_rows(n, n - sizes_b, s, cells.lo[i], cells.count[i], evaluate,
-                         _coarse_tries(evaluate, sizes_b, cols.once), tolerance)
-
-
-#: Fixed sides with at least this many distinct sizes go through the factored sums
-#: (docs/math.md#math-routes): one 2-D interpolation per size of the other side instead of
-#: one conditional row per pair of sizes.
-FACTOR_MIN = 12
-#: (nodes in M, nodes in r) of the factored grids, tried in turn; each with 3 x 3 checks.
-FACTOR_NODES = ((9, 17), (17, 33))
-#: Tried first where the grid's r-range has at least SMOOTH_MIN integers (long windows: F
-#: varies little over them); its r nodes are among those of FACTOR_NODES[0] (Chebyshev-
-#: Lobatto points of 2^k + 1), and a point evaluated once is not evaluated again. () turns
-#: it off.
-FACTOR_LONG = (9, 9)
-#: Partner sizes at which the grids' sums over partner sizes are first evaluated: the sizes
-#: nearest KIND_NODES Chebyshev-Lobatto points in log(size), the sum over every partner
-#: size taken as the sum of the interpolant through them in log(size) (docs/math.md#math-routes).
-#: Used where a side has at least 2 KIND_NODES distinct sizes; the grid's checks are exact
-#: sums over every partner size, so a miss (of either interpolation) goes on to every size.
-KIND_NODES = 25
-#: Partner sizes of a second try where the KIND_NODES try misses its checks, used where the
-#: side has at least 2 KIND_MORE distinct sizes (on some Dirichlet size sets 25 nodes
-#: interpolate the sum to ~1e-12 of the grid, 33 to ~1e-14).
-KIND_MORE = 33
-#: ... tried only where the KIND_NODES try missed by at most this many times its bound (33
-#: sizes were kept after misses of 25 by up to ~36 times, never after misses of thousands).
-KIND_MORE_MISS = 100.0
-
-
-def _coarse_tries(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray) -> tuple:
-    """The reduced evaluators of :func:`_coarse` from KIND_NODES, then KIND_MORE partner
-    sizes (those the side has enough sizes for), in the order :func:`factored_rows` tries
-    them."""
-    tries = (_coarse(evaluate, sizes, weights, count) for count in (KIND_NODES, KIND_MORE))
-    return tuple(c for c in tries if c is not None)
-
-
-#: Partner sizes below the largest / KIND_SPAN are summed one by one in the reduced
-#: evaluators of :func:`_coarse` (the interpolation in log(size) runs over the others): over
-#: several decades of sizes the summand is far from one polynomial in log(size) (measured:
-#: Dirichlet(1) sizes from ~10 to ~5 x 10^4 made every grid's first try miss by ~10^6 times
-#: its bound), and small sizes have short windows, cheap to sum exactly.
-KIND_SPAN = 8.0
-
-
-def _coarse(evaluate: Callable, sizes: NDArray[np.int64], weights: NDArray,
-            count: int = KIND_NODES) -> Callable[[NDArray, NDArray], NDArray] | None:
-    """``evaluate`` over ``count`` partner sizes with the weights of the interpolant in
-    log(size) through them (sum_k w_k f(size_k) ~ sum_j v_j f(node_j), v = L^T w), plus
-    every size below the largest / KIND_SPAN with its own weight; None where there are fewer
-    than 2 ``count`` distinct sizes, or at most ``count`` from the largest / KIND_SPAN on."""
-    if len(sizes) < 2 * count:
-        return None
-    near = np.flatnonzero(sizes * KIND_SPAN >= sizes.max())
-    if near.size <= count:
-        return None
-    x = np.log(sizes[near].astype(np.float64))
-    order = np.argsort(x, kind="stable")
-    points, _ = chebyshev(count)
-    targets = x[order[0]] + points * (x[order[-1]] - x[order[0]])
-    sorted_x = x[order]
-    pos = np.clip(np.searchsorted(sorted_x, targets), 1, len(x) - 1)
-    nearest = np.where(targets - sorted_x[pos - 1] <= sorted_x[pos] - targets, pos - 1, pos)
-    picked = order[np.unique(nearest)]
-    nodes = x[picked]
-    # Barycentric weights of the nodes; L[k, j] = basis j at x_k (1 at its own node).
-    gap = nodes[:, None] - nodes[None, :]
-    np.fill_diagonal(gap, 1.0)
-    bary = 1.0 / np.prod(gap, axis=1)
-    diff = x[:, None] - nodes[None, :]
-    hit = diff == 0.0
-    c = bary[None, :] / np.where(hit, 1.0, diff)
-    basis = c / c.sum(axis=1, keepdims=True)
-    on_node = hit.any(axis=1)
-    basis[on_node] = hit[on_node].astype(np.float64)
-    far = np.flatnonzero(sizes * KIND_SPAN < sizes.max())
-    kinds = np.concatenate([far, near[picked]])
-    reduced = np.concatenate([weights[far], weights[near] @ basis])
-
-    def coarse(total: NDArray, r: NDArray) -> NDArray:
-        return evaluate(total, r, kinds, reduced)
-
-    return coarse
-
-
-def _cached(evaluate: Callable[[NDArray, NDArray], NDArray]) -> Callable[[NDArray, NDArray], NDArray]:
-    """``evaluate`` at the (M, r) points not evaluated before (values kept by point)."""
-    seen: dict[tuple[int, int], float] = {}
-
-    def cached(total: NDArray, r: NDArray) -> NDArray:
-        keys = list(zip(total.tolist(), r.tolist(), strict=True))
-        new = [k for k, key in enumerate(keys) if key not in seen]
-        if new:
-            at = np.array(new)
-            seen.update(zip([keys[k] for k in new], evaluate(total[at], r[at]).tolist(), strict=True))
-        return np.array([seen[key] for key in keys], dtype=np.float64)
-
-    cached.__name__ = evaluate.__name__
-    return cached
-
-
-def factored_rows(n: int, totals: NDArray[np.int64], base: int, lo: NDArray[np.int64],
-                  count: NDArray[np.int64], evaluate: Callable[[NDArray, NDArray], NDArray],
-                  coarse: tuple[Callable[[NDArray, NDArray], NDArray], ...] = (),
-                  tolerance: float = 0.0) -> NDArray | None:
-    """out[j, p] = F(totals[j], base - lo[j] - p) for p < count[j] (0 beyond), with
-    F(M, r) = ``evaluate(M, r)`` (1-D int64 arrays of points) smooth in both.
-
-    The windows lie along the line r = c(M) = base M / N (row j's window is centred there),
-    so F is interpolated in the sheared coordinates (M, t = r - c(M)): at every distinct
-    total if there are at most as many as M nodes, else at rounded Chebyshev-Lobatto nodes
-    of [min, max]; at each M node, F is evaluated at integer r = c(M) + t over the union
-    of the rows' t-ranges (every integer if there are at most as many as r nodes, else
-    rounded Chebyshev-Lobatto points), interpolated in r to shared Chebyshev-Lobatto t
-    nodes, then in M (Lagrange) and in t (barycentric form); where that misses the check,
-    and with every integer as r nodes (short windows), each M node's interpolant is read
-    at the shifted r directly. The grid
-    is kept where the interpolant misses F at 3 x 3 check points (the M nodes x 3 where M
-    is not interpolated) by at most SMOOTH_TOL of the largest grid value or by at most
-    ``tolerance`` (absolute: the grid's share of GRID_BUDGET, :func:`_grid_tolerances`);
-    else the next node counts are tried, and None is returned when every set misses. Where the r-range
-    has at least SMOOTH_MIN integers, FACTOR_LONG nodes are tried first: with each of
-    ``coarse`` (F from a few partner sizes, :func:`_coarse`) in turn, the later ones only
-    where the first missed by at most KIND_MORE_MISS times its bound, then with
-    ``evaluate``; the checks always use ``evaluate``.
-    """
-    width = int(count.max())
-    q = lo[:, None] + np.arange(width)  # (J, width): the positions
-    t_of = base - q - (base * totals / n)[:, None]
-    inside = np.arange(width)[None, :] < count[:, None]
-    t_lo, t_hi = float(t_of[inside].min()), float(t_of[inside].max())
-    span = int(np.ceil(t_hi - t_lo)) + 1
-    distinct = np.unique(totals)
-
-    def interpolant(m_nodes, r_nodes, grid, m_exact):
-        c_nodes = base * m_nodes / n
-        def direct(m_at: NDArray, r_at: NDArray) -> NDArray:  # (P,), (P, Q) -> (P, Q)
-            shift = r_at[None].astype(np.float64) + (c_nodes[:, None] - base * m_at / n)[:, :, None]
-            per_node = barycentric(r_nodes, grid, shift.reshape(len(m_nodes), -1))
-            per_node = per_node.reshape((len(m_nodes), *r_at.shape))
-            if m_exact:
-                return per_node[np.searchsorted(m_nodes, m_at), np.arange(len(m_at))]
-            return np.einsum("pk,kpq->pq", lagrange(m_nodes, m_at), per_node)
-
-        if r_nodes.shape[1] == span + 1:  # every integer: read the rows at the shifted r
-            return (direct,)
-        t_nodes = t_lo + chebyshev(r_nodes.shape[1])[0] * (t_hi - t_lo)
-        # F(M_k, c(M_k) + t_l): the grid's rows interpolated in r at the shared t nodes.
-        sheared = barycentric(r_nodes, grid, c_nodes[:, None] + t_nodes[None, :])
-
-        def shared(m_at: NDArray, r_at: NDArray) -> NDArray:  # (P,), (P, Q) -> (P, Q)
-            if m_exact:
-                by_total = sheared[np.searchsorted(m_nodes, m_at)]
-            else:
-                by_total = lagrange(m_nodes, m_at) @ sheared  # (P, t nodes)
-            c_at = base * m_at / n
-            return barycentric(c_at[:, None] + t_nodes[None, :], by_total, r_at.astype(np.float64))
-
-        return shared, direct  # the first is cheaper (10x fewer barycentric points)
-
-    exact_at = _cached(evaluate)
-    tries = [(m_count, r_count, exact_at) for m_count, r_count in FACTOR_NODES]
-    if FACTOR_LONG and span >= SMOOTH_MIN:
-        tries.insert(0, (*FACTOR_LONG, exact_at))
-        tries[:0] = [(*FACTOR_LONG, _cached(c)) for c in coarse]
-    first_miss = None  # the first try's smallest miss over its accepted bound
-    for k, (m_count, r_count, grid_at) in enumerate(tries):
-        if k and grid_at is not exact_at and first_miss > KIND_MORE_MISS:
-            continue  # a later partner-size try after a far miss: to every partner size
-        m_exact = len(distinct) <= m_count
-        m_nodes = distinct if m_exact else integer_nodes(int(distinct[0]), int(distinct[-1]), m_count)
-        offsets = np.arange(span + 1) if span + 1 <= r_count else integer_nodes(0, span, r_count)
-        start = np.floor(base * m_nodes / n + t_lo).astype(np.int64)
-        r_nodes = start[:, None] + offsets[None, :]  # (K, L)
-        grid = grid_at(np.repeat(m_nodes, len(offsets)), r_nodes.ravel()).reshape(r_nodes.shape)
-        m_check = m_nodes if m_exact else integer_checks(int(distinct[0]), int(distinct[-1]), m_count)
-        _, t_checks = chebyshev(max(r_count, 4))
-        r_check = np.rint(base * m_check / n + t_lo)[:, None].astype(np.int64) + np.rint(
-            t_checks * (t_hi - t_lo)).astype(np.int64)[None, :]
-        exact = exact_at(np.repeat(m_check, r_check.shape[1]), r_check.ravel())
-        for at in interpolant(m_nodes, r_nodes, grid, m_exact):
-            miss = np.abs(at(m_check, r_check).ravel() - exact).max()
-            bound = max(SMOOTH_TOL * np.abs(grid).max(), tolerance)
-            if k == 0:
-                first_miss = min(first_miss or np.inf, miss / bound if bound > 0 else np.inf)
-            if miss > bound:
-                continue
-            out = at(totals, base - np.where(inside, q, lo[:, None]))  # no far extrapolation
-            out[~inside] = 0.0
-            return out
-    return None
 
 
 def _cross_sum(n, rows, cols, cells, partner_terms, base, other, col, weight) -> float:
@@ -829,36 +581,6 @@ def _cross_sum(n, rows, cols, cells, partner_terms, base, other, col, weight) ->
     return total
 
 
-#: The factored grids' interpolation errors, each times a bound of its weight in Var T, add
-#: up to at most this fraction of the same-cell sum V = sum W_A W_B Var[bd0] (docs/math.md
-#: #math-routes): a grid is also kept where its checks miss by at most its share.
-GRID_BUDGET = 1e-12
-
-
-def _grid_tolerances(rows: SizeMoments, cols: SizeMoments, cells: _Cells, same_cell: float
-                     ) -> tuple[NDArray, NDArray]:
-    """Absolute check tolerances of the factored grids Psi_s (per row size) and Phi_b (per
-    column size): GRID_BUDGET * V split equally among the grids, each divided by a bound of
-    how much an error e (|e| <= e0 everywhere) of the grid moves Var T:
-
-    * Phi_b enters as sum_a c_a sum_x p(x) Dc(x) e(x): at most e0 S_b, S_b = sum_a c_a E|Dc|;
-    * Psi_s enters Hsum[s, b] as c_b e, which enters the same-row sum with weight c_s E|Dc|
-      of (s, b), and each Phi_b' through partner_terms (every Phi_b sums c_a' E[. | x]
-      of them, and the diagonal terms a' = a subtract c_s of them): at most
-      e0 c_s sum_b c_b (E|Dc|(s, b) + S_b + c_s E|Dc|(s, b)).
-
-    Zero (only SMOOTH_TOL applies) where V is not positive and finite."""
-    first = np.sum(cells.pmf * np.abs(cells.centred), axis=-1)  # E|Dc| per (s, b)
-    phi_weight = rows.once @ first
-    psi_weight = rows.once * ((first * (1.0 + rows.once[:, None])) @ cols.once
-                              + phi_weight @ cols.once)
-    grids = len(rows.sizes) + len(cols.sizes)
-    share = GRID_BUDGET * same_cell / grids if np.isfinite(same_cell) and same_cell > 0 else 0.0
-    with np.errstate(divide="ignore"):
-        return (np.where(psi_weight > 0, share / psi_weight, 0.0),
-                np.where(phi_weight > 0, share / phi_weight, 0.0))
-
-
 #: The pairs of cells are summed by their Lancaster expansion (:mod:`lancaster`) up to the
 #: first order at which a bound of the rest is at most this fraction of the same-cell sum
 #: V = sum W_A W_B Var[bd0] (docs/math.md#math-mi-lancaster).
@@ -867,41 +589,44 @@ LANCASTER_TOL = 1e-13
 #: LANCASTER_TOL (small tables with large clusters, where the canonical correlations are
 #: near 1); beyond, the pair sums of :func:`_pair_route`.
 LANCASTER_ORDERS = (12, 48)
-#: A cell's coefficients stop (are 0 from there on) after the first order at which its
-#: remainder is at most this fraction of its Var[bd0]; its bound keeps that remainder.
-CELL_FLOOR = 1e-15
+#: A cell's coefficients stop (are 0 from there on) before the first order whose estimated
+#: rounding error passes this fraction of sqrt(Var[bd0]) (:func:`lancaster.hahn_coefficients`);
+#: the bound then keeps the remainder at its last order.
+COEF_TOL = 1e-12
 
 
 def _lancaster_coefficients(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells,
-                            top: int) -> tuple[NDArray, NDArray]:
-    """Hahn coefficients (top + 1, S, B) of every cell's centred bd0, and their remainders."""
+                            top: int) -> tuple[NDArray, NDArray, NDArray]:
+    """Hahn coefficients (top + 1, S, B) of every cell's centred bd0, their remainders, and
+    each cell's last order kept (S, B)."""
     s, b = np.meshgrid(rows.sizes, cols.sizes, indexing="ij")
     coef = np.zeros((top + 1, *s.shape))
     rest = np.zeros((top + 1, *s.shape))
+    last = np.zeros(s.shape, dtype=np.int64)
     for group in _key_groups(_length_key(cells.count).ravel()):
         at = np.unravel_index(group, s.shape)
         span = int(cells.count[at].max())
         x = cells.lo[at][:, None] + np.arange(span)
         x = np.where(x < (cells.lo[at] + cells.count[at])[:, None], x, cells.lo[at][:, None])
-        coef[:, at[0], at[1]], rest[:, at[0], at[1]] = hahn_coefficients(
+        coef[:, at[0], at[1]], rest[:, at[0], at[1]], last[at] = hahn_coefficients(
             n, s[at], b[at], x, cells.pmf[at][:, :span], cells.centred[at][:, :span],
-            cells.var[at], top, CELL_FLOOR)
-    return coef, rest
+            cells.var[at], top, COEF_TOL)
+    return coef, rest, last
 
 
 def _quadratic_forms(first: NDArray, second: NDArray, rows: SizeMoments,
                      cols: SizeMoments, row_factor: NDArray, col_factor: NDArray
                      ) -> tuple[float, float, float]:
-    """The sums over pairs of cells of first[c] second[c'] times the correlation factors:
-    (same row, same column, neither), weighted by the size moments."""
+    """The sums over pairs of distinct cells of first[c] second[c'] times the correlation
+    factors: (same row, same column, neither), weighted by the size moments."""
     by_col = col_factor[None, :]
     by_row = row_factor[:, None]
     same_row = float(rows.once @ np.sum(((first * by_col) @ cols.pairs) * (second * by_col),
                                         axis=1))
     same_col = float(np.sum((rows.pairs @ (first * by_row)) * (second * by_row), axis=0)
                      @ cols.once)
-    scaled = first * by_row * by_col
-    neither = float(np.sum((rows.pairs @ scaled @ cols.pairs) * (second * by_row * by_col)))
+    neither = float(np.sum((rows.pairs @ (first * by_row * by_col) @ cols.pairs)
+                           * (second * by_row * by_col)))
     return same_row, same_col, neither
 
 
@@ -909,23 +634,35 @@ def _lancaster_pairs(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells
                      same_cell: float) -> float | None:
     """The pairs of distinct cells of E[Var(T | sizes)] by the Lancaster expansion: order k
     adds sum rho_k f_k(c) f_k(c') over the pairs (same row: (-1)^k beta_k(b) beta_k(b'),
-    same column: (-1)^k beta_k(a) beta_k(a'), neither: the four factors). Stops at the first
-    order whose bound of the rest, sum |rho_{k+1}| sqrt(rest_k(c) rest_k(c')) (|rho_j| does
-    not grow with j), is at most LANCASTER_TOL of V. None where no order in LANCASTER_ORDERS
+    same column: (-1)^k beta_k(a) beta_k(a'), neither: the four factors).
+
+    After order k, a pair whose cells both kept order k leaves at most |rho_{k+1}|
+    sqrt(rest_k(c) rest_k(c')) (Cauchy-Schwarz over the later orders; |rho_j| does not grow
+    with j). A pair with a cell stopped at q < k leaves at most |rho_{q+1}| sqrt(rest_q(c)
+    rest_q(c')) (its orders from q + 1 on are left out). Stops at the first order where
+    these add up to at most LANCASTER_TOL of V. None where no order in LANCASTER_ORDERS
     reaches that."""
     target = LANCASTER_TOL * same_cell
     for top in LANCASTER_ORDERS:
-        coef, rest = _lancaster_coefficients(n, rows, cols, cells, top)
+        coef, rest, last = _lancaster_coefficients(n, rows, cols, cells, top)
         row_factors = correlation_factors(rows.sizes, n, top + 1)
         col_factors = correlation_factors(cols.sizes, n, top + 1)
         total = 0.0
+        stopped_bound = 0.0  # the pairs with a cell stopped before the current order
         for k in range(1, top + 1):
             same_row, same_col, neither = _quadratic_forms(
                 coef[k], coef[k], rows, cols, row_factors[k], col_factors[k])
             total += neither - (same_row + same_col) if k % 2 else neither + same_row + same_col
-            root = np.sqrt(rest[k])
-            bound = sum(_quadratic_forms(root, root, rows, cols, row_factors[k + 1],
-                                         col_factors[k + 1]))
+            stopping = last == k - 1  # kept order k - 1, not order k
+            if stopping.any():
+                root = np.sqrt(rest[k - 1])
+                partners = np.where(last >= k - 1, root, 0.0)
+                mine = np.where(stopping, root, 0.0)
+                stopped_bound += 2.0 * sum(_quadratic_forms(
+                    mine, partners, rows, cols, row_factors[k], col_factors[k]))
+            root = np.where(last >= k, np.sqrt(rest[k]), 0.0)
+            bound = stopped_bound + sum(_quadratic_forms(
+                root, root, rows, cols, row_factors[k + 1], col_factors[k + 1]))
             if bound <= target:
                 return total
     return None
@@ -939,73 +676,33 @@ def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[
     same_cell = float(rows.once @ cells.var @ cols.once)
     pairs = _lancaster_pairs(n, rows, cols, cells, same_cell)
     if pairs is None:
-        pairs = _pair_route(n, rows, cols, cells, same_cell)
+        pairs = _pair_route(n, rows, cols, cells)
     return same_cell + pairs, cells
 
 
-def _pair_route(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells,
-                same_cell: float) -> float:
+def _pair_route(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells) -> float:
     """The pairs of distinct cells of E[Var(T | sizes)] by sums over pairs of sizes.
 
-    Pairs of cells in different rows need r_{a,a',b}(m) = sum_x p(x) Dc(x) P(m | x),
-    m | x ~ Hyp(N - a, a', b - x) on the m-window of (a', b): for each row size a, all
-    (a', b) together in blocks of at most _GRID grid points. A fixed row side with at least
-    FACTOR_MIN distinct sizes has W2_A(a, a') = c_a c_a' - [a = a'] c_a, and the sum over a'
-    of c_a' E[partner | x] is Phi_b(N - a, b - x), interpolated on a 2-D grid per column
-    size b (:func:`factored_rows`; a column whose grid misses goes the pair way).
+    Pairs of cells in the same row take Hsum (:func:`_pair_sums`). Pairs of cells in
+    different rows need r_{a,a',b}(m) = sum_x p(x) Dc(x) P(m | x), m | x ~ Hyp(N - a, a',
+    b - x) on the m-window of (a', b): for each row size a, all (a', b) together in blocks of
+    at most _GRID grid points.
     """
-    total = 0.0
-    psi_tol, phi_tol = _grid_tolerances(rows, cols, cells, same_cell)
-    hsum = _pair_sums(n, rows, cols, cells, psi_tol)
+    hsum = _pair_sums(n, rows, cols, cells)
     same_row = np.sum(cells.pmf * cells.centred * hsum, axis=-1)
-    total += float(rows.once @ same_row @ np.ones(len(cols.sizes)))
+    total = float(rows.once @ same_row @ np.ones(len(cols.sizes)))
     # The partner of the cell (a', b) in a different row: its centred bd0 (same column,
     # weight W_B(b)) and Hsum (different column).
     partner_terms = cols.once[None, :, None] * cells.centred + hsum
-    sizes_a, sizes_b = rows.sizes, cols.sizes
-    kinds_a, kinds_b = len(sizes_a), len(sizes_b)
-    pair_way = np.ones(kinds_b, dtype=bool)
-    if rows.spread is None and kinds_a >= FACTOR_MIN:
-        for j, b in enumerate(sizes_b.tolist()):
-            phi = _phi_rows(n, b, j, rows, cells, partner_terms, phi_tol[j])
-            if phi is None:
-                continue
-            pair_way[j] = False
-            pick = cells.pmf[:, j, : phi.shape[1]] * cells.centred[:, j, : phi.shape[1]]
-            total += float(rows.once @ np.sum(pick * phi, axis=1))
-        factored_cols = np.flatnonzero(~pair_way)
-        if factored_cols.size:  # the terms a' = a of W2_A, every row size in one batch
-            base, col = (v.ravel() for v in np.meshgrid(np.arange(kinds_a), factored_cols,
-                                                        indexing="ij"))
-            total += _cross_sum(n, rows, cols, cells, partner_terms, base, base, col,
-                                -rows.once[base])
-    cols_left = np.flatnonzero(pair_way)
-    if cols_left.size:
-        for i in range(kinds_a):
-            others = np.flatnonzero(rows.pairs[i])
-            if others.size == 0:
-                continue
-            other, col = (v.ravel() for v in np.meshgrid(others, cols_left, indexing="ij"))
-            total += _cross_sum(n, rows, cols, cells, partner_terms, i, other, col,
-                                rows.pairs[i, other])
+    every_col = np.arange(len(cols.sizes))
+    for i in range(len(rows.sizes)):
+        others = np.flatnonzero(rows.pairs[i])
+        if others.size == 0:
+            continue
+        other, col = (v.ravel() for v in np.meshgrid(others, every_col, indexing="ij"))
+        total += _cross_sum(n, rows, cols, cells, partner_terms, i, other, col,
+                            rows.pairs[i, other])
     return total
-
-
-def _phi_rows(n: int, b: int, j: int, rows: SizeMoments, cells: _Cells,
-              partner_terms: NDArray, tolerance: float) -> NDArray | None:
-    """Phi_b(N - a, b - x) = sum_a' c_a' E[partner(a', b, m)], m ~ Hyp(N - a, a', b - x), for
-    every row size a and x on its window (None: check missed)."""
-    wm = int(cells.count[:, j].max())
-    inside = cells.pmf[:, j, :wm] > 0  # mass < 1e-20 beyond the m-windows
-    target = np.where(inside, partner_terms[:, j, :wm], 0.0)
-    sizes_a = rows.sizes
-
-    def evaluate(total, r, kinds=slice(None), weights=rows.once):
-        return _mixture(total, sizes_a[None, kinds], r[:, None], weights, cells.lo[kinds, j],
-                        cells.count[kinds, j], target[kinds])
-
-    return factored_rows(n, n - sizes_a, b, cells.lo[:, j], cells.count[:, j], evaluate,
-                         _coarse_tries(evaluate, sizes_a, rows.once), tolerance)
 
 
 def _detrend(values: NDArray[np.float64], sizes: NDArray[np.int64], linear: str) -> NDArray:

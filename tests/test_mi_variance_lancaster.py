@@ -1,0 +1,170 @@
+"""Var[MI]: the pairs of cells by their Lancaster expansion, against the pair route.
+
+mi_variance._lancaster_pairs sums the pairs of distinct cells order by order over the Hahn
+polynomials of each cell's law (docs/math.md#math-mi-lancaster). mi_variance._pair_route sums
+the same pairs by conditional expectations, position by position. These tests check the
+expansion against that route, on both sides of each switch of the expansion:
+
+* the orders: 12, then 48 where 12 leave the bound above LANCASTER_TOL
+  (mi_variance.LANCASTER_ORDERS), then the pair route;
+* a cell frozen once its remainder is at most CELL_FLOOR of its variance.
+
+The 40-digit references and the enumeration for N <= 8 (tests/test_mi_variance.py) go
+through the expansion, as every call does by default. tests/test_lancaster.py checks the
+polynomials and the canonical correlations in exact rationals.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import chanceclust as cc
+import chanceclust._expected.mi_variance as engine
+from chanceclust._expected.laws import SizeLaw
+from chanceclust.exceptions import InvalidInputError
+
+
+def _moments(sizes) -> engine.SizeMoments:
+    values, counts = np.unique(np.asarray(sizes, dtype=np.int64), return_counts=True)
+    return engine.fixed_moments(SizeLaw(int(np.sum(sizes)), values, counts.astype(np.float64), True))
+
+
+def _both_routes(rows_sizes, cols_sizes) -> tuple[float, float, float]:
+    """(expansion, pair route, same-cell sum) of E[Var(T | sizes)] for two fixed sides."""
+    n = int(np.sum(rows_sizes))
+    rows, cols = _moments(rows_sizes), _moments(cols_sizes)
+    cells = engine._cells(n, rows.sizes, cols.sizes)
+    same = float(rows.once @ cells.var @ cols.once)
+    pairs = engine._lancaster_pairs(n, rows, cols, cells, same)
+    assert pairs is not None
+    return same + pairs, same + engine._pair_route(n, rows, cols, cells), same
+
+
+def _labels_of(sizes, rng) -> np.ndarray:
+    return rng.permutation(np.repeat(np.arange(len(sizes)), sizes))
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols"),
+    [
+        # 16 x 14 sizes at N = 3000: the factored grids of the route before this one were
+        # off by 2.4e-4 relative here (a grid kept whose error its checks did not see).
+        ([37, 36, 13, 183, 26, 68, 61, 563, 54, 142, 539, 1, 2, 741, 333, 201],
+         [120, 54, 307, 1488, 33, 97, 83, 50, 31, 166, 26, 31, 196, 318]),
+        ([5000, 5000], [5000, 5000]),  # canonical correlations 1 at every order
+        ([99000, 700, 300], [99500, 400, 100]),  # a cluster > N / 2 on each side
+        ([2, 2, 996], [500, 500]),
+        ([1000, 10], [505, 505]),
+        ([150, 150], [2] * 150),
+    ],
+)
+def test_expansion_equals_the_pair_route(rows, cols):
+    expansion, pair_route, same = _both_routes(rows, cols)
+    assert expansion == pytest.approx(pair_route, rel=1e-12, abs=1e-14 * same)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(4, 400),
+    st.integers(1, 9),
+    st.integers(1, 9),
+    st.sampled_from([0.3, 1.0, 5.0]),
+    st.integers(0, 2**32 - 1),
+)
+def test_expansion_equals_the_pair_route_on_random_sizes(n, ka, kb, alpha, seed):
+    rng = np.random.default_rng(seed)
+    ka, kb = min(ka, n), min(kb, n)
+    sizes = [rng.multinomial(n - k, rng.dirichlet(np.full(k, alpha))) + 1 for k in (ka, kb)]
+    expansion, pair_route, same = _both_routes(*sizes)
+    assert expansion == pytest.approx(pair_route, rel=1e-12, abs=1e-14 * same)
+
+
+@pytest.mark.parametrize(("model", "one_sided"), [
+    ("num", True), ("num", False), ("all", True), ("all", False),
+])
+def test_random_sides_equal_the_pair_route(model, one_sided, monkeypatch):
+    """num and all summed over sizes (N <= 20 two-sided, 30 one-sided): general pair moments
+    W2 in the quadratic forms."""
+    rng = np.random.default_rng(7)
+    n = 18
+    a, b = _labels_of([7, 6, 5], rng), _labels_of([9, 4, 3, 2], rng)
+    value = cc.mutual_information_variance(a, b, model=model, one_sided=one_sided)
+    monkeypatch.setattr(engine, "LANCASTER_ORDERS", ())
+    assert value == pytest.approx(
+        cc.mutual_information_variance(a, b, model=model, one_sided=one_sided), rel=1e-12
+    )
+    assert n == len(a)
+
+
+def _orders_used(monkeypatch) -> list[int]:
+    used: list[int] = []
+    original = engine._lancaster_coefficients
+
+    def spy(n, rows, cols, cells, top):
+        used.append(top)
+        return original(n, rows, cols, cells, top)
+
+    monkeypatch.setattr(engine, "_lancaster_coefficients", spy)
+    return used
+
+
+def test_orders_on_both_sides_of_their_switch(monkeypatch):
+    """A table that needs more than 12 orders (N = 500, clusters of 200-250 on both sides:
+    correlations near 1) takes the 48; one that needs fewer stops at 12; both equal the
+    pair route. With no order reaching the bound, the pair route itself."""
+    used = _orders_used(monkeypatch)
+    rows, cols = [250, 150, 70, 29, 1], [200, 200, 100]
+    expansion, pair_route, _ = _both_routes(rows, cols)
+    assert used == [12, 48]
+    assert expansion == pytest.approx(pair_route, rel=1e-12)
+    used.clear()
+    expansion, pair_route, _ = _both_routes([5000, 3000, 2000], [6000, 4000])
+    assert used == [12]
+    assert expansion == pytest.approx(pair_route, rel=1e-12)
+    rng = np.random.default_rng(3)
+    a, b = _labels_of(rows, rng), _labels_of(cols, rng)
+    value = cc.mutual_information_variance(a, b)
+    monkeypatch.setattr(engine, "LANCASTER_TOL", 0.0)  # never reached: the pair route
+    used.clear()
+    assert cc.mutual_information_variance(a, b) == pytest.approx(value, rel=1e-12)
+    assert used == [12, 48]
+
+
+def test_frozen_cells_on_both_sides_of_the_floor():
+    """A row whose remainder falls to CELL_FLOOR of its energy keeps 0 coefficients and its
+    remainder from there on; a row whose remainder stays above it does not."""
+    from chanceclust._expected.lancaster import hahn_coefficients
+
+    n, a, b = 10**5, np.array([300, 5000]), np.array([100, 4000])
+    rows, cols = _moments([300, n - 300]), _moments([100, n - 100])
+    cells = engine._cells(n, rows.sizes, cols.sizes)
+    # cell (300, 100): a short window, mean 0.3; cell (n - 300, n - 100) is its mirror.
+    width = int(cells.count[0, 0])
+    x = cells.lo[0, 0] + np.arange(width)[None, :]
+    pmf, centred = cells.pmf[0, 0, :width][None], cells.centred[0, 0, :width][None]
+    energy = cells.var[0, 0][None]
+    coef, rest = hahn_coefficients(n, a[:1], b[:1], x, pmf, centred, energy, 30, 1e-15)
+    frozen = int(np.argmax(rest[:, 0] <= 1e-15 * energy[0]))
+    assert 0 < frozen < 30
+    assert np.all(coef[frozen + 1:, 0] == 0.0)
+    assert np.all(rest[frozen:, 0] == rest[frozen, 0])
+    coef_low, rest_low = hahn_coefficients(n, a[:1], b[:1], x, pmf, centred, energy, 30, 0.0)
+    assert np.all(coef_low[: frozen + 1] == coef[: frozen + 1])  # the same up to the freeze
+    assert np.any(coef_low[frozen + 1:, 0] != 0.0)  # not frozen below the floor
+
+
+def test_perm_at_one_million_with_many_sizes_equals_the_pair_route():
+    """N = 10^6, 40 x 40 Dirichlet(1) sizes (windows up to ~700 points; 7 orders)."""
+    rng = np.random.default_rng(11)
+    sizes = [rng.multinomial(10**6 - 40, rng.dirichlet(np.ones(40))) + 1 for _ in range(2)]
+    expansion, pair_route, _ = _both_routes(*sizes)
+    assert expansion == pytest.approx(pair_route, rel=1e-12)
+
+
+def test_the_range_is_unchanged():
+    """The expansion leaves the refusals as they were (N > 10^9 is refused)."""
+    with pytest.raises(InvalidInputError, match="N <="):
+        cc.mutual_information_variance(contingency=[[10**9, 1], [1, 10**9]])
