@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from reference._exact import bd0, falling
 
 from chanceclust._expected.lancaster import correlation_factors, hahn_coefficients
 from chanceclust._expected.mi_variance import LANCASTER_ORDERS
@@ -59,10 +60,6 @@ def monic_orthogonal(pmf: dict[int, Fraction]) -> tuple[dict[int, list[Fraction]
         norms.append(sum((pmf[x] * vi * vi for x, vi in zip(points, v, strict=True)),
                          Fraction(0)))
     return {x: [q[i] for q in basis] for i, x in enumerate(points)}, norms
-
-
-def falling(s: int, k: int) -> int:
-    return prod(range(s - k + 1, s + 1))
 
 
 def beta_squared(n: int, s: int, k: int) -> Fraction:
@@ -106,11 +103,6 @@ def joint_law(n: int, kind: str, a: int, b: int, a2: int, b2: int) -> dict[tuple
             for z, pz in hyp_pmf(n - b, a2 - m, b2).items():
                 out[x, z] += px * pm * pz
     return dict(out)
-
-
-def bd0(x: int, mean) -> mp.mpf:
-    """x log(x / mean) + mean - x (mean at x = 0)."""
-    return mean if x == 0 else x * mp.log(x / mean) + mean - x
 
 
 # --------------------------------------------------------------------------- the module's values
