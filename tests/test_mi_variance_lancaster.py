@@ -7,7 +7,7 @@ expansion against that route, on both sides of each switch of the expansion:
 
 * the orders: 12, then 48 where 12 leave the bound above LANCASTER_TOL
   (mi_variance.LANCASTER_ORDERS), then the pair route;
-* a cell frozen once its remainder is at most CELL_FLOOR of its variance.
+* a cell's coefficients stopped where the recurrence's estimated error passes COEF_TOL.
 
 The 40-digit references and the enumeration for N <= 8 (tests/test_mi_variance.py) go
 through the expansion, as every call does by default. tests/test_lancaster.py checks the
@@ -16,6 +16,7 @@ polynomials and the canonical correlations in exact rationals.
 
 from __future__ import annotations
 
+import mpmath as mp
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 
 import chanceclust as cc
 import chanceclust._expected.mi_variance as engine
+from chanceclust._expected.lancaster import hahn_coefficients
 from chanceclust._expected.laws import SizeLaw
 from chanceclust.exceptions import InvalidInputError
 
@@ -69,8 +71,8 @@ def test_expansion_equals_the_pair_route(rows, cols):
 @settings(max_examples=40, deadline=None)
 @given(
     st.integers(4, 400),
-    st.integers(1, 9),
-    st.integers(1, 9),
+    st.integers(2, 9),
+    st.integers(2, 9),
     st.sampled_from([0.3, 1.0, 5.0]),
     st.integers(0, 2**32 - 1),
 )
@@ -133,33 +135,64 @@ def test_orders_on_both_sides_of_their_switch(monkeypatch):
     assert used == [12, 48]
 
 
-def test_frozen_cells_on_both_sides_of_the_floor():
-    """A row whose remainder falls to CELL_FLOOR of its energy keeps 0 coefficients and its
-    remainder from there on; a row whose remainder stays above it does not."""
-    from chanceclust._expected.lancaster import hahn_coefficients
+def _exact_window_coefficients(n, a, b, x, pmf, values, top):
+    """f_k = sum_x pmf values P_k(x) with P_k by the Hahn recurrence in 50-digit mpmath."""
+    mp.mp.dps = 50
+    big_n, big_a, big_b = (mp.mpf(v) for v in (n, a, b))
 
-    n, a, b = 10**5, np.array([300, 5000]), np.array([100, 4000])
-    rows, cols = _moments([300, n - 300]), _moments([100, n - 100])
+    def upper(m):
+        m = mp.mpf(m)
+        return (m - big_n - 1) * (m - big_b) * (big_a - m) / ((2 * m - big_n - 1) * (2 * m - big_n))
+
+    def lower(m):
+        m = mp.mpf(m)
+        return m * (m - big_n + big_a - 1) * (m + big_b - big_n - 1) / (
+            (2 * m - big_n - 2) * (2 * m - big_n - 1))
+
+    points = [mp.mpf(int(v)) for v in x]
+    weights = [mp.mpf(float(p)) * mp.mpf(float(v)) for p, v in zip(pmf, values, strict=True)]
+    previous, current, step = [mp.mpf(0)] * len(points), [mp.mpf(1)] * len(points), mp.mpf(0)
+    out = [0.0]
+    for k in range(top):
+        norm = mp.sqrt(upper(k) * lower(k + 1))
+        centre = upper(k) + lower(k)
+        following = [((p - centre) * c - step * q) / norm
+                     for p, c, q in zip(points, current, previous, strict=True)]
+        out.append(float(mp.fsum(w * f for w, f in zip(weights, following, strict=True))))
+        previous, current, step = current, following, norm
+    return np.array(out)
+
+
+def test_coefficients_stop_where_the_recurrence_loses_accuracy():
+    """A cell of mean 0.3 whose window (18 of 101 support points) holds little of the high
+    orders' mass: the forward recurrence's errors grow ~6x per order. With the default
+    tolerance its coefficients stop before they pass 1e-12 sqrt(Var) of the 50-digit values,
+    and the remainder stays; with no tolerance the later ones are seen to be wrong."""
+    n, a, b = 10**5, 300, 100
+    rows, cols = _moments([a, n - a]), _moments([b, n - b])
     cells = engine._cells(n, rows.sizes, cols.sizes)
-    # cell (300, 100): a short window, mean 0.3; cell (n - 300, n - 100) is its mirror.
     width = int(cells.count[0, 0])
     x = cells.lo[0, 0] + np.arange(width)[None, :]
     pmf, centred = cells.pmf[0, 0, :width][None], cells.centred[0, 0, :width][None]
     energy = cells.var[0, 0][None]
-    coef, rest = hahn_coefficients(n, a[:1], b[:1], x, pmf, centred, energy, 30, 1e-15)
-    frozen = int(np.argmax(rest[:, 0] <= 1e-15 * energy[0]))
-    assert 0 < frozen < 30
-    assert np.all(coef[frozen + 1:, 0] == 0.0)
-    assert np.all(rest[frozen:, 0] == rest[frozen, 0])
-    coef_low, rest_low = hahn_coefficients(n, a[:1], b[:1], x, pmf, centred, energy, 30, 0.0)
-    assert np.all(coef_low[: frozen + 1] == coef[: frozen + 1])  # the same up to the freeze
-    assert np.any(coef_low[frozen + 1:, 0] != 0.0)  # not frozen below the floor
+    exact = _exact_window_coefficients(n, a, b, x[0], pmf[0], centred[0], 20)
+    scale = np.sqrt(energy[0])
+    args = (n, np.array([a]), np.array([b]), x, pmf, centred, energy, 20)
+    coef, rest, last = hahn_coefficients(*args, engine.COEF_TOL)
+    stop = int(last[0])
+    assert 3 < stop < 20
+    assert np.all(np.abs(coef[: stop + 1, 0] - exact[: stop + 1]) <= 1e-12 * scale)
+    assert np.all(coef[stop + 1:, 0] == 0.0)
+    assert np.all(rest[stop:, 0] == rest[stop, 0])
+    unchecked, _, last_all = hahn_coefficients(*args, np.inf)
+    assert last_all[0] == 20
+    assert np.abs(unchecked[20, 0] - exact[20]) > 1e-6 * scale
 
 
 def test_perm_at_one_million_with_many_sizes_equals_the_pair_route():
-    """N = 10^6, 40 x 40 Dirichlet(1) sizes (windows up to ~700 points; 7 orders)."""
+    """N = 10^6, 12 x 12 Dirichlet(1) sizes (windows up to ~1000 points)."""
     rng = np.random.default_rng(11)
-    sizes = [rng.multinomial(10**6 - 40, rng.dirichlet(np.ones(40))) + 1 for _ in range(2)]
+    sizes = [rng.multinomial(10**6 - 12, rng.dirichlet(np.ones(12))) + 1 for _ in range(2)]
     expansion, pair_route, _ = _both_routes(*sizes)
     assert expansion == pytest.approx(pair_route, rel=1e-12)
 

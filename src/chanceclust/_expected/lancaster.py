@@ -37,7 +37,7 @@ _SHADOW = 2.0**-26
 #: Rounding errors of the recurrence are taken as this many times the growth the shadow
 #: shows, times the unit roundoff: the errors of every step, each amplified less than the
 #: first step's, add up to a few times the first's where the growth is geometric.
-_SAFETY = 16.0
+_SAFETY = 4.0
 
 
 def hahn_coefficients(n: int, a: NDArray[np.int64], b: NDArray[np.int64], x: NDArray[np.int64],
