@@ -79,8 +79,9 @@ test, is in the table of ``docs/math.md#math-routes``.
 - Var[MI] given both sides' size moments (perm; num and all up to their size-sum ranges): the
   same-cell sum directly, the pairs of distinct cells by their Lancaster expansion over the
   Hahn polynomials of each cell's law -- #math-mi-lancaster -- :func:`lancaster.hahn_coefficients`
-  (three-term recurrence, Parseval remainders, a cell frozen once its remainder is <=
-  ``mi_variance.CELL_FLOOR`` of its variance), :func:`lancaster.correlation_factors`, summed
+  (three-term recurrence, Parseval remainders; a cell's coefficients stop where a shadow
+  recurrence puts their rounding error above ``mi_variance.COEF_TOL`` of its sd),
+  :func:`lancaster.correlation_factors`, summed
   per order by ``mi_variance._lancaster_pairs`` (12 orders, then 48: ``mi_variance.LANCASTER_ORDERS``,
   until the bound of the rest is <= ``mi_variance.LANCASTER_TOL`` of the same-cell sum);
   where it is not reached, the pair sums ``mi_variance._pair_route``
