@@ -6,8 +6,8 @@ Run from the repository root, with chanceclust importable:
         [--only SUBSTRING] [--no-mc] [--pair-route] [--seeds S,...] [--alphas A,...]
         [--against SRC --rounds R]
 
-``--only perm --no-mc`` times the perm rows alone; ``--pair-route`` turns the factored perm
-route off (docs/math.md#math-routes), to time the pair sums it replaces on the same machine.
+``--only perm --no-mc`` times the perm rows alone; ``--pair-route`` turns the Lancaster
+expansion off (docs/math.md#math-mi-lancaster), to time the pair sums on the same machine.
 ``--seeds 0,1,2`` adds, for each selected Dirichlet case, a row per seed with the sizes drawn
 from that seed (``case@seed``; the table's own rows use seed n + ka), and ``--alphas 1,5``
 one per seed and Dirichlet concentration (``case@seed,alpha=1``; default 5, the table's
@@ -104,72 +104,22 @@ CASES = [
 
 
 COMPLEXITY = """
-## Complexity achieved (docs/math.md#math-mi-variance, #math-routes)
+## Complexity achieved (docs/math.md#math-mi-variance, #math-mi-lancaster, #math-routes)
 
-w ~ 20 sqrt(mean cell count) is a window's length; w' = w^2 below 96 points, ~20 w to 36 w
-above (conditional expectations interpolated from 17 or 33 Chebyshev nodes, checked at 3
-more points, every position where the check misses 1e-13); D = distinct sizes per side.
+w ~ 20 sqrt(mean cell count) is a window's length; D = distinct sizes per side; k the
+Lancaster orders used (5-7 at N = 10^6, 100 x 100; at most 12, then 48).
 
-- perm (one- = two-sided): pair route O(D_A D_B (D_A + D_B) w'). Equal sizes are grouped
-  exactly (D = 1 or 2): fast at any K. A fixed side with >= 12 distinct sizes takes the
-  factored route (W2(b, b') = c_b c_b' - [b = b'] c_b: one 2-D interpolated function of
-  (M, r) per size of the other side, ~170 grid and check points of D pmf rows each):
-  O(D_A D_B g w), g ~ 170, instead of O(D^3 20 w) (`--pair-route` times the pair route).
-  First tries, kept where the same checks pass: 9 x 9 grid nodes (long r-ranges), the
-  grids from 25 partner sizes interpolated in log(size) (>= 50 sizes), 9-node pair rows,
-  pmf rows normalized where their tails are provably < 1e-17: g ~ (81 x 25 + 9 D) / D,
-  ~29 at D = 100, plus O(D_A D_B 12 w) for the diagonal rows. N = 10^6, K = 100 x 100
-  Dirichlet: 32.7 s -> 5.2 s here (main before this change, same session); then the
-  diagonal rows batched over the base sizes and fewer passes per pmf row: 5.1 s -> 4.35 s
-  (medians of 3 paired rounds against main, benchmarks/smi.py's table in one call: 4.5 s).
-  Other Dirichlet draws of the same shape were slower (`--seeds 0,1,2`: the partner-size
-  grids missed 1e-13 of their value by rounding, or by ~1e-12 with 25 nodes, and went on to
-  every size): a grid is now also kept where its miss is within its share of an error
-  budget (1e-12 of the same-cell sum, split over the grids, over each grid's weight bound
-  in Var T), and 33 partner sizes (>= 66 sizes) are tried after a near miss of 25 (<= 100
-  times the bound). Medians of 3 paired rounds against main (`--only
-  perm-1e6-100x100-dirichlet --seeds 0,1,2 --against MAIN/src`, CPU s, this 2-core machine
-  under load): seed 10^6 + 100 6.17 vs 6.18, seed 0 5.29 vs 9.12, seed 1 7.10 vs 8.80,
-  seed 2 7.20 vs 7.46; Var equal to main's within 5e-16 relative (identical on three); the
-  other perm rows as before (`--only perm- --against`, before the near-miss rule: within
-  3 %, identical values).
-  Then not met: the 1 s target there (any seed); ~1.7e8 pmf values at ~18 ns each remain
-  (psi and phi grids ~1.3-1.8 s each, their diagonal rows ~1.5 s, the cells ~0.5 s), and
-  fewer values need the grids interpolated over the base size too (one 3-D grid per
-  stage), or the series in 1/mu.
-  Dirichlet(1) sizes (`--alphas 1`: from ~10 to ~5 x 10^4 at N = 10^6) were 2-3x slower
-  than Dirichlet(5) (15-16 s): every grid's partner-size try missed by ~10^6 times its bound
-  and went on to every size, and the cells were padded to the longest window. Now (#22, pv3)
-  partner sizes below the largest / 8 are summed one by one in the partner-size tries
-  (`KIND_SPAN`), the cells are evaluated by window-length groups, pair rows of 32-95
-  positions try 9 nodes once (`PAIR_SHORT`), the grids' pmf blocks are cache-sized and
-  their sums a two-operand einsum. Medians of 3 paired rounds against main (`--only
-  perm-1e6-100x100-dirichlet --seeds 0,1,2 --alphas 1,5 --against MAIN/src`, CPU s, this
-  2-core machine under load; ours vs main): Dirichlet(1) seed 0 9.36 vs 16.34, seed 1
-  10.56 vs 14.86, seed 2 11.00 vs 15.07; Dirichlet(5) seed 10^6 + 100 6.61 vs 6.88, seed 0
-  5.62 vs 6.20, seed 1 5.76 vs 6.05, seed 2 4.89 vs 6.11; Var within 5e-16 relative of
-  main's (identical on four); measured before the cells' grouping by a sort (a ~15 ms
-  first-call import, below). The other perm rows (`--only perm- --against MAIN/src`, 3
-  paired rounds, after it): 1e4-10x10-equal 0.005 vs 0.006, 1e4-10x10-dirichlet 0.59 vs
-  0.58, 1e6-10x10-equal 0.028 vs 0.027, 1e6-100x100-equal 0.027 vs 0.026,
-  1e5-10x10-dirichlet 0.78 vs 0.76, 1e4-30x30-dirichlet 0.92 vs 0.88 (rounds 0.68-0.95 vs
-  0.68-0.89), 1e6-30x30-dirichlet 3.01 vs 3.31, 1e6-100x100-dirichlet 4.85 vs 5.18; Var
-  within 2e-16 of main's (identical on six).
-  Not met: the 1 s target there (any seed, either alpha). Left, measured on Dirichlet(1)
-  seed 0 (~9 s): the psi and phi grids ~2.5-3.5 s each (per grid 81 points from the 25
-  partner-size nodes plus the far sizes, ~0.45-0.55 of every size's pmf values, and 9 check
-  points over every size), their diagonal rows ~1.3 s and ~1.0 s (12 positions per size
-  pair), the cells ~0.2 s. The checks and diagonal rows alone are ~21 sums over every
-  window per stage (~7 x 10^7 pmf values at ~15-20 ns here), already above 1 s: reaching it
-  needs fewer checks and grids than one per base size (grids interpolated over the base
-  size too, checked at a few base sizes) and cheaper pmf values (the ratio rows' fresh
-  buffers cost ~30-40 % of their construction, measured).
-- num, all with N <= 30 (two random sides: 20): O(N^3 w^2) (sums over all sizes 1..N).
-- num with small clusters (a size law): the same sums over sizes, up to N = 1000 with one
-  random side and N = 100 with two (the limit is this cost), refused beyond.
-- num, all beyond (slot mixtures): one-sided O(slots x K_A x w'); two-sided
-  O(slots w' + slot pairs x w w_y') batched over the slots and slot pairs (pairs of `all`
-  share phi per v): at most ~0.4 s from N = 200 to 10^6, K <= 100 (benchmarks/SMI_SLOTS.md).
+- Given both sides' size moments (perm; num and all where summed over sizes): the cells'
+  pmf and bd0 over their windows, O(D_A D_B w); each cell's Hahn coefficients, O(D_A D_B w k)
+  (two three-term recurrences: the polynomials and a shadow that measures their rounding);
+  the pairs of distinct cells as 3 quadratic forms per order, O(k D_A D_B (D_A + D_B)).
+  Equal sizes are grouped exactly (D = 1 or 2). N = 10^6, K = 100 x 100 Dirichlet(1) and (5)
+  sizes: about 0.6 s (5-9 s with the factored grids of earlier versions).
+- Where the expansion's bound is not reached (rare: a cluster of more than half the
+  elements beside small ones): the pair sums, O(D_A D_B (D_A + D_B) w'), w' = w^2 below 96
+  points, ~20 w to 36 w above (`--pair-route` times them).
+- num/all, one random side beyond N = 30 (two: 20): the slot sums (benchmarks/SMI_SLOTS.md),
+  O(slots x K_A w') one-sided, O(slots w' + slot pairs x w w_y') two-sided.
 """
 
 
@@ -281,7 +231,7 @@ def main() -> None:
     parser.add_argument("--only", default=None)
     parser.add_argument("--no-mc", action="store_true", help="skip the Monte Carlo columns")
     parser.add_argument("--pair-route", action="store_true",
-                        help="perm: the pair sums only (the factored route off), for comparison")
+                        help="the pair sums only (the Lancaster expansion off), for comparison")
     parser.add_argument("--seeds", default="",
                         help="comma-separated seeds: one more row per Dirichlet case and seed")
     parser.add_argument("--alphas", default="5",
@@ -308,7 +258,7 @@ def main() -> None:
     if args.pair_route:
         from chanceclust._expected import mi_variance
 
-        mi_variance.FACTOR_MIN = 10**9
+        mi_variance.LANCASTER_ORDERS = ()
     rows = []
     monte_carlo = {case_id: mc for case_id, *_, mc in CASES}
     for case_id, (n, ka, kb, seed, equal, model, one_sided, alpha) in selected:
