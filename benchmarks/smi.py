@@ -107,7 +107,7 @@ COMPLEXITY = """
 ## Complexity achieved (docs/math.md#math-mi-variance, #math-mi-lancaster, #math-routes)
 
 w ~ 20 sqrt(mean cell count) is a window's length; D = distinct sizes per side; k the
-Lancaster orders used (5-7 at N = 10^6, 100 x 100; at most 12, then 48).
+Lancaster orders used (5-7 at N = 10^6, 100 x 100; at most 8, then 48).
 
 - Given both sides' size moments (perm; num and all where summed over sizes): the cells'
   pmf and bd0 over their windows, O(D_A D_B w); each cell's Hahn coefficients, O(D_A D_B w k)

@@ -5,7 +5,7 @@ polynomials of each cell's law (docs/math.md#math-mi-lancaster). mi_variance._pa
 the same pairs by conditional expectations, position by position. These tests check the
 expansion against that route, on both sides of each switch of the expansion:
 
-* the orders: 12, then 48 where 12 leave the bound above LANCASTER_TOL
+* the orders: 8, then 48 where 8 leave the bound above LANCASTER_TOL
   (mi_variance.LANCASTER_ORDERS), then the pair route;
 * a cell's coefficients stopped where the recurrence's estimated error passes COEF_TOL.
 
@@ -38,10 +38,11 @@ def _both_routes(rows_sizes, cols_sizes) -> tuple[float, float, float]:
     """(expansion, pair route, same-cell sum) of E[Var(T | sizes)] for two fixed sides."""
     n = int(np.sum(rows_sizes))
     rows, cols = _moments(rows_sizes), _moments(cols_sizes)
-    cells = engine._cells(n, rows.sizes, cols.sizes)
-    same = float(rows.once @ cells.var @ cols.once)
-    pairs = engine._lancaster_pairs(n, rows, cols, cells, same)
+    first = engine._expansion(n, rows, cols, engine.LANCASTER_ORDERS[0])
+    same = float(rows.once @ first.var @ cols.once)
+    pairs = engine._lancaster_pairs(n, rows, cols, first)
     assert pairs is not None
+    cells = engine._cells(n, rows.sizes, cols.sizes)
     return same + pairs, same + engine._pair_route(n, rows, cols, cells), same
 
 
@@ -103,28 +104,28 @@ def test_random_sides_equal_the_pair_route(model, one_sided, monkeypatch):
 
 def _orders_used(monkeypatch) -> list[int]:
     used: list[int] = []
-    original = engine._lancaster_coefficients
+    original = engine._expansion
 
-    def spy(n, rows, cols, cells, top):
+    def spy(n, rows, cols, top):
         used.append(top)
-        return original(n, rows, cols, cells, top)
+        return original(n, rows, cols, top)
 
-    monkeypatch.setattr(engine, "_lancaster_coefficients", spy)
+    monkeypatch.setattr(engine, "_expansion", spy)
     return used
 
 
 def test_orders_on_both_sides_of_their_switch(monkeypatch):
-    """A table that needs more than 12 orders (N = 500, clusters of 200-250 on both sides:
-    correlations near 1) takes the 48; one that needs fewer stops at 12; both equal the
+    """A table that needs more than 8 orders (N = 500, clusters of 200-250 on both sides:
+    correlations near 1) takes the 48; one that needs fewer stops at 8; both equal the
     pair route. With no order reaching the bound, the pair route itself."""
     used = _orders_used(monkeypatch)
     rows, cols = [250, 150, 70, 29, 1], [200, 200, 100]
     expansion, pair_route, _ = _both_routes(rows, cols)
-    assert used == [12, 48]
+    assert used == [8, 48]
     assert expansion == pytest.approx(pair_route, rel=1e-12)
     used.clear()
     expansion, pair_route, _ = _both_routes([5000, 3000, 2000], [6000, 4000])
-    assert used == [12]
+    assert used == [8]
     assert expansion == pytest.approx(pair_route, rel=1e-12)
     rng = np.random.default_rng(3)
     a, b = _labels_of(rows, rng), _labels_of(cols, rng)
@@ -132,7 +133,7 @@ def test_orders_on_both_sides_of_their_switch(monkeypatch):
     monkeypatch.setattr(engine, "LANCASTER_TOL", 0.0)  # never reached: the pair route
     used.clear()
     assert cc.mutual_information_variance(a, b) == pytest.approx(value, rel=1e-12)
-    assert used == [12, 48]
+    assert used == [8, 48]
 
 
 def _exact_window_coefficients(n, a, b, x, pmf, values, top):

@@ -82,7 +82,7 @@ test, is in the table of ``docs/math.md#math-routes``.
   (three-term recurrence, Parseval remainders; a cell's coefficients stop where a shadow
   recurrence puts their rounding error above ``mi_variance.COEF_TOL`` of its sd),
   :func:`lancaster.correlation_factors`, summed
-  per order by ``mi_variance._lancaster_pairs`` (12 orders, then 48: ``mi_variance.LANCASTER_ORDERS``,
+  per order by ``mi_variance._lancaster_pairs`` (8 orders, then 48: ``mi_variance.LANCASTER_ORDERS``,
   until the bound of the rest is <= ``mi_variance.LANCASTER_TOL`` of the same-cell sum);
   where it is not reached, the pair sums ``mi_variance._pair_route``
   (``mi_variance._add_pair_rows``, ``mi_variance._cross_sum``; pair rows from 9 nodes,

@@ -445,18 +445,19 @@ class _Cells:
     var: NDArray[np.float64]  # (S, B): Var[bd0]
 
 
-def _cells(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> _Cells:
+def _cell_groups(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]):
+    """Per (row size s, column size b), the window of Hyp(N, s, b), its pmf and centred bd0,
+    in groups of window lengths within 25% (padding to the longest window of all would
+    evaluate ~5x more points with Dirichlet(1) sizes); each cell's values do not depend on
+    its group.
+
+    Yields (at, s, b, x, p, c, mean, var) per group: ``at`` the cells' (row, column)
+    indices, x the positions (the window's first beyond its end), p the pmf and c the
+    centred bd0 (both 0 beyond the window), mean E[bd0] and var Var[bd0].
+    """
     s, b = np.meshgrid(rows, cols, indexing="ij")
     lo, hi = _window(n, s, b)
     count = hi - lo + 1
-    width = int(count.max(initial=1))
-    pmf = np.zeros((*s.shape, width))
-    centred = np.zeros(pmf.shape)
-    mean = np.zeros(s.shape)
-    var = np.zeros(s.shape)
-    # In groups of window lengths within 25% (padding to the longest window of all would
-    # evaluate ~5x more points with Dirichlet(1) sizes); each cell's values do not depend on
-    # its group.
     for group in _key_groups(_length_key(count).ravel()):
         at = np.unravel_index(group, s.shape)
         span = int(count[at].max())
@@ -468,10 +469,21 @@ def _cells(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> _Cells:
         dev = _bd0(x, s[at][:, None], b[at][:, None], n)
         m = np.sum(p * dev, axis=-1) / np.sum(p, axis=-1)
         c = np.where(inside, dev - m[:, None], 0.0)
-        pmf[at[0], at[1], :span] = p
-        centred[at[0], at[1], :span] = c
-        mean[at] = m
-        var[at] = np.sum(p * c * c, axis=-1)
+        yield at, s[at], b[at], x, p, c, m, np.sum(p * c * c, axis=-1)
+
+
+def _cells(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> _Cells:
+    """Every cell's window, pmf and centred bd0, padded to the longest window."""
+    lo, hi = _window(n, *np.meshgrid(rows, cols, indexing="ij"))
+    count = hi - lo + 1
+    shape = (len(rows), len(cols))
+    pmf = np.zeros((*shape, int(count.max(initial=1))))
+    centred = np.zeros(pmf.shape)
+    mean, var = np.zeros(shape), np.zeros(shape)
+    for at, _, _, _, p, c, m, v in _cell_groups(n, rows, cols):
+        pmf[at[0], at[1], : p.shape[1]] = p
+        centred[at[0], at[1], : p.shape[1]] = c
+        mean[at], var[at] = m, v
     return _Cells(lo, count, pmf, centred, mean, var)
 
 
@@ -585,33 +597,40 @@ def _cross_sum(n, rows, cols, cells, partner_terms, base, other, col, weight) ->
 #: first order at which a bound of the rest is at most this fraction of the same-cell sum
 #: V = sum W_A W_B Var[bd0] (docs/math.md#math-mi-lancaster).
 LANCASTER_TOL = 1e-13
-#: Orders computed: the first count, then the second where the first leaves the bound above
-#: LANCASTER_TOL (small tables with large clusters, where the canonical correlations are
-#: near 1); beyond, the pair sums of :func:`_pair_route`.
-LANCASTER_ORDERS = (12, 48)
+#: Orders computed: the first count (5-7 orders reach the bound at N = 10^6, 100 x 100), then
+#: the second where the first leaves the bound above LANCASTER_TOL (small tables with large
+#: clusters, where the canonical correlations are near 1); beyond, the pair sums of
+#: :func:`_pair_route`.
+LANCASTER_ORDERS = (8, 48)
 #: A cell's coefficients stop (are 0 from there on) before the first order whose estimated
 #: rounding error passes this fraction of sqrt(Var[bd0]) (:func:`lancaster.hahn_coefficients`);
 #: the bound then keeps the remainder at its last order.
 COEF_TOL = 1e-12
 
 
-def _lancaster_coefficients(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells,
-                            top: int) -> tuple[NDArray, NDArray, NDArray]:
-    """Hahn coefficients (top + 1, S, B) of every cell's centred bd0, their remainders, and
-    each cell's last order kept (S, B)."""
-    s, b = np.meshgrid(rows.sizes, cols.sizes, indexing="ij")
-    coef = np.zeros((top + 1, *s.shape))
-    rest = np.zeros((top + 1, *s.shape))
-    last = np.zeros(s.shape, dtype=np.int64)
-    for group in _key_groups(_length_key(cells.count).ravel()):
-        at = np.unravel_index(group, s.shape)
-        span = int(cells.count[at].max())
-        x = cells.lo[at][:, None] + np.arange(span)
-        x = np.where(x < (cells.lo[at] + cells.count[at])[:, None], x, cells.lo[at][:, None])
+@dataclass(frozen=True)
+class _Expansion:
+    """Per cell (S, B): E[bd0], Var[bd0], and the Hahn coefficients of its centred bd0 up to
+    order ``top`` (top + 1, S, B), their remainders, and the last order kept (S, B)."""
+
+    mean: NDArray[np.float64]
+    var: NDArray[np.float64]
+    coef: NDArray[np.float64]
+    rest: NDArray[np.float64]
+    last: NDArray[np.int64]
+
+
+def _expansion(n: int, rows: SizeMoments, cols: SizeMoments, top: int) -> _Expansion:
+    """Every cell's moments and Hahn coefficients, group by group (no padded arrays)."""
+    shape = (len(rows.sizes), len(cols.sizes))
+    mean, var = np.zeros(shape), np.zeros(shape)
+    coef, rest = np.zeros((top + 1, *shape)), np.zeros((top + 1, *shape))
+    last = np.zeros(shape, dtype=np.int64)
+    for at, s, b, x, p, c, m, v in _cell_groups(n, rows.sizes, cols.sizes):
+        mean[at], var[at] = m, v
         coef[:, at[0], at[1]], rest[:, at[0], at[1]], last[at] = hahn_coefficients(
-            n, s[at], b[at], x, cells.pmf[at][:, :span], cells.centred[at][:, :span],
-            cells.var[at], top, COEF_TOL)
-    return coef, rest, last
+            n, s, b, x, p, c, v, top, COEF_TOL)
+    return _Expansion(mean, var, coef, rest, last)
 
 
 def _quadratic_forms(first: NDArray, second: NDArray, rows: SizeMoments,
@@ -630,8 +649,8 @@ def _quadratic_forms(first: NDArray, second: NDArray, rows: SizeMoments,
     return same_row, same_col, neither
 
 
-def _lancaster_pairs(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells,
-                     same_cell: float) -> float | None:
+def _lancaster_pairs(n: int, rows: SizeMoments, cols: SizeMoments, first: _Expansion
+                     ) -> float | None:
     """The pairs of distinct cells of E[Var(T | sizes)] by the Lancaster expansion: order k
     adds sum rho_k f_k(c) f_k(c') over the pairs (same row: (-1)^k beta_k(b) beta_k(b'),
     same column: (-1)^k beta_k(a) beta_k(a'), neither: the four factors).
@@ -641,10 +660,11 @@ def _lancaster_pairs(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells
     with j). A pair with a cell stopped at q < k leaves at most |rho_{q+1}| sqrt(rest_q(c)
     rest_q(c')) (its orders from q + 1 on are left out). Stops at the first order where
     these add up to at most LANCASTER_TOL of V. None where no order in LANCASTER_ORDERS
-    reaches that."""
-    target = LANCASTER_TOL * same_cell
+    reaches that. ``first`` holds the coefficients to the first count of LANCASTER_ORDERS."""
+    target = LANCASTER_TOL * float(rows.once @ first.var @ cols.once)
     for top in LANCASTER_ORDERS:
-        coef, rest, last = _lancaster_coefficients(n, rows, cols, cells, top)
+        expansion = first if first.coef.shape[0] == top + 1 else _expansion(n, rows, cols, top)
+        coef, rest, last = expansion.coef, expansion.rest, expansion.last
         row_factors = correlation_factors(rows.sizes, n, top + 1)
         col_factors = correlation_factors(cols.sizes, n, top + 1)
         total = 0.0
@@ -668,16 +688,18 @@ def _lancaster_pairs(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells
     return None
 
 
-def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> tuple[float, _Cells]:
-    """E[Var(T | sizes)]: the same-cell sum V = sum W_A W_B Var[bd0], plus the pairs of
-    distinct cells by their Lancaster expansion (:func:`_lancaster_pairs`), or, where that
-    does not reach its bound, by the pair sums (:func:`_pair_route`)."""
-    cells = _cells(n, rows.sizes, cols.sizes)
-    same_cell = float(rows.once @ cells.var @ cols.once)
-    pairs = _lancaster_pairs(n, rows, cols, cells, same_cell)
+def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments
+                         ) -> tuple[float, NDArray[np.float64]]:
+    """(E[Var(T | sizes)], E[bd0] per size pair): the same-cell sum V = sum W_A W_B
+    Var[bd0], plus the pairs of distinct cells by their Lancaster expansion
+    (:func:`_lancaster_pairs`), or, where that does not reach its bound, by the pair sums
+    (:func:`_pair_route`)."""
+    first = _expansion(n, rows, cols, LANCASTER_ORDERS[0] if LANCASTER_ORDERS else 0)
+    same_cell = float(rows.once @ first.var @ cols.once)
+    pairs = _lancaster_pairs(n, rows, cols, first)
     if pairs is None:
-        pairs = _pair_route(n, rows, cols, cells)
-    return same_cell + pairs, cells
+        pairs = _pair_route(n, rows, cols, _cells(n, rows.sizes, cols.sizes))
+    return same_cell + pairs, first.mean
 
 
 def _pair_route(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells) -> float:
@@ -731,5 +753,5 @@ def total_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> float:
     """Var[N MI] of two independent sides given by their size moments (nats^2)."""
     if n < 2:
         return 0.0
-    within, cells = conditional_variance(n, rows, cols)
-    return max(within + _between_variance(rows, cols, cells.mean), 0.0)
+    within, mean = conditional_variance(n, rows, cols)
+    return max(within + _between_variance(rows, cols, mean), 0.0)
