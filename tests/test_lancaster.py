@@ -283,7 +283,7 @@ def check_correlations(n: int, kind: str, sizes: tuple) -> None:
                          / mp.sqrt(mp.mpf(h[k].numerator) / h[k].denominator
                                    * mp.mpf(g[k].numerator) / g[k].denominator))
             assert rho[k] == pytest.approx(float(value), rel=1e-12), (n, kind, sizes, k)
-            assert abs(value) <= 1
+            assert square <= 1  # |rho_k| <= 1, exactly (rho_k^2 is rational)
     # Beyond both cells' polynomials (sizes with n - s < k among them) the products stay
     # the exact rho_k of the pair's sizes: finite, 0 once a size of the pair is below k.
     for k in range(top + 1):

@@ -34,16 +34,19 @@ def _moments(sizes) -> engine.SizeMoments:
     return engine.fixed_moments(SizeLaw(int(np.sum(sizes)), values, counts.astype(np.float64), True))
 
 
-def _both_routes(rows_sizes, cols_sizes) -> tuple[float, float, float]:
-    """(expansion, pair route, same-cell sum) of E[Var(T | sizes)] for two fixed sides."""
+def _both_routes(rows_sizes, cols_sizes, kept=True) -> tuple[float, float, float]:
+    """(expansion, pair route, same-cell sum) of E[Var(T | sizes)] for two fixed sides.
+    ``kept``: the expansion must reach its bound (else its value is None where it does
+    not: the pair route's own table)."""
     n = int(np.sum(rows_sizes))
     rows, cols = _moments(rows_sizes), _moments(cols_sizes)
     first = engine._expansion(n, rows, cols, engine.LANCASTER_ORDERS[0])
     same = float(rows.once @ first.var @ cols.once)
     pairs = engine._lancaster_pairs(n, rows, cols, first)
-    assert pairs is not None
+    assert pairs is not None or not kept
     cells = engine._cells(n, rows.sizes, cols.sizes)
-    return same + pairs, same + engine._pair_route(n, rows, cols, cells), same
+    expansion = None if pairs is None else same + pairs
+    return expansion, same + engine._pair_route(n, rows, cols, cells), same
 
 
 def _labels_of(sizes, rng) -> np.ndarray:
@@ -81,8 +84,11 @@ def test_expansion_equals_the_pair_route_on_random_sizes(n, ka, kb, alpha, seed)
     rng = np.random.default_rng(seed)
     ka, kb = min(ka, n), min(kb, n)
     sizes = [rng.multinomial(n - k, rng.dirichlet(np.full(k, alpha))) + 1 for k in (ka, kb)]
-    expansion, pair_route, same = _both_routes(*sizes)
-    assert expansion == pytest.approx(pair_route, rel=1e-12, abs=1e-14 * same)
+    expansion, pair_route, same = _both_routes(*sizes, kept=False)
+    # Small tables with a cluster of about half the elements may leave the bound above
+    # LANCASTER_TOL (correlations near 1): those go the pair route, which is the reference.
+    if expansion is not None:
+        assert expansion == pytest.approx(pair_route, rel=1e-12, abs=1e-14 * same)
 
 
 @pytest.mark.parametrize(("model", "one_sided"), [
