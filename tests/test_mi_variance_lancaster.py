@@ -208,3 +208,61 @@ def test_the_range_is_unchanged():
     """The expansion leaves the refusals as they were (N > 10^9 is refused)."""
     with pytest.raises(InvalidInputError, match="N <="):
         cc.mutual_information_variance(contingency=[[10**9, 1], [1, 10**9]])
+
+
+def _giant(n: int, k: int, share: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Labels with one cluster of ``share`` of the elements and k - 1 others on each side."""
+    rng = np.random.default_rng(seed)
+
+    def sizes():
+        rest = rng.multinomial(int(n * (1 - share)) - (k - 1), rng.dirichlet(np.ones(k - 1))) + 1
+        return np.r_[n - rest.sum(), rest]
+
+    return _labels_of(sizes(), rng), _labels_of(sizes(), rng)
+
+
+def test_range_on_both_sides_of_its_two_limits(monkeypatch):
+    """The windows' points (the expansion) and, where the pair sums are needed, their padded
+    arrays are limited by variance.MAX_GRID_POINTS, each on its own: a table whose padded
+    arrays pass the limit but whose windows do not is computed by the expansion; refused,
+    naming the pair sums, where the expansion does not reach its bound; refused, naming
+    the windows, where the windows pass it."""
+    from chanceclust import variance
+
+    a, b = _giant(2 * 10**4, 20, 0.6, seed=5)
+    value = cc.mutual_information_variance(a, b)
+    n = len(a)
+    rows = _moments(np.bincount(a))
+    cols = _moments(np.bincount(b))
+    windows, padded, _ = engine.grid_points(n, rows, cols)
+    assert windows < padded
+    monkeypatch.setattr(variance, "MAX_GRID_POINTS", int((windows + padded) / 2))
+    assert cc.mutual_information_variance(a, b) == value
+    with monkeypatch.context() as m:
+        m.setattr(engine, "LANCASTER_ORDERS", ())
+        with pytest.raises(InvalidInputError, match="pair sums"):
+            cc.mutual_information_variance(a, b)
+    monkeypatch.setattr(variance, "MAX_GRID_POINTS", int(windows) - 1)
+    with pytest.raises(InvalidInputError, match="hypergeometric windows"):
+        cc.mutual_information_variance(a, b)
+
+
+def test_a_cluster_of_most_elements_equals_the_pair_route(monkeypatch):
+    """N = 2 x 10^4 with clusters of 60 % on both sides (correlations of the large cells'
+    pairs near 1), and the same with the cells' groups cut into blocks of 1000 points."""
+    a, b = _giant(2 * 10**4, 20, 0.6, seed=5)
+    value = cc.mutual_information_variance(a, b)
+    monkeypatch.setattr(engine, "_GRID", 1000)
+    assert cc.mutual_information_variance(a, b) == value  # the same cells, in smaller blocks
+    monkeypatch.setattr(engine, "LANCASTER_ORDERS", ())
+    assert value == pytest.approx(cc.mutual_information_variance(a, b), rel=1e-12)
+
+
+def test_a_cluster_of_most_elements_at_one_million():
+    """N = 10^6, 100 x 100 with a cluster of 60 % per side: its padded arrays (4.7 x 10^7
+    points) were refused before; the expansion computes it. Symmetric to the last bit."""
+    a, b = _giant(10**6, 100, 0.6, seed=0)
+    value = cc.mutual_information_variance(a, b)
+    assert np.isfinite(value)
+    assert value > 0
+    assert cc.mutual_information_variance(b, a) == value

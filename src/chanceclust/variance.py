@@ -394,7 +394,17 @@ def _mi_variance_of_sides(true: Side, pred: Side) -> float:
     limit = MAX_SIZE_LAW_N[len(random) - 1] if random else n
     rows, cols = _size_moments(true, limit), _size_moments(pred, limit)
     _check_grid(n, rows, cols)
-    return total_variance(n, rows, cols) / (n * n)
+    total = total_variance(n, rows, cols, MAX_GRID_POINTS)
+    if total is None:
+        _, padded, width = grid_points(n, rows, cols)
+        raise InvalidInputError(
+            f"the exact variance of the mutual information needs the pair sums here (the "
+            f"Lancaster expansion does not reach its bound), and they need about "
+            f"{padded:.3g} grid points (distinct cluster-size pairs x windows of up to "
+            f"{width:.3g} counts), more than the {MAX_GRID_POINTS} they are implemented for "
+            f"(N = {n}); use significance_test('mi', ...) for a Monte Carlo null"
+        )
+    return total / (n * n)
 
 
 #: Longest window (counts) of a slot's cell, Binomial(N, 1/u), that the slot routes take.
@@ -414,20 +424,22 @@ def _check_slot_windows(n: int, random: list[Side]) -> None:
         )
 
 
-#: Grid points (distinct size pairs x the longest hypergeometric window) beyond which the
-#: sums over sizes are refused: their arrays would pass ~0.4 GiB (and minutes of CPU).
+#: Points beyond which the sums over sizes are refused: the windows' lengths summed over the
+#: distinct size pairs (the Lancaster route: ~0.5 s per 10^6 points here) and, where the
+#: pair sums are needed, the distinct size pairs x the longest window (their arrays would
+#: pass ~0.4 GiB, and minutes of CPU).
 MAX_GRID_POINTS = 2**24
 
 
 def _check_grid(n: int, rows: SizeMoments, cols: SizeMoments) -> None:
-    """Refuse, naming the range, a table whose sums over sizes need more than
-    MAX_GRID_POINTS grid points (the engine's grid_points)."""
-    points, width = grid_points(n, rows, cols)
+    """Refuse, naming the range, a table whose windows hold more than MAX_GRID_POINTS
+    points (the engine's grid_points)."""
+    points, _, width = grid_points(n, rows, cols)
     if points > MAX_GRID_POINTS:
         raise InvalidInputError(
-            f"the exact variance of the mutual information needs about {points:.3g} grid "
-            f"points here (distinct cluster-size pairs x windows of up to "
-            f"{width:.3g} counts), more than the {MAX_GRID_POINTS} it is "
+            f"the exact variance of the mutual information needs about {points:.3g} points "
+            f"of hypergeometric windows here (one window of up to {width:.3g} counts per "
+            f"pair of distinct cluster sizes), more than the {MAX_GRID_POINTS} it is "
             f"implemented for (N = {n}); use significance_test('mi', ...) for a Monte Carlo "
             "null"
         )

@@ -185,14 +185,16 @@ def _spread(total: int, a: NDArray, b: NDArray) -> tuple[NDArray, NDArray]:
     return mean, tail_halfwidth(var)
 
 
-def grid_points(total: int, rows: SizeMoments, cols: SizeMoments) -> tuple[float, float]:
-    """(grid points, longest window) of the sums over sizes: distinct size pairs x the
-    longest window, in floats (no int64 overflow up to 2^63 - 1)."""
+def grid_points(total: int, rows: SizeMoments, cols: SizeMoments) -> tuple[float, float, float]:
+    """(window points, padded points, longest window) of the sums over sizes, in floats (no
+    int64 overflow up to 2^63 - 1): the windows' lengths summed over the distinct size pairs
+    (what the Lancaster route evaluates), and the distinct size pairs x the longest window
+    (the arrays of the pair route)."""
     a, b = np.meshgrid(rows.sizes, cols.sizes, indexing="ij")
     _, half = _spread(total, a, b)
     width = np.minimum(np.minimum(a, b).astype(np.float64) + 1.0, 2.0 * half + 2.0)
     longest = float(width.max(initial=0.0))
-    return a.size * longest, longest
+    return float(width.sum()), a.size * longest, longest
 
 
 def _window(total: int, a: NDArray[np.int64], b: NDArray[np.int64]) -> tuple[NDArray, NDArray]:
@@ -459,17 +461,25 @@ def _cell_groups(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]):
     lo, hi = _window(n, s, b)
     count = hi - lo + 1
     for group in _key_groups(_length_key(count).ravel()):
-        at = np.unravel_index(group, s.shape)
-        span = int(count[at].max())
-        x = lo[at][:, None] + np.arange(span)
-        inside = x <= hi[at][:, None]
-        x = np.where(inside, x, lo[at][:, None])
-        # Loader's form at each cell's mode, carried by the ratios (as every conditional row).
-        p = np.where(inside, _hyp_rows(n, s[at], b[at], lo[at], span), 0.0)
-        dev = _bd0(x, s[at][:, None], b[at][:, None], n)
-        m = np.sum(p * dev, axis=-1) / np.sum(p, axis=-1)
-        c = np.where(inside, dev - m[:, None], 0.0)
-        yield at, s[at], b[at], x, p, c, m, np.sum(p * c * c, axis=-1)
+        span = int(count.ravel()[group].max())
+        chunk = max(1, _GRID // span)  # at most _GRID points at once (~12 arrays of them)
+        for start in range(0, group.size, chunk):
+            yield _cell_group(n, s, b, lo, hi, group[start : start + chunk])
+
+
+def _cell_group(n: int, s: NDArray, b: NDArray, lo: NDArray, hi: NDArray, group: NDArray
+                ) -> tuple:
+    """One group of :func:`_cell_groups` (the cells at the flat indices ``group``)."""
+    at = np.unravel_index(group, s.shape)
+    x = lo[at][:, None] + np.arange(int((hi[at] - lo[at]).max()) + 1)
+    inside = x <= hi[at][:, None]
+    x = np.where(inside, x, lo[at][:, None])
+    # Loader's form at each cell's mode, carried by the ratios (as every conditional row).
+    p = np.where(inside, _hyp_rows(n, s[at], b[at], lo[at], x.shape[1]), 0.0)
+    dev = _bd0(x, s[at][:, None], b[at][:, None], n)
+    m = np.sum(p * dev, axis=-1) / np.sum(p, axis=-1)
+    c = np.where(inside, dev - m[:, None], 0.0)
+    return at, s[at], b[at], x, p, c, m, np.sum(p * c * c, axis=-1)
 
 
 def _cells(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> _Cells:
@@ -688,16 +698,19 @@ def _lancaster_pairs(n: int, rows: SizeMoments, cols: SizeMoments, first: _Expan
     return None
 
 
-def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments
-                         ) -> tuple[float, NDArray[np.float64]]:
+def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments,
+                         pair_limit: float = np.inf) -> tuple[float, NDArray[np.float64]] | None:
     """(E[Var(T | sizes)], E[bd0] per size pair): the same-cell sum V = sum W_A W_B
     Var[bd0], plus the pairs of distinct cells by their Lancaster expansion
     (:func:`_lancaster_pairs`), or, where that does not reach its bound, by the pair sums
-    (:func:`_pair_route`)."""
+    (:func:`_pair_route`). None where the pair sums are needed and their padded arrays
+    would pass ``pair_limit`` points (:func:`grid_points`)."""
     first = _expansion(n, rows, cols, LANCASTER_ORDERS[0] if LANCASTER_ORDERS else 0)
     same_cell = float(rows.once @ first.var @ cols.once)
     pairs = _lancaster_pairs(n, rows, cols, first)
     if pairs is None:
+        if grid_points(n, rows, cols)[1] > pair_limit:
+            return None
         pairs = _pair_route(n, rows, cols, _cells(n, rows.sizes, cols.sizes))
     return same_cell + pairs, first.mean
 
@@ -749,9 +762,14 @@ def _between_variance(rows: SizeMoments, cols: SizeMoments, mean: NDArray) -> fl
     return total
 
 
-def total_variance(n: int, rows: SizeMoments, cols: SizeMoments) -> float:
-    """Var[N MI] of two independent sides given by their size moments (nats^2)."""
+def total_variance(n: int, rows: SizeMoments, cols: SizeMoments,
+                   pair_limit: float = np.inf) -> float | None:
+    """Var[N MI] of two independent sides given by their size moments (nats^2); None where
+    the pair sums are needed beyond ``pair_limit`` points (:func:`conditional_variance`)."""
     if n < 2:
         return 0.0
-    within, mean = conditional_variance(n, rows, cols)
+    conditional = conditional_variance(n, rows, cols, pair_limit)
+    if conditional is None:
+        return None
+    within, mean = conditional
     return max(within + _between_variance(rows, cols, mean), 0.0)
