@@ -52,8 +52,8 @@ def hahn_coefficients(n: int, a: NDArray[np.int64], b: NDArray[np.int64], x: NDA
     * ``coef[k, r]`` = sum_p weight values P_k(x) for k = 1..top (shape (top + 1, rows);
       row 0 is 0).
     * ``rest[k, r]`` bounds sum_{j > k} coef[j, r]^2: energy - sum_{j <= k} coef^2, by
-      Parseval, plus a rounding allowance that grows with k; 0 once the row is complete (its support has
-      k + 1 points).
+      Parseval, plus a rounding allowance that grows with k; 0 once the row is complete
+      (its support has k + 1 points).
     * ``last[r]``: the last order whose coefficient is kept (top where every one is).
 
     P_k comes from the three-term recurrence of the Hahn polynomials:
