@@ -51,6 +51,7 @@ from chanceclust._expected.mi_variance import (
     SizeMoments,
     fixed_moments,
     grid_points,
+    pair_points,
     random_moments,
     total_variance,
 )
@@ -396,13 +397,13 @@ def _mi_variance_of_sides(true: Side, pred: Side) -> float:
     _check_grid(n, rows, cols)
     total = total_variance(n, rows, cols, MAX_GRID_POINTS)
     if total is None:
-        _, padded, width = grid_points(n, rows, cols)
         raise InvalidInputError(
             f"the exact variance of the mutual information needs the pair sums here (the "
-            f"Lancaster expansion does not reach its bound), and they need about "
-            f"{padded:.3g} grid points (distinct cluster-size pairs x windows of up to "
-            f"{width:.3g} counts), more than the {MAX_GRID_POINTS} they are implemented for "
-            f"(N = {n}); use significance_test('mi', ...) for a Monte Carlo null"
+            f"Lancaster expansion does not reach its bound), and their arrays need about "
+            f"{pair_points(n, rows, cols):.3g} points (distinct cluster-size pairs x the "
+            f"longest window, or that window squared), more than the {MAX_GRID_POINTS} they "
+            f"are implemented for (N = {n}); use significance_test('mi', ...) for a Monte "
+            "Carlo null"
         )
     return total / (n * n)
 

@@ -83,7 +83,7 @@ from chanceclust._expected.windows import tail_halfwidth
 
 __all__ = [
     "MAX_RANDOM_N", "MAX_SIZE_LAW_N", "SLOT_TWO_SIDED_N", "SizeMoments", "fixed_moments",
-    "grid_points", "random_moments", "total_variance",
+    "grid_points", "pair_points", "random_moments", "total_variance",
 ]
 
 #: Largest N for which a random side that is a mixture of i.i.d. labelings is summed over
@@ -195,6 +195,14 @@ def grid_points(total: int, rows: SizeMoments, cols: SizeMoments) -> tuple[float
     width = np.minimum(np.minimum(a, b).astype(np.float64) + 1.0, 2.0 * half + 2.0)
     longest = float(width.max(initial=0.0))
     return float(width.sum()), a.size * longest, longest
+
+
+def pair_points(total: int, rows: SizeMoments, cols: SizeMoments) -> float:
+    """The points of the pair sums' largest arrays: the distinct size pairs x the longest
+    window (the padded cells), or the longest window squared (one conditional row of it
+    against a partner as long), whichever is larger."""
+    _, padded, longest = grid_points(total, rows, cols)
+    return max(padded, longest * longest)
 
 
 def _window(total: int, a: NDArray[np.int64], b: NDArray[np.int64]) -> tuple[NDArray, NDArray]:
@@ -703,13 +711,13 @@ def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments,
     """(E[Var(T | sizes)], E[bd0] per size pair): the same-cell sum V = sum W_A W_B
     Var[bd0], plus the pairs of distinct cells by their Lancaster expansion
     (:func:`_lancaster_pairs`), or, where that does not reach its bound, by the pair sums
-    (:func:`_pair_route`). None where the pair sums are needed and their padded arrays
-    would pass ``pair_limit`` points (:func:`grid_points`)."""
+    (:func:`_pair_route`). None where the pair sums are needed and their arrays would pass
+    ``pair_limit`` points (:func:`pair_points`)."""
     first = _expansion(n, rows, cols, LANCASTER_ORDERS[0] if LANCASTER_ORDERS else 0)
     same_cell = float(rows.once @ first.var @ cols.once)
     pairs = _lancaster_pairs(n, rows, cols, first)
     if pairs is None:
-        if grid_points(n, rows, cols)[1] > pair_limit:
+        if pair_points(n, rows, cols) > pair_limit:
             return None
         pairs = _pair_route(n, rows, cols, _cells(n, rows.sizes, cols.sizes))
     return same_cell + pairs, first.mean
