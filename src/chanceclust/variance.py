@@ -548,9 +548,13 @@ def mutual_information_variance(
     N MI = sum_ij bd0(n_ij, a_i b_j / N) exactly (bd0(x, m) = x log(x/m) + m - x),
     a sum of non-negative cell terms of order 1 whose linear parts cancel, so
     no E[MI^2] - E[MI]^2 is formed. Given both size sequences, Var is the sum of
-    the covariances of two cells, which share a row, a column, both or neither;
-    each is a double sum of centred terms over the joint law of the two cells
-    (nested hypergeometrics), grouped by distinct sizes. A random side enters
+    the covariances of two cells, which share a row, a column, both or neither.
+    Every such pair is a Lancaster pair: on the Hahn polynomials of each cell's
+    law its covariance is sum_k rho_k f_k f'_k, with canonical correlations that
+    factor over the four sizes, so each order is three quadratic forms over the
+    distinct sizes; orders are added until a bound of the rest is below 1e-13 of
+    the same-cell sum (docs/math.md#math-mi-lancaster), else the double sums
+    over the joint law of the two cells (nested hypergeometrics). A random side enters
     through the expected numbers of clusters and of pairs of clusters of each
     size (exact integers over Stirling or Bell numbers) and the total-variance
     split Var = E[Var(. | sizes)] + Var(E[. | sizes]) (N <= 30 with one random
@@ -560,9 +564,10 @@ def mutual_information_variance(
     with the column (or row) totals, and the spread of E[MI | slots] over the
     mixture. num with small clusters has no such form: it stays on the sums
     over sizes up to N = 1000 with one random side and N = 100 with two, and
-    is refused beyond. One-sided perm equals two-sided perm. Conditional
-    expectations over windows of >= 96 points are interpolated from 17 or
-    33 Chebyshev nodes, checked at 3 more points (docs/math.md#math-routes).
+    is refused beyond. One-sided perm equals two-sided perm. In the double
+    sums, conditional expectations over windows of >= 96 points are
+    interpolated from 9 to 33 Chebyshev nodes, checked at 3 more points
+    (docs/math.md#math-routes).
 
     Accuracy: <= 1e-10 relative tested, against enumeration of every
     clustering pair for N <= 8 (every model and side; measured <= 3e-15),
@@ -571,10 +576,11 @@ def mutual_information_variance(
     to 10^5, num and all N = 10 to 20; measured <= 2.4e-15), and the slot
     routes against the size route for N <= 60 (<= 1e-15); beyond, against
     Monte Carlo (N = 800).
-    Cost under perm: O(D_A D_B (D_A + D_B) w') for D distinct sizes per side,
-    windows of w ~ 20 sqrt(mean cell count) points and w' = w^2 below 96
-    points, ~36 w above (0.6 s at N = 10^4, K = 10 x 10 with 10 distinct
-    sizes per side); num and all: O(N^3 w^2) for N <= 30 (two random sides 20), then
+    Cost under perm: O(D_A D_B w k + k D_A D_B (D_A + D_B)) for D distinct sizes
+    per side, windows of w ~ 20 sqrt(mean cell count) points and k <= 8 orders
+    (0.3-0.55 s at N = 10^6, K = 100 x 100 with Dirichlet sizes; the double
+    sums, where taken, O(D_A D_B (D_A + D_B) w')); num and all: the same over
+    every size for N <= 30 (two random sides 20), then
     O(slots x K_A x w') one-sided and O(slot pairs x w') two-sided, batched
     over the slots and pairs (below 0.5 s from N = 200 to 10^6, K <= 100;
     benchmarks/SMI_SLOTS.md).
