@@ -87,27 +87,28 @@ def hahn_coefficients(n: int, a: NDArray[np.int64], b: NDArray[np.int64], x: NDA
     spent = np.zeros(rows)
     stopped = energy <= 0.0
     last[stopped] = 0
+
+    def upper(m: float) -> NDArray:  # A_m
+        return (m - nf - 1.0) * (m - bf) * (af - m) / ((2.0 * m - nf - 1.0) * (2.0 * m - nf))
+
+    def lower(m: float) -> NDArray:  # C_m
+        return (m * (m - nf + af - 1.0) * (m + bf - nf - 1.0)
+                / ((2.0 * m - nf - 2.0) * (2.0 * m - nf - 1.0)))
+
+    below = 0.0  # C_k (C_0 = 0)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         for k in range(top):
             alive = (k + 1 < support) & ~stopped
             if not alive.any():
                 rest[k + 1:] = rest[k]
                 break
-            m = float(k)
-            upper = (m - nf - 1.0) * (m - bf) * (af - m) / ((2.0 * m - nf - 1.0) * (2.0 * m - nf))
-            lower = (m * (m - nf + af - 1.0) * (m + bf - nf - 1.0)
-                     / ((2.0 * m - nf - 2.0) * (2.0 * m - nf - 1.0))) if k else 0.0
-            m += 1.0
-            following = (m * (m - nf + af - 1.0) * (m + bf - nf - 1.0)
-                         / ((2.0 * m - nf - 2.0) * (2.0 * m - nf - 1.0)))
-            centre = np.where(alive, upper + lower, 0.0)[:, None]
-            norm = np.sqrt(np.where(alive, upper * following, 1.0))[:, None]
-            step_ = step[:, None]
-            polynomial = ((xf - centre) * current - step_ * previous) / norm
-            if k == 0:
-                shadow_next = polynomial + _SHADOW
-            else:
-                shadow_next = ((xf - centre) * shadow - step_ * shadow_previous) / norm
+            above, following = upper(float(k)), lower(float(k) + 1.0)
+            centre = np.where(alive, above + below, 0.0)[:, None]
+            norm = np.sqrt(np.where(alive, above * following, 1.0))[:, None]
+            recurrence = (xf, centre, step[:, None], norm)
+            polynomial = _advance(current, previous, *recurrence)
+            shadow_next = (polynomial + _SHADOW if k == 0
+                           else _advance(shadow, shadow_previous, *recurrence))
             value = np.einsum("rp,rp->r", weighted, polynomial)
             error = unit * np.einsum("rp,rp->r", magnitude, np.abs(shadow_next - polynomial))
             kept = alive & (error <= allowed)
@@ -122,7 +123,14 @@ def hahn_coefficients(n: int, a: NDArray[np.int64], b: NDArray[np.int64], x: NDA
             previous, current = current, polynomial
             shadow_previous, shadow = shadow, shadow_next
             step = np.where(alive, norm[:, 0], 0.0)
+            below = following
     return coef, rest, last
+
+
+def _advance(now: NDArray, before: NDArray, x: NDArray, centre: NDArray, step: NDArray,
+             norm: NDArray) -> NDArray[np.float64]:
+    """P_{k+1} = ((x - (A_k + C_k)) P_k - b_k P_{k-1}) / b_{k+1}: one step of the recurrence."""
+    return ((x - centre) * now - step * before) / norm
 
 
 def correlation_factors(sizes: NDArray[np.int64], n: int, top: int) -> NDArray[np.float64]:

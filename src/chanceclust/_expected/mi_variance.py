@@ -469,10 +469,8 @@ def _cell_groups(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]):
     lo, hi = _window(n, s, b)
     count = hi - lo + 1
     for group in _key_groups(_length_key(count).ravel()):
-        span = int(count.ravel()[group].max())
-        chunk = max(1, _GRID // span)  # at most _GRID points at once (~12 arrays of them)
-        for start in range(0, group.size, chunk):
-            yield _cell_group(n, s, b, lo, hi, group[start : start + chunk])
+        for part in _chunks(group, int(count.ravel()[group].max())):
+            yield _cell_group(n, s, b, lo, hi, part)
 
 
 def _cell_group(n: int, s: NDArray, b: NDArray, lo: NDArray, hi: NDArray, group: NDArray
@@ -530,9 +528,16 @@ def _blocks(first: NDArray[np.int64], second: NDArray[np.int64]):
     """
     for group in _key_groups(_length_key(first) * 4096 + _length_key(second)):
         wa, wb = int(first[group].max()), int(second[group].max())
-        chunk = max(1, _GRID // (wa * wb))
-        for start in range(0, group.size, chunk):
-            yield group[start : start + chunk], wa, wb
+        for part in _chunks(group, wa * wb):
+            yield part, wa, wb
+
+
+def _chunks(group: NDArray[np.intp], points: int):
+    """``group`` in consecutive pieces of at most _GRID // ``points`` indices (at least one),
+    each index standing for ``points`` grid points."""
+    chunk = max(1, _GRID // points)
+    for start in range(0, group.size, chunk):
+        yield group[start : start + chunk]
 
 
 def _pair_sums(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells) -> NDArray:
@@ -651,6 +656,11 @@ def _expansion(n: int, rows: SizeMoments, cols: SizeMoments, top: int) -> _Expan
     return _Expansion(mean, var, coef, rest, last)
 
 
+def _same_cell(rows: SizeMoments, cols: SizeMoments, var: NDArray[np.float64]) -> float:
+    """V = sum W_A(a) W_B(b) Var[bd0] of the cells (a, b): the pairs of a cell with itself."""
+    return float(rows.once @ var @ cols.once)
+
+
 def _quadratic_forms(first: NDArray, second: NDArray, rows: SizeMoments,
                      cols: SizeMoments, row_factor: NDArray, col_factor: NDArray
                      ) -> tuple[float, float, float]:
@@ -679,7 +689,7 @@ def _lancaster_pairs(n: int, rows: SizeMoments, cols: SizeMoments, first: _Expan
     rest_q(c')) (its orders from q + 1 on are left out). Stops at the first order where
     these add up to at most LANCASTER_TOL of V. None where no order in LANCASTER_ORDERS
     reaches that. ``first`` holds the coefficients to the first count of LANCASTER_ORDERS."""
-    target = LANCASTER_TOL * float(rows.once @ first.var @ cols.once)
+    target = LANCASTER_TOL * _same_cell(rows, cols, first.var)
     for top in LANCASTER_ORDERS:
         expansion = first if first.coef.shape[0] == top + 1 else _expansion(n, rows, cols, top)
         coef, rest, last = expansion.coef, expansion.rest, expansion.last
@@ -714,7 +724,7 @@ def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments,
     (:func:`_pair_route`). None where the pair sums are needed and their arrays would pass
     ``pair_limit`` points (:func:`pair_points`)."""
     first = _expansion(n, rows, cols, LANCASTER_ORDERS[0] if LANCASTER_ORDERS else 0)
-    same_cell = float(rows.once @ first.var @ cols.once)
+    same_cell = _same_cell(rows, cols, first.var)
     pairs = _lancaster_pairs(n, rows, cols, first)
     if pairs is None:
         if pair_points(n, rows, cols) > pair_limit:
