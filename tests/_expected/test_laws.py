@@ -179,3 +179,17 @@ class TestSwitches:
             np.testing.assert_allclose(values, want, rtol=0.0, atol=1e-14)
         else:
             np.testing.assert_allclose(values, want, rtol=1e-15, atol=0.0)
+
+
+def test_inverse_moments_of_a_num_size_law_need_its_k():
+    """A num size law (not a fixed sequence) has no K of its own: its side passes it, and
+    K = 1, N - 1, N (fixed sequences) never come here; anything else is a bug, said so."""
+    from chanceclust.exceptions import InternalError
+
+    law_ = num_law(300, 200)
+    assert not law_.exact and isinstance(law_, SizeLaw)
+    p1, gap, var = inverse_moments(law_, 200)
+    assert p1 == pytest.approx(stirling2(299, 200) / stirling2(300, 200), rel=1e-12)
+    for k in (None, 1, 299):
+        with pytest.raises(InternalError, match="need its K"):
+            inverse_moments(law_, k)

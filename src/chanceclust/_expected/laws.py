@@ -440,11 +440,8 @@ def inverse_moments(law_: Law, k: int | None = None) -> tuple[float, float, floa
     if law_.exact:  # a fixed size sequence (num with K = 1, N - 1, N): falling moments
         p2 = falling_moment(law_, 3)
         return p1, p1 - p2, p2 - p1 * p1
-    if k is None:
-        raise InternalError("the moments of a num size law need its K (its side knows it)")
-    if not 2 <= k <= n - 2:  # not reached: K = 1, N - 1, N are fixed size sequences
-        p2 = falling_moment(law_, 3)
-        return p1, p1 - p2, p2 - p1 * p1
+    if k is None or not 2 <= k <= n - 2:  # K = 1, N - 1, N are fixed size sequences (above)
+        raise InternalError(f"the moments of a num size law need its K in [2, N - 2]; got {k}")
     # p2 = S(N-2,K)/S(N,K) = p1^2 exp(c), c the curvature of log S(., K) (no cancellation).
     curvature = stirling2_ratio_curvature(n, k)
     return p1, p1 * (1.0 - p1 * math.exp(curvature)), p1 * p1 * math.expm1(curvature)
