@@ -187,9 +187,13 @@ def test_inverse_moments_of_a_num_size_law_need_its_k():
     from chanceclust.exceptions import InternalError
 
     law_ = num_law(300, 200)
-    assert not law_.exact and isinstance(law_, SizeLaw)
-    p1, gap, var = inverse_moments(law_, 200)
-    assert p1 == pytest.approx(stirling2(299, 200) / stirling2(300, 200), rel=1e-12)
+    assert isinstance(law_, SizeLaw)
+    assert not law_.exact
+    p1, _, var = inverse_moments(law_, 200)
+    exact_p1 = Fraction(stirling2(299, 200), stirling2(300, 200))
+    exact_p2 = Fraction(stirling2(298, 200), stirling2(300, 200))
+    assert p1 == pytest.approx(float(exact_p1), rel=1e-12)
+    assert var == pytest.approx(float(exact_p2 - exact_p1**2), rel=1e-9)
     for k in (None, 1, 299):
         with pytest.raises(InternalError, match="need its K"):
             inverse_moments(law_, k)
