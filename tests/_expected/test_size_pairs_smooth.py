@@ -121,6 +121,18 @@ def test_rectangle_switches():
     assert len(rows) * len(columns) < kernel._SMOOTH_CELLS
     assert kernel._smooth_rectangle(rows, columns, n) is None
     assert kernel._smooth_rectangle(np.r_[rows, 300_012], columns, n) is not None
+    # The first corner already has s + l > N/2 (means 47 .. 83): no rectangle.
+    n = 2_000
+    rows, columns = np.arange(100, 164), np.arange(950, 1_014)
+    assert rows[0] + columns[0] > n // 2
+    assert kernel._smooth_rectangle(rows, columns, n) is None
+    assert kernel._smooth_rectangle(rows, columns - 250, n) is not None  # s + l <= N/2 there
+    # The corners pass, but no cell has 10 <= mean < 100: the means jump from 9.9 to 100.
+    n = 10**6
+    rows = np.r_[np.arange(1, 64), 100_000]
+    columns = np.r_[np.arange(1, 100), np.arange(1_000, 1_925)]
+    assert rows[-1] * columns[-1] / n >= 10 > rows[0] * columns[0] / n
+    assert kernel._smooth_rectangle(rows, columns, n) is None
 
 
 def test_node_count_switch():
@@ -132,6 +144,8 @@ def test_node_count_switch():
     assert len(checks) == 6
     nodes, checks = kernel._smooth_nodes(np.array([10_000, 10_003]))
     assert list(nodes) == [10_000, 10_001, 10_002, 10_003]
+    nodes, checks = kernel._smooth_nodes(np.array([10_000]))  # one size: one node, exact
+    assert list(nodes) == list(checks) == [10_000]
     assert (
         kernel._smooth_block(np.arange(1_000, 1_064), np.arange(1_000, 3_000), 10**5) is None
     )  # columns too wide
