@@ -86,3 +86,26 @@ def test_curvature_exact_and_fourier_routes_at_nk_one_million(n, k, route, monke
     got = curvature.stirling2_ratio_curvature(n, k)
     assert taken == [route]
     assert got == pytest.approx(_exact_curvature(n, k), rel=1e-12, abs=0.0)
+
+
+@pytest.mark.parametrize(("n", "k"), [(1251, 800), (1281, 781)])  # the Fourier route's domain
+def test_curvature_fourier_adds_nodes_while_the_last_is_not_negligible(n, k, monkeypatch):
+    """The Fourier route's other side of its tail check: with a first count of nodes far
+    too small (CUT_SD 9 -> 0.5 standard deviations) the count is doubled until the last node
+    is below exp(TAIL_LOG); the value still meets the exact Stirling numbers."""
+    from chanceclust._expected import lattice
+
+    counts = []
+    for name in ("log_cf_ztp_small", "log_cf_ztp_large"):
+        original = getattr(curvature, name)
+
+        def counting(*args, original=original):
+            counts.append(args[-1].shape[-1])  # the nodes t of this round
+            return original(*args)
+
+        monkeypatch.setattr(curvature, name, counting)
+    monkeypatch.setattr(lattice, "CUT_SD", 0.5)
+    got = curvature._stirling2_curvature_fourier(n, k)
+    assert len(counts) >= 2  # doubled at least once
+    assert counts[1] == 2 * counts[0] or counts[1] == counts[-1]  # doubled, or all M/2 nodes
+    assert got == pytest.approx(_exact_curvature(n, k), rel=1e-12, abs=0.0)
