@@ -161,3 +161,11 @@ def test_two_random_sides_switch_to_the_slots_beyond_n_20(model, n, monkeypatch)
     value = cc.mutual_information_variance(a, b, model=model)
     assert value == pytest.approx(by_sizes, rel=1e-12)
     assert bool(taken) == (n > variance.SLOT_TWO_SIDED_N)
+
+
+def test_one_sided_slots_with_a_one_cluster_reference_give_zero():
+    """A fixed side of one cluster makes MI = 0 for every draw of the other: Var = 0 exactly
+    (the public functions say so before they get here; the route says it too)."""
+    from chanceclust._expected.laws import fixed_law, stam_mixture
+
+    assert slots.one_sided_slot_variance(fixed_law(np.array([400])), stam_mixture(400)) == 0.0

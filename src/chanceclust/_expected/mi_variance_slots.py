@@ -264,22 +264,18 @@ def _rows_terms(sizes: NDArray[np.int64], n: int, u: float) -> tuple[NDArray, ND
 def one_sided_slot_variance(fixed: SizeLaw, mixture: SlotMixture) -> float:
     """Var[N MI] for a fixed size law against a slot mixture (module notes)."""
     n = fixed.n
+    sizes = np.asarray(fixed.sizes, dtype=np.int64)
+    if np.any(sizes == n):  # one cluster of every element: MI = 0 for every draw
+        return 0.0
     slots = np.asarray(mixture.slots, dtype=np.float64)
     live = slots > 1.0  # u <= 1: one cluster, T = 0
     columns = _slots(n, slots[live])
     means, variances = np.zeros(slots.size), np.zeros(slots.size)
-    sizes = np.asarray(fixed.sizes, dtype=np.int64)
     weights = np.asarray(fixed.weights, dtype=np.float64)
-    whole = sizes == n  # one cluster: R = C
     for k, (index, u) in enumerate(zip(np.flatnonzero(live).tolist(), slots[live].tolist(), strict=True)):
-        mean, var = -columns.mean_sum[k], columns.var_sum[k]
-        if whole.any():
-            mean += float(weights[whole].sum()) * columns.mean_sum[k]
-            var -= float(weights[whole].sum()) * columns.var_sum[k]
-        if (~whole).any():
-            e, v, c = _rows_terms(sizes[~whole], n, u)
-            mean += float(weights[~whole] @ e)
-            var += float(weights[~whole] @ (v - 2.0 * c))
+        e, v, c = _rows_terms(sizes, n, u)
+        mean = -columns.mean_sum[k] + float(weights @ e)
+        var = columns.var_sum[k] + float(weights @ (v - 2.0 * c))
         means[index], variances[index] = mean, var
     return _mixed(np.asarray(mixture.coefs, dtype=np.float64), means, variances)
 
