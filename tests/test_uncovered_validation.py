@@ -24,9 +24,13 @@ from chanceclust import (
     merge_tables,
     mutual_information,
     random_clustering,
+    random_clusterings,
+    mutual_information_variance,
+    variation_of_information,
     rand_index,
     significance_test,
 )
+from chanceclust import samplers
 from chanceclust.comparison import ComparisonRow
 from chanceclust.special import log_stirling2
 
@@ -87,6 +91,12 @@ def test_element_listed_twice_in_one_community_counts_once():
 def test_set_of_frozenset_communities():
     communities = {frozenset({0, 1}), frozenset({2})}
     assert adjusted_rand_index(communities, {0: 5, 1: 5, 2: 6}) == 1.0
+
+
+def test_mapping_of_clusters_to_sets_of_members():
+    # {cluster: set of members}: a key outside its own set is not LFR's {element: its set}
+    clustering = {"a": {0, 1}, "b": {2}}
+    assert adjusted_rand_index(clustering, {0: 5, 1: 5, 2: 6}) == 1.0
 
 
 def test_mapping_of_clusters_whose_members_are_not_all_keys():
@@ -264,6 +274,11 @@ def test_histogram_value_beyond_int64():
         TableSummary.from_histograms(([1, 2**63], [1, 1]), ([1], [1]), ([1], [1]))
 
 
+def test_histogram_python_int_value_beyond_int64():
+    with pytest.raises(InvalidInputError, match=r"`cells` values must hold non-negative integer counts below 2\*\*63; got .* at position 1"):
+        TableSummary.from_histograms(([1], [1]), ([1], [1]), ([1, 2**64], [1, 1]))
+
+
 def test_sparse_table_of_one_dimension():
     table = sp.coo_array(np.array([1, 2]))
     if table.ndim != 1:
@@ -336,9 +351,23 @@ def test_cells_of_different_lengths():
         PartialTable.from_cells([0, 1], [0], [1, 1])
 
 
-def test_mutual_information_of_an_empty_summary():
+def test_information_of_an_empty_summary():
     summary = TableSummary.from_histograms({}, {}, {})
     assert mutual_information(contingency=summary) == 0.0
+    assert variation_of_information(contingency=summary) == 0.0
+
+
+def test_draws_beyond_what_numpy_can_index(monkeypatch):
+    # where the OS does not say how much memory there is, numpy's refusal is ours
+    monkeypatch.setattr(samplers, "_physical_memory", lambda: None)
+    with pytest.raises(InvalidInputError, match=r"Drawing m=1099511627776 clustering\(s\) of n=1099511627776 elements would need about .* draw fewer"):
+        random_clusterings(2**40, 2**40, model="all", rng=0)
+
+
+def test_mi_variance_beyond_the_slot_windows():
+    half = 10**9 // 2
+    with pytest.raises(InvalidInputError, match=r"windows of about 3\.06e\+05 counts here \(N = 1000000000\), more than the 65536"):
+        mutual_information_variance(contingency=[[half, 0], [0, half]], model="num")
 
 
 def test_significance_of_no_elements():
