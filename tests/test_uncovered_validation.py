@@ -211,9 +211,16 @@ def test_entropy_with_every_element_dropped():
         entropy([None, None], unassigned="drop")
 
 
-def test_cells_with_an_unassigned_label():
-    with pytest.raises(InvalidInputError, match=r"`labels_true`.*None"):
-        PartialTable.from_cells([None, 1], [1, 1], [1, 1])
+def test_cells_with_a_missing_label():
+    # from_cells has no `unassigned` policy: the message must not offer one
+    match = r"^`labels_pred` holds 1 missing label\(s\) \(None, NaN, NA, NaT\), the first at position 1: every cell needs a label; drop those cells or label them first\.$"
+    with pytest.raises(InvalidInputError, match=match):
+        PartialTable.from_cells([0, 1], [1, np.nan], [1, 1])
+    with pytest.raises(
+        InvalidInputError, match=r"`labels_true` holds 2 missing label\(s\).*position 0"
+    ) as info:
+        PartialTable.from_cells([None, None], [1, 1], [1, 1])
+    assert "unassigned=" not in str(info.value)
 
 
 class _AlwaysEqual:
