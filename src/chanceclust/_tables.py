@@ -520,7 +520,7 @@ def check_table(contingency: Any) -> TableCells:
         dense, n = check_counts(dense, _SUBJECT, lambda i: f"cell ({i // width}, {i % width})")
         rows, cols = np.nonzero(dense)
         counts = dense[rows, cols]
-    return canonical_cells(rows, cols, counts, shape[0], shape[1], n)
+    return canonical_cells(rows, cols, counts, shape[0], shape[1], n, _SUBJECT)
 
 
 def _dense_table(contingency: Any) -> NDArray[Any]:
@@ -561,16 +561,18 @@ def canonical_cells(
     k_true: int,
     k_pred: int,
     n: int,
+    subject: str = "the table of the cells' labels",
 ) -> TableCells:
     """Sum repeated cells, drop zero cells and empty lines, order cells row-major.
 
     ``counts`` are valid (non-negative, total ``n`` at most 2**63 - 1, so int64 sums are
     exact). One :func:`count_keys` of int64 keys row * K_B + col (no sort when they already
-    ascend).
+    ascend). ``subject`` names the table in the message refusing K_A K_B >= 2**63.
     """
     if k_true * max(k_pred, 1) >= 2**63:
         raise InvalidInputError(
-            f"tables of {k_true} x {k_pred} clusters are too large to index by int64."
+            f"{subject} of shape ({k_true}, {k_pred}) is too large to index its cells by "
+            "int64: K_A K_B must be below 2**63 (drop its empty rows and columns)."
         )
     keep = counts > 0
     if not keep.all():

@@ -1074,12 +1074,16 @@ def check_labels(labels: Any, name: str = "labels", *, unassigned_label: Any = N
 def distinct_labels(labels: Any, name: str) -> tuple[NDArray[Any], NDArray[np.int64]]:
     """One labeling by position (cells of a table, say): its sorted distinct labels and codes.
 
-    Unassigned elements are refused; see :func:`sorted_label_values` for the labels.
+    Missing labels are refused (a cell needs a label; there is no ``unassigned`` policy
+    here); see :func:`sorted_label_values` for the labels.
     """
-    marks: frozenset[Any] = frozenset()
-    side = _read_side(labels, name, marks, keep_values=True)
+    side = _read_side(labels, name, frozenset(), keep_values=True)
     if side.n_unassigned:
-        _raise_unassigned([(replace(side, keys=None), name)], marks)
+        raise InvalidInputError(
+            f"`{name}` holds {side.n_unassigned} missing label(s) (None, NaN, NA, NaT), "
+            f"{_first_unassigned(replace(side, keys=None))}: every cell needs a label; "
+            "drop those cells or label them first."
+        )
     return sorted_label_values(side.values or [], side.codes, name)
 
 

@@ -68,13 +68,6 @@ class Table:
     weights: NDArray[np.int64] | None = None
     column_major: bool = False
 
-    @property
-    def identical(self) -> bool:
-        """True when both clusterings are the same partition (perfect agreement)."""
-        k = len(self.row_sums)
-        nnz = len(self.counts) if self.weights is None else int(self.weights.sum())
-        return nnz == k == len(self.col_sums)
-
 
 @dataclass(frozen=True)
 class PairCounts:

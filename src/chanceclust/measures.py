@@ -184,10 +184,9 @@ def _mutual_information_values(
     """MI of a batch of tables given by their non-zero cells (docs/math.md#math-information).
 
     ``x``: counts n_ij; ``a``, ``b``: each cell's row and column sizes; ``starts``: each
-    table's first cell. MI = (1/N) sum bd0(n_ij, a_i b_j/N) + (N^2 - sum a_i b_j) / N^2.
+    table's first cell; ``n`` > 0 (the callers return 0.0 for N = 0 before).
+    MI = (1/N) sum bd0(n_ij, a_i b_j/N) + (N^2 - sum a_i b_j) / N^2.
     """
-    if n == 0:
-        return np.zeros(len(starts))
     return _mutual_information_from_parts(*_mutual_information_parts(x, a, b, n, starts), n)
 
 
@@ -224,9 +223,7 @@ def _variation_of_information_values(
     n: int,
     starts: NDArray[np.intp],
 ) -> NDArray[np.float64]:
-    """VI = sum_ij (n_ij/N) (log(a_i/n_ij) + log(b_j/n_ij)) of a batch (cells as above)."""
-    if n == 0:
-        return np.zeros(len(starts))
+    """VI = sum_ij (n_ij/N) (log(a_i/n_ij) + log(b_j/n_ij)) of a batch (cells as above, N > 0)."""
     xf = x.astype(np.float64)
     terms = xf * (np.log1p((a - x) / xf) + np.log1p((b - x) / xf))
     return np.add.reduceat(terms, starts) / n

@@ -78,10 +78,11 @@ Number = Fraction | float
 
 
 def _fixed_moments(law: SizeLaw) -> tuple[Fraction, Fraction, Fraction]:
-    """(a1, alpha_overlap, alpha_disjoint) of a fixed size sequence, as exact fractions."""
+    """(a1, alpha_overlap, alpha_disjoint) of a fixed size sequence, as exact fractions.
+
+    N >= 2: its one caller, :func:`_table_variance`, returns 0 for N < 2 before.
+    """
     n = law.n
-    if n < 2:
-        return Fraction(1), Fraction(0), Fraction(0)
     s2 = s3 = s4 = sq = 0
     for size, count in zip(law.sizes.tolist(), law.weights.tolist(), strict=True):
         c, a = int(count), int(size)
