@@ -166,7 +166,13 @@ def test_parquet_dictionary_columns_are_their_values(synchronous, tmp_path):
     assert pa.types.is_dictionary(pq.ParquetFile(path).read_row_group(0).column("p").type)
     got = ccd.contingency_table(str(path), columns=("t", "p"))
     assert got.labels_true.tolist() == [1, 2, 3]
+    assert got.labels_pred.tolist() == ["p", "q", "r"]
     _same_table(got, list(t), list(p))
+    # with nulls (a Parquet null is unassigned): the dictionary column filtered, then decoded
+    p = pd.Categorical(["p", None, "p", "q", "r", None, "p", "q", "p"])
+    pq.write_table(pa.Table.from_pandas(pd.DataFrame({"t": t, "p": p})), path, row_group_size=4)
+    got = ccd.contingency_table(str(path), columns=("t", "p"), unassigned="drop")
+    _same_table(got, list(t), list(p), unassigned="drop")
 
 
 def test_parquet_file_gone_between_plan_and_read(synchronous, tmp_path):
@@ -254,7 +260,8 @@ def test_allocator_scope_without_glibc_is_a_no_op(monkeypatch, libc):
     monkeypatch.setattr(allpairs, "_ALLOCATOR_SCOPE", None)
     labels = [[0, 0, 1, 1, 2], [0, 1, 1, 1, 2], [1, 1, 0, 0, 0]]
     got = cc.pairwise(labels, measure="ami").values
-    assert allpairs._ALLOCATOR_SCOPE is not None and allpairs._ALLOCATOR_SCOPE._libc is None
+    assert allpairs._ALLOCATOR_SCOPE is not None
+    assert allpairs._ALLOCATOR_SCOPE._libc is None
     monkeypatch.undo()
     expected = [[cc.adjusted_mutual_information(a, b) for b in labels] for a in labels]
     np.testing.assert_array_equal(got, np.array(expected))
