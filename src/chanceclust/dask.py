@@ -310,8 +310,8 @@ def _raw(chunk: Any, left: Any = None, right: Any = None) -> list[tuple[Any, Any
 def _check_lengths(chunk: Any, first: int, second: int) -> None:
     if first != second:
         raise InvalidInputError(
-            f"the two label collections must have the same length in every chunk; got "
-            f"{first} and {second} in {chunk.where()}."
+            "the two label collections of `source` must have the same length in every "
+            f"chunk; got {first} and {second} in {chunk.where()}."
         )
 
 
@@ -728,7 +728,13 @@ def _collection_chunks(source: Any) -> tuple[list[Any], list[Any], list[Any]]:
     if hasattr(left, "rechunk") and hasattr(right, "rechunk"):  # dask arrays
         if left.ndim != 1 or right.ndim != 1:
             raise InvalidInputError(
-                f"the label arrays must be 1-D; got shapes {left.shape} and {right.shape}."
+                "the dask arrays of `source` must be 1-D (one label per element); got shapes "
+                f"{left.shape} and {right.shape}."
+            )
+        if any(math.isnan(c) for c in left.shape + right.shape):  # nan != nan: not a length
+            raise InvalidInputError(
+                "the dask arrays of `source` have unknown chunk sizes (e.g. after boolean "
+                "indexing); call .compute_chunk_sizes() on them first."
             )
         if left.shape != right.shape:
             raise InvalidInputError(
@@ -740,8 +746,8 @@ def _collection_chunks(source: Any) -> tuple[list[Any], list[Any], list[Any]]:
     elif hasattr(left, "to_delayed") and hasattr(right, "to_delayed"):  # dask Series
         if left.npartitions != right.npartitions:
             raise InvalidInputError(
-                "the two dask Series must be partitioned alike (columns of one dataframe); "
-                f"got {left.npartitions} and {right.npartitions} partitions."
+                "the two dask Series of `source` must be partitioned alike (columns of one "
+                f"dataframe); got {left.npartitions} and {right.npartitions} partitions."
             )
         blocks_l, blocks_r = list(left.to_delayed()), list(right.to_delayed())
     else:
