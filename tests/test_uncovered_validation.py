@@ -213,7 +213,7 @@ def test_entropy_with_every_element_dropped():
 
 def test_cells_with_a_missing_label():
     # from_cells has no `unassigned` policy: the message must not offer one
-    match = r"^`labels_pred` holds 1 missing label\(s\) \(None, NaN, NA, NaT\), the first at position 1: every cell needs a label; drop those cells or label them first\.$"
+    match = r"^`labels_pred` holds 1 missing label\(s\) \(None, NaN, NA, NaT, masked elements\), the first at position 1: every cell needs a label; drop those cells or label them first\.$"
     with pytest.raises(InvalidInputError, match=match):
         PartialTable.from_cells([0, 1], [1, np.nan], [1, 1])
     with pytest.raises(

@@ -281,7 +281,18 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray | list[Any]:
     the same objects, encoded by hashing (never numpy's fixed-width strings,
     which merge "a" with "a\\x00" and 1 with "1").
     """
+    if isinstance(labels, np.ma.MaskedArray):  # masked elements are missing labels
+        return _masked(labels.data, np.ma.getmaskarray(labels))
     if hasattr(labels, "to_numpy") and not isinstance(labels, np.ndarray):  # pandas
+        numpy_dtype = getattr(labels.dtype, "numpy_dtype", None)
+        extension = not isinstance(labels.dtype, np.dtype)
+        if extension and numpy_dtype is not None and numpy_dtype.kind in "biuf":
+            # nullable Int64, boolean, Float64, int64[pyarrow]...: the values in their own
+            # dtype and a mask (to_numpy() alone gives floats where NA is: 2**53 + 1 would
+            # become 2**53, merging two clusters; to_numpy(na_value=) is ignored by pandas
+            # 1.5's Arrow arrays, hence fillna)
+            filled = labels.fillna(numpy_dtype.type(0))
+            return _masked(filled.to_numpy(dtype=numpy_dtype), np.asarray(labels.isna()))
         labels = labels.to_numpy(dtype=object) if labels.dtype == object else labels.to_numpy()
     else:
         labels = _host_array(labels, name)  # tensors: their elements would hash apart
@@ -310,6 +321,18 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray | list[Any]:
             f"`{name}` must be 1-D (one label per element); got an array of shape {array.shape}."
         )
     return array
+
+
+def _masked(data: np.ndarray, mask: NDArray[np.bool_]) -> np.ndarray | list[Any]:
+    """Labels ``data`` with the elements of ``mask`` missing: the plain array where none is,
+    a numpy masked array (read by :func:`_encode_array`) or, for objects, a list with None."""
+    if data.ndim != 1 or not mask.any():
+        return data
+    if data.dtype.kind == "O":
+        objects = data.copy()
+        objects[mask] = None
+        return objects.tolist()
+    return np.ma.MaskedArray(data, mask=mask)
 
 
 def _float_merges_integers(array: np.ndarray, values: Sequence[Any]) -> bool:
@@ -487,21 +510,23 @@ def _encode_array(
     """(codes with -1 for unassigned elements, K, number of unassigned) of a 1-D array or list."""
     if isinstance(array, list):
         return _encode_objects(array, name, marks)
+    missing = None
+    if isinstance(array, np.ma.MaskedArray):  # from _masked: its mask marks missing labels
+        missing, array = np.ma.getmaskarray(array), array.data
     kind = array.dtype.kind
     if kind == "O":
         return _encode_objects(array.tolist(), name, marks)
     if kind not in "biufcUSMm":
         raise InvalidInputError(f"`{name}` must hold hashable labels; got dtype {array.dtype}.")
-    missing = None
     if kind in "fc":
-        missing = np.isnan(array)
+        missing = np.isnan(array) if missing is None else missing | np.isnan(array)
         if kind == "f":
             finite = array if not missing.any() else array[~missing]
             fractional = finite != np.floor(finite)
             if fractional.any():
                 _warn_continuous(name, float(finite[np.argmax(fractional)]))
     elif kind in "Mm":
-        missing = np.isnat(array)
+        missing = np.isnat(array) if missing is None else missing | np.isnat(array)
     if missing is not None and not missing.any():
         missing = None
     return _encode_sorted(array, marks, missing, threads)
@@ -509,8 +534,11 @@ def _encode_array(
 
 def _categorical_codes(
     labels: Any, marks: frozenset[Any]
-) -> tuple[NDArray[np.integer], int, int] | None:
-    """Codes of a pandas Categorical or categorical Series (category order), else None."""
+) -> tuple[NDArray[np.integer], int, int, list[Any]] | None:
+    """Codes of a pandas Categorical or categorical Series (category order), else None.
+
+    Also the label of each code: its category itself (an integer category stays an integer
+    where missing values would turn the Categorical's array into floats)."""
     dtype = getattr(labels, "dtype", None)
     if dtype is None or getattr(dtype, "name", None) != "category":
         return None
@@ -524,7 +552,7 @@ def _categorical_codes(
     lookup[:-1][used] = np.arange(int(used.sum()))
     out = lookup[codes]
     n_bad = int(np.count_nonzero(out < 0)) if (present[-1] or not keep.all()) else 0
-    return out, int(used.sum()), n_bad
+    return out, int(used.sum()), n_bad, [categories[i] for i in np.flatnonzero(used).tolist()]
 
 
 def _communities(groups: Any, name: str) -> tuple[list[Any], list[int]]:
@@ -728,11 +756,11 @@ def _read_side(
     encoded = _categorical_codes(labels, marks)
     if encoded is None:
         source = _as_label_array(labels, name)
-        encoded = _encode_array(source, name, marks, threads)
-    elif keep_values:
-        source = np.asarray(labels, dtype=object)
-    codes, k, n_bad = encoded
-    values = _code_values(source, codes, k) if keep_values else None
+        codes, k, n_bad = _encode_array(source, name, marks, threads)
+        values = _code_values(source, codes, k) if keep_values else None
+    else:
+        codes, k, n_bad, categories = encoded
+        values = categories if keep_values else None
     if _is_pandas(labels, "Series"):
         return _Side(codes, k, n_bad, labels.index, series=True, values=values)
     return _Side(codes, k, n_bad, values=values)
@@ -890,6 +918,10 @@ def _compact(
     return rank[codes], int(present.sum()), values
 
 
+# What a missing label is, as every message that counts them says it.
+MISSING_VALUES = "None, NaN, NA, NaT, masked elements"
+
+
 def _raise_unassigned(sides: list[tuple[_Side, str]], marks: frozenset[Any]) -> None:
     parts = [
         f"`{name}` has {side.n_unassigned} unassigned element(s), {_first_unassigned(side)}"
@@ -898,7 +930,7 @@ def _raise_unassigned(sides: list[tuple[_Side, str]], marks: frozenset[Any]) -> 
     ]
     marked = f", labels in unassigned_label={sorted(marks, key=repr)!r}" if marks else ""
     raise InvalidInputError(
-        "; ".join(parts) + f" (missing values: None, NaN, NA, NaT{marked}"
+        "; ".join(parts) + f" (missing values: {MISSING_VALUES}{marked}"
         + (", or elements absent from one of two keyed inputs" if sides[0][0].keys is not None
            else "")
         + "). Choose what they mean: unassigned='drop' leaves them out of both clusterings, "
@@ -1080,7 +1112,7 @@ def distinct_labels(labels: Any, name: str) -> tuple[NDArray[Any], NDArray[np.in
     side = _read_side(labels, name, frozenset(), keep_values=True)
     if side.n_unassigned:
         raise InvalidInputError(
-            f"`{name}` holds {side.n_unassigned} missing label(s) (None, NaN, NA, NaT), "
+            f"`{name}` holds {side.n_unassigned} missing label(s) ({MISSING_VALUES}), "
             f"{_first_unassigned(replace(side, keys=None))}: every cell needs a label; "
             "drop those cells or label them first."
         )

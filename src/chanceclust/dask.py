@@ -51,6 +51,7 @@ from chanceclust._tables import (
     used_codes,
 )
 from chanceclust._validation import (
+    MISSING_VALUES,
     _as_label_array,
     _describe,
     _encode_array,
@@ -652,7 +653,7 @@ def _check_unassigned(plan: _Plan, stats: list[tuple[Any, ...]], marks: frozense
         marked = f", labels in unassigned_label={sorted(marks, key=repr)!r}" if marks else ""
         message = (
             "; ".join(parts)
-            + f" (missing values: None, NaN, NA, NaT{', Parquet nulls' if path else ''}{marked})."
+            + f" (missing values: {MISSING_VALUES}{', Parquet nulls' if path else ''}{marked})."
             " Choose what they mean: unassigned='drop' leaves them out of both clusterings, "
             "'singletons' makes each its own cluster, 'cluster' puts those of a clustering "
             "in one cluster."

@@ -1,0 +1,146 @@
+"""Labels with a mask: numpy masked arrays and pandas' nullable dtypes (Int64, boolean,
+Float64, Arrow-backed ints, Categoricals of ints with NA).
+
+Each masked element is a missing label, exactly as None is in a list; the other labels keep
+their own values and type. Before, a masked array's mask was ignored (its hidden values read
+as labels, even under unassigned='raise'), and an Int64 Series with NA went through float64,
+which merged the labels 2**53 and 2**53 + 1 into one cluster. Every entry point is checked
+against the same labels given as a list with None.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import chanceclust as cc
+
+pd = pytest.importorskip("pandas")
+
+BIG = 2**53
+#: The reference: the labels as a list, None where the mask is.
+TRUE = [BIG, BIG + 1, None, 5, BIG, BIG + 1, 5, 5]
+PRED = [0, 1, 1, 2, 0, 1, 2, None]
+
+
+def _masked_array(labels: list, dtype=np.int64):
+    mask = [v is None for v in labels]
+    return np.ma.masked_array([0 if v is None else v for v in labels], mask=mask, dtype=dtype)
+
+
+CONTAINERS = {
+    "numpy masked array": _masked_array,
+    "pandas Int64": lambda labels: pd.Series(labels, dtype="Int64"),
+    "pandas UInt64": lambda labels: pd.Series(labels, dtype="UInt64"),
+    "pandas Categorical": lambda labels: pd.Series(pd.Categorical(labels)),
+}
+
+
+def _arrow(labels):
+    pytest.importorskip("pyarrow")
+    return pd.Series(pd.array(labels, dtype="int64[pyarrow]"))
+
+
+CONTAINERS["pandas int64[pyarrow]"] = _arrow
+
+
+def _close(got, want):
+    return all(math.isclose(g, w, rel_tol=1e-12, abs_tol=1e-15) for g, w in zip(got, want,
+                                                                                  strict=True))
+
+
+def _values(a, b, **policy):
+    return (
+        cc.adjusted_rand_index(a, b, **policy),
+        cc.adjusted_mutual_information(a, b, model="num", **policy),
+        cc.standardized_mutual_information(a, b, model="all", **policy),
+    )
+
+
+@pytest.mark.parametrize("container", list(CONTAINERS))
+def test_the_mask_is_missing_labels_under_every_policy(container):
+    make = CONTAINERS[container]
+    a, b = make(TRUE), make(PRED)
+    for policy in ("drop", "singletons", "cluster"):
+        assert _close(_values(a, b, unassigned=policy), _values(TRUE, PRED, unassigned=policy))
+    with pytest.raises(cc.InvalidInputError, match=r"masked elements"):
+        cc.adjusted_rand_index(a, b)  # unassigned='raise': the mask is not ignored
+
+
+@pytest.mark.parametrize("container", list(CONTAINERS))
+def test_labels_beyond_2_53_stay_apart(container):
+    """2**53 and 2**53 + 1 are two clusters (float64 would make them one)."""
+    table = cc.contingency_table(CONTAINERS[container](TRUE), PRED, unassigned="drop")
+    want = cc.contingency_table(TRUE, PRED, unassigned="drop")
+    np.testing.assert_array_equal(table, want)
+    assert table.shape[0] == 3
+
+
+@pytest.mark.parametrize("container", list(CONTAINERS))
+def test_every_entry_point_reads_the_mask(container):
+    make = CONTAINERS[container]
+    a, b = make(TRUE), make(PRED)
+    want = _values(TRUE, PRED, unassigned="drop")
+    matrix = cc.pairwise([a, b], measure="ari", unassigned="drop").values
+    assert math.isclose(matrix[0, 1], want[0], rel_tol=1e-12)
+    parts = [cc.partial_table(a[i:j], b[i:j], unassigned="drop") for i, j in ((0, 3), (3, 8))]
+    merged = cc.merge_tables(parts)
+    assert math.isclose(cc.adjusted_rand_index(contingency=merged), want[0], rel_tol=1e-12)
+    assert math.isclose(cc.adjusted_rand_index(contingency=merged.summary()), want[0],
+                        rel_tol=1e-12)
+    assert math.isclose(cc.compare(a, b, unassigned="drop").get("ARI", "perm"), want[0],
+                        rel_tol=1e-12)
+    # the labels of the table are the user's, in their own type
+    labels = cc.partial_table(a, b, unassigned="drop").labels_true
+    assert sorted(int(v) for v in labels) == [5, BIG, BIG + 1]
+    assert np.asarray(labels).dtype.kind in "iuO"
+
+
+def test_dask_series_read_the_mask():
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    ccd = pytest.importorskip("chanceclust.dask")
+    frame = pd.DataFrame({"t": pd.Series(TRUE, dtype="Int64"), "p": pd.Series(PRED, dtype="Int64")})
+    ddf = dd.from_pandas(frame, npartitions=2)
+    with dask.config.set(scheduler="synchronous"):
+        table = ccd.contingency_table((ddf["t"], ddf["p"]), unassigned="drop")
+    want = cc.partial_table(TRUE, PRED, unassigned="drop")
+    assert cc.adjusted_rand_index(contingency=table) == pytest.approx(
+        cc.adjusted_rand_index(contingency=want), rel=1e-12
+    )
+
+
+@pytest.mark.parametrize(
+    ("labels", "plain"),
+    [
+        (pd.Series([True, False, None, True], dtype="boolean"), [True, False, None, True]),
+        (pd.Series([1.5, None, 2.0, 1.5], dtype="Float64"), [1.5, None, 2.0, 1.5]),
+        (np.ma.masked_array(np.array(["x", "y", "z", "x"], dtype=object), mask=[0, 1, 0, 0]),
+         ["x", None, "z", "x"]),
+        (np.ma.masked_array(["x", "y", "z", "x"], mask=[0, 1, 0, 0]), ["x", None, "z", "x"]),
+    ],
+    ids=["boolean", "Float64", "masked objects", "masked strings"],
+)
+def test_other_masked_kinds(labels, plain):
+    other = [0, 0, 1, 1]
+    with pytest.warns(UserWarning, match="continuous") if plain[0] == 1.5 else _nothing():
+        got = cc.contingency_table(labels, other, unassigned="drop")
+    with pytest.warns(UserWarning, match="continuous") if plain[0] == 1.5 else _nothing():
+        want = cc.contingency_table(plain, other, unassigned="drop")
+    np.testing.assert_array_equal(got, want)
+
+
+def test_a_mask_with_nothing_masked_is_the_array():
+    labels = np.ma.masked_array([3, 1, 3, 2])
+    np.testing.assert_array_equal(cc.contingency_table(labels, [0, 0, 1, 1]),
+                                  cc.contingency_table([3, 1, 3, 2], [0, 0, 1, 1]))
+
+
+class _nothing:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
