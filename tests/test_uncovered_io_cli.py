@@ -138,3 +138,204 @@ def test_heatmap_that_cannot_be_written_names_the_path(capsys, two):
     target.mkdir()  # a folder where the image should go
     assert_user_error(*run(capsys, "pairwise", *two, "--heatmap", target),
                       f"{target}:", "cannot write --heatmap")
+
+
+# --------------------------------------------------------------------------- Parquet
+
+
+def write(path, row_group_size=None, **columns):
+    pq.write_table(pa.table(columns), path, row_group_size=row_group_size)
+    return path
+
+
+def pq_args(source, *extra):
+    return [source, "--column", "t", "--column", "p", *extra]
+
+
+T = ["a", "a", "b", "b", "c", "c", "a"]
+P = ["x", "y", "y", "y", "z", "z", "x"]
+
+
+def test_parquet_with_a_second_dataset_is_refused(capsys, tmp_path):
+    one = write(tmp_path / "one.parquet", t=T, p=P)
+    assert_user_error(*run(capsys, "compare", one, one, "--column", "t", "--column", "p"),
+                      "Parquet input", "one dataset A", "--column TRUE --column PRED")
+
+
+def test_parquet_scheduler_needs_the_dask_engine(capsys, tmp_path):
+    one = write(tmp_path / "one.parquet", t=T, p=P)
+    assert_user_error(*run(capsys, "compare", *pq_args(one, "--scheduler", "tcp://x:1")),
+                      "--scheduler needs --engine dask")
+
+
+def test_parquet_missing_column_names_file_and_columns(capsys, tmp_path):
+    one = write(tmp_path / "one.parquet", t=T, q=P)
+    assert_user_error(*run(capsys, "compare", *pq_args(one)),
+                      f"{one}:", "no column 'p'", "columns are ['t', 'q']")
+
+
+def test_parquet_without_rows_is_refused(capsys, tmp_path):
+    empty = write(tmp_path / "empty.parquet", t=pa.array([], pa.int64()),
+                  p=pa.array([], pa.int64()))
+    assert_user_error(*run(capsys, "compare", *pq_args(empty)),
+                      f"{empty}:", "no rows in the Parquet data")
+
+
+def test_parquet_many_row_groups_are_merged_as_read(capsys, tmp_path):
+    """More than 16 row groups: the partial tables merge as they come, the same value."""
+    t, p = T * 5, P * 5  # 35 rows in 35 row groups
+    many = write(tmp_path / "many.parquet", row_group_size=1, t=t, p=p)
+    assert pq.ParquetFile(many).metadata.num_row_groups == 35
+    assert ari(capsys, *pq_args(many)) == pytest.approx(cc.adjusted_rand_index(t, p), abs=1e-12)
+
+
+def test_parquet_dictionary_columns_read_as_their_values(capsys, tmp_path):
+    t = pa.array(T).dictionary_encode()
+    p = pa.array(P).dictionary_encode()
+    coded = write(tmp_path / "dict.parquet", row_group_size=3, t=t, p=p)
+    assert pa.types.is_dictionary(pq.read_table(coded).column("t").type)
+    assert ari(capsys, *pq_args(coded)) == pytest.approx(cc.adjusted_rand_index(T, P), abs=1e-12)
+
+
+def test_parquet_unassigned_label_in_a_string_column_names_it(capsys, tmp_path):
+    one = write(tmp_path / "one.parquet", t=T, p=["x", "y", "-", "y", "z", "z", "x"])
+    assert_user_error(*run(capsys, "compare", *pq_args(one, "--unassigned-label", "-")),
+                      f"{one}:", "column 'p'", "labelled '-'", "--unassigned-label",
+                      "row group 0", "--unassigned drop")
+
+
+def test_parquet_text_unassigned_label_marks_strings_not_numbers(capsys, tmp_path):
+    """--unassigned-label NA: no number spells it, the string label is unassigned."""
+    p = ["x", "y", "NA", "y", "z", "z", "x"]
+    one = write(tmp_path / "one.parquet", t=T, p=p)
+    got = ari(capsys, *pq_args(one, "--unassigned-label", "NA", "--unassigned", "drop"))
+    keep = [i for i, label in enumerate(p) if label != "NA"]
+    assert got == pytest.approx(cc.adjusted_rand_index([T[i] for i in keep], [p[i] for i in keep]), abs=1e-12)
+
+
+def test_parquet_url_with_a_glob(capsys, tmp_path):
+    """file:// URL with a glob: the folder listed, only matching files read."""
+    write(tmp_path / "part-0.parquet", t=T[:4], p=P[:4])
+    write(tmp_path / "part-1.parquet", t=T[4:], p=P[4:])
+    write(tmp_path / "other.parquet", t=["q"] * 3, p=["r", "s", "r"])
+    got = ari(capsys, *pq_args(f"file://{tmp_path}/part-*.parquet"))
+    assert got == pytest.approx(cc.adjusted_rand_index(T, P), abs=1e-12)
+
+
+def test_parquet_url_to_nothing_is_refused(capsys, tmp_path):
+    source = f"file://{tmp_path}/absent.parquet"
+    assert_user_error(*run(capsys, "compare", *pq_args(source)),
+                      f"{source}:", "no Parquet file found")
+
+
+def test_pairwise_dask_engine_without_scheduler_starts_a_local_client(capsys, monkeypatch, two):
+    """--engine dask alone: a local distributed Client of processes runs the pairs.
+
+    The Client is replaced by one that records its arguments and hands out a thread pool (a
+    real cluster of processes takes seconds to start); the values are those of the default run.
+    """
+    distributed = pytest.importorskip("distributed")
+    from concurrent.futures import ThreadPoolExecutor
+
+    made = []
+
+    class Client:
+        def __init__(self, *args, **kwargs):
+            made.append((args, kwargs))
+            self.pool = ThreadPoolExecutor(2)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.pool.shutdown()
+
+        def get_executor(self):
+            return self.pool
+
+    monkeypatch.setattr(distributed, "Client", Client)
+    argv = ["pairwise", *two, two[0], "--format", "json"]
+    status, out, err = run(capsys, *argv, "--engine", "dask")
+    assert status == 0, err
+    assert made == [((), {"processes": True})]
+    status, plain, err = run(capsys, *argv)
+    assert status == 0, err
+    assert json.loads(out) == json.loads(plain)
+
+
+# --------------------------------------------------------------------------- output writers
+
+
+def test_text_output_writes_nan_as_nan():
+    from chanceclust._output import format_text_table
+
+    table = format_text_table([{"m": "ari", "v": float("nan")}, {"m": "ri", "v": 0.5}],
+                              ["m", "v"], digits=2)
+    assert table.splitlines()[1:] == ["ari   nan", "ri   0.50"]
+
+
+def test_json_output_writes_non_finite_as_null_and_numpy_scalars_as_numbers():
+    import io
+
+    from chanceclust._output import write_rows
+
+    stream = io.StringIO()
+    rows = [{"v": float("nan")}, {"v": float("inf")}, {"v": np.int64(7)}, {"v": np.float32(0.5)}]
+    write_rows(rows, ["v"], "json", stream)
+    assert json.loads(stream.getvalue())["results"] == [
+        {"v": None}, {"v": None}, {"v": 7}, {"v": 0.5}]
+
+
+@pytest.mark.parametrize("writer", ["write_rows", "write_clusterings"])
+def test_output_format_must_be_known(writer):
+    import io
+
+    from chanceclust import _output
+
+    args = ([{"v": 1}], ["v"]) if writer == "write_rows" else ([[0, 1]],)
+    with pytest.raises(InvalidInputError, match=r"`fmt` must be 'text', 'tsv' or 'json'; "
+                       r"got 'xml'"):
+        getattr(_output, writer)(*args, "xml", io.StringIO())
+
+
+# --------------------------------------------------------------------------- datasets
+
+
+def test_gene_expression_home_that_is_a_file_is_refused(tmp_path):
+    from chanceclust.datasets import fetch_gene_expression
+
+    (tmp_path / "gene-expression").write_text("not a folder")
+    with pytest.raises(FileNotFoundError, match=r"gene-expression is a file, not a folder; "
+                       r"download the 35 files"):
+        fetch_gene_expression(tmp_path)
+
+
+def test_gene_expression_download_without_pooch_says_how_to_install(tmp_path, monkeypatch):
+    from chanceclust.datasets import fetch_gene_expression
+
+    monkeypatch.setitem(sys.modules, "pooch", None)  # import pooch fails
+    with pytest.raises(ImportError, match=r"needs pooch; install it with: pip install pooch"):
+        fetch_gene_expression(tmp_path, progress=False)
+    assert not (tmp_path / "gene-expression").exists()  # nothing made before the refusal
+
+
+def test_gene_expression_downloader_sends_web_urls_to_pooch(tmp_path):
+    """The downloader: http(s) URLs go to pooch's HTTP downloader, file:// URLs are copied."""
+    from chanceclust.datasets import _downloader
+
+    calls = []
+
+    class Pooch:
+        @staticmethod
+        def HTTPDownloader(**kwargs):  # noqa: N802 - pooch's name
+            return lambda *args, **kw: calls.append((args, kw)) or "fetched"
+
+    download = _downloader(Pooch)
+    assert download("https://example.org/x.txt", "out", None) == "fetched"
+    assert calls == [(("https://example.org/x.txt", "out", None), {"check_only": False})]
+    source = tmp_path / "x.txt"
+    source.write_text("data")
+    assert download(source.as_uri(), tmp_path / "copy", None, check_only=True) is True
+    assert download((tmp_path / "no").as_uri(), tmp_path / "copy", None,
+                    check_only=True) is False
+    assert not (tmp_path / "copy").exists()
