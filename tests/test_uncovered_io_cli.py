@@ -339,3 +339,79 @@ def test_gene_expression_downloader_sends_web_urls_to_pooch(tmp_path):
     assert download((tmp_path / "no").as_uri(), tmp_path / "copy", None,
                     check_only=True) is False
     assert not (tmp_path / "copy").exists()
+
+
+# --------------------------------------------------------------------------- io: readers
+
+
+def test_where_names_the_line_of_an_element(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text("# pairs\ne1\tx\ne2\ty\n")
+    c = ccio.read_clustering(str(path))
+    assert (c.format, c.where(0), c.where(1)) == ("pairs", "line 2", "line 3")
+
+
+def test_unreadable_path_names_the_file(tmp_path):
+    path = str(tmp_path / ("x" * 5000))  # longer than any file name: the OS refuses it
+    with pytest.raises(InvalidFileError, match=r"x:? cannot read: File name too long"):
+        ccio.read_clustering(path)
+
+
+def test_csv_without_a_header_row_is_refused(tmp_path):
+    path = tmp_path / "empty.csv"
+    path.write_text(",,\n , \n")
+    with pytest.raises(InvalidFileError, match=r"empty\.csv:1: empty file: no header row"):
+        ccio.read_clustering(str(path), column="x")
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('[["a", null]]', r" item 1: empty or null element id"),
+        ('{"c": ["a", ""]}', r" cluster 'c': empty or null element id"),
+        ('[["a", "b"], ["c", "a"]]', r" item 2: element 'a' appears again \(first in cluster "
+         r"'1'\); each element must be in one cluster"),
+        ('{"": "x", "e2": "y"}', r' empty element id \(key ""\)'),
+        ('"x"', r"1: expected a JSON list or object of labels"),
+        ('5', r"1: expected a JSON list or object of labels"),
+        ('["x", {"a": "b"}]', r" item 2: expected a label, found a JSON object"),
+        ('["x", ["y"]]', r" item 2: expected a label, found a JSON list"),
+        ('{"e1": "x", "e2": 1.5e3, "e3": {}}', r" key 'e3': expected a label, found a JSON "
+         r"object"),
+    ],
+)
+def test_json_errors_name_the_item(tmp_path, text, problem):
+    path = tmp_path / "c.json"
+    path.write_text(text)
+    with pytest.raises(InvalidFileError, match=r"c\.json:" + problem):
+        ccio.read_clustering(str(path))
+
+
+def test_json_booleans_are_labels(tmp_path):
+    path = tmp_path / "b.json"
+    path.write_text("[true, false, true, null]")
+    c = ccio.read_clustering(str(path), na="keep")
+    assert list(c.labels) == ["true", "false", "true", None]
+
+
+def test_a_small_clusters_file_needs_no_header_check(tmp_path):
+    path = tmp_path / "c.txt"
+    path.write_text("a b\n")
+    c = ccio.read_clustering(str(path))
+    assert (c.format, list(c.elements), list(c.labels)) == ("clusters", ["a", "b"], ["1", "1"])
+
+
+def test_read_cells_na_must_be_keep_or_drop(tmp_path):
+    path = tmp_path / "c.tsv"
+    path.write_text("x\ty\t2\n")
+    with pytest.raises(InvalidInputError, match=r"`na` must be 'keep' or 'drop'; got 'error'"):
+        ccio.read_cells(str(path), na="error")
+
+
+@pytest.mark.parametrize(("text", "header"), [("# only a comment\n\n", None),
+                                              ("label_a\tlabel_b\tcount\n", True)])
+def test_cells_file_without_cells_is_refused(tmp_path, text, header):
+    path = tmp_path / "c.tsv"
+    path.write_text(text)
+    with pytest.raises(InvalidFileError, match=r"c\.tsv: no cells \(label_a, label_b, count"):
+        ccio.read_cells(str(path), header=header)
