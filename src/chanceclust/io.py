@@ -447,9 +447,8 @@ def _json_scalar(value: Any, name: str, where: str) -> str | None:
         return "true" if value else "false"
     if isinstance(value, str):
         return value
-    raise InvalidFileError(
-        name, None, f"{where}: expected a label, found a JSON {type(value).__name__}"
-    )
+    kind = {dict: "object", list: "list"}.get(type(value), type(value).__name__)
+    raise InvalidFileError(name, None, f"{where}: expected a label, found a JSON {kind}")
 
 
 def _no_duplicate_keys(name: str):  # type: ignore[no-untyped-def]
