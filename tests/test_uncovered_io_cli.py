@@ -415,3 +415,103 @@ def test_cells_file_without_cells_is_refused(tmp_path, text, header):
     path.write_text(text)
     with pytest.raises(InvalidFileError, match=r"c\.tsv: no cells \(label_a, label_b, count"):
         ccio.read_cells(str(path), header=header)
+
+
+# --------------------------------------------------------------------------- io: large files
+# Files of at least io.VECTOR_MIN_CHARS characters are read by pyarrow's kernels where they read
+# them as the Python parsers do, else by the Python parsers: the same clustering, or the same error.
+
+BIG = ccio.VECTOR_MIN_CHARS // 9 + 1000  # lines "e123456\tk\n": above the threshold
+
+
+def big_pairs(sep="\t"):
+    elements = [f"e{i}" for i in range(BIG)]
+    labels = [str(i % 7) for i in range(BIG)]
+    return elements, labels, "".join(f"{e}{sep}{k}\n" for e, k in zip(elements, labels))
+
+
+def test_large_pairs_with_a_comment_are_read_by_the_kernels(tmp_path):
+    """Not machine-plain (a comment line): pyarrow's split kernels, the lines numbered."""
+    elements, labels, text = big_pairs()
+    path = tmp_path / "p.txt"
+    path.write_text("# element\tcluster\n" + text)
+    assert len(text) >= ccio.VECTOR_MIN_CHARS
+    c = ccio.read_clustering(str(path))
+    assert isinstance(c.labels, ccio.Column)  # the kernels' path, whose Column is checked here
+    assert c.format == "pairs"
+    assert c.labels == labels and c.elements == elements and c.labels != labels[:-1]
+    assert (c.labels == "0") is False  # a Column equals only sequences
+    assert c.labels.count("3") == labels.count("3")
+    assert c.where(0) == "line 2"
+
+
+@pytest.mark.parametrize(
+    ("line", "found"), [("x\ty\tz", 3), ("x\t", 1), ("x", 1)], ids=["three", "empty", "one"]
+)
+def test_large_plain_pairs_with_a_bad_line_name_it(tmp_path, line, found):
+    """--input-format pairs on a machine-written file with one bad line: its number."""
+    _, _, text = big_pairs()
+    path = tmp_path / "p.txt"
+    path.write_text(text + line + "\n" + text.replace("e", "f"))
+    with pytest.raises(InvalidFileError, match=rf"p\.txt:{BIG + 1}: expected 2 fields "
+                       rf"\(element<TAB>cluster\), found {found}"):
+        ccio.read_clustering(str(path), input_format="pairs")
+
+
+def test_large_space_separated_pairs(tmp_path):
+    """Pairs separated by spaces: the kernels decline (no TAB), the Python parser reads them."""
+    elements, labels, text = big_pairs(sep=" ")
+    path = tmp_path / "p.txt"
+    path.write_text(text)
+    c = ccio.read_clustering(str(path), input_format="pairs")
+    assert list(c.labels) == labels and list(c.elements) == elements
+
+
+def test_large_pairs_with_separator_controls_keep_them_in_labels(tmp_path):
+    """\\x1c-\\x1f are whitespace to str.strip, not to pyarrow: the Python parser reads them."""
+    elements, labels, text = big_pairs()
+    labels = [f"{k}\x1f{k}" if k == "1" else k for k in labels]
+    path = tmp_path / "p.txt"
+    path.write_text("".join(f"{e}\t{k}\n" for e, k in zip(elements, labels)))
+    c = ccio.read_clustering(str(path))
+    assert list(c.labels) == labels and list(c.elements) == elements
+
+
+def test_large_labels_with_a_lone_surrogate_are_read(tmp_path):
+    """A codec that decodes to a lone surrogate (UTF-7): not UTF-8 for pyarrow, read in Python."""
+    labels = [str(i % 7) for i in range(BIG * 5)] + ["\ud800"]
+    path = tmp_path / "l.txt"
+    path.write_bytes(("\n".join(labels[:-1]) + "\n").encode() + b"+2AA-\n")
+    assert path.stat().st_size >= ccio.VECTOR_MIN_CHARS
+    c = ccio.read_clustering(str(path), encoding="utf-7")
+    assert list(c.labels) == labels
+
+
+def test_large_csv_with_quoted_fields_is_read_by_the_csv_module(tmp_path):
+    """A quote in a csv table: the csv module's quoting rules, not pyarrow's reader."""
+    ids = [f"e{i}" for i in range(BIG)]
+    labels = ["a,b" if i % 3 == 0 else f"k{i % 5}" for i in range(BIG)]
+    path = tmp_path / "t.csv"
+    path.write_text("id,c\n" + "".join(
+        f'{e},"{k}"\n' if "," in k else f"{e},{k}\n" for e, k in zip(ids, labels)))
+    assert path.stat().st_size >= ccio.VECTOR_MIN_CHARS
+    c = ccio.read_clustering(str(path), column="c", id_column="id")
+    assert list(c.labels) == labels and list(c.elements) == ids
+    assert c.where(1) == "line 3"
+
+
+def test_label_codes_of_a_dictionary_out_of_label_order():
+    """label_codes of a dictionary Column whose values are not sorted: ranks by label."""
+    from chanceclust._validation import validate_clusterings
+    from chanceclust.io import label_codes
+
+    dictionary = pa.array(["b", "10", "a", "2", "b"])  # unsorted, with a repeated value
+    array = pa.DictionaryArray.from_arrays(pa.array([0, 1, None, 2, 3, 4, 1], pa.int32()),
+                                           dictionary)
+    labels = ["b", "10", None, "a", "2", "b", "10"]
+    codes = label_codes(ccio.Column(array))
+    assert codes.tolist() == [3, 0, -1, 2, 1, 3, 0]  # sorted: "10" < "2" < "a" < "b"
+    assert codes.tolist() == [-1 if x is None else sorted({*labels} - {None}).index(x)
+                              for x in labels]
+    expected = validate_clusterings(labels, labels, unassigned="drop").codes_true
+    assert codes[codes >= 0].tolist() == expected.tolist()
