@@ -195,6 +195,12 @@ def test_parquet_dictionary_columns_read_as_their_values(capsys, tmp_path):
     coded = write(tmp_path / "dict.parquet", row_group_size=3, t=t, p=p)
     assert pa.types.is_dictionary(pq.read_table(coded).column("t").type)
     assert ari(capsys, *pq_args(coded)) == pytest.approx(cc.adjusted_rand_index(T, P), abs=1e-12)
+    # the labels themselves, not the dictionary's indices: --unassigned-label finds them
+    keep = [i for i, label in enumerate(T) if label != "b"]
+    got = ari(capsys, *pq_args(coded, "--unassigned-label", "b", "--unassigned", "drop"))
+    want = cc.adjusted_rand_index([T[i] for i in keep], [P[i] for i in keep])
+    assert got == pytest.approx(want, abs=1e-12)
+    assert want != pytest.approx(cc.adjusted_rand_index(T, P), abs=1e-3)
 
 
 def test_parquet_unassigned_label_in_a_string_column_names_it(capsys, tmp_path):
@@ -471,8 +477,8 @@ def test_large_pairs_with_separator_controls_keep_them_in_labels(tmp_path):
     """\\x1c-\\x1f are whitespace to str.strip, not to pyarrow: the Python parser reads them."""
     elements, labels, text = big_pairs()
     labels = [f"{k}\x1f{k}" if k == "1" else k for k in labels]
-    path = tmp_path / "p.txt"
-    path.write_text("".join(f"{e}\t{k}\n" for e, k in zip(elements, labels)))
+    path = tmp_path / "p.txt"  # the trailing \x1f is stripped, the inner one kept
+    path.write_text("".join(f"{e}\t{k}\x1f\n" for e, k in zip(elements, labels)))
     c = ccio.read_clustering(str(path))
     assert list(c.labels) == labels and list(c.elements) == elements
 
