@@ -72,23 +72,13 @@ def test_option_errors(capsys, tmp_path, two, argv, needles):
 
 
 def _command_raising(monkeypatch, exc):
-    import chanceclust._cli.sample as sample
+    """``sample``'s library call raises ``exc`` (as test_cli_errors does for each command)."""
+    import chanceclust.samplers
 
-    def raising(args):
+    def raising(*args, **kwargs):
         raise exc
 
-    monkeypatch.setattr(sample, "run", raising)
-    # the parser stores the function: patch it where it is looked up
-    import chanceclust._cli.main as main
-
-    parser = main.get_parser
-    monkeypatch.setattr(main, "get_parser", lambda: _with_func(parser(), raising))
-
-
-def _with_func(parser, func):
-    for action in parser._subparsers._group_actions:  # noqa: SLF001 - the test's own parser
-        action.choices["sample"].set_defaults(func=func)
-    return parser
+    monkeypatch.setattr(chanceclust.samplers, "random_clusterings", raising)
 
 
 SAMPLE = ["sample", "--n", "5", "--model", "all", "--seed", "1"]
@@ -333,7 +323,7 @@ def test_gene_expression_downloader_sends_web_urls_to_pooch(tmp_path):
 
     class Pooch:
         @staticmethod
-        def HTTPDownloader(**kwargs):  # noqa: N802 - pooch's name
+        def HTTPDownloader(**kwargs):  # pooch's name
             return lambda *args, **kw: calls.append((args, kw)) or "fetched"
 
     download = _downloader(Pooch)
@@ -375,15 +365,15 @@ def test_csv_without_a_header_row_is_refused(tmp_path):
     [
         ('[["a", null]]', r" item 1: empty or null element id"),
         ('{"c": ["a", ""]}', r" cluster 'c': empty or null element id"),
-        ('[["a", "b"], ["c", "a"]]', r" item 2: element 'a' appears again \(first in cluster "
-         r"'1'\); each element must be in one cluster"),
+        ('[["a", "b"], ["c", "a"]]', (r" item 2: element 'a' appears again \(first in cluster "
+                                      r"'1'\); each element must be in one cluster")),
         ('{"": "x", "e2": "y"}', r' empty element id \(key ""\)'),
         ('"x"', r"1: expected a JSON list or object of labels"),
         ('5', r"1: expected a JSON list or object of labels"),
         ('["x", {"a": "b"}]', r" item 2: expected a label, found a JSON object"),
         ('["x", ["y"]]', r" item 2: expected a label, found a JSON list"),
-        ('{"e1": "x", "e2": 1.5e3, "e3": {}}', r" key 'e3': expected a label, found a JSON "
-         r"object"),
+        ('{"e1": "x", "e2": 1.5e3, "e3": {}}',
+         r" key 'e3': expected a label, found a JSON object"),
     ],
 )
 def test_json_errors_name_the_item(tmp_path, text, problem):
@@ -433,7 +423,7 @@ BIG = ccio.VECTOR_MIN_CHARS // 9 + 1000  # lines "e123456\tk\n": above the thres
 def big_pairs(sep="\t"):
     elements = [f"e{i}" for i in range(BIG)]
     labels = [str(i % 7) for i in range(BIG)]
-    return elements, labels, "".join(f"{e}{sep}{k}\n" for e, k in zip(elements, labels))
+    return elements, labels, "".join(f"{e}{sep}{k}\n" for e, k in zip(elements, labels, strict=True))
 
 
 def test_large_pairs_with_a_comment_are_read_by_the_kernels(tmp_path):
@@ -445,7 +435,9 @@ def test_large_pairs_with_a_comment_are_read_by_the_kernels(tmp_path):
     c = ccio.read_clustering(str(path))
     assert isinstance(c.labels, ccio.Column)  # the kernels' path, whose Column is checked here
     assert c.format == "pairs"
-    assert c.labels == labels and c.elements == elements and c.labels != labels[:-1]
+    assert c.labels == labels
+    assert c.elements == elements
+    assert c.labels != labels[:-1]
     assert (c.labels == "0") is False  # a Column equals only sequences
     assert c.labels.count("3") == labels.count("3")
     assert c.where(0) == "line 2"
@@ -470,17 +462,19 @@ def test_large_space_separated_pairs(tmp_path):
     path = tmp_path / "p.txt"
     path.write_text(text)
     c = ccio.read_clustering(str(path), input_format="pairs")
-    assert list(c.labels) == labels and list(c.elements) == elements
+    assert list(c.labels) == labels
+    assert list(c.elements) == elements
 
 
 def test_large_pairs_with_separator_controls_keep_them_in_labels(tmp_path):
     """\\x1c-\\x1f are whitespace to str.strip, not to pyarrow: the Python parser reads them."""
-    elements, labels, text = big_pairs()
+    elements, labels, _ = big_pairs()
     labels = [f"{k}\x1f{k}" if k == "1" else k for k in labels]
     path = tmp_path / "p.txt"  # the trailing \x1f is stripped, the inner one kept
-    path.write_text("".join(f"{e}\t{k}\x1f\n" for e, k in zip(elements, labels)))
+    path.write_text("".join(f"{e}\t{k}\x1f\n" for e, k in zip(elements, labels, strict=True)))
     c = ccio.read_clustering(str(path))
-    assert list(c.labels) == labels and list(c.elements) == elements
+    assert list(c.labels) == labels
+    assert list(c.elements) == elements
 
 
 def test_large_labels_with_a_lone_surrogate_are_read(tmp_path):
@@ -499,10 +493,11 @@ def test_large_csv_with_quoted_fields_is_read_by_the_csv_module(tmp_path):
     labels = ["a,b" if i % 3 == 0 else f"k{i % 5}" for i in range(BIG)]
     path = tmp_path / "t.csv"
     path.write_text("id,c\n" + "".join(
-        f'{e},"{k}"\n' if "," in k else f"{e},{k}\n" for e, k in zip(ids, labels)))
+        f'{e},"{k}"\n' if "," in k else f"{e},{k}\n" for e, k in zip(ids, labels, strict=True)))
     assert path.stat().st_size >= ccio.VECTOR_MIN_CHARS
     c = ccio.read_clustering(str(path), column="c", id_column="id")
-    assert list(c.labels) == labels and list(c.elements) == ids
+    assert list(c.labels) == labels
+    assert list(c.elements) == ids
     assert c.where(1) == "line 3"
 
 
