@@ -24,10 +24,11 @@ pq = pytest.importorskip("pyarrow.parquet")
 
 @pytest.fixture
 def two(tmp_path):
-    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
-    a.write_text("x\nx\ny\ny\nz\n")
-    b.write_text("1\n1\n1\n2\n2\n")
-    return a, b
+    """Two labels files of five elements each."""
+    paths = (tmp_path / "a.txt", tmp_path / "b.txt")
+    for path, labels in zip(paths, ("xxyyz", "11122"), strict=True):
+        path.write_text("\n".join(labels) + "\n")
+    return paths
 
 
 def ari(capsys, *argv):
