@@ -350,7 +350,7 @@ def test_where_names_the_line_of_an_element(tmp_path):
 
 def test_unreadable_path_names_the_file(tmp_path):
     path = str(tmp_path / ("x" * 5000))  # longer than any file name: the OS refuses it
-    with pytest.raises(InvalidFileError, match=r"x:? cannot read: File name too long"):
+    with pytest.raises(InvalidFileError, match=r"xxx: cannot read: \S"):  # the OS's reason
         ccio.read_clustering(path)
 
 
