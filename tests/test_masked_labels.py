@@ -1,10 +1,11 @@
-"""Labels with a mask: numpy masked arrays and pandas' nullable dtypes (Int64, boolean,
-Float64, Arrow-backed ints, Categoricals of ints with NA).
+"""Labels with a mask: numpy masked arrays, pandas' nullable dtypes (Int64, boolean,
+Float64, Arrow-backed ints, Categoricals of ints with NA) and pyarrow arrays with nulls.
 
 Each masked element is a missing label, exactly as None is in a list; the other labels keep
 their own values and type. Before, a masked array's mask was ignored (its hidden values read
 as labels, even under unassigned='raise'), and an Int64 Series with NA went through float64,
-which merged the labels 2**53 and 2**53 + 1 into one cluster. Every entry point is checked
+which merged the labels 2**53 and 2**53 + 1 into one cluster (so did a pyarrow int64 array
+with nulls, through numpy's conversion). Every entry point is checked
 against the same labels given as a list with None.
 """
 
@@ -44,6 +45,20 @@ def _arrow(labels):
 
 
 CONTAINERS["pandas int64[pyarrow]"] = _arrow
+
+
+def _pyarrow_array(labels):
+    pa = pytest.importorskip("pyarrow")
+    return pa.array(labels, type=pa.int64())
+
+
+def _pyarrow_chunked(labels):
+    pa = pytest.importorskip("pyarrow")
+    return pa.chunked_array([labels[:3], labels[3:]], type=pa.int64())
+
+
+CONTAINERS["pyarrow Array"] = _pyarrow_array
+CONTAINERS["pyarrow ChunkedArray"] = _pyarrow_chunked
 
 
 def _close(got, want):

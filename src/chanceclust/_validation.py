@@ -642,8 +642,11 @@ def _host_array(labels: Any, name: str) -> Any:
     tensor at numpy speed (iterating one makes an object per element); arrays in device
     memory are refused with the call that moves them to the host.
     """
-    if isinstance(labels, np.ndarray) or type(labels).__module__.split(".")[0] == "pandas":
+    module = type(labels).__module__.split(".")[0]
+    if isinstance(labels, np.ndarray) or module == "pandas":
         return labels
+    if module == "pyarrow" and getattr(labels, "null_count", 0) and hasattr(labels, "is_null"):
+        return _arrow_masked(labels)
     _refuse_device(labels, name)
     if callable(getattr(labels, "__dlpack__", None)) and callable(
         getattr(labels, "__dlpack_device__", None)
@@ -659,6 +662,23 @@ def _host_array(labels: Any, name: str) -> Any:
     ):
         return np.asarray(labels)
     return labels
+
+
+def _arrow_masked(labels: Any) -> Any:
+    """A pyarrow Array or ChunkedArray with nulls: numbers and booleans in their own dtype
+    with the nulls masked (numpy's conversion gives floats where a null is: 2**53 + 1 would
+    become 2**53, merging two clusters); other types as numpy makes them (None, NaT)."""
+    kind = str(labels.type)
+    if kind == "bool":
+        fill: Any = False
+    elif kind.startswith(("int", "uint", "float", "double", "halffloat")):
+        fill = 0
+    else:
+        return np.asarray(labels)
+    if hasattr(labels, "combine_chunks"):  # ChunkedArray: pyarrow 10's to_numpy takes no
+        labels = labels.combine_chunks()  # zero_copy_only; one Array does
+    data = labels.fill_null(fill).to_numpy(zero_copy_only=False)
+    return _masked(data, labels.is_null().to_numpy(zero_copy_only=False))
 
 
 def _graph_names(clustering: Any) -> list[Any] | None:
