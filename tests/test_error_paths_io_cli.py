@@ -1,4 +1,4 @@
-"""Every error path of the readers and the command line, reached from user input (s12).
+"""Every error path of the readers and the command line, reached from user input.
 
 Each test reaches one path through the public API (the library's readers, or the command line
 run in-process) and checks the exception or exit status and that the message names the

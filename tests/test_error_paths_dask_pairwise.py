@@ -1,4 +1,4 @@
-"""Paths of chanceclust.dask and chanceclust.allpairs no other test reached (#s12).
+"""Paths of chanceclust.dask and chanceclust.allpairs no other test reached.
 
 Each bad input gets an error naming ``source`` (or the argument at fault) and saying what
 was expected and what was got; each odd but valid input (categorical labels, dask Bags,
