@@ -157,3 +157,19 @@ def test_a_mask_with_nothing_masked_is_the_array():
     np.testing.assert_array_equal(cc.contingency_table(labels, [0, 0, 1, 1]),
                                   cc.contingency_table([3, 1, 3, 2], [0, 0, 1, 1]))
 
+
+
+@pytest.mark.parametrize(
+    ("values", "kind"),
+    [([True, None, False, True], "bool"), (["x", None, "z", "x"], "string"),
+     ([1.0, None, 2.0, 1.0], "double")],
+)
+def test_pyarrow_arrays_of_other_types_with_nulls(values, kind):
+    pa = pytest.importorskip("pyarrow")
+    other = [0, 0, 1, 1]
+    for labels in (pa.array(values), pa.chunked_array([values[:2], values[2:]])):
+        assert str(labels.type) == kind
+        np.testing.assert_array_equal(cc.contingency_table(labels, other, unassigned="drop"),
+                                      cc.contingency_table(values, other, unassigned="drop"))
+        with pytest.raises(cc.InvalidInputError, match="position 1"):
+            cc.contingency_table(labels, other)
