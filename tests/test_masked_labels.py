@@ -173,3 +173,34 @@ def test_pyarrow_arrays_of_other_types_with_nulls(values, kind):
                                       cc.contingency_table(values, other, unassigned="drop"))
         with pytest.raises(cc.InvalidInputError, match="position 1"):
             cc.contingency_table(labels, other)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [TRUE, [True, None, False, True], ["x", None, "z", "x"], [1.0, None, 2.0, 1.0]],
+    ids=["Int64 beyond 2**53", "Boolean", "String", "Float64"],
+)
+def test_polars_series_with_nulls(values):
+    """A polars Series reads its nulls as missing and its numbers in their own dtype (its
+    numpy conversion gives floats where a null is)."""
+    pl = pytest.importorskip("polars")
+    labels = pl.Series(values)
+    other = list(range(len(values)))
+    np.testing.assert_array_equal(cc.contingency_table(labels, other, unassigned="drop"),
+                                  cc.contingency_table(values, other, unassigned="drop"))
+    with pytest.raises(cc.InvalidInputError, match="unassigned element"):
+        cc.adjusted_rand_index(labels, other)
+    if values is TRUE:
+        kept = cc.partial_table(labels, other, unassigned="drop").labels_true
+        assert [int(v) for v in kept] == [5, BIG, BIG + 1]
+
+
+def test_pyarrow_and_polars_without_nulls_read_without_warnings():
+    """Read by their own conversion (pyarrow's DLPack export of strings warned that its
+    unversioned capsule is deprecated: an error under -W error)."""
+    pa = pytest.importorskip("pyarrow")
+    pl = pytest.importorskip("polars")
+    want = cc.contingency_table(["a", "b", "a"], [0, 1, 1])
+    for labels in (pa.array(["a", "b", "a"]), pa.chunked_array([["a"], ["b", "a"]]),
+                   pl.Series(["a", "b", "a"]), pa.array([1, 2, 1]), pl.Series([1, 2, 1])):
+        np.testing.assert_array_equal(cc.contingency_table(labels, [0, 1, 1]), want)

@@ -645,8 +645,11 @@ def _host_array(labels: Any, name: str) -> Any:
     module = type(labels).__module__.split(".")[0]
     if isinstance(labels, np.ndarray) or module == "pandas":
         return labels
-    if module == "pyarrow" and getattr(labels, "null_count", 0) and hasattr(labels, "is_null"):
-        return _arrow_masked(labels)
+    if module in ("pyarrow", "polars") and hasattr(labels, "is_null"):
+        # host memory, by their own conversion (pyarrow's DLPack export warns that its
+        # unversioned capsule is deprecated, and has none for strings)
+        masked = _nulls_masked(labels, module)
+        return masked if masked is not None else np.asarray(labels)
     _refuse_device(labels, name)
     if callable(getattr(labels, "__dlpack__", None)) and callable(
         getattr(labels, "__dlpack_device__", None)
@@ -664,21 +667,25 @@ def _host_array(labels: Any, name: str) -> Any:
     return labels
 
 
-def _arrow_masked(labels: Any) -> Any:
-    """A pyarrow Array or ChunkedArray with nulls: numbers and booleans in their own dtype
-    with the nulls masked (numpy's conversion gives floats where a null is: 2**53 + 1 would
-    become 2**53, merging two clusters); other types as numpy makes them (None, NaT)."""
-    kind = str(labels.type)
-    if kind == "bool":
+def _nulls_masked(labels: Any, module: str) -> Any:
+    """A pyarrow Array or ChunkedArray, or a polars Series, of numbers or booleans with nulls:
+    the values in their own dtype with the nulls masked (numpy's conversion gives floats where
+    a null is: 2**53 + 1 would become 2**53, merging two clusters); other types with nulls
+    as numpy reads them (None or NaT where the nulls are). None without nulls."""
+    arrow = module == "pyarrow"
+    if not (labels.null_count if arrow else labels.null_count()):
+        return None
+    kind = str(labels.type if arrow else labels.dtype).lower()
+    if kind in ("bool", "boolean"):
         fill: Any = False
     elif kind.startswith(("int", "uint", "float", "double", "halffloat")):
         fill = 0
     else:
         return np.asarray(labels)
-    if hasattr(labels, "combine_chunks"):  # ChunkedArray: pyarrow 10's to_numpy takes no
-        labels = labels.combine_chunks()  # zero_copy_only; one Array does
-    data = labels.fill_null(fill).to_numpy(zero_copy_only=False)
-    return _masked(data, labels.is_null().to_numpy(zero_copy_only=False))
+    if arrow and hasattr(labels, "combine_chunks"):  # ChunkedArray: pyarrow 10's to_numpy
+        labels = labels.combine_chunks()  # takes no zero_copy_only; one Array does
+    options = {"zero_copy_only": False} if arrow else {}
+    return _masked(labels.fill_null(fill).to_numpy(**options), labels.is_null().to_numpy(**options))
 
 
 def _graph_names(clustering: Any) -> list[Any] | None:
