@@ -58,8 +58,14 @@ def _pyarrow_chunked(labels):
     return pa.chunked_array([labels[:3], labels[3:]], type=pa.int64())
 
 
+def _polars(labels):
+    pl = pytest.importorskip("polars")
+    return pl.Series(labels, dtype=pl.Int64)
+
+
 CONTAINERS["pyarrow Array"] = _pyarrow_array
 CONTAINERS["pyarrow ChunkedArray"] = _pyarrow_chunked
+CONTAINERS["polars Series"] = _polars
 
 
 def _close(got, want):
