@@ -16,6 +16,8 @@ from contextlib import nullcontext
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import chanceclust as cc
 
@@ -210,3 +212,34 @@ def test_pyarrow_and_polars_without_nulls_read_without_warnings():
     for labels in (pa.array(["a", "b", "a"]), pa.chunked_array([["a"], ["b", "a"]]),
                    pl.Series(["a", "b", "a"]), pa.array([1, 2, 1]), pl.Series([1, 2, 1])):
         np.testing.assert_array_equal(cc.contingency_table(labels, [0, 1, 1]), want)
+
+
+_INTS = st.one_of(st.integers(-3, 3), st.sampled_from([2**53, 2**53 + 1, 2**62, 2**63 - 1, -(2**63)]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    labels=st.lists(st.one_of(st.none(), _INTS), min_size=1, max_size=12),
+    marked=st.one_of(st.none(), st.sampled_from([-1, 2**53])),
+    container=st.sampled_from(sorted(CONTAINERS)),
+    unassigned=st.sampled_from(["raise", "drop", "singletons", "cluster"]),
+)
+def test_containers_read_like_the_list(labels, marked, container, unassigned):
+    """Any integer labels with None, in any masked container, give the list's table (or the
+    list's error) under every policy, with or without an unassigned_label."""
+    assume(container != "pandas UInt64" or all(v is None or v >= 0 for v in labels))
+    other = [i % 3 for i in range(len(labels))]
+    policy = {"unassigned": unassigned}
+    if marked is not None:
+        policy["unassigned_label"] = marked
+    def table(labels):
+        try:
+            return cc.contingency_table(labels, other, **policy)
+        except cc.InvalidInputError as error:  # the same refusal is the expected outcome
+            return type(error)
+
+    want, got = table(labels), table(CONTAINERS[container](labels))
+    if isinstance(want, type):
+        assert got is want
+    else:
+        np.testing.assert_array_equal(got, want)
