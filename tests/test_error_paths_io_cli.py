@@ -104,7 +104,8 @@ def test_a_missing_module_of_the_package_is_not_blamed_on_the_user(capsys, monke
     status, out, err = run(capsys, *SAMPLE)
     assert status == 1
     assert out == ""
-    assert "sample is not available yet (chanceclust.nothing is missing)" in err
+    assert "sample: chanceclust's module chanceclust.nothing is missing: reinstall" in err
+    assert "please report it" in err
 
 
 # --------------------------------------------------------------------------- pairwise --heatmap

@@ -125,7 +125,10 @@ def _classify(exc: Exception, command: str) -> tuple[int, str]:
             "try smaller inputs or option values"
         )
     if isinstance(exc, ModuleNotFoundError) and (exc.name or "").startswith("chanceclust"):
-        return 1, f"{command} is not available yet ({exc.name} is missing)"
+        return 1, (  # a module of this package itself: a broken installation, not the input
+            f"{command}: chanceclust's module {exc.name} is missing: reinstall chanceclust "
+            f"(if that does not help, this is a bug, please report it; {_TRACEBACK_HINT})"
+        )
     if isinstance(exc, InternalError):  # its message already says it is a bug
         return 1, f"internal error: {exc} ({_TRACEBACK_HINT})"
     return 1, (
