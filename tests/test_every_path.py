@@ -64,6 +64,9 @@ CASES = [
     Case("unassigned label", [0, 0, -1, 1, 1, 2], [0, 0, 1, 1, -1, 2],
          {"unassigned_label": -1, "unassigned": "drop"}),
     Case("everything dropped", [None, None, None], [0, 1, 1], {"unassigned": "drop"}),
+    # the first chunk of the chunked paths (a third) is all unassigned: an empty chunk
+    Case("a chunk all dropped", [None, None, None, 0, 0, 1, 1, 2, 2],
+         [0, 1, 1, 0, 0, 1, 2, 2, 1], {"unassigned": "drop"}),
     Case("keyed", {"e1": 0, "e2": 0, "e3": 1, "e4": 1}, {"e1": 0, "e3": 0, "e2": 1, "e4": 1},
          keyed=True),
 ]

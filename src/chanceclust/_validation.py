@@ -966,8 +966,9 @@ def _raise_unassigned(sides: list[tuple[_Side, str]], marks: frozenset[Any]) -> 
     )
 
 
-def _nothing_left(size: int, names: Sequence[str]) -> InvalidInputError:
-    """The error of unassigned='drop' when it drops every element."""
+def nothing_left(size: int, names: Sequence[str]) -> InvalidInputError:
+    """The error of unassigned='drop' when it drops every element (of the whole: a chunk
+    may be left empty, its table merged with others, see :func:`chanceclust.partial_table`)."""
     where = " or ".join(f"`{name}`" for name in names)
     return InvalidInputError(
         f"unassigned='drop' leaves no element to compare: each of the {size} elements is "
@@ -998,13 +999,15 @@ def apply_unassigned(
     policy: str,
     names: Sequence[str] = ("labels_true", "labels_pred"),
     values: tuple[list[Any] | None, list[Any] | None] = (None, None),
+    empty_ok: bool = False,
 ) -> Clusterings:
     """The policy 'drop', 'singletons' or 'cluster' on two aligned code arrays.
 
     Codes < 0 are unassigned; -2 marks an element a keyed clustering does not name, and
     an element that neither of the two names (it came from a third clustering of
     :func:`validate_many`) is not one of theirs. The single calls and every pair of
-    :func:`chanceclust.pairwise` go through here.
+    :func:`chanceclust.pairwise` go through here. ``empty_ok``: 'drop' may leave no element
+    (a chunk of a clustering, whose whole is checked when merged).
     """
     if codes_true.size and (codes_true.min() == -2 and codes_pred.min() == -2):
         ours = (codes_true != -2) | (codes_pred != -2)
@@ -1016,8 +1019,8 @@ def apply_unassigned(
                            *values)  # fmt: skip
     if policy == "drop":
         keep = ~(missing_true | missing_pred)
-        if codes_true.size and not keep.any():
-            raise _nothing_left(codes_true.size, names)
+        if codes_true.size and not keep.any() and not empty_ok:
+            raise nothing_left(codes_true.size, names)
         codes_true, k_true, values_true = _compact(codes_true[keep], k_true, values[0])
         codes_pred, k_pred, values_pred = _compact(codes_pred[keep], k_pred, values[1])
         dropped = int(keep.size - np.count_nonzero(keep))
@@ -1038,6 +1041,7 @@ def validate_clusterings(
     unassigned: Any = "raise",
     keep_values: bool = False,
     workers: int = 1,
+    empty_ok: bool = False,
 ) -> Clusterings:
     """The one validation path of two clusterings: codes, cluster counts and a report.
 
@@ -1060,6 +1064,7 @@ def validate_clusterings(
     ``values_pred``; under 'raise' and 'drop'). ``workers``: threads that encode dense
     integer label arrays (a count the caller resolved, e.g. by
     :func:`chanceclust._tables.encoding_threads`; the same codes for any count).
+    ``empty_ok``: 'drop' may leave no element (a chunk; see :func:`apply_unassigned`).
     """
     policy = check_unassigned(unassigned)
     marks = check_unassigned_label(unassigned_label)
@@ -1075,7 +1080,7 @@ def validate_clusterings(
     if policy == "raise":
         _raise_unassigned([(true, names[0]), (pred, names[1])], marks)
     return apply_unassigned(true.codes, true.k, pred.codes, pred.k, policy, names,
-                            (true.values, pred.values))  # fmt: skip
+                            (true.values, pred.values), empty_ok)  # fmt: skip
 
 
 def validate_many(
@@ -1124,7 +1129,7 @@ def check_labels(labels: Any, name: str = "labels", *, unassigned_label: Any = N
         _raise_unassigned([(side, name)], marks)
     if policy == "drop":
         if side.n_unassigned == side.codes.size:
-            raise _nothing_left(side.codes.size, [name])
+            raise nothing_left(side.codes.size, [name])
         return _compact(side.codes[side.codes >= 0], side.k)[:2]
     codes, k, _ = _apply_policy(side.codes, side.k, side.n_unassigned, policy)
     return codes, k

@@ -57,6 +57,7 @@ from chanceclust._validation import (
     _encode_array,
     check_unassigned,
     check_unassigned_label,
+    nothing_left,
 )
 from chanceclust.exceptions import (
     InternalError,
@@ -661,10 +662,7 @@ def _check_unassigned(plan: _Plan, stats: list[tuple[Any, ...]], marks: frozense
         raise InvalidInputError(message) if path is None else InvalidFileError(path, None, message)
     dropped = sum(s[3] for s in stats)
     if plan.policy == "drop" and plan.n_rows and dropped == plan.n_rows:
-        raise InvalidInputError(
-            f"every element was dropped by unassigned='drop' ({totals[0]} unassigned in "
-            f"{names[0]}, {totals[1]} in {names[1]}): there is nothing left to compare."
-        )
+        raise nothing_left(dropped, names)
 
 
 def _finish_table(buckets: list[tuple[NDArray[np.int64], NDArray[np.int64]]], plan: _Plan,
@@ -692,7 +690,9 @@ def _finish_table(buckets: list[tuple[NDArray[np.int64], NDArray[np.int64]]], pl
         else:
             labels.append(coding[used])
     n = check_counts(counts, "the labels' table", str)[1]
-    return _canonical(labels[0], labels[1], rows, cols, counts, n)
+    table = _canonical(labels[0], labels[1], rows, cols, counts, n)
+    dropped = sum(s[3] for s in stats)  # as partial_table counts them
+    return table._with_dropped(dropped) if dropped else table
 
 
 def _range_labels(used: NDArray[np.int64], low: int) -> NDArray[Any]:

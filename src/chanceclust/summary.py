@@ -52,6 +52,7 @@ from chanceclust._validation import (
     _describe,
     check_unassigned,
     distinct_labels,
+    nothing_left,
     sorted_label_values,
     validate_clusterings,
 )
@@ -96,6 +97,11 @@ class PartialTable:
         sorted ascending (rows and columns of the table).
     rows, cols, counts : ndarray of int64
         Row and column of each non-zero cell, in row-major order, and its positive count.
+    dropped : int
+        Elements left out by ``unassigned='drop'`` (summed by :func:`merge_tables`; not
+        compared by ``==``, which compares the cells). A table with no element whose
+        elements were all dropped is refused by the measures and :meth:`summary`, as the
+        single call refuses such labels; a chunk alone may be empty.
 
     Notes
     -----
@@ -122,21 +128,32 @@ class PartialTable:
         rows: NDArray[np.int64],
         cols: NDArray[np.int64],
         counts: NDArray[np.int64],
+        dropped: int = 0,
     ) -> None:
-        self.__dict__["_cells"] = (labels_true, labels_pred, rows, cols, counts)
+        self.__dict__.update(_cells=(labels_true, labels_pred, rows, cols, counts),
+                             dropped=int(dropped))  # fmt: skip
+
+    dropped = 0  # tables pickled before the attribute existed
 
     @classmethod
-    def _pending(cls, pieces: list[PartialTable], n: int) -> PartialTable:
+    def _pending(cls, pieces: list[PartialTable], n: int, dropped: int) -> PartialTable:
         """A merge of ``pieces`` (valid, compatible, total ``n``) done when first read."""
         table = cls.__new__(cls)
-        table.__dict__.update(_pieces=tuple(pieces), n=n)
+        table.__dict__.update(_pieces=tuple(pieces), n=n, dropped=dropped)
+        return table
+
+    def _with_dropped(self, dropped: int) -> PartialTable:
+        """This table (its cells or pending pieces shared) with another ``dropped``."""
+        table = type(self).__new__(type(self))
+        table.__dict__.update({k: v for k, v in self.__dict__.items()
+                               if k in ("_cells", "_pieces", "n")}, dropped=dropped)  # fmt: skip
         return table
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"PartialTable is immutable; cannot set {name!r}")
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"_cells": self._cells}
+        return {"_cells": self._cells, "dropped": self.dropped}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
@@ -198,7 +215,8 @@ class PartialTable:
     _validated_once = True  # accepted as ``contingency=`` without re-validation
 
     def __repr__(self) -> str:
-        return f"PartialTable(n={self.n}, shape={self.shape}, nnz={self.nnz})"
+        dropped = f", dropped={self.dropped}" if self.dropped else ""
+        return f"PartialTable(n={self.n}, shape={self.shape}, nnz={self.nnz}{dropped})"
 
     @classmethod
     def from_cells(cls, labels_true: Any, labels_pred: Any, counts: Any) -> PartialTable:
@@ -306,7 +324,10 @@ class PartialTable:
 
     @cached_property
     def _table(self) -> Table:
-        """The internal table (cells in the order the in-memory path produces)."""
+        """The internal table (cells in the order the in-memory path produces); refused where
+        every element was dropped (the single call's rule, applied to the whole)."""
+        if self.n == 0 and self.dropped:
+            raise nothing_left(self.dropped, ("labels_true", "labels_pred"))
         return _table_of_cells(self.rows, self.cols, self.counts, self.shape, self.n)
 
 
@@ -351,8 +372,10 @@ def partial_table(
         values (None, NaN, ``pd.NA``, NaT, ``Decimal`` NaNs) always do.
     unassigned : {"raise", "drop"}, default="raise"
         What unassigned elements mean: an error, or left out of both clusterings
-        (an error if none is left). ``"singletons"`` and ``"cluster"`` need the
-        whole clustering, not a chunk: apply them to the merged labels.
+        (counted in the table's ``dropped``; a chunk may be left empty, and a merged
+        table with no element left is refused by the measures, as the single call
+        refuses such labels). ``"singletons"`` and ``"cluster"`` need the whole
+        clustering, not a chunk: apply them to the merged labels.
 
     Returns
     -------
@@ -380,13 +403,13 @@ def partial_table(
             f"{policy!r} to the whole labels first."
         )
     c = validate_clusterings(labels_true, labels_pred, unassigned_label=unassigned_label,
-                             unassigned=policy, keep_values=True)  # fmt: skip
+                             unassigned=policy, keep_values=True, empty_ok=True)  # fmt: skip
     values_true, codes_true = sorted_label_values(c.values_true or [], c.codes_true, "labels_true")
     values_pred, codes_pred = sorted_label_values(c.values_pred or [], c.codes_pred, "labels_pred")
     k_pred = len(values_pred)
     cells, counts, _ = count_cells(codes_true, codes_pred, len(values_true), k_pred)
     rows, cols = np.divmod(cells, k_pred)
-    return PartialTable(values_true, values_pred, rows, cols, counts)
+    return PartialTable(values_true, values_pred, rows, cols, counts, c.report.n_dropped)
 
 
 def merge_tables(tables: Iterable[PartialTable]) -> PartialTable:
@@ -440,6 +463,7 @@ def merge_tables(tables: Iterable[PartialTable]) -> PartialTable:
         return PartialTable(empty, empty, empty, empty, empty)
     if len(parts) == 1:
         return parts[0]
+    dropped = sum(p.dropped for p in parts)
     for side, name in enumerate(("labels_true", "labels_pred")):
         check_label_kinds([(p._kinds[side], f" (table {i})") for i, p in enumerate(parts)], name)
     n = sum(p.n for p in parts)
@@ -461,8 +485,8 @@ def merge_tables(tables: Iterable[PartialTable]) -> PartialTable:
         group = stack[cut:]
         stack[cut:] = [_merge_now(group, sum(piece.n for piece in group))]
     if len(stack) == 1:
-        return stack[0]
-    return PartialTable._pending(stack, n)
+        return stack[0] if stack[0].dropped == dropped else stack[0]._with_dropped(dropped)
+    return PartialTable._pending(stack, n, dropped)
 
 
 _TIER = 2  # the smallest pieces are merged while the next is at most 2x their sum
