@@ -457,7 +457,6 @@ def _bad_cases(tmp):
         # name: (argv, file named in the message, line named in it or None)
         "missing file": (["compare", str(tmp / "nope.txt"), good], "nope.txt", None),
         "empty file": (["compare", put("empty.txt", ""), good], "empty.txt", 1),
-        "one line": (["compare", put("one.txt", "x\n"), put("one2.txt", "1\n")], "one.txt", 1),
         "mismatched lengths": (["compare", good, put("five.txt", "1\n1\n2\n2\n3\n")],
                                "five.txt", 5),
         "mismatched ids": (["compare", put("ida.txt", "e1\tx\ne2\tx\ne3\ty\n"),
@@ -480,7 +479,7 @@ def _bad_cases(tmp):
 
 @pytest.mark.parametrize(
     "case",
-    ["missing file", "empty file", "one line", "mismatched lengths", "mismatched ids",
+    ["missing file", "empty file", "mismatched lengths", "mismatched ids",
      "duplicate ids", "non-utf8", "NaN label", "empty label", "json null", "bad csv column",
      "ragged csv", "positional vs ids"],
 )

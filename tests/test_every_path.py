@@ -64,6 +64,9 @@ CASES = [
     Case("unassigned label", [0, 0, -1, 1, 1, 2], [0, 0, 1, 1, -1, 2],
          {"unassigned_label": -1, "unassigned": "drop"}),
     Case("everything dropped", [None, None, None], [0, 1, 1], {"unassigned": "drop"}),
+    # one element: the measures' convention (1.0, 0.0, ...) on every path, the CLI's too
+    Case("one element", [5], [0]),
+    Case("one element left", [5, None], [0, 1], {"unassigned": "drop"}),
     # the first chunk of the chunked paths (a third) is all unassigned: an empty chunk
     Case("a chunk all dropped", [None, None, None, 0, 0, 1, 1, 2, 2],
          [0, 1, 1, 0, 0, 1, 2, 2, 1], {"unassigned": "drop"}),

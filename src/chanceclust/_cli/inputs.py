@@ -97,11 +97,6 @@ def aligned(args: argparse.Namespace, a: Clustering, b: Clustering) -> Any:
                                  workers=encoding_threads(None, *codes))
     else:
         c = validate_clusterings(pair.labels_a, pair.labels_b, unassigned=args.unassigned)
-    if c.codes_true.shape[0] < 2:
-        raise InvalidFileError(
-            a.source, a.line_of(0),
-            f"only {c.codes_true.shape[0]} element(s) to compare; at least 2 are needed",
-        )
     described = c.report.describe(a.source, b.source)
     if described:
         note(args, f"{a.source} vs {b.source}: {described}")
@@ -271,10 +266,8 @@ def read_cells(args: argparse.Namespace, path: str) -> Any:
     if described:
         note(args, f"{cells.source}: {described}")
     n = sum(counts)
-    if n < 2:  # as for two clusterings: a measure needs two elements
-        raise InvalidFileError(
-            cells.source, None, f"only {n} element(s) in the cells; at least 2 are needed"
-        )
+    if n == 0:  # as for two clusterings: one element is a table (the measures' convention)
+        raise InvalidFileError(cells.source, None, "no element in the cells (every count is 0)")
     return PartialTable.from_cells(
         *(_in_label_order(codes[side], known[side]) for side in (0, 1)),
         np.asarray(counts, dtype=np.int64),
