@@ -945,8 +945,14 @@ def _compact(
     return rank[codes], int(present.sum()), values
 
 
-# What a missing label is, as every message that counts them says it.
+# What a missing label is, and the policies to choose from, as every message that counts
+# unassigned elements says them.
 MISSING_VALUES = "None, NaN, NA, NaT, masked elements"
+CHOOSE_POLICY = (
+    "Choose what they mean: unassigned='drop' leaves them out of both clusterings, "
+    "'singletons' makes each its own cluster, 'cluster' puts those of a clustering in one "
+    "cluster."
+)
 
 
 def _raise_unassigned(sides: list[tuple[_Side, str]], marks: frozenset[Any]) -> None:
@@ -960,9 +966,7 @@ def _raise_unassigned(sides: list[tuple[_Side, str]], marks: frozenset[Any]) -> 
         "; ".join(parts) + f" (missing values: {MISSING_VALUES}{marked}"
         + (", or elements absent from one of two keyed inputs" if sides[0][0].keys is not None
            else "")
-        + "). Choose what they mean: unassigned='drop' leaves them out of both clusterings, "
-        "'singletons' makes each its own cluster, 'cluster' puts those of a clustering "
-        "in one cluster."
+        + "). " + CHOOSE_POLICY
     )
 
 

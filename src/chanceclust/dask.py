@@ -51,6 +51,7 @@ from chanceclust._tables import (
     used_codes,
 )
 from chanceclust._validation import (
+    CHOOSE_POLICY,
     MISSING_VALUES,
     _as_label_array,
     _describe,
@@ -634,8 +635,9 @@ def _tree(delayed: Any, function: Any, items: list[Any], name: str, fan_in: int)
 
 
 def _check_unassigned(plan: _Plan, stats: list[tuple[Any, ...]], marks: frozenset[Any],
-                      names: tuple[str, str]) -> None:  # fmt: skip
-    """The unassigned policy's errors, as validate_clusterings raises them.
+                      names: tuple[str, str]) -> int:  # fmt: skip
+    """The unassigned policy's errors, as validate_clusterings raises them; returns the
+    number of elements dropped (as partial_table counts them).
 
     Mirrors ``_validation._raise_unassigned`` (its words, with the file, row group and row
     of the first unassigned element) and the validation layer's rule that dropping every
@@ -655,14 +657,13 @@ def _check_unassigned(plan: _Plan, stats: list[tuple[Any, ...]], marks: frozense
         message = (
             "; ".join(parts)
             + f" (missing values: {MISSING_VALUES}{', Parquet nulls' if path else ''}{marked})."
-            " Choose what they mean: unassigned='drop' leaves them out of both clusterings, "
-            "'singletons' makes each its own cluster, 'cluster' puts those of a clustering "
-            "in one cluster."
+            " " + CHOOSE_POLICY
         )
         raise InvalidInputError(message) if path is None else InvalidFileError(path, None, message)
     dropped = sum(s[3] for s in stats)
     if plan.policy == "drop" and plan.n_rows and dropped == plan.n_rows:
         raise nothing_left(dropped, names)
+    return dropped
 
 
 def _finish_table(buckets: list[tuple[NDArray[np.int64], NDArray[np.int64]]], plan: _Plan,
@@ -674,7 +675,7 @@ def _finish_table(buckets: list[tuple[NDArray[np.int64], NDArray[np.int64]]], pl
     its codes 0..K-1 (its labels in order, then the new clusters), as validate_clusterings
     numbers them: the new clusters have no label.
     """
-    _check_unassigned(plan, stats, marks, names)
+    dropped = _check_unassigned(plan, stats, marks, names)
     keys = np.concatenate([b[0] for b in buckets])
     counts = np.concatenate([b[1] for b in buckets])
     rows, cols = np.divmod(keys, plan.widths[1])
@@ -690,9 +691,7 @@ def _finish_table(buckets: list[tuple[NDArray[np.int64], NDArray[np.int64]]], pl
         else:
             labels.append(coding[used])
     n = check_counts(counts, "the labels' table", str)[1]
-    table = _canonical(labels[0], labels[1], rows, cols, counts, n)
-    dropped = sum(s[3] for s in stats)  # as partial_table counts them
-    return table._with_dropped(dropped) if dropped else table
+    return _canonical(labels[0], labels[1], rows, cols, counts, n, dropped)
 
 
 def _range_labels(used: NDArray[np.int64], low: int) -> NDArray[Any]:

@@ -338,14 +338,16 @@ def _canonical(
     cols: NDArray[np.int64],
     counts: NDArray[np.int64],
     n: int,
+    dropped: int = 0,
 ) -> PartialTable:
-    """The :class:`PartialTable` of valid cells (total ``n``), by ``_tables.canonical_cells``."""
+    """The :class:`PartialTable` of valid cells (total ``n``, ``dropped`` elements left out),
+    by ``_tables.canonical_cells``."""
     cells = canonical_cells(rows, cols, counts, len(labels_true), len(labels_pred), n)
     if len(cells.row_ids) < len(labels_true):
         labels_true = labels_true[cells.row_ids]
     if len(cells.col_ids) < len(labels_pred):
         labels_pred = labels_pred[cells.col_ids]
-    return PartialTable(labels_true, labels_pred, cells.rows, cells.cols, cells.counts)
+    return PartialTable(labels_true, labels_pred, cells.rows, cells.cols, cells.counts, dropped)
 
 
 def partial_table(

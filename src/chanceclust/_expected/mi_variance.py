@@ -455,8 +455,15 @@ class _Cells:
     var: NDArray[np.float64]  # (S, B): Var[bd0]
 
 
-def _cell_groups(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]):
-    """Per (row size s, column size b), the window of Hyp(N, s, b), its pmf and centred bd0,
+def _cell_windows(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> tuple:
+    """(s, b, lo, hi): every (row size, column size) and the window of Hyp(N, s, b)."""
+    s, b = np.meshgrid(rows, cols, indexing="ij")
+    return (s, b, *_window(n, s, b))
+
+
+def _cell_groups(n: int, s: NDArray, b: NDArray, lo: NDArray, hi: NDArray):
+    """Per (row size s, column size b) of :func:`_cell_windows`, the window of Hyp(N, s, b),
+    its pmf and centred bd0,
     in groups of window lengths within 25% (padding to the longest window of all would
     evaluate ~5x more points with Dirichlet(1) sizes); each cell's values do not depend on
     its group.
@@ -465,8 +472,6 @@ def _cell_groups(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]):
     indices, x the positions (the window's first beyond its end), p the pmf and c the
     centred bd0 (both 0 beyond the window), mean E[bd0] and var Var[bd0].
     """
-    s, b = np.meshgrid(rows, cols, indexing="ij")
-    lo, hi = _window(n, s, b)
     count = hi - lo + 1
     for group in _key_groups(_length_key(count).ravel()):
         for part in _chunks(group, int(count.ravel()[group].max())):
@@ -490,13 +495,13 @@ def _cell_group(n: int, s: NDArray, b: NDArray, lo: NDArray, hi: NDArray, group:
 
 def _cells(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> _Cells:
     """Every cell's window, pmf and centred bd0, padded to the longest window."""
-    lo, hi = _window(n, *np.meshgrid(rows, cols, indexing="ij"))
-    count = hi - lo + 1
+    windows = _cell_windows(n, rows, cols)
+    lo, count = windows[2], windows[3] - windows[2] + 1
     shape = (len(rows), len(cols))
     pmf = np.zeros((*shape, int(count.max(initial=1))))
     centred = np.zeros(pmf.shape)
     mean, var = np.zeros(shape), np.zeros(shape)
-    for at, _, _, _, p, c, m, v in _cell_groups(n, rows, cols):
+    for at, _, _, _, p, c, m, v in _cell_groups(n, *windows):
         pmf[at[0], at[1], : p.shape[1]] = p
         centred[at[0], at[1], : p.shape[1]] = c
         mean[at], var[at] = m, v
@@ -649,7 +654,7 @@ def _expansion(n: int, rows: SizeMoments, cols: SizeMoments, top: int) -> _Expan
     mean, var = np.zeros(shape), np.zeros(shape)
     coef, rest = np.zeros((top + 1, *shape)), np.zeros((top + 1, *shape))
     last = np.zeros(shape, dtype=np.int64)
-    for at, s, b, x, p, c, m, v in _cell_groups(n, rows.sizes, cols.sizes):
+    for at, s, b, x, p, c, m, v in _cell_groups(n, *_cell_windows(n, rows.sizes, cols.sizes)):
         mean[at], var[at] = m, v
         coef[:, at[0], at[1]], rest[:, at[0], at[1]], last[at] = hahn_coefficients(
             n, s, b, x, p, c, v, top, COEF_TOL)
