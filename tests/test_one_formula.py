@@ -31,18 +31,10 @@ MODELS = ("perm", "num", "all")
 
 def _single(name, model, one_sided):
     """The public single-pair function of a named measure, with significance.py's options."""
-    if name == "ari":
-        return functools.partial(cc.adjusted_rand_index, model=model, one_sided=one_sided)
-    if name == "ami":
-        return functools.partial(cc.adjusted_mutual_information, model=model, one_sided=one_sided)
-    return {
-        "ri": cc.rand_index,
-        "mi": cc.mutual_information,
-        "nmi": cc.normalized_mutual_information,
-        "fmi": cc.fowlkes_mallows_index,
-        "jaccard": cc.jaccard_index,
-        "vi": cc.variation_of_information,
-    }[name]
+    measure = MEASURES[name]
+    if measure.uses_model:
+        return functools.partial(measure.function, model=model, one_sided=one_sided)
+    return measure.function
 
 
 def _batched(name, model, one_sided, labels_true, preds):

@@ -37,14 +37,7 @@ def library(name, model, one_sided):
             variance.standardized_mutual_information
         )
         return lambda x, y: f(x, y, model=model, one_sided=one_sided)
-    return {
-        "ri": measures.rand_index,
-        "mi": measures.mutual_information,
-        "nmi": measures.normalized_mutual_information,
-        "fmi": measures.fowlkes_mallows_index,
-        "jaccard": measures.jaccard_index,
-        "vi": measures.variation_of_information,
-    }[name]
+    return getattr(measures, MEASURES[name].function.__name__)
 
 
 @pytest.mark.parametrize("one_sided", [False, True])

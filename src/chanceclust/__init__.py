@@ -26,12 +26,17 @@ from chanceclust.expectations import (
     same_cluster_probability,
 )
 from chanceclust.measures import (
+    completeness,
     entropy,
     fowlkes_mallows_index,
+    homogeneity,
+    homogeneity_completeness_v_measure,
     jaccard_index,
     mutual_information,
     normalized_mutual_information,
+    pair_confusion_matrix,
     rand_index,
+    v_measure,
     variation_of_information,
 )
 from chanceclust.samplers import random_clustering, random_clusterings
@@ -72,6 +77,7 @@ __all__ = [
     "adjusted_rand_index",
     "bell",
     "compare",
+    "completeness",
     "contingency_table",
     "entropy",
     "expected_mutual_information",
@@ -79,6 +85,8 @@ __all__ = [
     "expected_rand_index",
     "expected_rand_index_baseline",
     "fowlkes_mallows_index",
+    "homogeneity",
+    "homogeneity_completeness_v_measure",
     "jaccard_index",
     "log_bell",
     "log_stirling2",
@@ -88,6 +96,7 @@ __all__ = [
     "mutual_information_variance",
     "normalized_mutual_information",
     "null_distribution",
+    "pair_confusion_matrix",
     "pair_counts",
     "pairwise",
     "partial_table",
@@ -100,5 +109,6 @@ __all__ = [
     "standardized_mutual_information",
     "standardized_rand_index",
     "stirling2",
+    "v_measure",
     "variation_of_information",
 ]

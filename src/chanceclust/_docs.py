@@ -59,6 +59,9 @@ sizes_true, sizes_pred : array-like of int, optional
 n_clusters_true, n_clusters_pred : int, optional
     Numbers of clusters K_A, K_B (1 <= K <= n).""",
 }
+FRAGMENTS["base"] = """\
+base : float, optional
+    The base of the logarithm: None (default) for nats, 2 for bits, 10 for bans."""
 #: The whole input block of a measure: the labels, or a table, and the unassigned policy.
 FRAGMENTS["inputs"] = "\n".join(FRAGMENTS[k] for k in ("labels", "contingency", "unassigned"))
 

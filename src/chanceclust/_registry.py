@@ -38,6 +38,8 @@ from chanceclust.exceptions import InternalError
 from chanceclust.expectations import _expected_mutual_information, _expected_rand_index
 from chanceclust.measures import (
     _fowlkes_mallows_index,
+    _homogeneity_completeness,
+    _homogeneity_completeness_values,
     _fowlkes_mallows_values,
     _jaccard_index,
     _jaccard_values,
@@ -48,11 +50,14 @@ from chanceclust.measures import (
     _rand_values,
     _variation_of_information,
     _variation_of_information_values,
+    completeness,
     fowlkes_mallows_index,
+    homogeneity,
     jaccard_index,
     mutual_information,
     normalized_mutual_information,
     rand_index,
+    v_measure,
     variation_of_information,
 )
 from chanceclust.variance import (
@@ -91,6 +96,12 @@ class Measure:
     distance: bool = False
     #: Takes an NMI/AMI normalization (``average_method``).
     normalized: bool = False
+    #: Reads one clustering as the reference even without a model (homogeneity: s(A, B)
+    #: is the completeness of (B, A)).
+    reference: bool = False
+    #: The row of :func:`~chanceclust.compare` that already shows this value under another
+    #: name (homogeneity is NMI "true"); compare's default listing leaves the measure out.
+    same_as: str | None = None
 
     @property
     def title(self) -> str:
@@ -109,7 +120,7 @@ class Measure:
         them on a canonical orientation); a one-sided model or a one-side normalization
         ("true", "pred") makes it asymmetric.
         """
-        if self.uses_model and one_sided:
+        if self.reference or (self.uses_model and one_sided):
             return False
         return not (self.normalized and average_method in ONE_SIDE_AVERAGE_METHODS)
 
@@ -150,6 +161,13 @@ def _nmi_batch(table: Table, sides: Sides | None, method: str) -> Kernel:
         t.k_pred,
         method,
     )
+
+
+def _hcv_batch(part: int) -> Callable[[Table, Sides | None, str], Kernel]:
+    """The batch form of homogeneity (0), completeness (1) or the V-measure (2, beta = 1)."""
+    return lambda table, sides, method: lambda t: _homogeneity_completeness_values(
+        t.mi, entropy_values(t.sizes_true, t.n), entropy_values(t.sizes_pred, t.n), 1.0
+    )[part]
 
 
 def _standardizer(mean: float, variance: float) -> Callable[[Any], Any]:
@@ -234,6 +252,29 @@ _MEASURES = (
         best=_one,
         expected=lambda sides: _expected_mutual_information(*sides),
         normalized=True,
+    ),
+    Measure(
+        "homogeneity", homogeneity,
+        table=lambda table, sides, method: _homogeneity_completeness(table)[0],
+        batch=_hcv_batch(0),
+        best=_one,
+        reference=True,
+        same_as="NMI true",
+    ),
+    Measure(
+        "completeness", completeness,
+        table=lambda table, sides, method: _homogeneity_completeness(table)[1],
+        batch=_hcv_batch(1),
+        best=_one,
+        reference=True,
+        same_as="NMI pred",
+    ),
+    Measure(
+        "v_measure", v_measure,
+        table=lambda table, sides, method: _homogeneity_completeness(table)[2],
+        batch=_hcv_batch(2),
+        best=_one,
+        same_as="NMI arithmetic",
     ),
     Measure(
         "fmi", fowlkes_mallows_index,

@@ -95,6 +95,34 @@ def check_average_method(average_method: Any) -> str:
     )
 
 
+def check_base(base: Any) -> float | None:
+    """log(base) of a logarithm base (None: natural logarithm, nats), refusing base <= 0,
+    base = 1 and non-numbers."""
+    if base is None:
+        return None
+    if isinstance(base, (int, float, np.integer, np.floating)) and not isinstance(
+        base, (bool, np.bool_)
+    ):
+        value = float(base)
+        if math.isfinite(value) and value > 0 and value != 1:
+            return math.log(value)
+    raise InvalidInputError(
+        f"`base` must be a positive number other than 1 (e.g. 2 for bits), or None for "
+        f"nats; got {_describe(base)}."
+    )
+
+
+def check_beta(beta: Any) -> float:
+    """The V-measure weight beta as a float, refusing negatives, NaN and non-numbers."""
+    if isinstance(beta, (int, float, np.integer, np.floating)) and not isinstance(
+        beta, (bool, np.bool_)
+    ):
+        value = float(beta)
+        if math.isfinite(value) and value >= 0:
+            return value
+    raise InvalidInputError(f"`beta` must be a finite number >= 0; got {_describe(beta)}.")
+
+
 #: The largest N of the library (int64 counts): beyond it a summary is refused.
 MAX_N = 2**63 - 1
 

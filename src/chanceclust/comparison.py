@@ -249,7 +249,7 @@ def compare(
     )
     measures = list(_REGISTRY.values())
     methods = (*AVERAGE_METHODS, *ONE_SIDE_AVERAGE_METHODS)
-    raw = [m for m in measures if not m.uses_model]
+    raw = [m for m in measures if not m.uses_model and m.same_as is None]
     rows = [  # the raw measures, then the normalized ones under each normalization
         ComparisonRow(m.title, None, None, None, m.table(table, None, ""))
         for m in raw

@@ -18,17 +18,22 @@ from numpy.typing import NDArray
 from chanceclust._docs import fill_doc
 from chanceclust._entropy import entropy_of_sizes, entropy_values
 from chanceclust._expected.pmfs import deviance
-from chanceclust._validation import check_average_method, check_labels
+from chanceclust._validation import check_average_method, check_base, check_beta, check_labels
 from chanceclust.contingency import PairCounts, Table, _summarize, pair_counts, sizes_transpose
 from chanceclust.summary import _histogram_mutual_information, _histogram_variation_of_information
 
 __all__ = [
+    "completeness",
     "entropy",
     "fowlkes_mallows_index",
+    "homogeneity",
+    "homogeneity_completeness_v_measure",
     "jaccard_index",
     "mutual_information",
     "normalized_mutual_information",
+    "pair_confusion_matrix",
     "rand_index",
+    "v_measure",
     "variation_of_information",
 ]
 
@@ -39,8 +44,9 @@ def entropy(
     *,
     unassigned_label: Any = None,
     unassigned: str = "raise",
+    base: float | None = None,
 ) -> float:
-    """Shannon entropy (nats) of the cluster sizes of one clustering.
+    """Shannon entropy (nats, or the units of ``base``) of the cluster sizes of one clustering.
 
     Formula: docs/math.md#math-information (paper eq. 20).
 
@@ -51,6 +57,7 @@ def entropy(
     labels : array-like of shape (n_samples,)
         Cluster labels (any hashable values).
     %(unassigned)s
+    %(base)s
 
     Returns
     -------
@@ -68,11 +75,19 @@ def entropy(
     >>> from chanceclust import entropy
     >>> round(entropy([0, 0, 1, 1]), 12)  # log 2
     0.69314718056
+    >>> round(entropy([0, 0, 1, 1], base=2), 12)  # one bit
+    1.0
     """
+    scale = check_base(base)
     codes, k = check_labels(
         labels, "labels", unassigned_label=unassigned_label, unassigned=unassigned
     )
-    return entropy_of_sizes(np.bincount(codes, minlength=k), codes.shape[0])
+    return _in_base(entropy_of_sizes(np.bincount(codes, minlength=k), codes.shape[0]), scale)
+
+
+def _in_base(nats: float, scale: float | None) -> float:
+    """A value in nats expressed in the units of a validated base (``scale`` = log(base))."""
+    return nats if scale is None else nats / scale
 
 
 @fill_doc
@@ -379,8 +394,9 @@ def mutual_information(
     contingency: Any = None,
     unassigned_label: Any = None,
     unassigned: str = "raise",
+    base: float | None = None,
 ) -> float:
-    """Mutual information (nats) between two clusterings.
+    """Mutual information (nats, or the units of ``base``) between two clusterings.
 
     Formula: docs/math.md#math-information (paper eq. 21).
 
@@ -389,6 +405,7 @@ def mutual_information(
     Parameters
     ----------
     %(inputs)s
+    %(base)s
 
     Returns
     -------
@@ -410,10 +427,13 @@ def mutual_information(
     >>> from chanceclust import mutual_information
     >>> round(mutual_information([0, 0, 1, 1], [0, 0, 1, 1]), 12)  # log 2
     0.69314718056
+    >>> round(mutual_information([0, 0, 1, 1], [0, 0, 1, 1], base=2), 12)  # one bit
+    1.0
     """
+    scale = check_base(base)
     table = _summarize(labels_true, labels_pred, contingency,
                        unassigned_label=unassigned_label, unassigned=unassigned)
-    return _mutual_information(table)
+    return _in_base(_mutual_information(table), scale)
 
 
 def _generalized_mean(u: Any, v: Any, average_method: str) -> Any:
@@ -493,6 +513,242 @@ def _normalized_mutual_information(table: Table, method: str) -> float:
             method,
         )[0]
     )
+
+
+def _homogeneity_completeness_values(
+    mi: NDArray[np.float64],
+    h_true: NDArray[np.float64],
+    h_pred: NDArray[np.float64],
+    beta: float,
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    """(homogeneity, completeness, V-measure) of a batch: MI / H(A), MI / H(B) and their
+    weighted harmonic mean (1 + beta) h c / (beta h + c); docs/math.md#math-information.
+
+    scikit-learn's conventions: a side of zero entropy gives 1.0 (a single class is trivially
+    homogeneous, a single cluster trivially complete), V = 0 when h + c = 0; a ratio whose
+    MI is at its bound (up to rounding) is exactly 1.0, as NMI.
+    """
+
+    def ratio(h: NDArray[np.float64]) -> NDArray[np.float64]:
+        value = np.where(mi >= h * (1.0 - 1e-13), 1.0, mi / np.where(h == 0.0, 1.0, h))
+        return np.where(h == 0.0, 1.0, value)
+
+    h, c = ratio(h_true), ratio(h_pred)
+    total = beta * h + c
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v = np.where(h + c == 0.0, 0.0, (1.0 + beta) * h * c / np.where(total == 0.0, 1.0, total))
+    return h, c, v
+
+
+def _homogeneity_completeness(table: Table, beta: float = 1.0) -> tuple[float, float, float]:
+    """(h, c, V) of a :class:`Table` (see :func:`_homogeneity_completeness_values`)."""
+    h, c, v = _homogeneity_completeness_values(
+        np.array([_mutual_information(table)]),
+        entropy_values(table.row_sums[None], table.n),
+        entropy_values(table.col_sums[None], table.n),
+        beta,
+    )
+    return float(h[0]), float(c[0]), float(v[0])
+
+
+@fill_doc
+def homogeneity_completeness_v_measure(
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    beta: float = 1.0,
+    contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
+) -> tuple[float, float, float]:
+    """Homogeneity, completeness and V-measure of a clustering against a reference
+    (Rosenberg & Hirschberg 2007).
+
+    Formula: docs/math.md#math-information. Homogeneity h = MI / H(A) (each cluster holds
+    members of a single class of ``labels_true``), completeness c = MI / H(B) (each class
+    is in a single cluster), V = (1 + beta) h c / (beta h + c). They are the NMI with the
+    one-side normalizations "true" and "pred", and V with ``beta=1`` is the arithmetic NMI;
+    none is adjusted for chance (use :func:`adjusted_mutual_information`).
+
+    Parameters
+    ----------
+    %(labels)s
+    beta : float, default=1.0
+        Weight of homogeneity in V: above 1 completeness weighs more, below 1 homogeneity.
+    %(contingency)s
+    %(unassigned)s
+
+    Returns
+    -------
+    tuple of three floats
+        (h, c, V), each in [0, 1]. As scikit-learn: a side with a single cluster (zero
+        entropy) gives 1.0 for its ratio, and N = 0 gives (1.0, 1.0, 1.0).
+
+    Notes
+    -----
+    MI and the entropies to ~1e-15 relative; an MI at its bound gives exactly 1.0.
+    O(non-zero cells) after the table.
+
+    See Also
+    --------
+    sklearn.metrics.homogeneity_completeness_v_measure : the same values.
+
+    Examples
+    --------
+    >>> from chanceclust import homogeneity_completeness_v_measure
+    >>> h, c, v = homogeneity_completeness_v_measure([0, 0, 1, 1], [0, 0, 1, 2])
+    >>> h, round(c, 12), round(v, 12)  # every cluster is pure; class 1 is split
+    (1.0, 0.666666666667, 0.8)
+    """
+    weight = check_beta(beta)
+    table = _summarize(labels_true, labels_pred, contingency,
+                       unassigned_label=unassigned_label, unassigned=unassigned)
+    return _homogeneity_completeness(table, weight)
+
+
+@fill_doc
+def homogeneity(
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
+) -> float:
+    """Homogeneity MI / H(A): 1.0 when each cluster of ``labels_pred`` holds one class.
+
+    See :func:`homogeneity_completeness_v_measure` (formula, conventions, accuracy).
+
+    Parameters
+    ----------
+    %(inputs)s
+
+    Returns
+    -------
+    float
+        h in [0, 1]; 1.0 when ``labels_true`` has one class (or N = 0).
+
+    Examples
+    --------
+    >>> from chanceclust import homogeneity
+    >>> homogeneity([0, 0, 1, 1], [0, 0, 1, 2])
+    1.0
+    """
+    table = _summarize(labels_true, labels_pred, contingency,
+                       unassigned_label=unassigned_label, unassigned=unassigned)
+    return _homogeneity_completeness(table)[0]
+
+
+@fill_doc
+def completeness(
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
+) -> float:
+    """Completeness MI / H(B): 1.0 when each class of ``labels_true`` is in one cluster.
+
+    See :func:`homogeneity_completeness_v_measure` (formula, conventions, accuracy).
+
+    Parameters
+    ----------
+    %(inputs)s
+
+    Returns
+    -------
+    float
+        c in [0, 1]; 1.0 when ``labels_pred`` has one cluster (or N = 0).
+
+    Examples
+    --------
+    >>> from chanceclust import completeness
+    >>> round(completeness([0, 0, 1, 1], [0, 0, 1, 2]), 12)  # log 2 / H(B) = 2/3
+    0.666666666667
+    """
+    table = _summarize(labels_true, labels_pred, contingency,
+                       unassigned_label=unassigned_label, unassigned=unassigned)
+    return _homogeneity_completeness(table)[1]
+
+
+@fill_doc
+def v_measure(
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    beta: float = 1.0,
+    contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
+) -> float:
+    """V-measure (1 + beta) h c / (beta h + c) of homogeneity h and completeness c.
+
+    See :func:`homogeneity_completeness_v_measure` (formula, conventions, accuracy). With
+    ``beta=1`` it equals :func:`normalized_mutual_information` with the arithmetic mean.
+
+    Parameters
+    ----------
+    %(labels)s
+    beta : float, default=1.0
+        Weight of homogeneity: above 1 completeness weighs more, below 1 homogeneity.
+    %(contingency)s
+    %(unassigned)s
+
+    Returns
+    -------
+    float
+        V in [0, 1]; 0.0 when h + c = 0.
+
+    Examples
+    --------
+    >>> from chanceclust import v_measure
+    >>> round(v_measure([0, 0, 1, 1], [0, 0, 1, 2]), 12)
+    0.8
+    """
+    weight = check_beta(beta)
+    table = _summarize(labels_true, labels_pred, contingency,
+                       unassigned_label=unassigned_label, unassigned=unassigned)
+    return _homogeneity_completeness(table, weight)[2]
+
+
+@fill_doc
+def pair_confusion_matrix(
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    contingency: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
+) -> NDArray[Any]:
+    """The 2 x 2 pair confusion matrix of two clusterings, as scikit-learn defines it.
+
+    Formula: docs/math.md#math-rand. Over *ordered* pairs of distinct elements:
+    ``C[0, 0]`` apart in both, ``C[0, 1]`` together in ``labels_pred`` only (false
+    positives), ``C[1, 0]`` together in ``labels_true`` only (false negatives), ``C[1, 1]``
+    together in both; so ``C = 2 * [[n00, n01], [n10, n11]]`` of :func:`pair_counts`.
+
+    Parameters
+    ----------
+    %(inputs)s
+
+    Returns
+    -------
+    ndarray of shape (2, 2)
+        int64 counts, or Python ints (dtype object) when a count reaches 2**63: never a
+        silent overflow.
+
+    Examples
+    --------
+    >>> from chanceclust import pair_confusion_matrix
+    >>> pair_confusion_matrix([0, 0, 1, 2], [0, 0, 1, 1]).tolist()
+    [[8, 2], [0, 2]]
+    """
+    c = pair_counts(labels_true, labels_pred, contingency=contingency,
+                    unassigned_label=unassigned_label, unassigned=unassigned)
+    cells = [[2 * int(c.n00), 2 * int(c.n01)], [2 * int(c.n10), 2 * int(c.n11)]]
+    fits = max(max(row) for row in cells) < 2**63
+    return np.array(cells, dtype=np.int64 if fits else object)
 
 
 @fill_doc
@@ -579,8 +835,10 @@ def variation_of_information(
     contingency: Any = None,
     unassigned_label: Any = None,
     unassigned: str = "raise",
+    base: float | None = None,
 ) -> float:
-    """Variation of information H(A|B) + H(B|A) (nats), a distance (Meila 2007).
+    """Variation of information H(A|B) + H(B|A) (nats, or the units of ``base``), a distance
+    (Meila 2007).
 
     Formula: docs/math.md#math-information.
 
@@ -590,6 +848,7 @@ def variation_of_information(
     Parameters
     ----------
     %(inputs)s
+    %(base)s
 
     Returns
     -------
@@ -606,10 +865,13 @@ def variation_of_information(
     >>> from chanceclust import variation_of_information
     >>> round(variation_of_information([0, 0, 1, 1], [0, 0, 1, 2]), 6)  # log(2)/2
     0.346574
+    >>> round(variation_of_information([0, 0, 1, 1], [0, 0, 1, 2], base=2), 12)  # half a bit
+    0.5
     """
+    scale = check_base(base)
     table = _summarize(labels_true, labels_pred, contingency,
                        unassigned_label=unassigned_label, unassigned=unassigned)
-    return _variation_of_information(table)
+    return _in_base(_variation_of_information(table), scale)
 
 
 def _variation_of_information(table: Table) -> float:
