@@ -39,7 +39,8 @@ LAYERS: list[tuple[str, list[str]]] = [
         "datasets",
     ]),
     ("measure registry", ["_registry"]),
-    ("composite public functions", ["", "significance", "allpairs", "comparison", "dask"]),
+    ("composite public functions", ["", "significance", "allpairs", "comparison", "dask",
+                                    "sklearn"]),
     ("command line and paper", ["cli", "_cli", "_cli.*", "_output", "__main__", "paper",
                                 "paper.*"]),
 ]

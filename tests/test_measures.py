@@ -21,6 +21,7 @@ from hypothesis import given
 from sklearn import metrics as skm
 from strategies import label_pairs, labelings
 
+import chanceclust as cc
 from chanceclust import (
     adjusted_mutual_information,
     adjusted_rand_index,
@@ -355,3 +356,42 @@ def test_fmi_all_singletons_is_zero():
     """FMI = 0 when no pair is together in both (scikit-learn), even for identical partitions."""
     assert fowlkes_mallows_index([0, 1, 2, 3], [3, 2, 1, 0]) == 0.0
     assert jaccard_index([0, 1, 2, 3], [3, 2, 1, 0]) == 1.0
+
+
+# base= (issue 37): MI, VI and H in bits or bans are the nats divided by log(base), and H
+# in any base is SciPy's entropy of the cluster sizes.
+@pytest.mark.parametrize("base", [2, 10, 2.5])
+def test_base_gives_the_units_of_that_logarithm(base):
+    import scipy.stats
+
+    rng = np.random.default_rng(37)
+    a, b = rng.integers(0, 4, 200), rng.integers(0, 6, 200)
+    assert cc.entropy(a, base=base) == pytest.approx(
+        scipy.stats.entropy(np.bincount(a), base=base), rel=1e-14
+    )
+    for f in (cc.mutual_information, cc.variation_of_information):
+        assert f(a, b, base=base) == pytest.approx(f(a, b) / np.log(base), rel=1e-15)
+    assert cc.mutual_information(a, b, base=None) == cc.mutual_information(a, b)
+
+
+@pytest.mark.parametrize("base", [0, 1, -2, 1.0, float("nan"), float("inf"), "2", True])
+def test_base_refuses_what_is_not_a_logarithm_base(base):
+    with pytest.raises(cc.InvalidInputError, match="`base`"):
+        cc.mutual_information([0, 1], [0, 1], base=base)
+
+
+@pytest.mark.parametrize("beta", [-1, float("nan"), "1", None])
+def test_beta_refuses_what_is_not_a_weight(beta):
+    with pytest.raises(cc.InvalidInputError, match="`beta`"):
+        cc.v_measure([0, 1], [0, 1], beta=beta)
+
+
+def test_homogeneity_and_completeness_are_one_side_nmi_and_swap():
+    rng = np.random.default_rng(38)
+    a, b = rng.integers(0, 4, 300), rng.integers(0, 9, 300)
+    assert cc.homogeneity(a, b) == pytest.approx(
+        cc.normalized_mutual_information(a, b, average_method="true"), rel=1e-15
+    )
+    assert cc.completeness(a, b) == cc.homogeneity(b, a)
+    assert cc.v_measure(a, b) == pytest.approx(cc.normalized_mutual_information(a, b), rel=1e-14)
+    assert cc.pair_confusion_matrix(a, b).sum() == 300 * 299
