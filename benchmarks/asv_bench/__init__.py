@@ -1,0 +1,1 @@
+"""chanceclust's asv benchmark suite (benchmarks/asv.conf.json; benchmarks/README.md)."""
