@@ -33,7 +33,6 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
 
 from chanceclust._docs import fill_doc
 from chanceclust._expected.elementary import falling
@@ -49,10 +48,8 @@ from chanceclust._expected.mi_variance import (
     MAX_SIZE_LAW_N,
     SLOT_TWO_SIDED_N,
     SizeMoments,
-    fixed_moments,
     grid_points,
     pair_points,
-    random_moments,
     total_variance,
 )
 from chanceclust._expected.mi_variance_slots import (
@@ -60,12 +57,11 @@ from chanceclust._expected.mi_variance_slots import (
     one_sided_slot_variance,
     two_sided_slot_variance,
 )
-from chanceclust._models import Fixed, Num, Side, canonical_pair
+from chanceclust._models import Side, canonical_pair
 from chanceclust.contingency import Table, _pair_counts
 from chanceclust.exceptions import InternalError, InvalidInputError
 from chanceclust.expectations import _expected_mutual_information, _validated_table
 from chanceclust.measures import _mutual_information
-from chanceclust.special import bell, stirling2
 
 __all__ = [
     "mutual_information_variance",
@@ -331,12 +327,8 @@ def _table_sri(table: Table, sides: tuple[Side, Side]) -> float:
 
 
 def _fixed_clusters(side: Side) -> int | None:
-    """K of a side whose sizes are fixed (perm, a reference, num with K = 1 or N), else None."""
-    if isinstance(side, Fixed):
-        return side.k
-    if isinstance(side, Num) and side.k in (1, side.n):
-        return side.k
-    return None
+    """K of a side whose sizes are fixed (perm, a reference, K = 1 or N), else None."""
+    return side.k if side.sizes_given or (side.fixed_k and side.k in (1, side.n)) else None
 
 
 def _constant_mi(sides: tuple[Side, Side]) -> bool:
@@ -384,7 +376,7 @@ def _mi_variance_of_sides(true: Side, pred: Side) -> float:
     clusters) by the sums over sizes up to MAX_SIZE_LAW_N (one random side, two), refused
     beyond."""
     n = true.n
-    random = [side for side in (true, pred) if not isinstance(side, Fixed)]
+    random = [side for side in (true, pred) if not side.sizes_given]
     beyond = SLOT_TWO_SIDED_N if len(random) == 2 else MAX_RANDOM_N
     if n > beyond and all(isinstance(side.law, SlotMixture) for side in random):
         _check_slot_windows(n, random)
@@ -450,35 +442,16 @@ def _check_grid(n: int, rows: SizeMoments, cols: SizeMoments) -> None:
 def _size_moments(side: Side, limit: int = MAX_SIZE_LAW_N[1]) -> SizeMoments:
     """The size moments of one side; a random side with N > ``limit`` is refused (the
     callers have sent the slot mixtures beyond MAX_RANDOM_N to the slot routes before)."""
-    if isinstance(side, Fixed):
-        return fixed_moments(side.law)
-    if isinstance(side, Num) and side.k in (1, side.n):
-        return fixed_moments(Fixed(np.full(side.k, side.n // side.k, dtype=np.int64), side.n).law)
-    if side.n > limit:
-        name = "num" if isinstance(side, Num) else "all"
+    if side.n > limit and _fixed_clusters(side) is None:
         sides = "one random side" if limit == MAX_SIZE_LAW_N[0] else "two random sides"
         raise InvalidInputError(
-            f"the exact variance of the mutual information under model={name!r} is "
+            f"the exact variance of the mutual information under model={side.name!r} is "
             f"implemented for N <= {limit} with {sides} (got N = {side.n}), and beyond only "
             "where the random sides are mixtures of uniform labelings (all; num with mean "
             "cluster size well above log K); use model='perm', or significance_test('mi', "
             "...) for a Monte Carlo null"
         )
-    return _random_size_moments(side)
-
-
-@lru_cache(maxsize=64)
-def _random_size_moments(side: Side) -> SizeMoments:
-    """W, W2 and Cov of a num or all side from exact Stirling or Bell numbers."""
-    n = side.n
-    if isinstance(side, Num):
-        k = side.k
-
-        def rest(m: int, used: int) -> int:
-            return stirling2(m, k - used) if k - used >= 0 else 0
-
-        return random_moments(n, stirling2(n, k), rest, "1a")
-    return random_moments(n, bell(n), lambda m, used: bell(m), "a")
+    return side.size_moments()
 
 
 @lru_cache(maxsize=64)
