@@ -61,11 +61,11 @@ def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
 def check_model(model: Any, name: str = "model") -> Model:
     """The random model of one clustering: a name of MODELS or a
     :class:`~chanceclust._models.Model` value (``chanceclust.models``), else raise."""
-    if isinstance(model, str) and model in MODELS:
-        return _MODEL_VALUES[model]
-    if isinstance(model, Model) and not isinstance(model, str):
+    if isinstance(model, str):
+        return _MODEL_VALUES[check_choice(model, name, MODELS)]
+    if isinstance(model, Model):
         return model
-    one = " of one clustering here" if isinstance(model, PerSide) else ""
+    one = " a model of one clustering here:" if isinstance(model, PerSide) else ""
     raise InvalidInputError(
         f"`{name}` must be{one} one of {', '.join(map(repr, MODELS))} or a model value of "
         f"chanceclust.models (e.g. models.Num()); got {_describe(model)}."

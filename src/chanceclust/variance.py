@@ -57,7 +57,7 @@ from chanceclust._expected.mi_variance_slots import (
     one_sided_slot_variance,
     two_sided_slot_variance,
 )
-from chanceclust._models import Side, canonical_pair
+from chanceclust._models import Model, PerSide, Side, canonical_pair
 from chanceclust.contingency import Table, _pair_counts
 from chanceclust.exceptions import InternalError, InvalidInputError
 from chanceclust.expectations import _expected_mutual_information, _validated_table
@@ -152,7 +152,7 @@ def rand_index_variance(
     labels_true: Any = None,
     labels_pred: Any = None,
     *,
-    model: str = "perm",
+    model: str | Model | PerSide = "perm",
     one_sided: bool = False,
     contingency: Any = None,
     unassigned_label: Any = None,
@@ -169,11 +169,7 @@ def rand_index_variance(
     Parameters
     ----------
     %(labels)s
-    model : {"perm", "num", "all"}, default="perm"
-        The random model (see :func:`chanceclust.expected_rand_index`).
-    one_sided : bool, default=False
-        If True, ``labels_true`` is fixed and only ``labels_pred`` is random.
-        Under perm this changes nothing.
+    %(model)s
     %(contingency)s
     %(unassigned)s
 
@@ -260,7 +256,7 @@ def standardized_rand_index(
     labels_true: Any = None,
     labels_pred: Any = None,
     *,
-    model: str = "perm",
+    model: str | Model | PerSide = "perm",
     one_sided: bool = False,
     contingency: Any = None,
     unassigned_label: Any = None,
@@ -273,10 +269,7 @@ def standardized_rand_index(
     Parameters
     ----------
     %(labels)s
-    model : {"perm", "num", "all"}, default="perm"
-        The random model.
-    one_sided : bool, default=False
-        If True, ``labels_true`` is a fixed reference.
+    %(model)s
     %(contingency)s
     %(unassigned)s
 
@@ -475,7 +468,7 @@ def mutual_information_variance(
     labels_true: Any = None,
     labels_pred: Any = None,
     *,
-    model: str = "perm",
+    model: str | Model | PerSide = "perm",
     one_sided: bool = False,
     contingency: Any = None,
     unassigned_label: Any = None,
@@ -587,7 +580,7 @@ def standardized_mutual_information(
     labels_true: Any = None,
     labels_pred: Any = None,
     *,
-    model: str = "perm",
+    model: str | Model | PerSide = "perm",
     one_sided: bool = False,
     contingency: Any = None,
     unassigned_label: Any = None,
