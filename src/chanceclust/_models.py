@@ -122,7 +122,8 @@ class FixedSide:
 
     def sized_sampler(self) -> SizedSampler:
         """:meth:`sampler` with each draw's sizes: None (every draw has this side's sizes)."""
-        return _unsized(self.sampler())
+        draw = self.sampler()
+        return lambda gen: (draw(gen), None)
 
     def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
         """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other;
@@ -132,7 +133,9 @@ class FixedSide:
         draws the same stream for the whole batch, but is slower (numpy's shuffle is
         specialized for 8-byte items in ``permutation`` only; benchmarks/RESULTS.md #23).
         """
-        _draw_rows(self.sampler(), gen, out)
+        draw = self.sampler()
+        for row in out:
+            row[:] = draw(gen)
 
     @cached_property
     def _labels(self) -> NDArray[np.int64]:
@@ -271,12 +274,6 @@ def canonical_pair(first: Side, second: Side) -> tuple[Side, Side]:
     return first, second
 
 
-def _draw_rows(draw: Sampler, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
-    """``out``'s rows drawn by ``draw`` one after the other (the stream of len(out) calls)."""
-    for row in out:
-        row[:] = draw(gen)
-
-
 def _draw_sized_rows(
     draw: SizedSampler, gen: np.random.Generator, out: NDArray[np.integer]
 ) -> NDArray[np.int64]:
@@ -301,11 +298,6 @@ def stack_sizes(sizes: list[NDArray[np.int64] | None]) -> NDArray[np.int64] | No
     for row, row_sizes in zip(out, sizes, strict=True):
         row[: len(row_sizes)] = row_sizes
     return out
-
-
-def _unsized(draw: Sampler) -> SizedSampler:
-    """A sampler whose draws come without their sizes (None)."""
-    return lambda gen: (draw(gen), None)
 
 
 def _labels_only(draw: SizedSampler) -> Sampler:
