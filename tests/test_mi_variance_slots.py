@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 import chanceclust._expected.mi_variance_slots as slots
 from chanceclust._expected.mi_variance import total_variance
-from chanceclust._models import AllSide as All, NumSide as Num
+from chanceclust._models import AllSide as All
+from chanceclust._models import NumSide as Num
 from chanceclust.variance import _size_moments as size_moments
 
 

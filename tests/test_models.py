@@ -17,10 +17,10 @@ import pytest
 import chanceclust as cc
 from chanceclust import models
 from chanceclust._expected.laws import all_law, num_law
-from chanceclust._models import MODELS, Setting, canonical_pair
 from chanceclust._models import AllSide as All
 from chanceclust._models import FixedSide as Fixed
 from chanceclust._models import NumSide as Num
+from chanceclust._models import MODELS, Setting, canonical_pair
 from chanceclust._registry import MEASURES
 from chanceclust._validation import check_model, check_setting
 from chanceclust.exceptions import InvalidInputError

@@ -22,12 +22,12 @@ from chanceclust._expected.elementary import (
 )
 from chanceclust._expected.lattice import (
     SMALL_RATE_BELOW,
+    exact_bell,
+    exact_stirling2,
     lattice_probability,
     log_cf_ztp_large,
     log_cf_ztp_small,
     log_h_real,
-    exact_bell,
-    exact_stirling2,
     ztp_variance,
 )
 from chanceclust._validation import check_count, check_counts

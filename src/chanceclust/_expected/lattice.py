@@ -5,7 +5,8 @@ model's curvature (:mod:`curvature`) needs, for X_i i.i.d. zero-truncated Poisso
 P(X_1 + ... + X_k = n) at the saddle point (k E[X] = n): the saddle point, the log
 characteristic function on either side of ``SMALL_RATE_BELOW`` and the trapezoid rule, exact
 up to aliases at least 9.5 standard deviations away (docs/math.md#math-special); and
-k! S(m, k), S(n, k) and B_n as exact integers. Imports nothing of chanceclust but :mod:`elementary`.
+k! S(m, k), S(n, k) and B_n as exact integers. Imports nothing of chanceclust but
+:mod:`elementary`.
 """
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ from numpy.typing import NDArray
 from chanceclust._expected.elementary import truncated_poisson_rate, unique
 
 __all__ = [
+    "exact_bell",
+    "exact_stirling2",
     "lattice_probability",
     "log_cf_ztp_large",
     "log_cf_ztp_small",
     "log_h_real",
-    "exact_bell",
-    "exact_stirling2",
     "surjection_counts",
     "trapezoid_nodes",
     "ztp_saddle",
