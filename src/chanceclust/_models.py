@@ -69,7 +69,8 @@ class Side(Protocol):
     def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]
                   ) -> NDArray[np.int64] | None:
         """Fill the rows of ``out`` with draws, one after the other (the stream of as many
-        :meth:`sampler` calls); their sizes as :func:`stack_sizes` gives them, or None."""
+        :meth:`sampler` calls); their sizes by label, (len(out), largest K) zero padded, or
+        None where they are the side's."""
     def order(self) -> tuple[Any, ...]:
         """A total order on the sides of one class, for a canonical orientation of two."""
 
