@@ -32,7 +32,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         "_expected.deviance_series", "_expected.size_pairs", "_expected.mixture_fits",
         "_expected.mutual_information", "_expected.mi_variance", "_expected.mi_variance_slots",
     ]),
-    ("random-model objects", ["_models"]),
+    ("random-model objects", ["_models", "models"]),
     ("validation and table path", ["_validation", "_tables", "contingency", "io"]),
     ("single-pair public functions", [
         "special", "measures", "summary", "expectations", "adjusted", "variance", "samplers",

@@ -26,8 +26,10 @@ from test_portable_doctests import _long_floats
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 #: The public modules whose ``__all__`` docs/api.rst documents in full (the package itself, and
-#: the public modules that ``import chanceclust`` does not import).
-DOCUMENTED_MODULES = ("chanceclust", "chanceclust.dask", "chanceclust.datasets")
+#: its public modules with names of their own).
+DOCUMENTED_MODULES = (
+    "chanceclust", "chanceclust.dask", "chanceclust.datasets", "chanceclust.models"
+)
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts)
 
 

@@ -243,7 +243,9 @@ def test_slot_route_equals_size_route(sizes, model, n):
     """One-sided beyond MAX_RANDOM_N sums over the slots of a mixture; both routes agree."""
     from chanceclust._expected.mi_variance import total_variance
     from chanceclust._expected.mi_variance_slots import one_sided_slot_variance
-    from chanceclust._models import All, Fixed, Num
+    from chanceclust._models import AllSide as All
+    from chanceclust._models import FixedSide as Fixed
+    from chanceclust._models import NumSide as Num
     from chanceclust.variance import _size_moments as size_moments
 
     fixed = Fixed(np.array(sizes), n)
@@ -259,7 +261,8 @@ TWO_SIDED_SLOT_CASES = [("all", 30, None), ("num", 60, (3, 4)), ("num", 40, (2, 
 def test_two_sided_slot_route_equals_size_route(model, n, ks):
     from chanceclust._expected.mi_variance import total_variance
     from chanceclust._expected.mi_variance_slots import two_sided_slot_variance
-    from chanceclust._models import All, Num
+    from chanceclust._models import AllSide as All
+    from chanceclust._models import NumSide as Num
     from chanceclust.variance import _size_moments as size_moments
 
     sides = [All(n), All(n)] if model == "all" else [Num(n, k) if k else All(n) for k in ks]
@@ -312,7 +315,7 @@ def test_both_sides_of_the_slot_switch(model, n):
     tests/test_mi_variance_slots.py)."""
     from chanceclust._expected.mi_variance import total_variance
     from chanceclust._expected.mi_variance_slots import one_sided_slot_variance
-    from chanceclust._models import Fixed
+    from chanceclust._models import FixedSide as Fixed
     from chanceclust.variance import _size_moments as size_moments
 
     a = np.arange(n) % 3

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 import chanceclust._expected.mi_variance_slots as slots
 from chanceclust._expected.mi_variance import total_variance
-from chanceclust._models import All, Num
+from chanceclust._models import AllSide as All
+from chanceclust._models import NumSide as Num
 from chanceclust.variance import _size_moments as size_moments
 
 
@@ -82,7 +83,7 @@ def test_interpolated_phi_equals_every_position(n, ks, monkeypatch):
 @pytest.mark.parametrize("one_sided", [True, False])
 @pytest.mark.parametrize(("model", "n", "ks"), [("all", 200, None), ("num", 1000, (12, 9))])
 def test_small_batches_give_the_same_value(model, n, ks, one_sided, monkeypatch):
-    from chanceclust._models import Fixed
+    from chanceclust._models import FixedSide as Fixed
 
     laws = [side.law for side in _laws(model, n, ks)]
     if one_sided:

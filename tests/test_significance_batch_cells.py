@@ -15,7 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chanceclust import significance
-from chanceclust._models import All, Fixed, Num
+from chanceclust._models import AllSide as All
+from chanceclust._models import FixedSide as Fixed
+from chanceclust._models import NumSide as Num
 from chanceclust._tables import count_rows
 from chanceclust.measures import _mutual_information_values
 from chanceclust.significance import (

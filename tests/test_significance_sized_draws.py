@@ -19,7 +19,10 @@ from hypothesis import strategies as st
 
 from chanceclust import random_clustering, random_clusterings
 from chanceclust._expected.laws import stam_mixture
-from chanceclust._models import All, Fixed, Num, _surjection_rate
+from chanceclust._models import AllSide as All
+from chanceclust._models import FixedSide as Fixed
+from chanceclust._models import NumSide as Num
+from chanceclust._models import _surjection_rate
 from chanceclust._registry import MEASURES
 from chanceclust.significance import (
     _batch_tables,

@@ -7,6 +7,7 @@ with the same number of clusters) and ``all`` (uniform over all
 clusterings), two-sided or against a fixed reference (``one_sided=True``).
 """
 
+from chanceclust import models  # noqa: F401  (chanceclust.models: the random models as values)
 from chanceclust._validation import UnassignedReport
 from chanceclust.adjusted import adjusted_mutual_information, adjusted_rand_index
 from chanceclust.allpairs import PairwiseResult, pairwise

@@ -33,15 +33,17 @@ unassigned : {"raise", "drop", "singletons", "cluster"}, default="raise"
     applies to the elements kept); each its own cluster; or one cluster per clustering
     (scikit-learn's -1).""",
     "model": """\
-model : {"perm", "num", "all"}, default="perm"
+model : {"perm", "num", "all"} or a value of chanceclust.models, default="perm"
     The random model: ``perm`` keeps both clusterings' cluster sizes, ``num`` their
-    numbers of clusters, ``all`` only N (docs/math.md#math-models).
+    numbers of clusters, ``all`` only N (docs/math.md#math-models);
+    ``models.PerSide(true=..., pred=...)`` a different one on each side
+    (docs/math.md#math-model-protocol).
 one_sided : bool, default=False
     If True, ``labels_true`` is a fixed reference; only ``labels_pred`` is random.""",
     "one_model": """\
 n : int
     Number of elements N >= 1.
-model : {"perm", "num", "all"}
+model : {"perm", "num", "all"} or a model value of chanceclust.models
     perm: uniform over the clusterings with cluster sizes ``sizes``; num: uniform over
     the S(N, K) clusterings with K = ``n_clusters``; all: uniform over the B_N clusterings.
 n_clusters : int, optional
@@ -51,7 +53,8 @@ sizes : array-like of positive int, optional
     "summaries": """\
 n : int
     Number of elements N.
-model : {"perm", "num", "all"}, default="perm"
+model : {"perm", "num", "all"} or a value of chanceclust.models, default="perm"
+    As in :func:`chanceclust.expected_rand_index`.
 one_sided : bool, default=False
     If True, the clustering with ``sizes_true`` is a fixed reference.
 sizes_true, sizes_pred : array-like of int, optional

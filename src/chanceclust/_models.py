@@ -1,31 +1,78 @@
-"""The random models as values: each side of a comparison, and the setting that makes them.
+"""The random models as values: the sides of a comparison, the models that make them, the setting.
 
-docs/math.md#math-models. Validation parses ``model`` and ``one_sided`` once into a
-:class:`Setting`, which turns sizes into two sides: :class:`Fixed` (sizes kept: ``perm``, or
-the one-sided reference), :class:`Num` (n, k) or :class:`All` (n). Each side owns its size law,
-its K, its entropy bound (docs/math.md#math-s-max), its sampler (#math-samplers) and its cache
-key (None for sizes: nothing is cached by array); everything downstream receives these values.
+docs/math.md#math-models and #math-model-protocol. A model (:class:`Model`: :class:`Perm`,
+:class:`Num`, :class:`All`, or :class:`PerSide` with one on each side) turns N and a
+clustering's summary into a random :class:`Side`; validation parses ``model`` and
+``one_sided`` once into a :class:`Setting`. Everything downstream asks the sides through the
+:class:`Side` protocol: no module but this one knows their classes.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any, ClassVar, Protocol
+from functools import cached_property, lru_cache
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._entropy import entropy_of_sizes
 from chanceclust._expected.elementary import truncated_poisson_rate
+from chanceclust._expected.lattice import exact_bell, exact_stirling2
 from chanceclust._expected.laws import Law, all_law, fixed_law, num_law, stam_mixture
+from chanceclust._expected.mi_variance import SizeMoments, fixed_moments, random_moments
 from chanceclust.exceptions import InternalError
 
 Sampler = Callable[[np.random.Generator], NDArray[np.int64]]
 #: A sampler that also returns the draw's cluster sizes by label (None where not known).
 SizedSampler = Callable[[np.random.Generator], tuple[NDArray[np.int64], NDArray[np.int64] | None]]
+
+
+class Side(Protocol):
+    """One random clustering of N elements: all that the expectations, the variances and the
+    null draws ask of it (docs/math.md#math-model-protocol)."""
+
+    @property
+    def n(self) -> int:
+        """N, the number of elements."""
+    @property
+    def name(self) -> str:
+        """The name of the model that made it, as messages show it."""
+    @property
+    def k(self) -> int | None:
+        """K, the number of clusters of every clustering of the side; None when K varies."""
+    @property
+    def fixed_k(self) -> bool:
+        """Whether every clustering of the side has K = :attr:`k` clusters."""
+    @property
+    def sizes_given(self) -> bool:
+        """Whether every clustering has the given sizes (perm, a one-sided reference): its
+        draws are permutations of one label sequence, and its Rand terms are exact."""
+    @property
+    def key(self) -> Hashable | None:
+        """A cache key by value (the law depends on it alone), or None: not cached by value."""
+    @property
+    def law(self) -> Law:
+        """The size law: a SizeLaw (expected clusters of each size) or a SlotMixture
+        (a mixture of uniform labelings; docs/math.md#math-laws)."""
+    def entropy_bound(self) -> float:
+        """The largest entropy of a clustering of the side (docs/math.md#math-s-max)."""
+    def size_moments(self) -> SizeMoments:
+        """The exact means and covariances of the numbers of clusters of each size (Var[MI]
+        over sizes, docs/math.md#math-mi-variance)."""
+    def sampler(self) -> Sampler:
+        """An exact sampler of the side's clusterings (docs/math.md#math-samplers)."""
+    def sized_sampler(self) -> SizedSampler:
+        """:meth:`sampler` with each draw's sizes by label (None where they are the side's)."""
+    def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]
+                  ) -> NDArray[np.int64] | None:
+        """Fill the rows of ``out`` with draws, one after the other (the stream of as many
+        :meth:`sampler` calls); their sizes by label, (len(out), largest K) zero padded, or
+        None where they are the side's."""
+    def order(self) -> tuple[Any, ...]:
+        """A total order on the sides of one class, for a canonical orientation of two."""
 
 
 class _Margins(Protocol):
@@ -37,13 +84,16 @@ class _Margins(Protocol):
 
 
 @dataclass(frozen=True, eq=False)
-class Fixed:
+class FixedSide:
     """A side whose cluster sizes are kept (``perm``, or the one-sided reference)."""
 
     sizes: NDArray[np.int64]
     n: int
     #: Hashed by identity (eq=False): a side of sizes is never a cache key by value.
     key: ClassVar[None] = None
+    name: ClassVar[str] = "perm"
+    fixed_k: ClassVar[bool] = True
+    sizes_given: ClassVar[bool] = True
 
     @property
     def k(self) -> int:
@@ -59,6 +109,9 @@ class Fixed:
         """The largest entropy in the ensemble: the entropy H of the sizes themselves."""
         return entropy_of_sizes(self.sizes, self.n)
 
+    def size_moments(self) -> SizeMoments:
+        return fixed_moments(self.law)
+
     def sampler(self) -> Sampler:
         """A uniform permutation of the labels 0..K-1 repeated by size."""
         base = self._labels
@@ -70,7 +123,8 @@ class Fixed:
 
     def sized_sampler(self) -> SizedSampler:
         """:meth:`sampler` with each draw's sizes: None (every draw has this side's sizes)."""
-        return _unsized(self.sampler())
+        draw = self.sampler()
+        return lambda gen: (draw(gen), None)
 
     def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
         """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other;
@@ -80,7 +134,9 @@ class Fixed:
         draws the same stream for the whole batch, but is slower (numpy's shuffle is
         specialized for 8-byte items in ``permutation`` only; benchmarks/RESULTS.md #23).
         """
-        _draw_rows(self.sampler(), gen, out)
+        draw = self.sampler()
+        for row in out:
+            row[:] = draw(gen)
 
     @cached_property
     def _labels(self) -> NDArray[np.int64]:
@@ -93,11 +149,14 @@ class Fixed:
 
 
 @dataclass(frozen=True)
-class Num:
+class NumSide:
     """A side uniform over the S(N, K) clusterings of N elements into exactly K clusters."""
 
     n: int
     k: int
+    name: ClassVar[str] = "num"
+    fixed_k: ClassVar[bool] = True
+    sizes_given: ClassVar[bool] = False
 
     @property
     def key(self) -> tuple[str, int, int]:
@@ -112,6 +171,12 @@ class Num:
     def entropy_bound(self) -> float:
         """The largest entropy with K clusters: log K (equal sizes)."""
         return math.log(self.k)
+
+    def size_moments(self) -> SizeMoments:
+        """From exact Stirling numbers; K = 1 or N: the one size sequence's."""
+        if self.k in (1, self.n):
+            return fixed_moments(self.law)
+        return _num_moments(self.n, self.k)
 
     def sampler(self) -> Sampler:
         """A uniform surjection onto K labels (docs/math.md#math-samplers)."""
@@ -142,11 +207,14 @@ class Num:
 
 
 @dataclass(frozen=True)
-class All:
+class AllSide:
     """A side uniform over the B_N clusterings of N elements."""
 
     n: int
     k: None = field(default=None, init=False)
+    name: ClassVar[str] = "all"
+    fixed_k: ClassVar[bool] = False
+    sizes_given: ClassVar[bool] = False
 
     @property
     def key(self) -> tuple[str, int]:
@@ -161,6 +229,10 @@ class All:
     def entropy_bound(self) -> float:
         """The largest entropy of a clustering of N elements: log N (singletons)."""
         return math.log(self.n)
+
+    def size_moments(self) -> SizeMoments:
+        """From exact Bell numbers."""
+        return _all_moments(self.n)
 
     def sampler(self) -> Sampler:
         """Stam's algorithm (docs/math.md#math-samplers)."""
@@ -196,20 +268,11 @@ class All:
         return ()
 
 
-Side = Fixed | Num | All
-
-
 def canonical_pair(first: Side, second: Side) -> tuple[Side, Side]:
     """Two sides of one kind in a canonical order, so that symmetric values are bit-symmetric."""
     if type(first) is type(second) and second.order() < first.order():
         return second, first
     return first, second
-
-
-def _draw_rows(draw: Sampler, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
-    """``out``'s rows drawn by ``draw`` one after the other (the stream of len(out) calls)."""
-    for row in out:
-        row[:] = draw(gen)
 
 
 def _draw_sized_rows(
@@ -226,7 +289,7 @@ def _draw_sized_rows(
 def stack_sizes(sizes: list[NDArray[np.int64] | None]) -> NDArray[np.int64] | None:
     """Per-draw sizes by label as one (len(sizes), largest K) int64 array, zero padded: what
     a bincount of each row's labels gives (every label 0..K-1 of a draw is used); None where
-    a draw came without its sizes (:meth:`Fixed.sized_sampler`)."""
+    a draw came without its sizes (:meth:`FixedSide.sized_sampler`)."""
     if any(s is None for s in sizes):
         return None
     width = max(len(s) for s in sizes)
@@ -236,11 +299,6 @@ def stack_sizes(sizes: list[NDArray[np.int64] | None]) -> NDArray[np.int64] | No
     for row, row_sizes in zip(out, sizes, strict=True):
         row[: len(row_sizes)] = row_sizes
     return out
-
-
-def _unsized(draw: Sampler) -> SizedSampler:
-    """A sampler whose draws come without their sizes (None)."""
-    return lambda gen: (draw(gen), None)
 
 
 def _labels_only(draw: SizedSampler) -> Sampler:
@@ -283,80 +341,138 @@ def _surjection_sizes(
     return extra_counts.astype(np.int64, copy=False)
 
 
-@dataclass(frozen=True)
-class Model:
-    """A random model; ``needs``: what a side needs besides N ("sizes", "n_clusters" or None)."""
 
-    name: str
-    needs: str | None
-    _make: Callable[[int, NDArray[np.int64] | None, int | None], Side] = field(repr=False)
+
+@lru_cache(maxsize=64)
+def _num_moments(n: int, k: int) -> SizeMoments:
+    def rest(m: int, used: int) -> int:  # clusterings of m elements into the K - used others
+        return exact_stirling2(m, k - used) if k - used >= 0 else 0
+
+    return random_moments(n, exact_stirling2(n, k), rest, "1a")
+
+
+@lru_cache(maxsize=64)
+def _all_moments(n: int) -> SizeMoments:
+    return random_moments(n, exact_bell(n), lambda m, used: exact_bell(m), "a")
+
+
+
+@runtime_checkable
+class Model(Protocol):
+    """A random model of one clustering: what its side needs, and the side
+    (docs/math.md#math-model-protocol)."""
+
+    @property
+    def name(self) -> str:
+        """Its name in messages and results."""
+    @property
+    def needs(self) -> str | None:
+        """The summary its side is made from: ``"sizes"``, ``"n_clusters"`` or None (N only)."""
+    def side(self, n: int, sizes: NDArray[np.int64] | None, k: int | None) -> Side:
+        """The side of a clustering of ``n`` elements with these (validated) summaries."""
+
+
+@dataclass(frozen=True)
+class Perm:
+    """``perm``: uniform over the clusterings with the given cluster sizes."""
+
+    name: ClassVar[str] = "perm"
+    needs: ClassVar[str | None] = "sizes"
 
     def side(self, n: int, sizes: NDArray[np.int64] | None, k: int | None) -> Side:
-        """The random side of a clustering of ``n`` elements (arguments validated)."""
-        return self._make(n, sizes, k)
+        if sizes is None:
+            raise InternalError("a perm side needs its sizes (validation supplies them)")
+        return FixedSide(sizes, n)
 
 
-def _fixed(n: int, sizes: NDArray[np.int64] | None, k: int | None) -> Side:
-    if sizes is None:
-        raise InternalError("a fixed side needs its sizes (validation supplies them)")
-    return Fixed(sizes, n)
+@dataclass(frozen=True)
+class Num:
+    """``num``: uniform over the S(N, K) clusterings with the given number of clusters K."""
+
+    name: ClassVar[str] = "num"
+    needs: ClassVar[str | None] = "n_clusters"
+
+    def side(self, n: int, sizes: NDArray[np.int64] | None, k: int | None) -> Side:
+        if k is None:
+            raise InternalError("a num side needs K (validation supplies it)")
+        return NumSide(n, k)
 
 
-def _num(n: int, sizes: NDArray[np.int64] | None, k: int | None) -> Side:
-    if k is None:
-        raise InternalError("a num side needs K (validation supplies it)")
-    return Num(n, k)
+@dataclass(frozen=True)
+class All:
+    """``all``: uniform over the B_N clusterings of N elements."""
+
+    name: ClassVar[str] = "all"
+    needs: ClassVar[str | None] = None
+
+    def side(self, n: int, sizes: NDArray[np.int64] | None, k: int | None) -> Side:
+        return AllSide(n)
 
 
-def _all(n: int, sizes: NDArray[np.int64] | None, k: int | None) -> Side:
-    return All(n)
+@dataclass(frozen=True)
+class PerSide:
+    """A different model on each side of a two-sided comparison: ``true`` draws the clustering
+    of ``labels_true``, ``pred`` that of ``labels_pred`` (docs/math.md#math-model-protocol)."""
+
+    true: Model
+    pred: Model
+
+    @property
+    def name(self) -> str:
+        """``"<true>/<pred>"``, e.g. ``"perm/num"``."""
+        return f"{self.true.name}/{self.pred.name}"
 
 
-#: The random models by name: the only place where a name becomes behaviour.
-MODELS: dict[str, Model] = {
-    m.name: m
-    for m in (
-        Model("perm", "sizes", _fixed),
-        Model("num", "n_clusters", _num),
-        Model("all", None, _all),
-    )
-}
+#: The random models by name: the values the strings stand for.
+MODELS: dict[str, Model] = {m.name: m for m in (Perm(), Num(), All())}
 
 
 @dataclass(frozen=True)
 class Setting:
-    """A random model and whether ``labels_true`` is a fixed reference (one-sided)."""
+    """A random model (one for both sides, or :class:`PerSide`) and whether ``labels_true``
+    is a fixed reference (one-sided)."""
 
-    model: Model
+    model: Model | PerSide
     one_sided: bool
 
     @property
     def name(self) -> str:
-        """The model's name: ``"perm"``, ``"num"`` or ``"all"``."""
+        """The model's name: ``"perm"``, ``"num"``, ``"all"``, or ``"<true>/<pred>"``."""
         return self.model.name
+
+    @property
+    def asymmetric(self) -> bool:
+        """Whether ``labels_true`` and ``labels_pred`` play different roles."""
+        return self.one_sided or isinstance(self.model, PerSide)
+
+    def model_of(self, *, reference: bool) -> Model:
+        """The model of ``labels_true``'s side (``reference``) or ``labels_pred``'s; a
+        one-sided reference is a perm side (docs/math.md#math-models)."""
+        model = self.model
+        if reference and self.one_sided:
+            return MODELS["perm"]
+        if isinstance(model, PerSide):
+            return model.true if reference else model.pred
+        return model
 
     def side(
         self, n: int, sizes: NDArray[np.int64] | None, k: int | None, *, reference: bool
     ) -> Side:
         """One side: ``reference`` for ``labels_true``, fixed when one-sided."""
-        if reference and self.one_sided:
-            return _fixed(n, sizes, k)
-        return self.model.side(n, sizes, k)
+        return self.model_of(reference=reference).side(n, sizes, k)
 
     def sides(self, n: int, sizes_true: NDArray[np.int64] | None, k_true: int | None,
               sizes_pred: NDArray[np.int64] | None, k_pred: int | None) -> tuple[Side, Side]:
-        """The two sides: the reference is fixed when one-sided (arguments validated)."""
+        """The two sides (arguments validated)."""
         return (
             self.side(n, sizes_true, k_true, reference=True),
             self.side(n, sizes_pred, k_pred, reference=False),
         )
 
     def sides_by_k(self, n: int, k_true: int, k_pred: int) -> tuple[Side, Side] | None:
-        """The two sides when both are random and need no sizes (two-sided num, all), else None.
-
-        Their values, E[MI] among them, then depend on (N, K_A, K_B) alone (on N under all).
-        """
-        if self.one_sided or self.model.needs == "sizes":
+        """The two sides when neither needs sizes (two-sided num, all), else None: their
+        values, E[MI] among them, then depend on (N, K_A, K_B) alone."""
+        if any(self.model_of(reference=r).needs == "sizes" for r in (True, False)):
             return None
         return self.sides(n, None, k_true, None, k_pred)
 

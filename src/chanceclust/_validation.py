@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._models import MODELS as _MODEL_VALUES
-from chanceclust._models import Model, Setting
+from chanceclust._models import Model, PerSide, Setting
 from chanceclust.exceptions import InvalidInputError, InvalidInputTypeError
 
 MODELS = tuple(_MODEL_VALUES)  # ("perm", "num", "all"): the names users type
@@ -58,14 +58,29 @@ def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
     )
 
 
-def check_model(model: Any) -> Model:
-    """The random model named ``model`` (a :class:`~chanceclust._models.Model`), else raise."""
-    return _MODEL_VALUES[check_choice(model, "model", MODELS)]
+def check_model(model: Any, name: str = "model") -> Model:
+    """The random model of one clustering: a name of MODELS or a
+    :class:`~chanceclust._models.Model` value (``chanceclust.models``), else raise."""
+    if isinstance(model, str):
+        return _MODEL_VALUES[check_choice(model, name, MODELS)]
+    if isinstance(model, Model):
+        return model
+    one = " a model of one clustering here:" if isinstance(model, PerSide) else ""
+    raise InvalidInputError(
+        f"`{name}` must be{one} one of {', '.join(map(repr, MODELS))} or a model value of "
+        f"chanceclust.models (e.g. models.Num()); got {_describe(model)}."
+    )
 
 
 def check_setting(model: Any, one_sided: Any) -> Setting:
-    """Parse ``model`` and ``one_sided`` (in that order) into a :class:`Setting`."""
-    return Setting(check_model(model), check_one_sided(one_sided))
+    """Parse ``model`` (a name, a model value, or a :class:`PerSide` pair of them) and
+    ``one_sided``, in that order, into a :class:`Setting`."""
+    if isinstance(model, PerSide):
+        true, pred = check_model(model.true, "model.true"), check_model(model.pred, "model.pred")
+        model = true if true == pred else PerSide(true, pred)
+    else:
+        model = check_model(model)
+    return Setting(model, check_one_sided(one_sided))
 
 
 ALTERNATIVES = ("greater", "less", "two-sided")
@@ -1353,11 +1368,11 @@ def check_summaries(
     given = {"sizes_true": sizes_true, "n_clusters_true": k_true,
              "sizes_pred": sizes_pred, "n_clusters_pred": k_pred}
     needs: list[tuple[str, str]] = []  # (argument, note) of what the setting needs
-    needed_true = "sizes" if setting.one_sided else setting.model.needs
-    if needed_true is not None:
-        needs.append((f"{needed_true}_true", " (the reference)" if setting.one_sided else ""))
-    if setting.model.needs is not None:
-        needs.append((f"{setting.model.needs}_pred", ""))
+    for role, reference in (("true", True), ("pred", False)):
+        needed = setting.model_of(reference=reference).needs
+        if needed is not None:
+            note = " (the reference)" if reference and setting.one_sided else ""
+            needs.append((f"{needed}_{role}", note))
     missing = [(names[key], note) for key, note in needs if given[key] is None]
     if missing:  # every missing argument in one message
         listed = " and ".join(_arg(name) + note for name, note in missing)
@@ -1391,8 +1406,8 @@ def check_model_summary(
         )
     size_array, k = check_side(n, sizes, n_clusters)
     if model.needs is not None:
-        check_needed(model, model.needs, size_array if model.needs == "sizes" else k)
-    return n, model, k, size_array if model.needs == "sizes" else None
+        check_needed(model, model.needs, {"sizes": size_array, "n_clusters": k}[model.needs])
+    return n, model, k, size_array
 
 
 def check_counts(value: Any, name: str) -> NDArray[np.int64]:

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._docs import fill_doc
-from chanceclust._models import Fixed, Side
+from chanceclust._models import Side
 from chanceclust._validation import check_average_method
 from chanceclust.contingency import Table, _pair_counts
 from chanceclust.expectations import (
@@ -105,7 +105,7 @@ def _adjusted_rand_index(table: Table, sides: tuple[Side, Side]) -> float:
 
 def _rand_expectation(sides: tuple[Side, Side]) -> tuple[float, float] | None:
     """(E[RI], 1 - E[RI]) where a side is random, None when both are fixed (exact ARI)."""
-    if all(isinstance(side, Fixed) for side in sides):
+    if all(side.sizes_given for side in sides):
         return None
     return _expected_rand_index_and_spread(*sides)
 

@@ -289,7 +289,7 @@ default="ami"
     m = len(names)
     # Only the upper triangle when s(A, B) = s(B, A) to the last bit (the registry says
     # where; the measures are computed on a canonical orientation there).
-    symmetric = other is None and chosen.symmetric(setting.one_sided, method)
+    symmetric = other is None and chosen.symmetric(setting.asymmetric, method)
     rows_index, cols_index = _pairs(m, m_other, other is None, symmetric)
     values = np.empty(rows_index.size, dtype=np.float64)
     spec = _Spec(measure_name, setting, method, n)

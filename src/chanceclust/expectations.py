@@ -13,7 +13,7 @@ from typing import Any
 from chanceclust._docs import fill_doc
 from chanceclust._expected.laws import falling_moment, pair_probabilities
 from chanceclust._expected.mutual_information import expected_mi_of_laws
-from chanceclust._models import Setting, Side, canonical_pair
+from chanceclust._models import Model, PerSide, Setting, Side, canonical_pair
 from chanceclust._validation import (
     MAX_N,
     check_count,
@@ -80,7 +80,7 @@ def expected_rand_index(
     labels_true: Any = None,
     labels_pred: Any = None,
     *,
-    model: str = "perm",
+    model: str | Model | PerSide = "perm",
     one_sided: bool = False,
     contingency: Any = None,
     unassigned_label: Any = None,
@@ -143,7 +143,7 @@ def expected_mutual_information(
     labels_true: Any = None,
     labels_pred: Any = None,
     *,
-    model: str = "perm",
+    model: str | Model | PerSide = "perm",
     one_sided: bool = False,
     contingency: Any = None,
     unassigned_label: Any = None,
@@ -229,7 +229,7 @@ def _baseline_sides(
 def expected_rand_index_baseline(
     n: int,
     *,
-    model: str = "perm",
+    model: str | Model | PerSide = "perm",
     one_sided: bool = False,
     sizes_true: Any = None,
     sizes_pred: Any = None,
@@ -287,7 +287,7 @@ def expected_rand_index_baseline(
 def expected_mutual_information_baseline(
     n: int,
     *,
-    model: str = "perm",
+    model: str | Model | PerSide = "perm",
     one_sided: bool = False,
     sizes_true: Any = None,
     sizes_pred: Any = None,
@@ -340,7 +340,7 @@ def expected_mutual_information_baseline(
 def same_cluster_probability(
     n: Any,
     *,
-    model: str,
+    model: str | Model,
     n_clusters: Any = None,
     sizes: Any = None,
     group_size: int = 2,

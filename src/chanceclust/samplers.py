@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._docs import fill_doc
+from chanceclust._models import Model
 from chanceclust._validation import check_count, check_model_summary, check_rng
 from chanceclust.exceptions import InvalidInputError
 
@@ -23,7 +24,7 @@ __all__ = ["random_clustering", "random_clusterings"]
 def random_clustering(
     n: int,
     *,
-    model: str,
+    model: str | Model,
     n_clusters: int | None = None,
     sizes: Any = None,
     rng: Any = None,
@@ -69,7 +70,7 @@ def random_clusterings(
     m: int,
     n: int,
     *,
-    model: str,
+    model: str | Model,
     n_clusters: int | None = None,
     sizes: Any = None,
     rng: Any = None,

@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._docs import fill_doc
-from chanceclust._models import Fixed, Setting, Side, SizedSampler, stack_sizes
+from chanceclust._models import Setting, Side, SizedSampler, stack_sizes
 from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust._tables import count_rows
 from chanceclust._validation import (
@@ -468,7 +468,7 @@ def _sized_samplers(s: _Setup) -> tuple[SizedSampler | None, SizedSampler]:
     # Named measures depend on the table only, whose law with both sizes fixed (perm) is
     # the same with labels_true fixed (docs/math.md#math-models): skip drawing it.
     # Callables get both, but for a one-sided reference.
-    fixed_true = s.setting.one_sided or (isinstance(side_true, Fixed) and s.evaluate is not None)
+    fixed_true = s.setting.one_sided or (side_true.sizes_given and s.evaluate is not None)
     return (None if fixed_true else side_true.sized_sampler()), side_pred.sized_sampler()
 
 
@@ -516,7 +516,7 @@ def _null(
         if s.evaluate is not None:
             # perm: every drawn row has the pred side's sizes (no per-row tally needed);
             # num, all: the draws' own sizes (not tallied again).
-            fixed = isinstance(s.sides[1], Fixed)
+            fixed = s.sides[1].sizes_given
             tables = _batch_tables(trues, preds, fixed, cache, sizes_true, sizes_pred)
             out[start : start + m] = s.evaluate(tables)
             del tables  # its cells are not held while the next batch is drawn and tallied

@@ -22,11 +22,12 @@ from chanceclust._expected.elementary import (
 )
 from chanceclust._expected.lattice import (
     SMALL_RATE_BELOW,
+    exact_bell,
+    exact_stirling2,
     lattice_probability,
     log_cf_ztp_large,
     log_cf_ztp_small,
     log_h_real,
-    surjection_counts,
     ztp_variance,
 )
 from chanceclust._validation import check_count, check_counts
@@ -84,33 +85,7 @@ def stirling2(n: int, k: int) -> int:
     >>> stirling2(1000, 10).bit_length()  # far beyond a double (1024 bits of exponent)
     3301
     """
-    n = check_count(n, "n")
-    k = check_count(k, "k")
-    if k > n:
-        return 0
-    if k == 0:
-        return 1 if n == 0 else 0
-    if k == 1 or k == n:
-        return 1
-    m = n - k
-    if m < k // 4:  # k close to n: second-order Eulerian numbers (Notes)
-        row = _eulerian2_row(m)
-        return sum(e * math.comb(n + m - 1 - j, 2 * m) for j, e in enumerate(row) if e)
-    return surjection_counts(n, k, 1)[0] // math.factorial(k)
-
-
-def _eulerian2_row(m: int) -> list[int]:
-    """Second-order Eulerian numbers <<m, j>>, j = 0 .. m - 1 (``[1]`` for m = 0)."""
-    row = [1]
-    for i in range(1, m + 1):
-        # <<i, j>> = (j + 1) <<i-1, j>> + (2i - 1 - j) <<i-1, j-1>>
-        new = [0] * i
-        for j in range(i):
-            a = (j + 1) * row[j] if j < len(row) else 0
-            b = (2 * i - 1 - j) * row[j - 1] if 0 < j <= len(row) else 0
-            new[j] = a + b
-        row = new
-    return row
+    return exact_stirling2(check_count(n, "n"), check_count(k, "k"))
 
 
 def bell(n: int) -> int:
@@ -152,19 +127,7 @@ def bell(n: int) -> int:
     >>> [bell(n) for n in range(7)]
     [1, 1, 2, 5, 15, 52, 203]
     """
-    n = check_count(n, "n")
-    if n == 0:
-        return 1
-    derange = [1, 0]
-    for p in range(2, n + 1):
-        derange.append((p - 1) * (derange[-1] + derange[-2]))
-    total = 0
-    binom = 1  # C(n, j)
-    for j in range(n + 1):
-        if j:
-            total += binom * j**n * derange[n - j]
-        binom = binom * (n - j) // (j + 1)
-    return total // math.factorial(n)
+    return exact_bell(check_count(n, "n"))
 
 
 # --------------------------------------------------------------------------- float kernels

@@ -1,29 +1,8 @@
-"""Exact variance of the Rand index under the perm, num and all random models.
+"""Exact variances of the Rand index and the mutual information, and the z-scores SRI and SMI.
 
-The Rand index is an average over the P = C(N, 2) element pairs p of
-Z_p = X_p Y_p + (1 - X_p)(1 - Y_p), where X_p (Y_p) is 1 when the pair is
-co-clustered in A (B). With A and B independent,
-
-    Cov(Z_p, Z_q) = alpha (1 - 2 b1)^2 + beta (1 - 2 a1)^2 + 4 alpha beta,
-
-where a1 = P(X_p = 1), alpha = Cov(X_p, X_q), and b1, beta likewise for B.
-The covariances depend only on whether p and q are the same pair, share one
-element (N(N-1)(N-2) ordered pairs of pairs) or are disjoint
-(N(N-1)(N-2)(N-3)/4 ordered pairs of pairs), so
-
-    P^2 Var[RI] = P c_same + N(N-1)(N-2) c_overlap + N(N-1)(N-2)(N-3)/4 c_disjoint.
-
-Per side (docs/math.md#math-rand-variance): perm with sizes a_i (Hubert & Arabie 1985),
-a1 = sum (a_i)_2 / (N)_2, P(three elements together) = sum (a_i)_3 / (N)_3,
-P(two disjoint pairs each together) = (sum (a_i)_4 + (sum (a_i)_2)^2
-- sum (a_i)_2^2) / (N)_4; num and all: both joint probabilities equal
-S(N-2,K)/S(N,K) or B_{N-2}/B_N, whatever the overlap.
-
-One-sided (``labels_true`` a fixed reference G): the law of the table of
-(G, B) is that of (sigma G, B) for a uniform permutation sigma of the
-elements, because B's law is invariant under permutations. So the reference
-enters exactly as a ``perm`` side with G's sizes, and one-sided perm equals
-two-sided perm.
+Var[RI]: the pair-pair sum of docs/math.md#math-rand-variance, regrouped for random sides so
+that nothing cancels; Var[MI]: #math-mi-variance. A one-sided reference enters exactly as a
+perm side with its sizes (#math-models), so one-sided perm equals two-sided perm.
 """
 
 from __future__ import annotations
@@ -33,7 +12,6 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
 
 from chanceclust._docs import fill_doc
 from chanceclust._expected.elementary import falling
@@ -49,10 +27,8 @@ from chanceclust._expected.mi_variance import (
     MAX_SIZE_LAW_N,
     SLOT_TWO_SIDED_N,
     SizeMoments,
-    fixed_moments,
     grid_points,
     pair_points,
-    random_moments,
     total_variance,
 )
 from chanceclust._expected.mi_variance_slots import (
@@ -60,12 +36,11 @@ from chanceclust._expected.mi_variance_slots import (
     one_sided_slot_variance,
     two_sided_slot_variance,
 )
-from chanceclust._models import Fixed, Num, Side, canonical_pair
+from chanceclust._models import Model, PerSide, Side, canonical_pair
 from chanceclust.contingency import Table, _pair_counts
 from chanceclust.exceptions import InternalError, InvalidInputError
 from chanceclust.expectations import _expected_mutual_information, _validated_table
 from chanceclust.measures import _mutual_information
-from chanceclust.special import bell, stirling2
 
 __all__ = [
     "mutual_information_variance",
@@ -117,18 +92,9 @@ def _exact_variance(n: int, side_true: tuple, side_pred: tuple) -> Fraction:
 
 
 def _table_variance(table: Table, sides: tuple[Side, Side]) -> Number:
-    """Var[RI] for a table (exact Fraction when both sides are fixed size sequences).
-
-    A random side (num or all) enters through (p1, g, v) of
-    :func:`~chanceclust._expected.laws.inverse_moments`: p1 = P(pair together),
-    g = p1 - p2 >= 0 and v = p2 - p1^2, p2 = P(two pairs together). With
-    alpha = v for both kinds of pair pairs, the pair-pair sum regroups into
-    terms that do not cancel (the fixed side's own Var[Q] = 0 is used exactly):
-
-    * fixed (a1) and random: Var = g / P + (1 - 2 a1)^2 v;
-    * both random: Var = (g_A + g_B - 4 g_A g_B) / P + (1 - 2 b1)^2 v_A
-      + (1 - 2 a1)^2 v_B + 4 v_A v_B.
-    """
+    """Var[RI] for a table: an exact Fraction when both sides are fixed size sequences, else
+    through each random side's (p1, g, v) of ``inverse_moments``
+    (docs/math.md#math-rand-variance)."""
     n = table.n
     if n < 2:
         return Fraction(0)
@@ -156,7 +122,7 @@ def rand_index_variance(
     labels_true: Any = None,
     labels_pred: Any = None,
     *,
-    model: str = "perm",
+    model: str | Model | PerSide = "perm",
     one_sided: bool = False,
     contingency: Any = None,
     unassigned_label: Any = None,
@@ -173,11 +139,7 @@ def rand_index_variance(
     Parameters
     ----------
     %(labels)s
-    model : {"perm", "num", "all"}, default="perm"
-        The random model (see :func:`chanceclust.expected_rand_index`).
-    one_sided : bool, default=False
-        If True, ``labels_true`` is fixed and only ``labels_pred`` is random.
-        Under perm this changes nothing.
+    %(model)s
     %(contingency)s
     %(unassigned)s
 
@@ -195,22 +157,11 @@ def rand_index_variance(
 
     Notes
     -----
-    With P = C(N, 2) and, per side, a1 = P(a pair is co-clustered) and the
-    covariances alpha of the co-clustering indicators of two pairs that
-    share one element or none (module notes),
-    P^2 Var[RI] = P c_0 + N(N-1)(N-2) c_1 + N(N-1)(N-2)(N-3)/4 c_2 with
-    c = alpha (1 - 2 b1)^2 + beta (1 - 2 a1)^2 + 4 alpha beta.
-
-    perm (two fixed size sequences): this sum in exact rational arithmetic on
-    the sums of falling factorials of the cluster sizes, then one rounding.
-    num and all: the sum is regrouped so that nothing cancels. A random side
-    enters through g = p1 - p2 and v = p2 - p1^2 (p2 = P(two pairs
-    co-clustered)), computed as E[(1/u)(1 - 1/u)] and Var(1/u) over the
-    mixture of i.i.d. labelings with u labels that represents the model, and
-    a fixed side (a one-sided reference) through its exact Var[Q] = 0:
-    Var = g / P + (1 - 2 a1)^2 v with one fixed side, and
-    (g_A + g_B - 4 g_A g_B) / P + (1 - 2 b1)^2 v_A + (1 - 2 a1)^2 v_B
-    + 4 v_A v_B with two random sides.
+    The sum over pairs of element pairs of docs/math.md#math-rand-variance: for two fixed
+    size sequences (perm) in exact rational arithmetic on the sums of falling factorials of
+    the sizes, then one rounding; with a random side (num, all) regrouped so that nothing
+    cancels, a random side entering through g = p1 - p2 and v = p2 - p1^2 of its mixture
+    of i.i.d. labelings.
 
     Accuracy and range (tests/reference/variance.json, 80-digit references
     from first principles): <= 1e-12 relative for every model and side, N
@@ -264,7 +215,7 @@ def standardized_rand_index(
     labels_true: Any = None,
     labels_pred: Any = None,
     *,
-    model: str = "perm",
+    model: str | Model | PerSide = "perm",
     one_sided: bool = False,
     contingency: Any = None,
     unassigned_label: Any = None,
@@ -277,10 +228,7 @@ def standardized_rand_index(
     Parameters
     ----------
     %(labels)s
-    model : {"perm", "num", "all"}, default="perm"
-        The random model.
-    one_sided : bool, default=False
-        If True, ``labels_true`` is a fixed reference.
+    %(model)s
     %(contingency)s
     %(unassigned)s
 
@@ -331,12 +279,8 @@ def _table_sri(table: Table, sides: tuple[Side, Side]) -> float:
 
 
 def _fixed_clusters(side: Side) -> int | None:
-    """K of a side whose sizes are fixed (perm, a reference, num with K = 1 or N), else None."""
-    if isinstance(side, Fixed):
-        return side.k
-    if isinstance(side, Num) and side.k in (1, side.n):
-        return side.k
-    return None
+    """K of a side whose sizes are fixed (perm, a reference, K = 1 or N), else None."""
+    return side.k if side.sizes_given or (side.fixed_k and side.k in (1, side.n)) else None
 
 
 def _constant_mi(sides: tuple[Side, Side]) -> bool:
@@ -384,7 +328,7 @@ def _mi_variance_of_sides(true: Side, pred: Side) -> float:
     clusters) by the sums over sizes up to MAX_SIZE_LAW_N (one random side, two), refused
     beyond."""
     n = true.n
-    random = [side for side in (true, pred) if not isinstance(side, Fixed)]
+    random = [side for side in (true, pred) if not side.sizes_given]
     beyond = SLOT_TWO_SIDED_N if len(random) == 2 else MAX_RANDOM_N
     if n > beyond and all(isinstance(side.law, SlotMixture) for side in random):
         _check_slot_windows(n, random)
@@ -450,35 +394,16 @@ def _check_grid(n: int, rows: SizeMoments, cols: SizeMoments) -> None:
 def _size_moments(side: Side, limit: int = MAX_SIZE_LAW_N[1]) -> SizeMoments:
     """The size moments of one side; a random side with N > ``limit`` is refused (the
     callers have sent the slot mixtures beyond MAX_RANDOM_N to the slot routes before)."""
-    if isinstance(side, Fixed):
-        return fixed_moments(side.law)
-    if isinstance(side, Num) and side.k in (1, side.n):
-        return fixed_moments(Fixed(np.full(side.k, side.n // side.k, dtype=np.int64), side.n).law)
-    if side.n > limit:
-        name = "num" if isinstance(side, Num) else "all"
+    if side.n > limit and _fixed_clusters(side) is None:
         sides = "one random side" if limit == MAX_SIZE_LAW_N[0] else "two random sides"
         raise InvalidInputError(
-            f"the exact variance of the mutual information under model={name!r} is "
+            f"the exact variance of the mutual information under model={side.name!r} is "
             f"implemented for N <= {limit} with {sides} (got N = {side.n}), and beyond only "
             "where the random sides are mixtures of uniform labelings (all; num with mean "
             "cluster size well above log K); use model='perm', or significance_test('mi', "
             "...) for a Monte Carlo null"
         )
-    return _random_size_moments(side)
-
-
-@lru_cache(maxsize=64)
-def _random_size_moments(side: Side) -> SizeMoments:
-    """W, W2 and Cov of a num or all side from exact Stirling or Bell numbers."""
-    n = side.n
-    if isinstance(side, Num):
-        k = side.k
-
-        def rest(m: int, used: int) -> int:
-            return stirling2(m, k - used) if k - used >= 0 else 0
-
-        return random_moments(n, stirling2(n, k), rest, "1a")
-    return random_moments(n, bell(n), lambda m, used: bell(m), "a")
+    return side.size_moments()
 
 
 @lru_cache(maxsize=64)
@@ -502,7 +427,7 @@ def mutual_information_variance(
     labels_true: Any = None,
     labels_pred: Any = None,
     *,
-    model: str = "perm",
+    model: str | Model | PerSide = "perm",
     one_sided: bool = False,
     contingency: Any = None,
     unassigned_label: Any = None,
@@ -546,29 +471,16 @@ def mutual_information_variance(
 
     Notes
     -----
-    N MI = sum_ij bd0(n_ij, a_i b_j / N) exactly (bd0(x, m) = x log(x/m) + m - x),
-    a sum of non-negative cell terms of order 1 whose linear parts cancel, so
-    no E[MI^2] - E[MI]^2 is formed. Given both size sequences, Var is the sum of
-    the covariances of two cells, which share a row, a column, both or neither.
-    Every such pair is a Lancaster pair: on the Hahn polynomials of each cell's
-    law its covariance is sum_k rho_k f_k f'_k, with canonical correlations that
-    factor over the four sizes, so each order is three quadratic forms over the
-    distinct sizes; orders are added until a bound of the rest is below 1e-13 of
-    the same-cell sum (docs/math.md#math-mi-lancaster), else the double sums
-    over the joint law of the two cells (nested hypergeometrics). A random side enters
-    through the expected numbers of clusters and of pairs of clusters of each
-    size (exact integers over Stirling or Bell numbers) and the total-variance
-    split Var = E[Var(. | sizes)] + Var(E[. | sizes]) (N <= 30 with one random
-    side, N <= 20 with two). Beyond, a random side is a mixture over u of i.i.d. uniform labelings on
-    u labels: given the slots the table's rows are independent multinomials
-    and the variance needs only pairs of cells of one row, their covariance
-    with the column (or row) totals, and the spread of E[MI | slots] over the
-    mixture. num with small clusters has no such form: it stays on the sums
-    over sizes up to N = 1000 with one random side and N = 100 with two, and
-    is refused beyond. One-sided perm equals two-sided perm. In the double
-    sums, conditional expectations over windows of >= 96 points are
-    interpolated from 9 to 33 Chebyshev nodes, checked at 3 more points
-    (docs/math.md#math-routes).
+    docs/math.md#math-mi-variance: N MI = sum_ij bd0(n_ij, a_i b_j / N) exactly, a sum of
+    non-negative cell terms, so no E[MI^2] - E[MI]^2 is formed. Given both size sequences,
+    the covariances of pairs of cells by their Lancaster expansion (#math-mi-lancaster), else
+    by double sums over the joint law of the two cells. A random side enters through its
+    size moments (exact integers over Stirling or Bell numbers) and the total-variance split
+    (N <= 30 with one random side, N <= 20 with two); beyond, as a mixture over u of i.i.d.
+    uniform labelings, by sums over the slots. num with small clusters has no such form: it
+    stays on the sums over sizes up to N = 1000 with one random side and N = 100 with two,
+    and is refused beyond. One-sided perm equals two-sided perm. The routes and their
+    switches: docs/math.md#math-routes.
 
     Accuracy: <= 1e-10 relative tested, against enumeration of every
     clustering pair for N <= 8 (every model and side; measured <= 3e-15),
@@ -614,7 +526,7 @@ def standardized_mutual_information(
     labels_true: Any = None,
     labels_pred: Any = None,
     *,
-    model: str = "perm",
+    model: str | Model | PerSide = "perm",
     one_sided: bool = False,
     contingency: Any = None,
     unassigned_label: Any = None,

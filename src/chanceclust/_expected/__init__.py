@@ -20,7 +20,8 @@ test, is in the table of ``docs/math.md#math-routes``.
 
 - A random side as a law: a size law w(a), or a mixture of i.i.d. labelings with u labels and
   weights c_u -- #math-laws -- ``laws.fixed_law``, ``laws.num_law``, ``laws.all_law``;
-  the random sides of :mod:`chanceclust._models` (``Fixed``, ``Num``, ``All``) hold them.
+  the random sides of :mod:`chanceclust._models` (``FixedSide``, ``NumSide``, ``AllSide``)
+  hold them.
 
   - ``all``: Stam's mixture c_u = u^N / (e u! B_N) -- ``laws._stam_mixture`` for N < 10^4;
     from ``laws.STAM_QUADRATURE_FROM`` = 10^4 a 48-node Gauss-Hermite rule in real u,

@@ -5,7 +5,8 @@ model's curvature (:mod:`curvature`) needs, for X_i i.i.d. zero-truncated Poisso
 P(X_1 + ... + X_k = n) at the saddle point (k E[X] = n): the saddle point, the log
 characteristic function on either side of ``SMALL_RATE_BELOW`` and the trapezoid rule, exact
 up to aliases at least 9.5 standard deviations away (docs/math.md#math-special); and
-k! S(m, k) as exact integers. Imports nothing of chanceclust but :mod:`elementary`.
+k! S(m, k), S(n, k) and B_n as exact integers. Imports nothing of chanceclust but
+:mod:`elementary`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from numpy.typing import NDArray
 from chanceclust._expected.elementary import truncated_poisson_rate, unique
 
 __all__ = [
+    "exact_bell",
+    "exact_stirling2",
     "lattice_probability",
     "log_cf_ztp_large",
     "log_cf_ztp_small",
@@ -198,3 +201,48 @@ def surjection_counts(n: int, k: int, depth: int) -> list[int]:
             term *= base
         binom = binom * base // (j + 1)
     return totals
+
+
+def exact_stirling2(n: int, k: int) -> int:
+    """S(n, k) for integers n, k >= 0 (:func:`chanceclust.special.stirling2`, unchecked)."""
+    if k > n:
+        return 0
+    if k == 0:
+        return 1 if n == 0 else 0
+    if k == 1 or k == n:
+        return 1
+    m = n - k
+    if m < k // 4:  # k close to n: second-order Eulerian numbers (stirling2's Notes)
+        row = _eulerian2_row(m)
+        return sum(e * math.comb(n + m - 1 - j, 2 * m) for j, e in enumerate(row) if e)
+    return surjection_counts(n, k, 1)[0] // math.factorial(k)
+
+
+def _eulerian2_row(m: int) -> list[int]:
+    """Second-order Eulerian numbers <<m, j>>, j = 0 .. m - 1 (``[1]`` for m = 0)."""
+    row = [1]
+    for i in range(1, m + 1):
+        # <<i, j>> = (j + 1) <<i-1, j>> + (2i - 1 - j) <<i-1, j-1>>
+        new = [0] * i
+        for j in range(i):
+            a = (j + 1) * row[j] if j < len(row) else 0
+            b = (2 * i - 1 - j) * row[j - 1] if 0 < j <= len(row) else 0
+            new[j] = a + b
+        row = new
+    return row
+
+
+def exact_bell(n: int) -> int:
+    """B_n for an integer n >= 0 (:func:`chanceclust.special.bell`, unchecked)."""
+    if n == 0:
+        return 1
+    derange = [1, 0]
+    for p in range(2, n + 1):
+        derange.append((p - 1) * (derange[-1] + derange[-2]))
+    total = 0
+    binom = 1  # C(n, j)
+    for j in range(n + 1):
+        if j:
+            total += binom * j**n * derange[n - j]
+        binom = binom * (n - j) // (j + 1)
+    return total // math.factorial(n)
