@@ -17,6 +17,7 @@ from chanceclust.exceptions import (
     InvalidFileError,
     InvalidInputError,
     InvalidInputTypeError,
+    UnsupportedError,
 )
 from chanceclust.expectations import (
     expected_mutual_information,
@@ -67,6 +68,7 @@ __all__ = [
     "SignificanceTestResult",
     "TableSummary",
     "UnassignedReport",
+    "UnsupportedError",
     "__version__",
     "adjusted_mutual_information",
     "adjusted_rand_index",
