@@ -19,10 +19,9 @@ import ast
 import re
 
 import pytest
-from _package_source import PACKAGE, ROOT, package_modules
-
-MODULES = {name: path for name, path in package_modules().items()}
-TREES = {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in MODULES.items()}
+from _package_source import PACKAGE, ROOT
+from test_docs_names import DEFINED as MEMBERS  # {module: {top-level name: its members}}
+from test_docs_names import MODULES, TREES
 ENGINE = f"{PACKAGE}._expected"
 ENGINE_MAP = ast.get_docstring(TREES[ENGINE]) or ""
 
@@ -63,34 +62,6 @@ NOT_SWITCHES: dict[str, str] = {
 
 def _relative(module: str) -> str:
     return module.removeprefix(PACKAGE).lstrip(".")
-
-
-def _names(node: ast.stmt) -> set[str]:
-    """The names a statement defines."""
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return {node.name}
-    if isinstance(node, ast.Assign):
-        return {t.id for t in node.targets if isinstance(t, ast.Name)}
-    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-        return {node.target.id}
-    if isinstance(node, (ast.Import, ast.ImportFrom)):
-        return {(a.asname or a.name).split(".")[0] for a in node.names}
-    return set()
-
-
-def _members(tree: ast.Module) -> dict[str, set[str]]:
-    """{top-level name: names defined in it (for a class: its attributes and methods)}."""
-    out: dict[str, set[str]] = {}
-    for node in tree.body:
-        for item in [*node.body, *node.orelse] if isinstance(node, (ast.If, ast.Try)) else [node]:
-            for name in _names(item):
-                inner = out.setdefault(name, set())
-                if isinstance(item, ast.ClassDef):
-                    inner.update(*(_names(part) for part in item.body))
-    return out
-
-
-MEMBERS = {name: _members(tree) for name, tree in TREES.items()}
 
 
 def _resolve(name: str, bases: tuple[str, ...] = (ENGINE, PACKAGE)) -> tuple[str, str] | None:
