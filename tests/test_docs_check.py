@@ -49,6 +49,9 @@ def _problems(html: str) -> list[str]:
     # TeX macros in prose
     ("<p>with \\mathrm{Cov}(f(X_1), h(X_2))</p>", "raw TeX (\\mathrm)"),
     ("<li>the sum \\sum over the cells</li>", "raw TeX (\\sum)"),
+    # a reference whose text is a heading with math ({ref}`math-s-max` of "The maximum $s_{\max}$")
+    ('<p>(see <a class="reference internal" href="../math.html#math-s-max"><span class="std '
+     'std-ref">The maximum s_{\\max}</span></a>)</p>', "raw TeX (\\max)"),
     # what MathJax shows as an error box
     ('<span class="math notranslate nohighlight">\\(\\frac{a}{b\\)</span>', "unbalanced braces"),
     ('<span class="math notranslate nohighlight">\\(a}\\)</span>', "unbalanced braces"),
