@@ -50,8 +50,8 @@ def _problems(html: str) -> list[str]:
     ("<p>with \\mathrm{Cov}(f(X_1), h(X_2))</p>", "raw TeX (\\mathrm)"),
     ("<li>the sum \\sum over the cells</li>", "raw TeX (\\sum)"),
     # a reference whose text is a heading with math ({ref}`math-s-max` of "The maximum $s_{\max}$")
-    ('<p>(see <a class="reference internal" href="../math.html#math-s-max"><span class="std '
-     'std-ref">The maximum s_{\\max}</span></a>)</p>', "raw TeX (\\max)"),
+    (('<p>(see <a class="reference internal" href="../math.html#math-s-max"><span class="std '
+      'std-ref">The maximum s_{\\max}</span></a>)</p>'), "raw TeX (\\max)"),
     # what MathJax shows as an error box
     ('<span class="math notranslate nohighlight">\\(\\frac{a}{b\\)</span>', "unbalanced braces"),
     ('<span class="math notranslate nohighlight">\\(a}\\)</span>', "unbalanced braces"),
@@ -69,8 +69,8 @@ def test_the_check_finds(html, problem):
 
 @pytest.mark.parametrize("html", [
     '<p>with <span class="math notranslate nohighlight">\\(S(N,K)\\)</span>, a price of $5 or $6</p>',
-    '<div class="math notranslate nohighlight">\\[\\begin{aligned} a &amp;= \\left(b\\right) \\\\'
-    ' c &amp;= \\{d\\} \\end{aligned}\\]</div>',
+    ('<div class="math notranslate nohighlight">\\[\\begin{aligned} a &amp;= \\left(b\\right) \\\\'
+     ' c &amp;= \\{d\\} \\end{aligned}\\]</div>'),
     '<span class="math">\\(\\mathbb{E}[J \\mid \\text{the rows of the table}] + \\$1\\)</span>',
     '<ul><li><p><span class="math">\\(\\log x\\)</span> is small</p></li></ul>',
     "<pre>\\mathrm{x} $ chanceclust</pre><p><code>\\frac $x</code></p>",

@@ -22,6 +22,7 @@ import pytest
 from _package_source import PACKAGE, ROOT
 from test_docs_names import DEFINED as MEMBERS  # {module: {top-level name: its members}}
 from test_docs_names import MODULES, TREES
+
 ENGINE = f"{PACKAGE}._expected"
 ENGINE_MAP = ast.get_docstring(TREES[ENGINE]) or ""
 

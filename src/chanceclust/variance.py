@@ -62,7 +62,7 @@ from chanceclust._expected.mi_variance_slots import (
 )
 from chanceclust._models import Fixed, Num, Side, canonical_pair
 from chanceclust.contingency import Table, _pair_counts
-from chanceclust.exceptions import InternalError, InvalidInputError, UnsupportedError
+from chanceclust.exceptions import InternalError, UnsupportedError
 from chanceclust.expectations import _expected_mutual_information, _validated_table
 from chanceclust.measures import _mutual_information
 from chanceclust.special import bell, stirling2
