@@ -4,7 +4,8 @@ Every module under ``src/chanceclust`` is parsed (``ast``; imports inside functi
 ``TYPE_CHECKING`` count too) and placed in a layer of ``LAYERS``. A module may import its own
 layer or the layers below it, never one above; and no set of modules may import each other in
 a cycle, neither between modules nor between units (a subpackage such as ``_expected`` counted
-as one). A new module must be added to ``LAYERS``: the test says so by name.
+as one). A new module must be added to ``LAYERS`` and to the table of ARCHITECTURE.md: the
+tests say so by name, and give the rows to write.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from _package_source import PACKAGE, SRC, package_modules
+from _package_source import PACKAGE, ROOT, SRC, package_modules
 
 # Bottom to top; names relative to the package ("" is chanceclust/__init__.py). A name ending
 # in ".*" places every module of that subpackage. To place a new module, add it to its layer.
@@ -48,10 +49,9 @@ LAYERS: list[tuple[str, list[str]]] = [
 # Subpackages counted as one unit for the package-level cycle check.
 UNITS = ("_expected", "paper", "_cli")
 
-# Cycles known today and owned by another change of issue 19 (the CLI package): listed so that
-# the rest is checked now. Each entry must still be a cycle (a stale entry fails): delete it
-# with the change that removes the cycle.
-PENDING_CYCLES: list[set[str]] = []
+#: The document that shows LAYERS to readers; its table must say the same (see
+#: test_the_architecture_document_shows_these_layers).
+DOCUMENT = ROOT / "ARCHITECTURE.md"
 
 
 MODULES = {
@@ -164,6 +164,52 @@ def test_every_module_has_a_layer():
     )
 
 
+def test_every_layer_entry_names_a_module():
+    """No stale entry: each name of LAYERS is a module, each ``x.*`` places one at least."""
+    stale = [
+        member for _, members in LAYERS for member in members
+        if not (member in MODULES if not member.endswith(".*")
+                else any(name.startswith(member[:-1]) for name in MODULES))
+    ]
+    assert not stale, f"LAYERS names modules that do not exist (delete them): {stale}"
+
+
+def _shown(member: str) -> str:
+    """A LAYERS name as ARCHITECTURE.md writes it (the package itself as ``chanceclust``)."""
+    return f"`{member or PACKAGE}`"
+
+
+def _document_rows() -> list[tuple[str, str, list[str], str]]:
+    """(number, layer, modules, what it may not do) of each row of the document's table."""
+    rows = []
+    for line in DOCUMENT.read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if line.startswith("|") and len(cells) == 4 and cells[0].isdigit():
+            modules = [m.strip() for m in cells[2].split(",") if m.strip()]
+            rows.append((cells[0], cells[1], modules, cells[3]))
+    return rows
+
+
+def test_the_architecture_document_shows_these_layers():
+    """ARCHITECTURE.md's table of layers is LAYERS: the same layers in the same order, each
+    with the same modules (in any order). On a difference the message gives the rows to write
+    there, keeping the last column of each layer the document already describes."""
+    rows = _document_rows()
+    written = [(name, sorted(modules)) for _, name, modules, _ in rows]
+    wanted = [(name, sorted(map(_shown, members))) for name, members in LAYERS]
+    numbers = [number for number, *_ in rows]
+    if written == wanted and numbers == [str(i) for i in range(len(LAYERS))]:
+        return
+    rule = {name: last for _, name, _, last in rows}
+    expected = "\n".join(
+        f"| {index} | {name} | {', '.join(map(_shown, members))} | {rule.get(name, '')}".rstrip()
+        + " |"
+        for index, (name, members) in enumerate(LAYERS)
+    )
+    pytest.fail(f"{DOCUMENT.name}'s table of layers differs from LAYERS in "
+                f"{Path(__file__).name}; write these rows there:\n{expected}")
+
+
 def test_no_module_imports_from_a_layer_above_it():
     upward = []
     for name, targets in sorted(GRAPH.items()):
@@ -188,11 +234,8 @@ def test_no_import_cycle(level):
             graph.setdefault(_unit(name), set()).update(
                 _unit(t) for t in targets if _unit(t) != _unit(name)
             )
-    cycles = _cycles(graph)
-    for pending in PENDING_CYCLES:
-        assert pending in cycles, f"{sorted(pending)} is no cycle any more: drop it from PENDING_CYCLES"
-    unexpected = [sorted(map(_label, c)) for c in cycles if c not in PENDING_CYCLES]
-    assert not unexpected, f"import cycles ({level} level): {unexpected}"
+    cycles = [sorted(map(_label, c)) for c in _cycles(graph)]
+    assert not cycles, f"import cycles ({level} level): {cycles}"
 
 
 def test_the_engine_imports_nothing_public():

@@ -1,8 +1,8 @@
 """Tests of chanceclust.expectations that are not reference comparisons.
 
 The expected Rand index and mutual information against enumeration and mpmath are in
-``test_expectations_reference.py``, ``test_expectations_large.py`` and
-``test_expectations_all_large.py``; here: ``same_cluster_probability``.
+``test_expectations_reference.py``, ``test_expectations_exact_sums_reference.py`` and
+``test_all_model_fits_reference.py``; here: ``same_cluster_probability``.
 """
 
 from __future__ import annotations

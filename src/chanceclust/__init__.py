@@ -18,6 +18,7 @@ from chanceclust.exceptions import (
     InvalidFileError,
     InvalidInputError,
     InvalidInputTypeError,
+    UnsupportedError,
 )
 from chanceclust.expectations import (
     expected_mutual_information,
@@ -73,6 +74,7 @@ __all__ = [
     "SignificanceTestResult",
     "TableSummary",
     "UnassignedReport",
+    "UnsupportedError",
     "__version__",
     "adjusted_mutual_information",
     "adjusted_rand_index",

@@ -33,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._validation import _describe
-from chanceclust.exceptions import InvalidInputError
+from chanceclust.exceptions import InvalidInputError, UnsupportedError
 
 #: The largest total N of a table: counts, sizes and N are int64 inside.
 MAX_TOTAL = 2**63 - 1
@@ -570,7 +570,7 @@ def canonical_cells(
     ascend). ``subject`` names the table in the message refusing K_A K_B >= 2**63.
     """
     if k_true * max(k_pred, 1) >= 2**63:
-        raise InvalidInputError(
+        raise UnsupportedError(
             f"{subject} of shape ({k_true}, {k_pred}) is too large to index its cells by "
             "int64: K_A K_B must be below 2**63 (drop its empty rows and columns)."
         )

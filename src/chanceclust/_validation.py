@@ -1,4 +1,4 @@
-"""Input validation: every user-facing error message of the library lives here.
+"""Input validation: the checks and messages shared by every entry point of the library.
 
 Each checker returns normalized arguments or raises
 :class:`~chanceclust.exceptions.InvalidInputError` (a ``ValueError``;

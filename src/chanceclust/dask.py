@@ -65,6 +65,7 @@ from chanceclust.exceptions import (
     InvalidFileError,
     InvalidInputError,
     InvalidInputTypeError,
+    UnsupportedError,
 )
 from chanceclust.summary import (
     Histogram,
@@ -377,7 +378,7 @@ def _plan(codings: list[Any], policy: str, lengths: list[int]) -> _Plan:
     extra = _added_clusters(policy, n_rows)
     widths = [k + extra for k in ks]
     if widths[0] * widths[1] >= 2**63:
-        raise InvalidInputError(
+        raise UnsupportedError(
             f"tables of {widths[0]} x {widths[1]} possible clusters (unassigned={policy!r} "
             f"with {n_rows} elements) are too large to index by int64."
         )

@@ -2,11 +2,18 @@
 
 - :class:`InvalidInputError` (a :class:`ValueError`): an argument, option or input file the
   user gave cannot be used. The message names the argument (or file and line), what it must
-  be and what it got. Only the validation layer raises it; ``except ValueError`` catches it.
+  be and what it got. The validation layer raises most of them, and the modules that check
+  what only they know (a Dask collection's partitions, a partial table's keys, the options of
+  the command line); ``except ValueError`` catches every one.
 - :class:`InvalidInputTypeError` (also a :class:`TypeError`): a container or object that
   cannot hold what the argument asks for (a clustering, a table).
 - :class:`InvalidFileError`: an :class:`InvalidInputError` located in an input file:
   ``str(err)`` is ``"<file>:<line>: <problem>"`` or ``"<file>: <problem>"``.
+- :class:`UnsupportedError` (an :class:`InvalidInputError` and a
+  :class:`NotImplementedError`): the input is valid, but beyond what chanceclust computes (the
+  range of N an exact variance is implemented for, tables too large to index by int64, more
+  memory than the machine has). The message names the limit and, where there is one, what to
+  use instead. ``except InvalidInputError`` and ``except ValueError`` catch it too.
 - :class:`InternalError` (a :class:`RuntimeError`, not a :class:`ValueError`): an invariant of
   the computation failed. That is a bug of chanceclust, never the user's input; the command
   line exits 1 with "please report it" for it, and 2 for the invalid-input errors above.
@@ -23,11 +30,16 @@ Examples
 True
 >>> str(cc.InvalidFileError("a.txt", 3, "empty label"))
 'a.txt:3: empty label'
+>>> issubclass(cc.UnsupportedError, cc.InvalidInputError), issubclass(cc.UnsupportedError, NotImplementedError)
+(True, True)
 """
 
 from __future__ import annotations
 
-__all__ = ["InternalError", "InvalidFileError", "InvalidInputError", "InvalidInputTypeError"]
+__all__ = [
+    "InternalError", "InvalidFileError", "InvalidInputError", "InvalidInputTypeError",
+    "UnsupportedError",
+]
 
 
 class InvalidInputError(ValueError):
@@ -57,6 +69,14 @@ class InvalidFileError(InvalidInputError):
 
     def __reduce__(self) -> tuple[type, tuple[str, int | None, str]]:  # picklable (Dask workers)
         return type(self), (self.source, self.line, self.problem)
+
+
+class UnsupportedError(InvalidInputError, NotImplementedError):
+    """A valid input beyond what chanceclust computes (the message names the limit).
+
+    A :class:`NotImplementedError`, and an :class:`InvalidInputError` so that code and the
+    command line (exit status 2) that handle the user's input handle it alike.
+    """
 
 
 class InternalError(RuntimeError):

@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 from chanceclust._docs import fill_doc
 from chanceclust._models import Model
 from chanceclust._validation import check_count, check_model_summary, check_rng
-from chanceclust.exceptions import InvalidInputError
+from chanceclust.exceptions import UnsupportedError
 
 __all__ = ["random_clustering", "random_clusterings"]
 
@@ -154,7 +154,7 @@ def _output(m: int, n: int) -> NDArray[np.int64]:
     """The (m, n) int64 array of the draws, refused before allocating if it cannot fit."""
     need = 8 * m * n  # the labels alone; a draw's work arrays add O(n) more
     memory = _physical_memory()
-    error = InvalidInputError(
+    error = UnsupportedError(
         f"Drawing m={m} clustering(s) of n={n} elements would need about {_bytes(need)} of "
         "memory for the labels (8 bytes each)"
         + (f"; this machine has {_bytes(memory)}" if memory else "")

@@ -38,7 +38,7 @@ from chanceclust._expected.mi_variance_slots import (
 )
 from chanceclust._models import Model, PerSide, Side, canonical_pair
 from chanceclust.contingency import Table, _pair_counts
-from chanceclust.exceptions import InternalError, InvalidInputError
+from chanceclust.exceptions import InternalError, UnsupportedError
 from chanceclust.expectations import _expected_mutual_information, _validated_table
 from chanceclust.measures import _mutual_information
 
@@ -310,7 +310,7 @@ def _table_mi_variance(table: Table, sides: tuple[Side, Side]) -> float:
     if _constant_mi(sides):
         return 0.0
     if sides[0].n > MAX_VARIANCE_N:
-        raise InvalidInputError(
+        raise UnsupportedError(
             f"the exact variance of the mutual information is implemented for N <= "
             f"{MAX_VARIANCE_N:.0e} (got N = {sides[0].n}); use significance_test('mi', ...) "
             "for a Monte Carlo null"
@@ -342,7 +342,7 @@ def _mi_variance_of_sides(true: Side, pred: Side) -> float:
     _check_grid(n, rows, cols)
     total = total_variance(n, rows, cols, MAX_GRID_POINTS)
     if total is None:
-        raise InvalidInputError(
+        raise UnsupportedError(
             f"the exact variance of the mutual information needs the pair sums here (the "
             f"Lancaster expansion does not reach its bound), and their arrays need about "
             f"{pair_points(n, rows, cols):.3g} points (distinct cluster-size pairs x the "
@@ -362,7 +362,7 @@ def _check_slot_windows(n: int, random: list[Side]) -> None:
     (N / u of ~10^9 and more: the window grows as sqrt(N / u))."""
     width = longest_window(n, [u for side in random for u in side.law.slots])
     if width > MAX_SLOT_WINDOW:
-        raise InvalidInputError(
+        raise UnsupportedError(
             f"the exact variance of the mutual information under a random model needs "
             f"windows of about {width:.3g} counts here (N = {n}), more than the "
             f"{MAX_SLOT_WINDOW} it is implemented for; use significance_test('mi', ...) "
@@ -382,7 +382,7 @@ def _check_grid(n: int, rows: SizeMoments, cols: SizeMoments) -> None:
     points (the engine's grid_points)."""
     points, _, width = grid_points(n, rows, cols)
     if points > MAX_GRID_POINTS:
-        raise InvalidInputError(
+        raise UnsupportedError(
             f"the exact variance of the mutual information needs about {points:.3g} points "
             f"of hypergeometric windows here (one window of up to {width:.3g} counts per "
             f"pair of distinct cluster sizes), more than the {MAX_GRID_POINTS} it is "
@@ -396,7 +396,7 @@ def _size_moments(side: Side, limit: int = MAX_SIZE_LAW_N[1]) -> SizeMoments:
     callers have sent the slot mixtures beyond MAX_RANDOM_N to the slot routes before)."""
     if side.n > limit and _fixed_clusters(side) is None:
         sides = "one random side" if limit == MAX_SIZE_LAW_N[0] else "two random sides"
-        raise InvalidInputError(
+        raise UnsupportedError(
             f"the exact variance of the mutual information under model={side.name!r} is "
             f"implemented for N <= {limit} with {sides} (got N = {side.n}), and beyond only "
             "where the random sides are mixtures of uniform labelings (all; num with mean "

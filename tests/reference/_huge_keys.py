@@ -1,7 +1,7 @@
 """The names of the families in huge_expectations.json and the calls they stand for.
 
 One definition shared by the generator (make_huge_expectations.py), the tests
-(tests/test_expectations_huge.py) and the benchmark (benchmarks/huge_n.py).
+(tests/test_expectations_from_summaries.py) and the benchmark (benchmarks/huge_n.py).
 A key is ``{model}_{rand|mi}_{one|two}_sided`` with, for num, ``_{K_A}_{K_B}``
 (two-sided) or ``_{K_B}`` (one-sided, the reference's sizes ``sizes_true``).
 """

@@ -1,16 +1,8 @@
 """How chanceclust computes expectations under the random models (private engine).
 
-Layers of the package, bottom to top; each imports only from its own layer or below
-(``tests/test_architecture.py`` checks it, ``ARCHITECTURE.md`` says more):
-
-1. numeric primitives (no validation, nothing public): :mod:`elementary`, :mod:`taylor`,
-   :mod:`lattice`, :mod:`pmfs`, :mod:`windows`, :mod:`small_means`, and ``chanceclust.exceptions``;
-2. the engine: the other modules of this package;
-3. the random-model objects (one value per random side: its law, K, entropy bound, sampler);
-4. validation and the table path (``chanceclust._validation``, ``chanceclust.contingency``);
-5. the public functions (``chanceclust.expectations``, ``chanceclust.adjusted``,
-   ``chanceclust.variance``, ``chanceclust.special``, ...);
-6. the command line and ``chanceclust.paper``.
+This package is the engine: its numeric primitives and the modules above them, which import
+nothing public and raise only ``InternalError`` (their layers are in ``ARCHITECTURE.md``, which
+``tests/test_architecture.py`` holds equal to the imports).
 
 The public functions validate their input, reduce a random side to its *law* and call one
 function of this package for the formula. This docstring is the map. Each entry: the formula
@@ -90,6 +82,13 @@ test, is in the table of ``docs/math.md#math-routes``.
   ``mi_variance.PAIR_NODES``, windows of 32-95 positions too, ``mi_variance.PAIR_SHORT``;
   pmf rows divided by their sums where their outside mass is provably < 1e-17,
   ``mi_variance._normalized``).
+- Var[MI] with a random side that is a slot mixture (one-sided ``num`` and ``all`` beyond
+  ``mi_variance.MAX_RANDOM_N``; two-sided beyond ``mi_variance.SLOT_TWO_SIDED_N``): the rows
+  multinomial given u, Var = E_u Var_u + Var_u E_u -- #math-mi-variance --
+  :func:`mi_variance_slots.one_sided_slot_variance`,
+  :func:`mi_variance_slots.two_sided_slot_variance` (all slots at once in batches of similar
+  windows, ``mi_variance_slots._batches``; phi(a) shared per v where the joint cells' mean is
+  below 1, ``mi_variance_slots._shared``).
 - sum_u c_u D(a, u) by a Chebyshev fit in log u -- #math-fits --
   :func:`mixture_fits.fitted_mixture_sums`, :func:`mixture_fits.fitted_joint_sum`.
 - Windows (Bennett: mass < 1e-20 outside) and sums carried from the pmf's mode by its ratio

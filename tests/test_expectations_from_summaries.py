@@ -64,7 +64,7 @@ def test_references_reach_the_largest_n():
 
 
 def test_python_int_n_beyond_int64_float_range():
-    """The issue's crash: np.log of a Python int in the two-sided all E[MI] (N = 1e11)."""
+    """Two-sided all E[MI] at N = 1e11 (np.log of a Python int there once crashed)."""
     value = expected_mutual_information_baseline(10**11, model="all")
     assert np.isfinite(value)
     assert 18 < value < 20

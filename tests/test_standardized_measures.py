@@ -1,4 +1,4 @@
-"""SRI and SMI wired through the library (#22): significance_test's normal route, the
+"""SRI and SMI through the library: significance_test's normal route, the
 variance functions on tables and summaries, and the command line.
 
 The normal route's p-values are checked against moments computed here by enumerating every

@@ -3,8 +3,7 @@
 A chunk of a clustering (a file's row group, a DataFrame chunk) may hold only unassigned
 elements, e.g. the noise points of DBSCAN output sorted by label. Under unassigned='drop'
 its partial table is empty and merges with the others; only a whole with no element left
-is refused, with the single call's message. Before, ``partial_table`` refused such a chunk
-while the Dask path and the CLI read it.
+is refused, with the single call's message, as on the Dask path and the CLI.
 """
 
 from __future__ import annotations

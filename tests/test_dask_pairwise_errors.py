@@ -1,4 +1,4 @@
-"""Paths of chanceclust.dask and chanceclust.allpairs no other test reached.
+"""Errors and rare inputs of chanceclust.dask and chanceclust.allpairs.
 
 Each bad input gets an error naming ``source`` (or the argument at fault) and saying what
 was expected and what was got; each odd but valid input (categorical labels, dask Bags,

@@ -1,4 +1,4 @@
-"""Command line for large inputs (issue #12): --contingency cells, Parquet, Dask, pairwise.
+"""Command line for large inputs: --contingency cells, Parquet, Dask, pairwise.
 
 Each path must give the numbers of the library on the same labels (the CLI only wires them):
 cells and Parquet input against the two-label-file path, ``pairwise`` against

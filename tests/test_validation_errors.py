@@ -1,7 +1,7 @@
 """Error paths and rare branches of validation and the table path, reached through the public API.
 
-Each test reaches lines that the rest of the suite left unexecuted (a coverage run of the
-whole suite), and checks the message names the argument, what was expected and what was got.
+Each test reaches one error path or rare branch, and checks the message names the argument,
+what was expected and what was got.
 """
 
 from __future__ import annotations
