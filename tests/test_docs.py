@@ -28,7 +28,8 @@ DOCS = ROOT / "docs"
 #: The public modules whose ``__all__`` docs/api.rst documents in full (the package itself, and
 #: its public modules with names of their own).
 DOCUMENTED_MODULES = (
-    "chanceclust", "chanceclust.dask", "chanceclust.datasets", "chanceclust.models"
+    "chanceclust", "chanceclust.dask", "chanceclust.datasets", "chanceclust.models",
+    "chanceclust.sklearn",
 )
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts)
 

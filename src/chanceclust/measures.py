@@ -617,7 +617,7 @@ def homogeneity(
 ) -> float:
     """Homogeneity MI / H(A): 1.0 when each cluster of ``labels_pred`` holds one class.
 
-    See :func:`homogeneity_completeness_v_measure` (formula, conventions, accuracy).
+    Formula: docs/math.md#math-information. See :func:`homogeneity_completeness_v_measure` (formula, conventions, accuracy).
 
     Parameters
     ----------
@@ -650,7 +650,7 @@ def completeness(
 ) -> float:
     """Completeness MI / H(B): 1.0 when each class of ``labels_true`` is in one cluster.
 
-    See :func:`homogeneity_completeness_v_measure` (formula, conventions, accuracy).
+    Formula: docs/math.md#math-information. See :func:`homogeneity_completeness_v_measure` (formula, conventions, accuracy).
 
     Parameters
     ----------
@@ -684,7 +684,7 @@ def v_measure(
 ) -> float:
     """V-measure (1 + beta) h c / (beta h + c) of homogeneity h and completeness c.
 
-    See :func:`homogeneity_completeness_v_measure` (formula, conventions, accuracy). With
+    Formula: docs/math.md#math-information. See :func:`homogeneity_completeness_v_measure` (formula, conventions, accuracy). With
     ``beta=1`` it equals :func:`normalized_mutual_information` with the arithmetic mean.
 
     Parameters
