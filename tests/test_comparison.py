@@ -295,3 +295,35 @@ def test_degenerate_rows_are_flagged_in_compare():
     real = compare(truth, [0] * 7 + [1] * 8)
     assert all(r.degenerate is None for r in real.rows)
     assert "degenerate" in str(one) and "degenerate" not in str(real)
+
+
+@pytest.mark.parametrize("setting", [("ari", "num", True), ("ami", "perm", False),
+                                     ("smi", "num", False), ("sri", "num", True)])
+def test_pairwise_flags_the_pairs_compare_flags(setting):
+    """pairwise().degenerate is the ``degenerate`` of compare()'s row of each pair, also
+    after an unassigned policy (-1 dropped); ranked() puts the flagged pairs last."""
+    import numpy as np
+
+    from chanceclust import pairwise
+
+    measure, model, one_sided = setting
+    labelings = {"truth": [0, 0, 0, 1, 1, 1, 2, 2], "one": [0] * 8,
+                 "all": list(range(8)), "noisy": [0, 0, 1, 1, -1, 2, 2, 2],
+                 "dropped": [0, 0, 0, 0, -1, -1, 0, 0]}
+    result = pairwise(labelings, measure=measure, model=model, one_sided=one_sided,
+                      unassigned_label=-1, unassigned="drop")
+    assert result.degenerate is not None and result.degenerate.any()
+    for i, a in enumerate(labelings.values()):
+        for j, b in enumerate(labelings.values()):
+            rows = compare(a, b, measures=measure, unassigned_label=-1, unassigned="drop").rows
+            row = next(r for r in rows if r.model == model
+                       and bool(r.one_sided) == (one_sided and model != "perm")
+                       and r.average_method in (None, "arithmetic"))
+            assert result.degenerate[i, j] == (row.degenerate is not None), (i, j)
+    flags = [flag for _, _, flag in result.ranked("truth")]
+    assert flags == sorted(flags)
+    assert pairwise(labelings, measure="ri", unassigned_label=-1,
+                    unassigned="drop").degenerate is None
+    assert np.array_equal(result.values, pairwise(labelings, measure=measure, model=model,
+                                                  one_sided=one_sided, unassigned_label=-1,
+                                                  unassigned="drop").values)

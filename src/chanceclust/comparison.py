@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+import numpy as np
 
 from chanceclust._docs import fill_doc
 from chanceclust._models import MODELS, Setting
@@ -51,7 +54,7 @@ class ComparisonRow:
     Examples
     --------
     >>> from chanceclust import compare
-    >>> row = compare([0, 0, 1, 1], [0, 0, 1, 2]).rows[-3]  # the last two: SRI, SMI
+    >>> row = compare([0, 0, 1, 1], [0, 0, 1, 2]).rows[-1]
     >>> row.key, row.measure, row.model, row.one_sided, row.average_method
     ('AMI[all1,pred]', 'AMI', 'all', True, 'pred')
     """
@@ -340,9 +343,27 @@ def degenerate_reason(
     """
     if model is None:
         return None
-    sizes = (sorted(int(x) for x in sizes_true), sorted(int(x) for x in sizes_pred))
-    n = sum(sizes[0])
-    k_true, k_pred = len(sizes[0]), len(sizes[1])
+    return _degenerate(measure.lower(), model, one_sided, _pattern(sizes_true),
+                       _pattern(sizes_pred))
+
+
+Pattern = tuple[int, int, bool, bool]
+
+
+def _pattern(sizes: Any) -> Pattern:
+    """What degenerate_reason() needs of a side's cluster sizes: N, K, whether they are one
+    singleton beside one cluster, whether they are all alike."""
+    array = np.asarray(sizes, dtype=np.int64)
+    k = int(array.size)
+    low, high = (int(array.min()), int(array.max())) if k else (0, 0)
+    return int(array.sum()), k, k == 2 and low == 1, low == high
+
+
+@functools.lru_cache(maxsize=4096)
+def _degenerate(measure: str, model: str, one_sided: bool, true: Pattern,
+                pred: Pattern) -> str | None:
+    """degenerate_reason() of two size patterns (cached: pairwise() asks per pair)."""
+    n, k_true, k_pred = true[0], true[1], pred[1]
 
     def single(k: int, fixed: bool) -> bool:  # the side's ensemble is one clustering
         return fixed or n <= 1 or (model in ("perm", "num") and k in (1, n))
@@ -355,16 +376,14 @@ def degenerate_reason(
         x[0] in (1, n) and single(*x) and sized(*y) for x, y in ((a, b), (b, a))
     )
     # perm: the singleton lands in one of the other side's clusters, all alike
-    constant = constant or (model == "perm" and any(
-        x == [1, n - 1] and len(set(y)) == 1 for x, y in (sizes, sizes[::-1])
-    ))
+    constant = constant or (model == "perm" and ((true[2] and pred[3]) or (pred[2] and true[3])))
     where = (f"under {setting_name(model, one_sided)} (N = {n}, K_true = {k_true}, "
              f"K_pred = {k_pred})")
     if constant:
         return (f"degenerate: every random draw {where} gives the observed table; the value "
                 f"is a convention, not a comparison with chance")
     one_cluster = [k == 1 and (fixed or model != "all") for k, fixed in (a, b)]
-    if measure.lower() in _MI_FAMILY and any(one_cluster):
+    if measure in _MI_FAMILY and any(one_cluster):
         return (f"degenerate: a side with one cluster makes MI 0 in every random draw {where}; "
                 f"the value is a convention, not a comparison with chance")
     return None
