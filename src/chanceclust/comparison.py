@@ -389,6 +389,15 @@ def _degenerate(measure: str, model: str, one_sided: bool, true: Pattern,
     return None
 
 
+def degenerate_notes(contingency: Any, measure: str, models: Any, one_sided: bool) -> list[str]:
+    """The distinct :func:`degenerate_reason` of ``measure`` on a table, one per model that
+    has one (the command line prints them beside its values)."""
+    table, _ = _summarize_report(None, None, contingency)
+    notes = (degenerate_reason(measure, model, one_sided and model != "perm", table.row_sums,
+                               table.col_sums) for model in models)
+    return list(dict.fromkeys(note for note in notes if note is not None))
+
+
 #: The measures compare() leaves out unless asked (``standardized=True``): the z-scores.
 STANDARDIZED = ("sri", "smi")
 
