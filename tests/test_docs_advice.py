@@ -70,8 +70,28 @@ def test_smi_prefers_fewer_clusters(choosing_k):
     and a smaller one on digits and iris (Romano et al. 2014)."""
     picks = choosing_k["picks"]
     for sweep in ("digits", "iris", "LFR"):
-        assert picks[sweep, "SMI perm"] <= picks[sweep, "AMI num1 max"]
+        amis = [picks[sweep, m] for m in ("AMI num1 max", "AMI num1 arithmetic", "AMI num1 true")]
+        assert picks[sweep, "SMI perm"] < min(amis)
     assert picks["digits", "SMI perm"] < 10 and picks["iris", "SMI perm"] < 3
+
+
+def test_spread_of_ami_under_the_null_grows_with_k(choosing_k):
+    """model-choice.md (Romano et al.'s argument, on the digits' K-means): the standard
+    deviation of AMI under the null, sd[MI] / (s_max - E[MI]), grows with the candidate's K."""
+    reference, candidates = choosing_k["sweeps"]["digits"]
+    for model, one_sided in (("perm", False), ("num", True)):
+        spreads = []
+        for k in (3, 5, 10, 20):
+            kw = {"model": model, "one_sided": one_sided}
+            c = candidates[k]
+            mi, e = cc.mutual_information(reference, c), cc.expected_mutual_information(
+                reference, c, **kw)
+            ami = cc.adjusted_mutual_information(reference, c, average_method="max", **kw)
+            spreads.append(math.sqrt(cc.mutual_information_variance(reference, c, **kw))
+                           * ami / (mi - e))
+        assert spreads == sorted(spreads) and spreads[-1] > 2 * spreads[0]
+        if model == "perm":  # the page's number
+            assert round(spreads[-1] / spreads[0], 1) == 2.6
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -94,6 +114,7 @@ def test_degenerate_detection_ranks_last(choosing_k):
     assert ranked[-1] == ("label propagation", 0.0, True)
     assert all(not flag for _, _, flag in ranked[:-1])
     assert min(value for _, value, _ in ranked[:-1]) < 0.0
+    assert round(dict((n, v) for n, v, _ in ranked)["louvain 1.0"], 3) == -0.085  # the page's
 
 
 def test_pvalue_cannot_rank_strong_candidates():

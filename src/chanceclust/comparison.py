@@ -231,8 +231,9 @@ def compare(
     standardized : bool, default False
         Also compute the z-scores SRI and SMI under every model (10 rows). They cost
         the exact variances of RI and MI, the variance of MI being most of the
-        cost of a comparison (10 to 30 times the ARI and AMI rows on a few
-        thousand elements), so they are left out unless asked.
+        cost of a comparison (30 to 45 times the ARI and AMI rows on a few
+        thousand elements, benchmarks/compare_rows.py), so they are left out
+        unless asked.
     measures : str or iterable of str, optional
         Compute only these measures (names of :func:`~chanceclust.pairwise`'s
         ``measure``: ``"ri"``, ``"ari"``, ``"ami"``, ``"smi"``, ...), in the
