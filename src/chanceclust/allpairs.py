@@ -91,10 +91,10 @@ class PairwiseResult:
         The normalization (AMI, NMI), else None.
     degenerate : ndarray of shape (M, M') of bool, or None
         For the measures under a model: True where every draw of the random model
-        gives the observed similarity (:func:`chanceclust.comparison.degenerate_reason`:
+        gives the observed similarity (``chanceclust.comparison.degenerate_reason``:
         a clustering with one cluster or N clusters under one-sided ``num``, ...), so
         that ``values`` there (0.0) is a convention, not a comparison with chance. Do
-        not rank such a pair with the others: :meth:`ranked` puts it last. None for the
+        not rank such a pair with the others: ``ranked`` puts it last. None for the
         raw measures.
     """
 
@@ -363,7 +363,7 @@ default="ami"
 def _degenerate_pairs(codes: list[Any], ks: list[int], flagged: list[bool], spec: _Spec,
                       rows: NDArray[np.int64], cols: NDArray[np.int64]) -> NDArray[np.bool_]:
     """Whether each pair's random ensemble gives its observed value in every draw
-    (:func:`~chanceclust.comparison.degenerate_reason`, on each pair's cluster sizes after
+    (``comparison.degenerate_reason``, on each pair's cluster sizes after
     its unassigned policy; the sizes of one clustering counted once)."""
     sizes: dict[int, NDArray[np.int64]] = {}
 

@@ -66,7 +66,7 @@ class ComparisonRow:
     value: float
     expected: float | None = None
     #: Why the value is a convention (the random ensemble gives the observed similarity in
-    #: every draw, :func:`degenerate_reason`), else None. Such a row is no evidence either
+    #: every draw, ``degenerate_reason``), else None. Such a row is no evidence either
     #: way; ``rank``-style orderings put it after the real comparisons.
     degenerate: str | None = None
 
@@ -103,10 +103,12 @@ class ComparisonResult:
     rows : tuple of ComparisonRow
         Raw measures in the order of the measure registry (RI, MI, FMI, Jaccard, VI),
         NMI per normalization (min, geometric, arithmetic, max, and the one-side
-        normalizations true and pred), then ARI, AMI (per normalization), SRI and SMI
+        normalizations true and pred), then ARI, AMI (per normalization) and, with
+        ``compare(..., standardized=True)``, SRI and SMI
         (the z-scores of RI and MI, :func:`~chanceclust.standardized_rand_index`,
         :func:`~chanceclust.standardized_mutual_information`) under perm, num, num1,
-        all, all1: 56 rows. An SMI row is NaN where the
+        all, all1: 46 rows, 56 with SRI and SMI (fewer with ``measures=``); a row's
+        ``degenerate`` says when its value is a convention. An SMI row is NaN where the
         exact variance of MI is not implemented (num with small clusters beyond N = 1000
         one-sided, 100 two-sided; see :func:`~chanceclust.mutual_information_variance`).
     unassigned : UnassignedReport
@@ -259,7 +261,7 @@ def compare(
     A row whose random ensemble holds a single table (for example a candidate with one
     cluster, or N clusters, under one-sided ``num``) has a value fixed by convention,
     not a comparison with chance: its ``degenerate`` says why
-    (:attr:`ComparisonRow.degenerate`, docs/guide/reading-numbers.md).
+    (``ComparisonRow.degenerate``, docs/guide/reading-numbers.md).
 
     Examples
     --------
@@ -391,7 +393,7 @@ def _degenerate(measure: str, model: str, one_sided: bool, true: Pattern,
 
 
 def degenerate_notes(contingency: Any, measure: str, models: Any, one_sided: bool) -> list[str]:
-    """The distinct :func:`degenerate_reason` of ``measure`` on a table, one per model that
+    """The distinct ``degenerate_reason`` of ``measure`` on a table, one per model that
     has one (the command line prints them beside its values)."""
     table, _ = _summarize_report(None, None, contingency)
     notes = (degenerate_reason(measure, model, one_sided and model != "perm", table.row_sums,
