@@ -232,7 +232,7 @@ def _set_partitions(n: int) -> list[tuple[int, ...]]:
     """Every partition of range(n) as restricted-growth label tuples."""
     out: list[tuple[int, ...]] = [()]
     for _ in range(n):
-        out = [p + (c,) for p in out for c in range((max(p) + 2) if p else 1)]
+        out = [(*p, c) for p in out for c in range((max(p) + 2) if p else 1)]
     return out
 
 
@@ -263,7 +263,6 @@ def test_degenerate_reason_is_exactly_a_constant_ensemble(n):
         patterns.setdefault(sizes[p], p)
     for a in patterns.values():
         for b in patterns.values():
-            ka, kb = len(set(a)), len(set(b))
             for model in ("perm", "num", "all"):
                 def ensemble(p, fixed, model=model):
                     if fixed:

@@ -19,6 +19,7 @@ docs/guide/ recommends or claims, and fails if the run contradicts it:
 
 from __future__ import annotations
 
+import itertools
 import math
 import runpy
 from fractions import Fraction
@@ -114,7 +115,7 @@ def test_degenerate_detection_ranks_last(choosing_k):
     assert ranked[-1] == ("label propagation", 0.0, True)
     assert all(not flag for _, _, flag in ranked[:-1])
     assert min(value for _, value, _ in ranked[:-1]) < 0.0
-    assert round(dict((n, v) for n, v, _ in ranked)["louvain 1.0"], 3) == -0.085  # the page's
+    assert round({n: v for n, v, _ in ranked}["louvain 1.0"], 3) == -0.085  # the page's
 
 
 def test_pvalue_cannot_rank_strong_candidates():
@@ -147,10 +148,10 @@ def test_z_score_grows_with_n():
         smis.append(cc.standardized_mutual_information(a, b))
     assert max(aris) - min(aris) < 0.01
     assert [round(z[0]) for z in sris] == [2, 28, 282]  # the README's numbers, re-run
-    for small, big in zip(sris, sris[1:]):
+    for small, big in itertools.pairwise(sris):
         for z0, z1 in zip(small, big, strict=True):
             assert 8 < z1 / z0 < 15  # sqrt(10) = 3.2 would be "like the square root of N"
-    for z0, z1 in zip(smis, smis[1:]):
+    for z0, z1 in itertools.pairwise(smis):
         assert 8 < z1 / z0 < 15
 
 
@@ -189,7 +190,7 @@ def test_random_partition_has_about_n_over_w_clusters(n):
 def _partitions(n: int) -> list[tuple[int, ...]]:
     out: list[tuple[int, ...]] = [()]
     for _ in range(n):
-        out = [p + (c,) for p in out for c in range((max(p) + 2) if p else 1)]
+        out = [(*p, c) for p in out for c in range((max(p) + 2) if p else 1)]
     return out
 
 
@@ -255,7 +256,7 @@ def test_command_line_marks_degenerate_rows(tmp_path, capsys):
     assert "degenerate" not in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("name, replacement", [("SignificanceResult", "SignificanceTestResult"),
+@pytest.mark.parametrize(("name", "replacement"), [("SignificanceResult", "SignificanceTestResult"),
                                                ("InputError", "InvalidFileError"),
                                                ("PAIRWISE_MEASURES", "pairwise")])
 def test_removed_names_say_what_replaced_them(name, replacement):

@@ -106,7 +106,7 @@ for sweep, (reference, candidates) in sweeps.items():
 # normalizes every candidate by the same reference entropy, does not penalize K: it picks
 # (near) the finest K-means and a finer Louvain than the recipe. SMI picks no larger K than
 # the recipe.
-for sweep, (reference, candidates) in sweeps.items():
+for sweep, (_, candidates) in sweeps.items():
     finest = max(n_clusters(c) for c in candidates.values())
     assert picks[sweep, "AMI num1 max"] < finest, sweep
     assert picks[sweep, "AMI num1 max"] <= picks[sweep, "AMI num1 true"], sweep

@@ -103,7 +103,7 @@ class _SignificanceModule(_ModuleType):
 
 __getattr__ = _removed("chanceclust")
 for _name in ("chanceclust.allpairs", "chanceclust.significance"):
-    _sys.modules[_name].__getattr__ = _removed(_name)  # type: ignore[attr-defined]
+    setattr(_sys.modules[_name], "__getattr__", _removed(_name))  # noqa: B010 (PEP 562)
 _sys.modules["chanceclust.significance"].__class__ = _SignificanceModule
 del _name
 
