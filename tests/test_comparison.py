@@ -13,6 +13,7 @@ from collections import Counter
 import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
+from reference._exact import set_partitions
 from strategies import label_pairs
 from test_common import CASES, SLOW_N, SMALL_A, SMALL_B, Case
 
@@ -228,14 +229,6 @@ class TestSelection:
             compare(self.A, self.B, measures=measures)
 
 
-def _set_partitions(n: int) -> list[tuple[int, ...]]:
-    """Every partition of range(n) as restricted-growth label tuples."""
-    out: list[tuple[int, ...]] = [()]
-    for _ in range(n):
-        out = [(*p, c) for p in out for c in range((max(p) + 2) if p else 1)]
-    return out
-
-
 def _ri_mi(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[float, float]:
     """RI and MI from their definitions (pairs; counts), for the enumeration below."""
     from itertools import combinations
@@ -255,7 +248,7 @@ def test_degenerate_reason_is_exactly_a_constant_ensemble(n):
     pair of cluster-size patterns, every model and sidedness, N <= 6."""
     from chanceclust.comparison import degenerate_reason
 
-    parts = _set_partitions(n)
+    parts = list(set_partitions(n))
     values = {(p, q): _ri_mi(p, q) for p in parts for q in parts}
     sizes = {p: tuple(sorted(Counter(p).values())) for p in parts}
     patterns = {}

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from reference._exact import bell_numbers, set_partitions
 
 import chanceclust as cc
 
@@ -155,18 +156,6 @@ def test_z_score_grows_with_n():
         assert 8 < z1 / z0 < 15
 
 
-def _bell_numbers(n: int) -> list[int]:
-    """B_0 .. B_n, exactly (the Bell triangle)."""
-    row, bells = [1], [1]
-    for _ in range(n):
-        new = [row[-1]]
-        for x in row:
-            new.append(new[-1] + x)
-        row = new
-        bells.append(row[0])
-    return bells
-
-
 @pytest.mark.parametrize("n", [34, 100, 1000])
 def test_random_partition_has_about_n_over_w_clusters(n):
     """model-choice.md, reading-numbers.md: a uniform random partition of N elements has
@@ -175,7 +164,7 @@ def test_random_partition_has_about_n_over_w_clusters(n):
     pages' numbers: 28.6 clusters of 3.5 elements at N = 100, 190 of 5.3 at N = 1000."""
     from scipy.special import lambertw
 
-    bells = _bell_numbers(n + 1)
+    bells = bell_numbers(n + 1)
     expected_k = float(Fraction(bells[n + 1], bells[n])) - 1
     w = float(lambertw(n).real)
     assert abs(n / w - expected_k) < 1
@@ -185,13 +174,6 @@ def test_random_partition_has_about_n_over_w_clusters(n):
     if n in pages:
         digits = 1 if n == 100 else 0
         assert (round(expected_k, digits), round(n / expected_k, 1)) == pages[n]
-
-
-def _partitions(n: int) -> list[tuple[int, ...]]:
-    out: list[tuple[int, ...]] = [()]
-    for _ in range(n):
-        out = [(*p, c) for p in out for c in range((max(p) + 2) if p else 1)]
-    return out
 
 
 def _mi(a: tuple[int, ...], b: tuple[int, ...]) -> float:
@@ -206,7 +188,7 @@ def test_ami_of_two_single_clusters_under_all():
     """adjusted.py's docstring: two single-cluster clusterings get 1.0 under perm and num;
     under two-sided all -0.40 at N = 3 (E[MI] by enumerating the 5 x 5 pairs of partitions;
     s_max = log N), under one-sided all 0.0; and the docstring states the N = 100 value."""
-    parts = _partitions(3)
+    parts = list(set_partitions(3))
     expected = sum(_mi(a, b) for a, b in product(parts, parts)) / len(parts) ** 2
     want = (0 - expected) / (math.log(3) - expected)
     one = [0, 0, 0]
