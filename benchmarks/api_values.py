@@ -89,7 +89,7 @@ def label_values(out: dict) -> None:
                     row[f"ami-{method}-{key}"] = _value(cc.adjusted_mutual_information(
                         a, b, average_method=method, **kw))
         row["compare"] = [[r.key, _value(r.value), _value(r.expected)]
-                          for r in cc.compare(a, b).rows]
+                          for r in cc.compare(a, b, standardized=True).rows]
         out[f"labels/{case}"] = row
 
 

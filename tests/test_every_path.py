@@ -136,7 +136,7 @@ def _summary(case: Case, measure: str, model: str) -> float:
 
 
 def _compare(case: Case, measure: str, model: str) -> float:
-    return cc.compare(case.a, case.b, **case.policy).get(measure.upper(), model)
+    return cc.compare(case.a, case.b, **case.policy, measures=measure).get(measure.upper(), model)
 
 
 LIBRARY_PATHS = {"pairwise": _pairwise, "partial_table+merge_tables": _chunks,

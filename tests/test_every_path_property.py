@@ -72,7 +72,8 @@ def test_library_paths_agree_with_the_single_call(case):
     want = _outcome(lambda: f(a, b, **model, **policy))
     paths = {
         "pairwise": lambda: cc.pairwise([a, b], measure=measure, **model, **policy).values[0, 1],
-        "compare": lambda: cc.compare(a, b, **policy).get(measure.upper(), model.get("model")),
+        "compare": lambda: cc.compare(a, b, **policy, measures=measure).get(
+            measure.upper(), model.get("model")),
     }
     if policy["unassigned"] not in ("singletons", "cluster"):  # these need the whole clustering
         cut = [0, len(a) // 3, 2 * len(a) // 3, len(a)]

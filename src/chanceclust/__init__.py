@@ -7,6 +7,11 @@ with the same number of clusters) and ``all`` (uniform over all
 clusterings), two-sided or against a fixed reference (``one_sided=True``).
 """
 
+import sys as _sys
+from collections.abc import Callable as _Callable
+from types import ModuleType as _ModuleType
+from typing import Any as _Any
+
 from chanceclust import models  # noqa: F401  (chanceclust.models: the random models as values)
 from chanceclust._validation import UnassignedReport
 from chanceclust.adjusted import adjusted_mutual_information, adjusted_rand_index
@@ -59,6 +64,55 @@ from chanceclust.variance import (
 )
 
 __version__ = "0.1.0.dev0"
+
+#: Names removed before the first release (CHANGELOG.md, #19), by module: what to use now.
+_REMOVED: dict[str, dict[str, str]] = {
+    "chanceclust": {
+        "SignificanceResult": "SignificanceTestResult",
+        "align": "the measures themselves: they align keyed inputs by element (was in io)",
+        "AlignedPair": "the measures themselves: they align keyed inputs by element (was in io)",
+        "InputError": "InvalidFileError (was chanceclust.io.InputError)",
+        "PAIRWISE_MEASURES": "the measure names of pairwise(measure=...)",
+        "n_samples": "n_resamples= of null_distribution() and monte_carlo_adjusted()",
+    },
+    "chanceclust.allpairs": {"PAIRWISE_MEASURES": "the measure names of pairwise(measure=...)"},
+    "chanceclust.significance": {"MEASURES": "the measure names of significance_test(measure=...)"},
+}
+
+
+def _removed(module: str) -> _Callable[[str], _Any]:
+    """A module ``__getattr__`` (PEP 562) that names what replaced a removed name."""
+
+    def __getattr__(name: str) -> _Any:
+        if name in _REMOVED[module]:
+            raise AttributeError(
+                f"{module}.{name} was removed before the first release (CHANGELOG.md, "
+                f"'Backwards-incompatible changes'); use {_REMOVED[module][name]}"
+            )
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+    return __getattr__
+
+
+class _SignificanceModule(_ModuleType):
+    """``chanceclust.significance``, which ``cc.significance(...)`` (the function removed
+    before the first release) would call: say what replaced it instead of "'module' object
+    is not callable"."""
+
+    def __call__(self, *args: _Any, **kwargs: _Any) -> _Any:
+        raise TypeError(
+            "chanceclust.significance is a module: the function significance() was removed "
+            "before the first release; use chanceclust.significance_test(labels_true, "
+            "labels_pred, ...) (it returns a SignificanceTestResult; n_samples= is now "
+            "n_resamples=)"
+        )
+
+
+__getattr__ = _removed("chanceclust")
+for _name in ("chanceclust.allpairs", "chanceclust.significance"):
+    setattr(_sys.modules[_name], "__getattr__", _removed(_name))  # noqa: B010 (PEP 562)
+_sys.modules["chanceclust.significance"].__class__ = _SignificanceModule
+del _name
 
 __all__ = [
     "ComparisonResult",

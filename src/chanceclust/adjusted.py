@@ -2,8 +2,9 @@
 
 Degenerate ensembles (s_max - E[s] = 0, docs/math.md#math-degenerate) give 1.0 when s equals
 s_max and 0.0 otherwise, never NaN, with scikit-learn's conventions where it has one: both
-clusterings with a single cluster (or N = 0) give 1.0, exactly one gives 0.0. Only there: under
-``all`` two single-cluster clusterings have MI = 0 < E[MI] and a negative value.
+clusterings with a single cluster (or N = 0) give 1.0, exactly one gives 0.0. Except for AMI
+under ``all``: two single-cluster clusterings have MI = 0 < E[MI] two-sided, so a negative AMI
+(-0.40 at N = 3, -0.72 at N = 100), and one-sided their MI is 0 in every draw: 0.0.
 """
 
 from __future__ import annotations
@@ -192,7 +193,10 @@ default="arithmetic"
     -------
     float
         At most 1.0; 0.0 is the model's chance level. 1.0 when both
-        clusterings have a single cluster or N = 0 (scikit-learn).
+        clusterings have a single cluster or N = 0 (scikit-learn), under ``perm``
+        and ``num``; under two-sided ``all`` two single-cluster clusterings share
+        less than two random partitions (MI = 0 < E[MI]): negative, -0.40 at N = 3,
+        -0.72 at N = 100; one-sided ``all``: 0.0.
         For identical clusterings it is 1.0 under ``perm`` only: under ``num`` and
         ``all`` s_max is the model's largest entropy (log K, log N), which a
         clustering with unequal cluster sizes does not reach, so AMI(A, A) < 1

@@ -61,6 +61,7 @@ from chanceclust._validation import (
     validate_many,
 )
 from chanceclust.adjusted import _adjusted_mutual_information
+from chanceclust.comparison import degenerate_reason
 from chanceclust.contingency import Table, _table_from_codes
 from chanceclust.exceptions import InternalError, InvalidInputError
 from chanceclust.expectations import _expected_mutual_information
@@ -88,6 +89,13 @@ class PairwiseResult:
     one_sided : bool
     average_method : str or None
         The normalization (AMI, NMI), else None.
+    degenerate : ndarray of shape (M, M') of bool, or None
+        For the measures under a model: True where every draw of the random model
+        gives the observed similarity (``chanceclust.comparison.degenerate_reason``:
+        a clustering with one cluster or N clusters under one-sided ``num``, ...), so
+        that ``values`` there (0.0) is a convention, not a comparison with chance. Do
+        not rank such a pair with the others: ``ranked`` puts it last. None for the
+        raw measures.
     """
 
     values: NDArray[np.float64]
@@ -97,6 +105,33 @@ class PairwiseResult:
     model: str | None
     one_sided: bool
     average_method: str | None
+    degenerate: NDArray[np.bool_] | None = None
+
+    def ranked(self, row: int | str = 0) -> list[tuple[str, float, bool]]:
+        """The columns of one row, best first: ``(name, value, degenerate)``.
+
+        Real comparisons come first, by value (smallest first for a distance); the
+        degenerate ones (values by convention) after them, whatever their value.
+
+        Examples
+        --------
+        >>> import chanceclust as cc
+        >>> truth = [0, 0, 0, 1, 1, 1, 2, 2, 2]
+        >>> result = cc.pairwise({"truth": truth},
+        ...                      {"one": [0] * 9, "mixed": [0, 1, 2, 0, 1, 2, 0, 1, 2]},
+        ...                      measure="ari", model="num", one_sided=True)
+        >>> result.values.round(4), result.degenerate   # "one": a single cluster
+        (array([[ 0.    , -0.2205]]), array([[ True, False]]))
+        >>> [(name, round(value, 4), flag) for name, value, flag in result.ranked("truth")]
+        [('mixed', -0.2205, False), ('one', 0.0, True)]
+        """
+        i = self.names.index(row) if isinstance(row, str) else row
+        flags = (np.zeros(self.shape[1], dtype=bool) if self.degenerate is None
+                 else self.degenerate[i])
+        sign = 1.0 if _REGISTRY[self.measure].distance else -1.0
+        order = sorted(range(self.shape[1]),
+                       key=lambda j: (bool(flags[j]), sign * float(self.values[i, j])))
+        return [(self.other_names[j], float(self.values[i, j]), bool(flags[j])) for j in order]
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -306,6 +341,13 @@ default="ami"
     out[rows_index, cols_local] = values
     if symmetric:
         out[cols_local, rows_index] = values
+    degenerate = None
+    if chosen.uses_model:
+        degenerate = np.zeros(shape, dtype=bool)
+        flags = _degenerate_pairs(codes, ks, flagged, spec, rows_index, cols_index)
+        degenerate[rows_index, cols_local] = flags
+        if symmetric:
+            degenerate[cols_local, rows_index] = flags
     return PairwiseResult(
         out,
         names,
@@ -314,7 +356,34 @@ default="ami"
         setting.name if chosen.uses_model else None,
         setting.one_sided if chosen.uses_model else False,
         method if chosen.normalized else None,
+        degenerate,
     )
+
+
+def _degenerate_pairs(codes: list[Any], ks: list[int], flagged: list[bool], spec: _Spec,
+                      rows: NDArray[np.int64], cols: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Whether each pair's random ensemble gives its observed value in every draw
+    (``comparison.degenerate_reason``, on each pair's cluster sizes after
+    its unassigned policy; the sizes of one clustering counted once)."""
+    sizes: dict[int, NDArray[np.int64]] = {}
+
+    def sizes_of(i: int) -> NDArray[np.int64]:
+        if i not in sizes:
+            sizes[i] = np.bincount(np.asarray(codes[i]), minlength=int(ks[i]))
+        return sizes[i]
+
+    out = np.zeros(rows.size, dtype=bool)
+    for t, (i, j) in enumerate(zip(rows.tolist(), cols.tolist(), strict=True)):
+        if flagged[i] or flagged[j]:  # the sizes after this pair's policy
+            c = apply_unassigned(np.asarray(codes[i]), int(ks[i]), np.asarray(codes[j]),
+                                 int(ks[j]), spec.policy, (spec.names[i], spec.names[j]))
+            a = np.bincount(c.codes_true, minlength=c.k_true)
+            b = np.bincount(c.codes_pred, minlength=c.k_pred)
+        else:
+            a, b = sizes_of(i), sizes_of(j)
+        out[t] = degenerate_reason(spec.measure, spec.setting.name, spec.setting.one_sided,
+                                   a, b) is not None
+    return out
 
 
 def _pairs(m: int, m_other: int, square: bool, symmetric: bool) -> tuple[NDArray[np.int64], ...]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from chanceclust._cli import inputs, options
 from chanceclust._cli.options import PROG
-from chanceclust._cli.results import MEASURES, contingency, measure_rows, out, summary
+from chanceclust._cli.results import MEASURES, contingency, load, measure_rows, out, summary
 
 
 def add_parser(sub: Any) -> None:
@@ -56,8 +56,15 @@ def run(args: argparse.Namespace) -> int:
         del c
     models = options.models(args)
     rows: list[dict[str, Any]] = []
+    notes: list[str] = []
+    degenerate_notes = load("chanceclust.comparison", "degenerate_notes")
     for name in options.flatten(args.measure, ["ari", "ami"]):
         rows += measure_rows(name, table, models, args.one_sided, args.average_method)
+        notes += [n for n in degenerate_notes(table, name, models, args.one_sided)
+                  if n not in notes]
     meta["average_method"] = args.average_method
+    if notes:  # values that are conventions (issue #35): said, never silent
+        meta["notes"] = notes
+        meta["summary"] += "".join(f"\n# note: {name}" for name in notes)
     out(args, rows, ["measure", "model", "sided", "value"], meta)
     return 0

@@ -8,7 +8,7 @@ from typing import Any
 
 from chanceclust._cli import inputs, options
 from chanceclust._cli.options import PROG, UsageError
-from chanceclust._cli.results import MEASURES, contingency, measure_rows, out
+from chanceclust._cli.results import MEASURES, contingency, load, measure_rows, out
 from chanceclust._registry import MEASURES as REGISTRY
 
 
@@ -58,18 +58,21 @@ def run(args: argparse.Namespace) -> int:
     else:
         pairs = list(itertools.combinations(clusterings, 2))
     progress = options.progress("rank", len(pairs), args)
-    values = []
+    values, notes = [], []
+    degenerate_notes = load("chanceclust.comparison", "degenerate_notes")
     for done, (x, y) in enumerate(pairs, 1):
+        table = contingency(inputs.aligned(args, x, y))
         rows = measure_rows(
-            args.measure, contingency(inputs.aligned(args, x, y)), [args.model], args.one_sided,
-            args.average_method,
+            args.measure, table, [args.model], args.one_sided, args.average_method,
         )
         values.append(rows[0]["value"])
+        notes.append(degenerate_notes(table, args.measure, [args.model], args.one_sided))
         progress.set(done)
     progress.close()
-    order = sorted(
+    order = sorted(  # a value by convention (degenerate, issue #35) after every real one
         range(len(pairs)),
-        key=lambda i: values[i] if REGISTRY[args.measure].distance else -values[i],
+        key=lambda i: (bool(notes[i]), values[i] if REGISTRY[args.measure].distance
+                       else -values[i]),
     )
     adjusted = REGISTRY[args.measure].uses_model
     label = args.measure + (f" ({args.model})" if adjusted else "")
@@ -80,13 +83,20 @@ def run(args: argparse.Namespace) -> int:
             rows.append({"rank": rank, "clustering": y.source, args.measure: values[i]})
         else:
             rows.append({"rank": rank, "a": x.source, "b": y.source, args.measure: values[i]})
+        rows[-1]["note"] = "degenerate" if notes[i] else ""
     columns = ["rank", "clustering" if args.reference is not None else "a"]
     columns += [] if args.reference is not None else ["b"]
     columns.append(args.measure)
+    if any(notes):
+        columns.append("note")
     meta: dict[str, Any] = {"measure": args.measure, "model": args.model if adjusted
                             else None, "one_sided": args.one_sided, "reference": args.reference}
     meta["summary"] = f"# ranked by {label}" + (
         f" against {clusterings[0].source}" if args.reference is not None else ""
     ) + (", one-sided" if args.one_sided else "")
+    if any(notes):
+        meta["summary"] += ("\n# note: rows marked degenerate have a value by convention (their "
+                            "random model gives the observed table in every draw); they are "
+                            "ranked after the real comparisons")
     out(args, rows, columns, meta)
     return 0

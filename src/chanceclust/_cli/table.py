@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if not inputs.is_large(args):
         a, b = inputs.read_inputs(args, inputs.pair_paths(args))
         ca, cb = inputs.aligned_codes(args, a, b)
-        out(args, result_rows(compare(ca, cb)), COLUMNS, summary(a, b, ca, cb,
+        out(args, result_rows(compare(ca, cb, standardized=True)), COLUMNS, summary(a, b, ca, cb,
                                                                   args.unassigned_report))
         return 0
     table, meta = inputs.large_table(args)
@@ -56,5 +56,5 @@ def run(args: argparse.Namespace) -> int:
         ]
         out(args, rows, ["histogram", "value", "count"], meta)
         return 0
-    out(args, result_rows(compare(contingency=table)), COLUMNS, meta)
+    out(args, result_rows(compare(contingency=table, standardized=True)), COLUMNS, meta)
     return 0
