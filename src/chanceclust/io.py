@@ -55,12 +55,14 @@ import codecs
 import csv
 import gzip
 import io as _io
+import itertools
 import json
 import os
+import re
 import sys
 import zlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, Any
 
 import numpy as np
@@ -88,6 +90,37 @@ FORMATS = ("labels", "pairs", "clusters", "csv", "tsv", "json")
 NA_STRINGS = frozenset({"", "nan", "na", "n/a", "<na>", "null", "none"})
 
 _GZIP_MAGIC = b"\x1f\x8b"
+#: The first bytes of binary files people pass for labels, and what they are.
+_BINARY = {
+    b"\x93NUMPY": "a NumPy .npy array (numpy.savetxt writes one label per line)",
+    b"PK\x03\x04": "a ZIP archive (an .xlsx workbook, .npz or .zip; save the sheet as CSV)",
+    b"\xd0\xcf\x11\xe0": "an old Excel (.xls) workbook (save the sheet as CSV)",
+    b"PAR1": "a Parquet file",  # also its last 4 bytes: a text file may start with PAR1
+    b"\x89HDF": "an HDF5 file (.h5, .h5ad)",
+    b"\xfd7zXZ\x00": "xz-compressed data (decompress it, or recompress with gzip)",
+    b"\x28\xb5\x2f\xfd": "zstd-compressed data (decompress it, or recompress with gzip)",
+}
+
+
+@dataclass(frozen=True)
+class Header:
+    """How the first row of a csv/tsv table was read when no option said (the header rule).
+
+    A first row is a header only when it cannot be data: it is data when one of its chosen
+    fields (label or element id) also occurs below in its column, or is an integer where that
+    column holds only integers.
+    """
+
+    line: int
+    fields: tuple[str, ...]
+    taken: bool
+    why: str
+
+    def describe(self) -> str:
+        """``line 1 ('0', '0') read as data, not a header: ...``, the CLI's note."""
+        verb = "taken as the header" if self.taken else "read as data, not a header"
+        fields = ", ".join(map(repr, self.fields))
+        return f"line {self.line} ({fields}) {verb}: {self.why} (--header or --no-header decides)"
 
 
 @dataclass(frozen=True)
@@ -106,6 +139,10 @@ class Clustering:
         Element ids in the same order, or ``None`` when elements are known only by position.
     lines : sequence of int or None
         Line number of each element in the file, or ``None`` (JSON input).
+    header : Header or None
+        How the first row of a csv/tsv table was read when no option decided it.
+    blank_lines : frozenset of int
+        The blank lines of a labels file that are elements (missing labels), to name them.
     """
 
     source: str
@@ -113,6 +150,8 @@ class Clustering:
     labels: list[str | None]
     elements: list[str] | None
     lines: Sequence[int] | None
+    header: Header | None = None
+    blank_lines: frozenset[int] = frozenset()
 
     @property
     def n(self) -> int:
@@ -161,6 +200,14 @@ def _read_bytes(path: str, stdin: IO[bytes] | None = None) -> bytes:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as exc:
             raise InvalidFileError(name, None, f"corrupt gzip data: {exc}") from None
+    kind = next((kind for magic, kind in _BINARY.items() if data.startswith(magic)
+                 and (magic != b"PAR1" or data.endswith(magic))), None)
+    if kind is not None:
+        raise InvalidFileError(
+            name, None, f"{kind}, not text: chanceclust reads clusterings from text files "
+            "(labels, pairs, clusters, csv, tsv or json; gzip-compressed or not) and, in "
+            "compare and table, from Parquet (.parquet, with pyarrow); write the labels as text",
+        )
     return data
 
 
@@ -392,30 +439,74 @@ def _table_columns(
     return lab, ident, hint
 
 
+def _header_rule(first: list[str], columns: dict[int, str], below: dict[int, Any]) -> tuple[
+        bool, str]:
+    """(taken, why): the header rule of :class:`Header` on the stripped fields ``first``.
+
+    ``columns``: index -> what the column holds ("a label", "an element id"); ``below``: index
+    -> the distinct values read below the first row in that column. Both table readers call it.
+    """
+    for c, what in columns.items():
+        if first[c] in below[c]:
+            return False, f"{first[c]!r} also occurs below as {what}"
+    for c, what in columns.items():
+        if _is_integer(first[c]) and all(map(_is_integer, below[c])):
+            return False, f"{first[c]!r} is an integer, as is every {what.split()[-1]} below"
+    return True, "none of its fields occurs below in its column"
+
+
+def _decided(
+    first: list[str], line: int, chosen: list[tuple[int, int | None]], header: bool | None,
+    named: bool, below: dict[int, Any],
+) -> Header | None:
+    """The header decision of a table; None where --header or a --column name made it."""
+    if header or (header is None and named):
+        return None
+    columns = {lab: "a label" for lab, _ in chosen}  # labels first: fewer distinct values
+    columns.update({i: "an element id" for _, i in chosen if i is not None})
+    taken, why = (False, "--no-header") if header is False else _header_rule(first, columns,
+                                                                             below)
+    return Header(line, tuple(first), taken, why)
+
+
+def _table_layout(
+    header: list[str], name: str, columns: Sequence[str | None], id_column: str | None,
+) -> tuple[list[tuple[int, int | None]], str, bool]:
+    """(label and id column of each of ``columns``, the hint of the first, whether a
+    --column/--id-column named a field of the first row: then it is the header)."""
+    chosen = [_table_columns(header, name, column, id_column) for column in columns]
+    named = any(c in header for c in (*columns, id_column) if c is not None)
+    return [c[:2] for c in chosen], chosen[0][2], named
+
+
 def _parse_table(
-    text: str, name: str, fmt: str, column: str | None, id_column: str | None
-) -> Clustering:
-    delimiter = "," if fmt == "csv" else "\t"
+    text: str, name: str, fmt: str, columns: Sequence[str | None], id_column: str | None,
+    header: bool | None = None, delimiter: str | None = None,
+) -> list[Clustering]:
+    """The clustering of each of ``columns`` of a csv/tsv table, read once by the csv module."""
+    delimiter = delimiter or ("," if fmt == "csv" else "\t")
     reader = csv.reader(_io.StringIO(text, newline=""), delimiter=delimiter)
     try:
-        header = next(reader, None)
-        while header is not None and not any(h.strip() for h in header):
-            header = next(reader, None)
-        if header is None:
+        first = next(reader, None)
+        while first is not None and not any(h.strip() for h in first):
+            first = next(reader, None)
+        if first is None:
             raise InvalidFileError(name, 1, "empty file: no header row")
-        header = [h.strip() for h in header]
-        lab, ident, hint = _table_columns(header, name, column, id_column)
-        width = len(header)
-        labels: list[str | None] = []
-        elements: list[str] | None = [] if ident is not None else None
-        nums: list[int] = []
+        top = reader.line_num
+        first = [h.strip() for h in first]
+        chosen, hint, named = _table_layout(first, name, columns, id_column)
+        ident = chosen[0][1]
+        width = len(first)
+        wanted = {lab: [first[lab]] for lab, _ in chosen}  # label columns
+        nums: list[int] = [top]
+        elements: list[str] | None = None if ident is None else [first[ident]]
         seen: dict[str, int] = {}
         previous = reader.line_num
         for row in reader:
-            line, first, previous = reader.line_num, previous + 1, reader.line_num
-            if line > first and any("\n" in field for field in row):  # over several lines
+            line, start, previous = reader.line_num, previous + 1, reader.line_num
+            if line > start and any("\n" in field for field in row):  # over several lines
                 raise InvalidFileError(
-                    name, first, f"a quoted field runs from line {first} to line {line}: an "
+                    name, start, f"a quoted field runs from line {start} to line {line}: an "
                     "unbalanced quote? (a label or id cannot hold a line break)",
                 )
             if not row or (len(row) == 1 and not row[0].strip() and width > 1):
@@ -424,7 +515,8 @@ def _parse_table(
                 raise InvalidFileError(
                     name, line, f"expected {width} fields like the header, found {len(row)}"
                 )
-            labels.append(row[lab].strip())
+            for c, values in wanted.items():
+                values.append(row[c].strip())
             if elements is not None:
                 element = row[ident].strip()  # type: ignore[index]
                 if not element:
@@ -435,7 +527,22 @@ def _parse_table(
             nums.append(line)
     except csv.Error as exc:
         raise InvalidFileError(name, reader.line_num or None, f"malformed {fmt}: {exc}") from None
-    return Clustering(name, fmt, labels, elements, nums)
+    below: dict[int, Any] = {c: set(values[1:]) for c, values in wanted.items()}
+    if ident is not None:
+        below[ident] = seen
+    decision = _decided(first, top, chosen, header, named, below)
+    skip = 1 if decision is None or decision.taken else 0
+    if not skip and elements is not None:
+        if not elements[0]:
+            raise InvalidFileError(name, top, "empty element id")
+        if elements[0] in seen:
+            _check_new_element({elements[0]: top}, elements[0], seen[elements[0]], name, "line",
+                               hint)
+    return [
+        Clustering(name, fmt, wanted[lab][skip:], None if elements is None else elements[skip:],
+                   nums[skip:], header=decision)
+        for lab, _ in chosen
+    ]
 
 
 def _json_scalar(value: Any, name: str, where: str) -> str | None:
@@ -896,28 +1003,29 @@ def _strip_cell(field: str) -> str | None:
 
 def _parse_table_arrow(
     text: str, name: str, fmt: str, columns: Sequence[str | None], id_column: str | None,
-    pa: Any, data: bytes | None = None,
+    pa: Any, data: bytes | None = None, header: bool | None = None,
+    delimiter: str | None = None,
 ) -> list[Clustering] | None:
-    """:func:`_parse_table` of each of ``columns`` by one pass of pyarrow's CSV reader, or None.
+    """:func:`_parse_table` by one pass of pyarrow's CSV reader, or None.
 
     None where the csv module must read the file (its rules, its errors): unless each line is
-    one row (no quote, no bare CR, the header on the first line, no empty line between rows of
-    several fields, no line longer than the csv module's field limit), where a column is not
-    in the header, a row has another width, or an element id is empty or repeated.
+    one row (no quote, no bare CR, the first row on the first line, no empty line between rows
+    of several fields, no line longer than the csv module's field limit), where a column is not
+    in the first row, a row has another width, or an element id is empty or repeated.
     """
-    delimiter = "," if fmt == "csv" else "\t"
+    delimiter = delimiter or ("," if fmt == "csv" else "\t")
     end = text.find("\n")  # not split(): that copies the rest of the text
-    first = (text if end < 0 else text[:end]).removesuffix("\r")
-    if not first.strip() or '"' in text:
+    top = (text if end < 0 else text[:end]).removesuffix("\r")
+    if not top.strip() or '"' in text:
         return None
-    if delimiter in first and ("\n\n" in text or ("\r" in text and "\n\r\n" in text)):
+    if delimiter in top and ("\n\n" in text or ("\r" in text and "\n\r\n" in text)):
         return None  # an empty line: the reader would fill a row with empty fields
-    header = [h.strip() for h in first.split(delimiter)]
+    first = [h.strip() for h in top.split(delimiter)]
     try:
-        chosen = [_table_columns(header, name, column, id_column)[:2] for column in columns]
+        chosen, _, named = _table_layout(first, name, columns, id_column)
     except InvalidFileError:
         return None  # raised by the csv module's path, in the order of the inputs
-    names = [str(i) for i in range(len(header))]
+    names = [str(i) for i in range(len(first))]
     wanted = sorted({i for pair in chosen for i in pair if i is not None})
     table = _csv_dictionary_columns(
         text, pa, names, delimiter=delimiter, skip_rows=1, include=[names[i] for i in wanted],
@@ -925,25 +1033,39 @@ def _parse_table_arrow(
     )
     if table is None:
         return None
+    read: dict[int, tuple[list[str], np.ndarray]] = {}
+    for i in wanted:
+        if any(i == ident for _, ident in chosen):
+            read[i] = _clean_codes(table.column(names[i]), str.strip, order=False)
+            if "" in read[i][0] or len(read[i][0]) != len(read[i][1]):
+                return None  # an empty or repeated id: the Python parser names its line
+        else:
+            read[i] = _clean_codes(table.column(names[i]),
+                                   _strip_cell if len(first) == 1 else str.strip)
+    del table
+    decision = _decided(first, 1, chosen, header, named,
+                        {i: values for i, (values, _) in read.items()})
+    if decision is not None and not decision.taken:  # the first row is data: put it first
+        for i, (values, codes) in read.items():
+            if first[i] not in values:
+                values.append(first[i])
+            elif any(i == ident for _, ident in chosen):
+                return None  # a repeated id: the Python parser names its line
+            read[i] = values, np.concatenate(([values.index(first[i])], codes)).astype(np.int32)
+    start = 2 if decision is None or decision.taken else 1
     results = []
     for lab, ident in chosen:
-        values, codes = _clean_codes(
-            table.column(names[lab]), _strip_cell if len(header) == 1 else str.strip
-        )
+        values, codes = read[lab]
         kept = codes >= 0  # a one-column table skips empty lines
         where: Sequence[int] = (
-            range(2, len(codes) + 2) if kept.all() else np.flatnonzero(kept) + 2
+            range(start, len(codes) + start) if kept.all() else np.flatnonzero(kept) + start
         )
         if not kept.all():
             codes = codes[kept]
-        elements = None
-        if ident is not None:
-            ids, id_codes = _clean_codes(table.column(names[ident]), str.strip, order=False)
-            if "" in ids or len(ids) != len(id_codes):
-                return None  # an empty or repeated id: the Python parser names its line
-            elements = Column(_dictionary(id_codes, ids, pa))
+        elements = None if ident is None else Column(_dictionary(read[ident][1], read[ident][0],
+                                                                 pa))
         results.append(Clustering(name, fmt, Column(_dictionary(codes, values, pa)), elements,
-                                  where))  # fmt: skip
+                                  where, header=decision))  # fmt: skip
     return results
 
 
@@ -1082,6 +1204,7 @@ def read_clustering(
     stdin: IO[bytes] | None = None,
     strict_columns: bool = True,
     header: bool | None = None,
+    delimiter: str | None = None,
 ) -> Clustering:
     """Read one clustering from ``path`` (``"-"`` for standard input).
 
@@ -1129,7 +1252,7 @@ def read_clustering(
     """
     return read_clusterings(
         path, [column], input_format=input_format, id_column=id_column, encoding=encoding,
-        na=na, stdin=stdin, strict_columns=strict_columns, header=header,
+        na=na, stdin=stdin, strict_columns=strict_columns, header=header, delimiter=delimiter,
     )[0]
 
 
@@ -1144,6 +1267,7 @@ def read_clusterings(
     stdin: IO[bytes] | None = None,
     strict_columns: bool = True,
     header: bool | None = None,
+    delimiter: str | None = None,
 ) -> list[Clustering]:
     """:func:`read_clustering` of each of ``columns`` of one file, which is read once.
 
@@ -1173,18 +1297,46 @@ def read_clusterings(
     if header and fmt in _TEXT_FORMATS:
         text, raw = _skip_header(text), None
         fmt = detect_format(path, text) if input_format == "auto" else input_format
-    parsed: list[Clustering] | None = None
+    if delimiter is not None:
+        if len(delimiter) != 1 or delimiter in '"\r\n':
+            raise InvalidInputError("`delimiter` (--delimiter) must be one character other than "
+                                    f"a quote or a line break; got {delimiter!r}")
+        if fmt in _TEXT_FORMATS and input_format == "auto":
+            fmt = "csv"  # a delimiter makes any text file a table
+        elif fmt not in ("csv", "tsv"):
+            raise InvalidFileError(name, None, f"--delimiter applies to csv/tsv input, not {fmt}")
     if fmt in ("csv", "tsv"):
         arrow = _arrow() if len(text) >= VECTOR_MIN_CHARS else None
-        if arrow:
-            parsed = _parse_table_arrow(text, name, fmt, columns, id_column, arrow[0], raw)
-    if parsed is not None:
+        parsed = arrow and _parse_table_arrow(text, name, fmt, columns, id_column, arrow[0],
+                                              raw, header, delimiter)
+        parsed = parsed or _parse_table(text, name, fmt, columns, id_column, header, delimiter)
         return [_finish(result, na, header) for result in parsed]
+    if input_format == "auto" and fmt in _TEXT_FORMATS:
+        _check_one_row(text, name, fmt)
     return [
         _finish(_parse(text, path, fmt, input_format, column, id_column, strict_columns, raw),
                 na, header)
         for column in columns
     ]
+
+
+def _check_one_row(text: str, name: str, fmt: str) -> None:
+    """Refuse a detected labels, pairs or clusters file of one line of comma-, semicolon- or
+    TAB-separated fields: a row of labels, never read as one label or one cluster in silence."""
+    lines = list(itertools.islice(re.finditer(r"^[^\S\n]*[^\s#].*$", text, re.M), 2))
+    if len(lines) != 1:
+        return
+    line = lines[0].group().strip()
+    for sep, word in ((",", "comma"), (";", "semicolon"), ("\t", "TAB")):
+        n = len(line.split(sep))
+        if n >= 2 and not (fmt == "pairs" and n == 2):
+            one = {"labels": "one label", "pairs": "one element", "clusters": "one cluster"}[fmt]
+            raise InvalidFileError(
+                name, text.count("\n", 0, lines[0].start()) + 1,
+                f"one line of {n} {word}-separated fields, which is {one}: a labels file holds "
+                f"one label per line (put each on its own line, e.g. tr {sep!r} '\\n'); pass "
+                f"--input-format {fmt} to read the line as {one}",
+            )
 
 
 def _is_utf8(encoding: str) -> bool:
@@ -1200,8 +1352,6 @@ def _parse(
 ) -> Clustering:
     """The clustering of ``text`` in format ``fmt`` (by pyarrow where it reads it alike)."""
     name = _display_name(path)
-    if fmt in ("csv", "tsv"):
-        return _parse_table(text, name, fmt, column, id_column)
     if (column is not None or id_column is not None) and strict_columns:
         raise InvalidFileError(
             name, None, f"--column/--id-column apply to csv/tsv input, not {fmt}"
@@ -1243,21 +1393,31 @@ def _finish(result: Clustering, na: str, header: bool | None) -> Clustering:
         if bad and na == "error":
             i = _first_in(result.labels, bad)
             lab = result.labels[i]
+            line = result.line_of(i)
             what = "empty label" if lab is None or not lab.strip() else f"missing label {lab!r}"
+            if fmt == "labels" and lab == "":
+                what = f"line {line} is empty (a blank line in a labels file is a missing label)"
             problem = (
                 f"{what}; every element needs a cluster (--unassigned drop leaves it out, "
                 "singletons or cluster give it one; --na keep treats it as a label)"
             )
-            line = result.line_of(i)
             if line is None:
                 problem = f"{result.where(i)}: {problem}"
             raise InvalidFileError(name, line, problem)
         if bad:
+            column = isinstance(result.labels, Column)
+            blank = "" in bad and fmt == "labels"
             labels = (
-                _null_where(result.labels, bad) if isinstance(result.labels, Column)
+                _null_where(result.labels, bad) if column
                 else [None if lab in bad else lab for lab in result.labels]
             )
-            result = Clustering(name, fmt, labels, result.elements, result.lines)
+            lines: Any = ()
+            if blank and column:
+                where = _null_where(result.labels, {""}).array.is_null()
+                lines = np.asarray(result.lines)[where.to_numpy(zero_copy_only=False)]
+            elif blank:
+                lines = [result.lines[j] for j, lab in enumerate(result.labels) if lab == ""]
+            result = replace(result, labels=labels, blank_lines=frozenset(map(int, lines)))
     return result
 
 
@@ -1325,6 +1485,7 @@ def read_cells(
     header: bool | None = None,
     na: str = "drop",
     stdin: IO[bytes] | None = None,
+    delimiter: str | None = None,
 ) -> Cells:
     """Read a cells file: ``label_a<TAB>label_b<TAB>count`` lines (or commas, csv quoting).
 
@@ -1334,6 +1495,8 @@ def read_cells(
     ``header``: True skips the first data line, False reads it as a cell; None (no header)
     refuses a first line whose count alone is not an integer (it looks like a header). Every
     other line needs a count of ASCII digits below 2**63: errors name the file and line.
+    ``delimiter``: the field separator (default: TAB for .tsv/.tab, comma for .csv, else TAB
+    if the first line holds one, else comma).
 
     Examples
     --------
@@ -1356,7 +1519,7 @@ def read_cells(
         raise InvalidFileError(name, None, "no cells (label_a, label_b, count lines)")
     base = path[:-3] if path.lower().endswith(".gz") else path
     ext = os.path.splitext(base)[1].lower()
-    delimiter = {".csv": ",", ".tsv": "\t", ".tab": "\t"}.get(ext)
+    delimiter = delimiter or {".csv": ",", ".tsv": "\t", ".tab": "\t"}.get(ext)
     if delimiter is None:
         delimiter = "\t" if "\t" in lines[0][1] else ","
     labels_a: list[str | None] = []
@@ -1460,10 +1623,13 @@ def union(
     if ea is None or eb is None:
         if a.n != b.n:
             longer, shorter = (a, b) if a.n > b.n else (b, a)
+            line = longer.line_of(shorter.n)
+            blank = all(longer.line_of(i) in longer.blank_lines for i in range(shorter.n, longer.n))
             raise InvalidFileError(
                 longer.source,
-                longer.line_of(shorter.n),
-                f"{longer.source} has {longer.n} labels but {shorter.source} has {shorter.n}; "
+                line,
+                (f"line {line} is empty, and a blank line is a missing label: " if blank else "")
+                + f"{longer.source} has {longer.n} labels but {shorter.source} has {shorter.n}; "
                 "labels are matched by position, so both need one label per element (a "
                 "header line counts as a label unless --header skips the first line of "
                 "every input)",
@@ -1589,6 +1755,8 @@ def check_assigned(pair: UnionPair, a: Clustering, b: Clustering) -> None:
         label = side.labels[index[i]]
         why = "missing label" if label is None else f"label {label!r} is an --unassigned-label"
         source, where = side.source, side.line_of(index[i])
+        if label is None and where in side.blank_lines:
+            why = f"line {where} is empty"
     raise InvalidFileError(
         source,
         where,

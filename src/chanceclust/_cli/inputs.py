@@ -12,7 +12,7 @@ import glob
 import os
 from typing import Any
 
-from chanceclust._cli.options import PROG, UsageError, note
+from chanceclust._cli.options import PROG, UsageError, missing_extra, note
 from chanceclust.exceptions import InvalidFileError
 from chanceclust.io import Clustering, check_assigned, label_codes, read_clusterings, union
 
@@ -50,7 +50,10 @@ def read_inputs(args: argparse.Namespace, paths: list[str]) -> list[Clustering]:
             na="keep" if args.na == "keep" else "drop",  # --unassigned decides
             strict_columns=(per_input and len(paths) > 1) or len(paths) == 1,
             header=header_of(args, path),
+            delimiter=args.delimiter,
         )
+    for source, header in {c.source: c.header for c in out if c.header is not None}.items():
+        note(args, f"{source}: {header.describe()}")
     if (columns or args.id_column) and not any(c.format in ("csv", "tsv") for c in out):
         raise UsageError("--column and --id-column apply to csv/tsv inputs; none was read as one")
     return out
@@ -198,7 +201,7 @@ def read_cells(args: argparse.Namespace, path: str) -> Any:
 
     cells = read(
         path, encoding=args.encoding, header=header_of(args, path),
-        na="keep" if args.na == "keep" else "drop",
+        na="keep" if args.na == "keep" else "drop", delimiter=args.delimiter,
     )
     marks = set(args.unassigned_label or ())
     sides = [
@@ -310,8 +313,8 @@ def _parquet_table(args: argparse.Namespace, source: str, columns: tuple[str, st
     if args.engine == "dask":
         try:
             from chanceclust import dask as ccd
-        except ImportError as error:  # pragma: no cover - the extra is installed in tests
-            raise UsageError(f"--engine dask needs chanceclust[dask]: {error}") from None
+        except ImportError:
+            raise missing_extra("--engine dask", "dask") from None
         policy = {"unassigned": args.unassigned, "unassigned_label": marks or None}
         if args.scheduler:  # reached here, so that its error names the CLI's options
             with dask_client(args):
@@ -344,8 +347,10 @@ def dask_client(args: argparse.Namespace) -> Any:
 
     An unreachable scheduler is the user's error: exit 2 naming the address.
     """
-    from distributed import Client
-
+    try:
+        from distributed import Client
+    except ImportError:
+        raise missing_extra("--engine dask", "distributed") from None
     if not args.scheduler:
         return Client(processes=True)
     try:
@@ -383,10 +388,8 @@ def read_parquet_table(
         import pyarrow as pa
         import pyarrow.fs as pafs
         import pyarrow.parquet as pq
-    except ImportError:  # pragma: no cover - the extra is installed in tests
-        raise UsageError(
-            "Parquet input needs pyarrow: pip install 'chanceclust[dask]' (or pyarrow)"
-        ) from None
+    except ImportError:
+        raise missing_extra("Parquet input", "pyarrow") from None
     files, fs = _parquet_files(source, pafs)
     keep = unassigned != "raise"
     coders = [_Coder(name, marks, keep) for name in columns]

@@ -2,8 +2,8 @@
 
 Exit status: 0 on success; 2 for the user's input: an argparse usage error or a
 :class:`~chanceclust.exceptions.InvalidInputError` (an option, a file or a value the library
-refuses), and a :class:`MemoryError` (the inputs and option values need more memory than the
-machine has); 130 on Ctrl-C; 1 for anything else, which is a bug of chanceclust (an
+refuses), an optional module that is not installed (the message gives the install line), and a
+:class:`MemoryError` (the inputs and option values need more memory than the machine has); 130 on Ctrl-C; 1 for anything else, which is a bug of chanceclust (an
 :class:`~chanceclust.exceptions.InternalError`, or any other exception, a stray ``ValueError``
 of numpy included): the message says so and how to get the traceback (``--debug``).
 """
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from chanceclust import __version__
 from chanceclust._cli import compare, expect, pairwise, rank, sample, table, test
-from chanceclust._cli.options import PROG, Parser
+from chanceclust._cli.options import EXTRAS, PROG, Parser, missing_extra
 from chanceclust.exceptions import InternalError, InvalidFileError, InvalidInputError
 
 #: The subcommands in the order of ``--help``; ``reproduce`` (chanceclust.paper) comes last.
@@ -124,7 +124,10 @@ def _classify(exc: Exception, command: str) -> tuple[int, str]:
             f"{command}: not enough memory for these inputs and option values; "
             "try smaller inputs or option values"
         )
-    if isinstance(exc, ModuleNotFoundError) and (exc.name or "").startswith("chanceclust"):
+    module = (exc.name or "").split(".")[0] if isinstance(exc, ModuleNotFoundError) else ""
+    if module in EXTRAS:  # an optional extra that is not installed: the user's to install
+        return 2, str(missing_extra(command, module))
+    if module == "chanceclust":
         return 1, (  # a module of this package itself: a broken installation, not the input
             f"{command}: chanceclust's module {exc.name} is missing: reinstall chanceclust "
             f"(if that does not help, this is a bug, please report it; {_TRACEBACK_HINT})"

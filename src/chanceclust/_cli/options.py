@@ -40,6 +40,20 @@ class UsageError(InvalidInputError):
     """A bad option or combination of options: the user's input (exit status 2)."""
 
 
+#: The optional modules the CLI uses, and what installs each (the install line of the message).
+EXTRAS = {
+    "pyarrow": "'chanceclust[dask]' (or pyarrow alone)",
+    "dask": "'chanceclust[dask]'",
+    "distributed": "'chanceclust[dask]'",
+    "matplotlib": "matplotlib",
+}
+
+
+def missing_extra(what: str, module: str) -> UsageError:
+    """The one message of a missing optional module: the user's to install (exit status 2)."""
+    return UsageError(f"{what} needs {module}: pip install {EXTRAS[module]}")
+
+
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are one line on stderr (exit status 2)."""
 
@@ -194,6 +208,11 @@ def add_inputs(p: argparse.ArgumentParser, *, parquet: bool = False) -> None:
     )
     g.add_argument(
         "--id-column", metavar="COL", help="csv/tsv column of element ids (match by id)"
+    )
+    g.add_argument(
+        "--delimiter", metavar="CHAR",
+        help="the field separator of csv/tsv tables and cells files, e.g. ';' (default: ',' "
+        "for .csv, TAB for .tsv); a text file read with it is a table",
     )
     g.add_argument(
         "--unassigned",

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from chanceclust._cli import inputs, options
-from chanceclust._cli.options import PROG, UsageError, note
+from chanceclust._cli.options import PROG, UsageError, missing_extra, note
 from chanceclust._cli.results import MEASURES, out
 from chanceclust.exceptions import InvalidFileError
 from chanceclust.io import check_assigned, factorize, union
@@ -105,7 +105,7 @@ def check_heatmap(path: str) -> None:
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        raise UsageError("--heatmap needs matplotlib: pip install matplotlib") from None
+        raise missing_extra("--heatmap", "matplotlib") from None
     supported = Figure().canvas.get_supported_filetypes()
     extension = os.path.splitext(path)[1].lower().lstrip(".")
     if extension not in supported:
@@ -176,7 +176,7 @@ def _heatmap(result: Any, path: str) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise UsageError("--heatmap needs matplotlib: pip install matplotlib") from None
+        raise missing_extra("--heatmap", "matplotlib") from None
     values = result.values
     rows, cols = np.arange(values.shape[0]), np.arange(values.shape[1])
     if values.shape[0] == values.shape[1] and values.shape[0] > 2 and not result.one_sided:
