@@ -1747,7 +1747,12 @@ def check_assigned(pair: UnionPair, a: Clustering, b: Clustering) -> None:
         else (b, pair.index_b, a, pair.index_a)
     )
     element = f"element {pair.elements[i]!r}" if pair.elements is not None else f"element {i + 1}"
-    if index[i] < 0:  # only the other input names it: point at its line there
+    header = side.header
+    if index[i] < 0 and header and header.taken and pair.elements[i] in header.fields:
+        source, where, why = side.source, header.line, (  # its line was read as the header
+            f"absent from {side.source}, whose line {header.line} was taken as the header; "
+            "--no-header reads it as data")
+    elif index[i] < 0:  # only the other input names it: point at its line there
         source, where, why = other.source, other.line_of(other_index[i]), (
             f"absent from {side.source}"
         )
