@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from chanceclust import __version__
 from chanceclust._cli import compare, expect, pairwise, rank, sample, table, test
-from chanceclust._cli.options import EXTRAS, PROG, Parser, missing_extra
+from chanceclust._cli.options import EXTRAS, PROG, Parser, missing_extra, subparser
 from chanceclust.exceptions import InternalError, InvalidFileError, InvalidInputError
 
 #: The subcommands in the order of ``--help``; ``reproduce`` (chanceclust.paper) comes last.
@@ -79,8 +79,8 @@ exit status: 0 success; 2 invalid input (an option, a file or a value; the messa
 def get_parser() -> argparse.ArgumentParser:
     """Build the argument parser (apart from :func:`main`, for documentation tools and tests).
 
-    Each subcommand's options are declared by the ``add_parser`` of its module in
-    :mod:`chanceclust._cli`, next to the ``run`` that runs them.
+    Each subcommand's own options are declared by the ``add_arguments`` of its module in
+    :mod:`chanceclust._cli`, next to the ``run`` that runs them (:func:`options.subparser`).
     """
     parser = Parser(
         prog=PROG,
@@ -95,8 +95,8 @@ def get_parser() -> argparse.ArgumentParser:
         version=f"{PROG} {__version__} (Python {sys.version.split()[0]})",
     )
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for module in COMMANDS.values():
-        module.add_parser(sub)
+    for name, module in COMMANDS.items():
+        subparser(sub, name, module)
     from chanceclust.paper import add_reproduce_parser  # matplotlib loads on use
 
     add_reproduce_parser(sub)

@@ -150,17 +150,21 @@ def flatten(lists: list[list[str]] | None, default: list[str]) -> list[str]:
 # --------------------------------------------------------------------------- option groups
 
 
-def subparser(sub: Any, name: str, help_: str, epilog: str) -> argparse.ArgumentParser:
-    """A subcommand's parser: ``help_`` as its description, ``epilog`` as its examples."""
+def subparser(sub: Any, name: str, module: Any) -> None:
+    """Declare subcommand ``name`` from its module: ``HELP`` (its description), ``EXAMPLES``
+    (commands after the program name), its own options (``add_arguments``), then the output
+    options (--digits unless ``DIGITS = False``) and the general ones; ``run`` runs it."""
     p: argparse.ArgumentParser = sub.add_parser(
         name,
-        help=help_,
-        description=help_,
-        epilog="example:\n" + epilog,
+        help=module.HELP,
+        description=module.HELP,
+        epilog="example:\n" + "".join(f"  {PROG} {example}\n" for example in module.EXAMPLES),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.set_defaults(command=name)
-    return p
+    module.add_arguments(p)
+    add_output(p, digits=getattr(module, "DIGITS", True))
+    add_common(p)
+    p.set_defaults(command=name, func=module.run)
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
