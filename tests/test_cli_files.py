@@ -608,6 +608,10 @@ def test_a_header_error_points_at_the_file_whose_line_was_taken(capsys, tmp_path
     ("x.xlsx", b"PK\x03\x04\x14\x00\x06\x00", "a ZIP archive (an .xlsx workbook"),
     ("x.parquet", b"PAR1\x15\x04\x15\x10PAR1", "a Parquet file"),
     ("x.txt.gz", gzip.compress(b"\x93NUMPY\x01\x00"), "a NumPy .npy array"),
+    ("x.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Excel (.xls) workbook"),
+    ("x.h5ad", b"\x89HDF\r\n\x1a\n", "an HDF5 file"),
+    ("x.txt.xz", b"\xfd7zXZ\x00\x00\x04", "xz-compressed data"),
+    ("x.txt.zst", b"\x28\xb5\x2f\xfd\x04\x58", "zstd-compressed data"),
 ])
 def test_binary_inputs_are_named(capsys, tmp_path, name, data, needle):
     """Binary files are told what they are and what is read, not to pass --encoding."""
@@ -657,6 +661,15 @@ def test_a_missing_extra_exits_2_with_the_install_line(capsys, tmp_path, monkeyp
         assert_user_error(*run(capsys, "compare", tmp_path / "x.parquet", "--column", "a",
                                "--column", "b"),
                           "Parquet input needs pyarrow: pip install 'chanceclust[dask]'")
+
+    parquet = tmp_path / "t.parquet"
+    pytest.importorskip("pyarrow.parquet").write_table(
+        pytest.importorskip("pyarrow").table({"a": [1, 2], "b": [1, 1]}), parquet)
+    with monkeypatch.context() as m:
+        m.setitem(sys.modules, "chanceclust.dask", None)
+        assert_user_error(*run(capsys, "compare", parquet, "--column", "a", "--column", "b",
+                               "--engine", "dask"),
+                          "--engine dask needs dask: pip install 'chanceclust[dask]'")
 
     def lacking(*_):
         raise ModuleNotFoundError("No module named 'pyarrow'", name="pyarrow")

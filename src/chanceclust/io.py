@@ -12,10 +12,13 @@ Input formats
     write. Each element may appear once; the cluster label is the line's ordinal (``"1"``,
     ``"2"``, ...).
 ``csv``, ``tsv``
-    A table with a header row. ``column`` names the label column (a header name, or a 1-based
-    index when no header has that name); ``id_column`` names an element-id column. Defaults: a
-    one-column table holds labels; a two-column table holds ``element, cluster`` (its errors say
-    so: a table of two label columns needs ``column``).
+    A table (``delimiter``: another separator than ``,`` or TAB). ``column`` names the label
+    column (a header name, or a 1-based index when no header has that name); ``id_column``
+    names an element-id column. Defaults: a one-column table holds labels; a two-column table
+    holds ``element, cluster`` (its errors say so: a table of two label columns needs
+    ``column``). The first row is the header when a column is named by it or ``header=True``,
+    data when ``header=False``; else by the rule of :class:`Header` (recorded in
+    ``Clustering.header``).
 ``json``
     A list of labels (by position), a list of lists (one cluster per list), an object
     ``{element: cluster}``, or an object ``{cluster: [members]}``.
@@ -24,9 +27,10 @@ The text formats (labels, pairs, clusters) have no header line unless ``header=T
 ``--header``) skips their first data line; a labels or pairs file whose first label is not an
 integer while all the others are is refused, never read with its header as a label
 (``header=False``, ``--no-header``, reads it as one). In the text formats lines starting with
-``#`` are comments and
-surrounding whitespace and ``\\r`` are removed; blank lines are skipped except in ``labels``, where
-a blank line is an empty (missing) label. Labels and element ids are kept as strings, never
+``#`` are comments and surrounding whitespace and ``\\r`` are removed; blank lines are skipped
+except in ``labels``, where a blank line is an empty (missing) label, named by its line in every
+error. A detected text file of one line of comma-, semicolon- or TAB-separated fields is refused
+(a row of labels), and binary files (NumPy, ZIP/xlsx, Parquet, ...) are named as what they are. Labels and element ids are kept as strings, never
 converted: ``01`` and ``1`` are different labels. Gzip input (detected by its magic bytes, whatever
 the file name) is decompressed transparently and ``-`` reads standard input.
 

@@ -49,7 +49,8 @@ input formats (--input-format, detected when not given):
   labels    one label per line, matched by position
   pairs     element<TAB>cluster lines, matched by element id
   clusters  one cluster per line, members separated by whitespace
-  csv, tsv  a table with a header; --column picks the labels, --id-column the ids
+  csv, tsv  a table; --column picks the labels, --id-column the ids, --delimiter
+            another separator; its first row is data when a field of it occurs below
   json      a list of labels, a list of member lists, {{element: cluster}} or
             {{cluster: [members]}}
   Gzip is read transparently; '-' is standard input. Detection: a .json/.csv/.tsv

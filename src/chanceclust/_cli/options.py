@@ -243,10 +243,10 @@ def add_inputs(p: argparse.ArgumentParser, *, parquet: bool = False) -> None:
     g.add_argument(
         "--header",
         action=argparse.BooleanOptionalAction,
-        help="the first line of every labels, pairs, clusters or cells file is a header: skip "
-        "it (--no-header: read it as data). By default there is none, and a file whose first "
-        "line differs in kind from the others (a non-integer among integers) is refused "
-        "(csv/tsv always have one)",
+        help="the first line of every input is a header: skip it (--no-header: read it as "
+        "data). By default text files have none, and one whose first line differs in kind from "
+        "the others (a non-integer among integers) is refused; a csv/tsv table's first row is "
+        "its header unless a field of it occurs below (a note says which)",
     )
     g.add_argument(
         "--header-of",
