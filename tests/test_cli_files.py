@@ -667,6 +667,7 @@ def test_a_missing_extra_exits_2_with_the_install_line(capsys, tmp_path, monkeyp
         pytest.importorskip("pyarrow").table({"a": [1, 2], "b": [1, 1]}), parquet)
     with monkeypatch.context() as m:
         m.setitem(sys.modules, "chanceclust.dask", None)
+        m.delattr(cc, "dask", raising=False)  # imported by an earlier test
         assert_user_error(*run(capsys, "compare", parquet, "--column", "a", "--column", "b",
                                "--engine", "dask"),
                           "--engine dask needs dask: pip install 'chanceclust[dask]'")

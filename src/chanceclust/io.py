@@ -256,6 +256,10 @@ def _data_lines(lines: list[str]) -> Iterable[tuple[int, str]]:
             yield i, s
 
 
+#: A data line (as :func:`_data_lines`): not blank, not a comment; found without splitting.
+_DATA_LINE = re.compile(r"^[^\S\n]*[^\s#].*$", re.MULTILINE)
+
+
 # --------------------------------------------------------------------------- detection
 
 
@@ -280,10 +284,8 @@ def detect_format(name: str, text: str) -> str:
     by_ext = {".json": "json", ".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
     if ext in by_ext:
         return by_ext[ext]
-    stripped = text.lstrip()
-    while stripped.startswith("#"):  # skip leading comment lines
-        stripped = stripped.split("\n", 1)[1].lstrip() if "\n" in stripped else ""
-    if stripped[:1] in ("[", "{"):
+    first = _DATA_LINE.search(text)
+    if first and first.group().lstrip()[:1] in ("[", "{"):
         return "json"
     spaces = " \t\f\v\x1c\x1d\x1e" + ("" if text.isascii() else "\x85\xa0")  # isascii: O(1)
     if not any(c in text for c in spaces):
@@ -1124,13 +1126,8 @@ _TEXT_FORMATS = ("labels", "pairs", "clusters")
 
 def _skip_header(text: str) -> str:
     """``text`` with its first data line made a comment (line numbers are kept)."""
-    start = 0
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if stripped and not stripped.startswith("#"):
-            return text[:start] + "#" + text[start:]
-        start += len(line) + 1
-    return text
+    first = _DATA_LINE.search(text)
+    return text if first is None else text[: first.start()] + "#" + text[first.start() :]
 
 
 def _is_integer(label: str | None) -> bool:
@@ -1140,21 +1137,14 @@ def _is_integer(label: str | None) -> bool:
 def _all_integers(values: Sequence[str | None], *, missing: bool) -> bool:
     """Whether every value is an integer (``missing``: or a missing label), as :func:`_is_integer`.
 
-    A pyarrow column is checked by its kernels (its text is ASCII), a list on its distinct values.
+    Checked on the distinct values of a list or a dictionary column, else in order up to the
+    first that is not one: the same rules for every reader.
     """
     if isinstance(values, Column) and hasattr(values.array, "dictionary"):
-        values = _used_values(values.array)  # the distinct labels, through the list's rules
-    if not isinstance(values, Column):
-        return all(
-            _is_integer(x) or (missing and (x is None or _is_na(x))) for x in set(values)
-        )
-    pa, pc = _arrow()
-    array = _arrow_strings(values, pa)
-    ok = pc.match_substring_regex(array, r"^\s*[+-]*[0-9]+\s*$")
-    if missing:
-        na = pa.array(sorted(NA_STRINGS), pa.large_string())
-        ok = pc.or_(ok, pc.is_in(pc.utf8_lower(pc.utf8_trim_whitespace(array)), value_set=na))
-    return bool(pc.all(ok).as_py() is not False)
+        values = _used_values(values.array)
+    elif not isinstance(values, Column):
+        values = list(set(values))
+    return all(_is_integer(x) or (missing and (x is None or _is_na(x))) for x in values)
 
 
 def _check_no_header(result: Clustering) -> None:
@@ -1327,7 +1317,7 @@ def read_clusterings(
 def _check_one_row(text: str, name: str, fmt: str) -> None:
     """Refuse a detected labels, pairs or clusters file of one line of comma-, semicolon- or
     TAB-separated fields: a row of labels, never read as one label or one cluster in silence."""
-    lines = list(itertools.islice(re.finditer(r"^[^\S\n]*[^\s#].*$", text, re.M), 2))
+    lines = list(itertools.islice(_DATA_LINE.finditer(text), 2))
     if len(lines) != 1:
         return
     line = lines[0].group().strip()
