@@ -332,34 +332,41 @@ def _parse_labels(text: str, name: str) -> Clustering:
 
 
 def _check_new_element(
-    seen: dict[str, int], element: str, line: int, name: str, what: str, hint: str = ""
+    seen: dict[str, int], element: str, line: int, name: str, hint: str = ""
 ) -> None:
+    """Record ``element`` at ``line`` in ``seen``; raise if it is there already."""
     first = seen.get(element)
     if first is not None:
         raise InvalidFileError(
-            name, line, f"element {element!r} appears again (first at {what} {first}); "
+            name, line, f"element {element!r} appears again (first at line {first}); "
             f"each element must be in exactly one cluster{hint}"
         )
+    seen[element] = line
 
 
-def _parse_pairs(text: str, name: str) -> Clustering:
+def _parse_keyed(text: str, name: str, fmt: str) -> Clustering:
+    """A pairs file (``element<TAB>cluster``, or two space-separated fields) or a clusters
+    file (one cluster per line, members separated by whitespace, label ``"k"`` for the k-th)."""
     elements: list[str] = []
     labels: list[str | None] = []
     nums: list[int] = []
     seen: dict[str, int] = {}
-    for i, s in _data_lines(_split_lines(text)):
-        parts = s.split("\t") if "\t" in s else s.split()
-        if len(parts) != 2:
-            raise InvalidFileError(
-                name, i, f"expected 2 fields (element<TAB>cluster), found {len(parts)}"
-            )
-        element, label = parts[0].strip(), parts[1].strip()
-        _check_new_element(seen, element, i, name, "line")
-        seen[element] = i
-        elements.append(element)
-        labels.append(label)
-        nums.append(i)
-    return Clustering(name, "pairs", labels, elements, nums)
+    for k, (i, s) in enumerate(_data_lines(_split_lines(text)), 1):
+        if fmt == "clusters":
+            members, label = s.split(), str(k)
+        else:
+            parts = s.split("\t") if "\t" in s else s.split()
+            if len(parts) != 2:
+                raise InvalidFileError(
+                    name, i, f"expected 2 fields (element<TAB>cluster), found {len(parts)}"
+                )
+            members, label = [parts[0].strip()], parts[1].strip()
+        for member in members:
+            _check_new_element(seen, member, i, name)
+            elements.append(member)
+            labels.append(label)
+            nums.append(i)
+    return Clustering(name, fmt, labels, elements, nums)
 
 
 def _check_near_pairs(text: str, name: str) -> None:
@@ -381,22 +388,6 @@ def _check_near_pairs(text: str, name: str) -> None:
         f"{good} lines, found {len(parts)}; fix the line, or pass --input-format clusters "
         "if each line is a cluster"
     )
-
-
-def _parse_clusters(text: str, name: str) -> Clustering:
-    elements: list[str] = []
-    labels: list[str | None] = []
-    nums: list[int] = []
-    seen: dict[str, int] = {}
-    for k, (i, s) in enumerate(_data_lines(_split_lines(text)), 1):
-        label = str(k)
-        for member in s.split():
-            _check_new_element(seen, member, i, name, "line")
-            seen[member] = i
-            elements.append(member)
-            labels.append(label)
-            nums.append(i)
-    return Clustering(name, "clusters", labels, elements, nums)
 
 
 def _resolve_column(spec: str, header: list[str], name: str, what: str) -> int:
@@ -527,8 +518,7 @@ def _parse_table(
                 element = row[ident].strip()  # type: ignore[index]
                 if not element:
                     raise InvalidFileError(name, line, "empty element id")
-                _check_new_element(seen, element, line, name, "line", hint)
-                seen[element] = line
+                _check_new_element(seen, element, line, name, hint)
                 elements.append(element)
             nums.append(line)
     except csv.Error as exc:
@@ -542,8 +532,7 @@ def _parse_table(
         if not elements[0]:
             raise InvalidFileError(name, top, "empty element id")
         if elements[0] in seen:
-            _check_new_element({elements[0]: top}, elements[0], seen[elements[0]], name, "line",
-                               hint)
+            _check_new_element({elements[0]: top}, elements[0], seen[elements[0]], name, hint)
     return [
         Clustering(name, fmt, wanted[lab][skip:], None if elements is None else elements[skip:],
                    nums[skip:], header=decision)
@@ -734,7 +723,7 @@ def _check_unique_elements(
     i = int(repeated.min())
     first = int(np.flatnonzero(codes == codes[i])[0])
     seen = {elements[i].as_py(): int(lines[first])}
-    _check_new_element(seen, elements[i].as_py(), int(lines[i]), name, "line", hint)
+    _check_new_element(seen, elements[i].as_py(), int(lines[i]), name, hint)
 
 
 def _one_inner_tab_per_line(text: str) -> bool:
@@ -1350,26 +1339,20 @@ def _parse(
         raise InvalidFileError(
             name, None, f"--column/--id-column apply to csv/tsv input, not {fmt}"
         )
+    if fmt == "json":
+        return _parse_json(text, name)
     if fmt == "labels":
         arrow = _arrow() if len(text) >= VECTOR_MIN_CHARS else None
-        parsed = _parse_labels_arrow(text, name, arrow[0], raw) if arrow else None
-        return parsed if parsed is not None else _parse_labels(text, name)
-    if fmt == "pairs":
-        arrow = _vectorized(text)
-        parsed = _parse_pairs_arrow(text, name, *arrow) if arrow else None
-        return parsed if parsed is not None else _parse_pairs(text, name)
-    if fmt == "clusters":
-        arrow = _vectorized(text)
-        try:
-            return (
-                _parse_clusters_arrow(text, name, *arrow) if arrow
-                else _parse_clusters(text, name)
-            )
-        except InvalidFileError:
-            if input_format == "auto":
-                _check_near_pairs(text, name)  # a pairs file with a bad line: say which
-            raise
-    return _parse_json(text, name)
+        return (arrow and _parse_labels_arrow(text, name, arrow[0], raw)) or _parse_labels(
+            text, name)
+    arrow = _vectorized(text)
+    try:
+        keyed = _parse_pairs_arrow if fmt == "pairs" else _parse_clusters_arrow
+        return (arrow and keyed(text, name, *arrow)) or _parse_keyed(text, name, fmt)
+    except InvalidFileError:
+        if fmt == "clusters" and input_format == "auto":
+            _check_near_pairs(text, name)  # a pairs file with a bad line: say which
+        raise
 
 
 def _finish(result: Clustering, na: str, header: bool | None) -> Clustering:
