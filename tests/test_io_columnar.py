@@ -37,6 +37,10 @@ LABELS = {
     "comments": b"# made by hand\na\n#b\nb\n  # indented\na\n",
     "unicode": "é\nß\n\u00a0é\u00a0\nß\u2003\n\u2028x\n\u2028x\n".encode(),
     "odd-whitespace": b"a\x1c\n\x1fb\na\x0b\nb\x0c\n",
+    # Unicode spaces alone (no ASCII one): stripped by both readers (#33: the Python reader's
+    # fast path kept them, splitting 'a\u2003' from 'a')
+    "unicode-spaces-only": "a\u2003\na\nb\u3000\nb\n\u2028x\n".encode(),
+    "unit-separator-only": b"a\x1f\na\nb\n",
     "bare-cr": b"a\rb\nb\na\n",
     "delimiter-like": b"a,b\n\"q\"\na\x01b\n",
     "one-line": b"x\n",

@@ -258,6 +258,15 @@ def _data_lines(lines: list[str]) -> Iterable[tuple[int, str]]:
 
 #: A data line (as :func:`_data_lines`): not blank, not a comment; found without splitting.
 _DATA_LINE = re.compile(r"^[^\S\n]*[^\s#].*$", re.MULTILINE)
+_SPACE = re.compile(r"[^\S\r\n]")  # re's \s is str.isspace, Unicode included
+
+
+def _has_space(text: str) -> bool:
+    """Whether ``text`` holds a character that ``str.strip`` and ``str.split`` take as space,
+    other than a line break: the one test of every fast path (``isascii`` is O(1))."""
+    if text.isascii():
+        return any(c in text for c in " \t\f\v\x1c\x1d\x1e\x1f")
+    return _SPACE.search(text) is not None
 
 
 # --------------------------------------------------------------------------- detection
@@ -287,19 +296,14 @@ def detect_format(name: str, text: str) -> str:
     first = _DATA_LINE.search(text)
     if first and first.group().lstrip()[:1] in ("[", "{"):
         return "json"
-    spaces = " \t\f\v\x1c\x1d\x1e" + ("" if text.isascii() else "\x85\xa0")  # isascii: O(1)
-    if not any(c in text for c in spaces):
+    if not _has_space(text):
         return "labels"  # fast path: no inner whitespace anywhere
     if len(text) >= VECTOR_MIN_CHARS and _plain(text):  # machine-written: no line loop
         return "pairs" if _one_inner_tab_per_line(text) else "clusters"
     single = pairs = True
     for _, s in _data_lines(_split_lines(text)):
-        if single and len(s.split()) != 1:
-            single = False
-        if pairs:
-            parts = s.split("\t")
-            if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
-                pairs = False
+        single = single and len(s.split()) == 1
+        pairs = pairs and _is_pair(s)
         if not single and not pairs:
             return "clusters"
     if single:
@@ -313,7 +317,7 @@ def detect_format(name: str, text: str) -> str:
 def _parse_labels(text: str, name: str) -> Clustering:
     lines = _split_lines(text)
     if "#" not in text:
-        clean = not any(c in text for c in " \t\r\f\v\x1c\x1d\x1e\x85\xa0")
+        clean = "\r" not in text and not _has_space(text)
         # Fast path (no whitespace to strip): millions of labels in a few milliseconds.
         labels: list[str | None] = (
             lines if clean else [s.strip() for s in lines]  # type: ignore[assignment]
@@ -369,6 +373,12 @@ def _parse_keyed(text: str, name: str, fmt: str) -> Clustering:
     return Clustering(name, fmt, labels, elements, nums)
 
 
+def _is_pair(line: str) -> bool:
+    """Whether a data line is ``element<TAB>cluster``: two non-empty TAB-separated fields."""
+    parts = line.split("\t")
+    return len(parts) == 2 and all(p.strip() for p in parts)
+
+
 def _check_near_pairs(text: str, name: str) -> None:
     """Raise at the first line that is not element<TAB>cluster if most lines are.
 
@@ -376,17 +386,14 @@ def _check_near_pairs(text: str, name: str) -> None:
     labels then look like repeated elements: name the malformed line instead.
     """
     lines = list(_data_lines(_split_lines(text)))
-    fields = [(i, s.split("\t")) for i, s in lines]
-    good = sum(len(parts) == 2 and all(p.strip() for p in parts) for _, parts in fields)
-    if good * 2 <= len(fields):
+    bad = [(i, s) for i, s in lines if not _is_pair(s)]
+    if not bad or len(bad) * 2 >= len(lines):
         return
-    i, parts = next(
-        (i, parts) for i, parts in fields if len(parts) != 2 or not all(p.strip() for p in parts)
-    )
+    i, s = bad[0]
     raise InvalidFileError(
         name, i, f"expected 2 TAB-separated fields (element<TAB>cluster) like the other "
-        f"{good} lines, found {len(parts)}; fix the line, or pass --input-format clusters "
-        "if each line is a cluster"
+        f"{len(lines) - len(bad)} lines, found {len(s.split(chr(9)))}; fix the line, or pass "
+        "--input-format clusters if each line is a cluster"
     )
 
 
