@@ -46,11 +46,28 @@ A one-cluster-per-line file whose clusters all have two tab-separated members is
 ``pairs``: choose ``clusters`` explicitly for it. CSV is never guessed from content.
 
 Readers: with pyarrow installed (an optional extra), a file of at least
-:data:`VECTOR_MIN_CHARS` characters is read by pyarrow (its CSV reader for labels, csv and tsv,
-into dictionary-encoded columns; its string kernels for pairs and clusters) wherever that
-reading is line for line the Python parsers' (no quote, bare CR, ragged row...); the rules
-above then apply to the distinct values, and the result is the same as the Python parsers',
-which read everything else, and everything without pyarrow.
+:data:`VECTOR_MIN_CHARS` characters is read by pyarrow wherever that reading is line for line the
+Python parsers' (no quote, bare CR, ragged row, ...; else the Python parser reads it, and reads
+everything without pyarrow). Labels files and the label columns of tables go through pyarrow's
+CSV reader into dictionary-encoded columns (each distinct field once); pairs and clusters files
+through its string kernels, their columns staying pyarrow arrays (no Python string per element;
+:func:`union` matches the ids with hash indexers). One rule set, each rule defined once and
+applied by both readers (a test reads every tricky input both ways):
+
+====================  ==========================  ==========================================
+rule                  defined by                  the pyarrow reader applies it
+====================  ==========================  ==========================================
+space (strip, split)  :func:`_has_space`          on distinct fields; its ASCII kernels only
+                      (``str.isspace``)           where they agree (:func:`_vectorized`)
+data line             ``_DATA_LINE``,             :func:`_arrow_data_lines` (same predicate)
+                      :func:`_data_lines`
+label of a line       :func:`_strip_label`        on the distinct lines
+missing label         :func:`_is_na`              on the distinct labels
+integer (header)      :func:`_is_integer`         on the distinct labels, or in order
+table header          :func:`_header_rule`        on the distinct values of each column
+pairs line            :func:`_is_pair`            by the lengths of the TAB split
+element once          :func:`_check_new_element`  raised through it at the first repeat
+====================  ==========================  ==========================================
 """
 
 from __future__ import annotations
@@ -625,13 +642,7 @@ def _parse_json(text: str, name: str) -> Clustering:
     raise InvalidFileError(name, 1, "expected a JSON list or object of labels")
 
 
-# --------------------------------------------------------------------------- keyed files at scale
-#
-# Pairs and clusters files name their elements: with pyarrow installed, a large ASCII file is
-# split, stripped and checked by pyarrow's string kernels and its columns stay pyarrow arrays
-# (a few bytes per element, no Python string per element); :func:`union` then matches the ids
-# with hash indexers (``index_in``), never a dict of millions of strings. Without pyarrow, a
-# small file or one with non-ASCII text, the Python parsers above read it with the same rules.
+# --------------------------------------------------------------------------- pyarrow's readers
 
 #: Files shorter than this (characters) are read by the Python parsers (no pyarrow import).
 VECTOR_MIN_CHARS = 1 << 20
@@ -820,11 +831,6 @@ def _parse_clusters_arrow(text: str, name: str, pa: Any, pc: Any) -> Clustering:
     _check_unique_elements(elements, where, name, pc)
     return Clustering(name, "clusters", Column(labels), Column(elements), where)
 
-
-# Labels files (and the label columns of csv/tsv tables) are read by pyarrow's CSV reader into
-# dictionary-encoded columns: one int32 index per element, each distinct field once. The rules of
-# the Python parsers (``str.strip``, comments, missing labels, header detection) then apply to the
-# distinct fields as Python strings, so that they are the same rules, not a re-implementation.
 
 #: A delimiter that no labels file holds (a field is the whole line; the reader needs one).
 _NO_DELIMITER = "\x01"
