@@ -475,7 +475,16 @@ class _Coder:
             )
         uniques = pc.unique(pc.filter(array, pc.invert(missing)))
         local = pc.index_in(array, value_set=uniques).to_numpy(zero_copy_only=False)
-        values = uniques.to_pylist()
+        lookup = self._lookup(uniques.to_pylist(), path, group)
+        codes = np.full(len(array), -1, dtype=np.int64)
+        present = ~np.asarray(missing.to_numpy(zero_copy_only=False), dtype=bool)
+        codes[present] = lookup[np.asarray(local)[present].astype(np.int64)]
+        return codes
+
+    def _lookup(self, values: list[Any], path: str, group: int) -> Any:
+        """The codes of a row group's distinct ``values`` (-1: an --unassigned-label)."""
+        import numpy as np
+
         lookup = np.fromiter(
             (-1 if v in self.marks else self.known.setdefault(v, len(self.known))
              for v in values),
@@ -488,10 +497,7 @@ class _Coder:
                 f"(--unassigned-label) in row group {group}; choose --unassigned drop, "
                 "singletons or cluster",
             )
-        codes = np.full(len(array), -1, dtype=np.int64)
-        present = ~np.asarray(missing.to_numpy(zero_copy_only=False), dtype=bool)
-        codes[present] = lookup[np.asarray(local)[present].astype(np.int64)]
-        return codes
+        return lookup
 
     def _integer_codes(self, array: Any, path: str, group: int) -> Any:
         """:meth:`codes` of an integer column without nulls, by numpy (no pyarrow kernel).
@@ -526,19 +532,7 @@ class _Coder:
             found = [int(v) for v in distinct.tolist()]
         # in order of first appearance, as pyarrow's unique() gives them: the same codes
         order = np.argsort(firsts, kind="stable")
-        uniques = [found[i] for i in order.tolist()]
-        lookup = np.fromiter(
-            (-1 if v in self.marks else self.known.setdefault(v, len(self.known))
-             for v in uniques),
-            dtype=np.int64, count=len(uniques),
-        )
-        if lookup.min() < 0 and not self.keep:
-            first = next(v for v in uniques if v in self.marks)
-            raise InvalidFileError(
-                path, None, f"column {self.name!r} has elements labelled {first!r} "
-                f"(--unassigned-label) in row group {group}; choose --unassigned drop, "
-                "singletons or cluster",
-            )
+        lookup = self._lookup([found[i] for i in order.tolist()], path, group)
         by_value = np.empty(len(order), dtype=np.int64)  # code of the k-th smallest value
         by_value[order] = lookup
         if local is not None:
