@@ -508,7 +508,7 @@ def test_filled_ints_equals_fill_null(start):
         assert _filled_ints(array).tolist() == want
 
 
-# --------------------------------------------------------------------------- files as people write them (#35)
+# ------------------------------------------------------------- files as people write them (#35)
 
 ROW_A = [str(i % 4) for i in range(20)]
 ROW_B = [str(i * 7 % 3) for i in range(20)]

@@ -30,9 +30,10 @@ integer while all the others are is refused, never read with its header as a lab
 ``#`` are comments and surrounding whitespace and ``\\r`` are removed; blank lines are skipped
 except in ``labels``, where a blank line is an empty (missing) label, named by its line in every
 error. A detected text file of one line of comma-, semicolon- or TAB-separated fields is refused
-(a row of labels), and binary files (NumPy, ZIP/xlsx, Parquet, ...) are named as what they are. Labels and element ids are kept as strings, never
-converted: ``01`` and ``1`` are different labels. Gzip input (detected by its magic bytes, whatever
-the file name) is decompressed transparently and ``-`` reads standard input.
+(a row of labels), and binary files (NumPy, ZIP/xlsx, Parquet, ...) are named as what they are.
+Labels and element ids are kept as strings, never converted: ``01`` and ``1`` are different
+labels. Gzip input (detected by its magic bytes, whatever the file name) is decompressed
+transparently and ``-`` reads standard input.
 
 Format detection (``input_format="auto"``), first rule that applies wins:
 
@@ -1142,34 +1143,23 @@ def _all_integers(values: Sequence[str | None], *, missing: bool) -> bool:
 
 
 def _check_no_header(result: Clustering) -> None:
-    """Raise where the first label differs in kind from all others (a header, read as one)."""
+    """Raise where the first line differs in kind from all others (a header, read as data): its
+    label (labels, pairs) or its cluster's members (clusters) are not integers, all others are."""
+    clusters = result.format == "clusters"
+    values = result.elements if clusters else result.labels
     labels = result.labels
-    first = labels[0]
-    if len(labels) < 3 or first is None or _is_na(first) or _is_integer(first):
+    size = next((i for i, x in enumerate(labels) if x != labels[0]), len(labels)) if clusters else 1
+    first, missing = values[:size], not clusters  # type: ignore[index]
+    if len(values) < 3 or size == len(values) or any(  # type: ignore[arg-type]
+            _is_integer(x) or (missing and (x is None or _is_na(x))) for x in first):
         return
-    if _all_integers(labels[1:], missing=True):
+    if _all_integers(values[size:], missing=missing):  # type: ignore[index]
+        what, kind, noun = ((f"the first cluster ({' '.join(first)!r})", "member", "cluster")
+                            if clusters else (repr(first[0]), "label", "label"))
         raise InvalidFileError(
             result.source, result.line_of(0),
-            f"{first!r} looks like a header: every other label is an integer; pass --header "
-            "to skip the first line, or --no-header to read it as a label",
-        )
-
-
-def _check_no_header_line(result: Clustering) -> None:
-    """Clusters format: raise where the first line's members alone are not integers."""
-    elements, labels = result.elements, result.labels
-    if elements is None or len(elements) < 3:
-        return
-    first = labels[0]
-    size = next((i for i, label in enumerate(labels) if label != first), len(labels))
-    if size == len(labels) or any(_is_integer(e) for e in elements[:size]):
-        return
-    if _all_integers(elements[size:], missing=False):
-        raise InvalidFileError(
-            result.source, result.line_of(0),
-            f"the first cluster ({' '.join(elements[:size])!r}) looks like a header: every "
-            "other member is an integer; pass --header to skip the first line, or "
-            "--no-header to read it as a cluster",
+            f"{what} looks like a header: every other {kind} is an integer; pass --header to "
+            f"skip the first line, or --no-header to read it as a {noun}",
         )
 
 
@@ -1365,10 +1355,8 @@ def _finish(result: Clustering, na: str, header: bool | None) -> Clustering:
     name, fmt = result.source, result.format
     if result.n == 0:
         raise InvalidFileError(name, 1, f"empty: no elements found (read as {fmt})")
-    if header is None and fmt in ("labels", "pairs"):
+    if header is None and fmt in _TEXT_FORMATS:
         _check_no_header(result)
-    if header is None and fmt == "clusters":
-        _check_no_header_line(result)
     if na != "keep":
         # Check each distinct label once: fast even for millions of elements.
         bad = {lab for lab in _distinct(result.labels) if lab is None or _is_na(lab)}
