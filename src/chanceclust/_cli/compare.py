@@ -10,11 +10,11 @@ from chanceclust._cli.results import MEASURES, contingency, measure_rows, out, s
 
 
 HELP = "compare two clusterings with chosen measures and models"
-EXAMPLES = (
-    "compare truth.txt pred.txt --measure ari,ami --model perm --model num",
-    "compare truth.tsv pred.json --one-sided --all-models --format json",
-    "compare results.csv --column truth --column kmeans",
-)
+EXAMPLES = """\
+compare truth.txt pred.txt --measure ari,ami --model perm --model num
+compare truth.tsv pred.json --one-sided --all-models --format json
+compare results.csv --column truth --column kmeans
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

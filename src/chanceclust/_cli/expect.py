@@ -10,11 +10,11 @@ from chanceclust._cli.results import load, out
 
 
 HELP = "expected Rand index and mutual information under a random model, without data"
-EXAMPLES = (
-    "expect --n 1000 --k-true 5 --k-pred 8 --model num --model all",
-    "expect --n 10 --sizes-true 5,3,2 --sizes-pred 4,3,3 --model perm",
-    "expect --n 10 --sizes-true 5,3,2 --k-pred 4 --model num --one-sided",
-)
+EXAMPLES = """\
+expect --n 1000 --k-true 5 --k-pred 8 --model num --model all
+expect --n 10 --sizes-true 5,3,2 --sizes-pred 4,3,3 --model perm
+expect --n 10 --sizes-true 5,3,2 --k-pred 4 --model num --one-sided
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -152,13 +152,13 @@ def flatten(lists: list[list[str]] | None, default: list[str]) -> list[str]:
 
 def subparser(sub: Any, name: str, module: Any) -> None:
     """Declare subcommand ``name`` from its module: ``HELP`` (its description), ``EXAMPLES``
-    (commands after the program name), its own options (``add_arguments``), then the output
+    (commands after the program name, one a line), its own options (``add_arguments``), then the output
     options (--digits unless ``DIGITS = False``) and the general ones; ``run`` runs it."""
     p: argparse.ArgumentParser = sub.add_parser(
         name,
         help=module.HELP,
         description=module.HELP,
-        epilog="example:\n" + "".join(f"  {PROG} {example}\n" for example in module.EXAMPLES),
+        epilog="example:\n" + "".join(f"  {PROG} {e}\n" for e in module.EXAMPLES.splitlines()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     module.add_arguments(p)

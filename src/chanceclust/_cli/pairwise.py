@@ -13,10 +13,10 @@ from chanceclust.io import check_assigned, factorize, union
 
 
 HELP = "the matrix of one measure over all pairs of clusterings (or FILES x --other)"
-EXAMPLES = (
-    "pairwise runs/*.txt --measure ami --model num --jobs 4 --format tsv",
-    "pairwise runs/*.txt --measure ari --heatmap ari.png",
-)
+EXAMPLES = """\
+pairwise runs/*.txt --measure ami --model num --jobs 4 --format tsv
+pairwise runs/*.txt --measure ari --heatmap ari.png
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

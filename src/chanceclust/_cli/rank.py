@@ -13,10 +13,10 @@ from chanceclust._registry import MEASURES as REGISTRY
 
 
 HELP = "rank all pairs of clusterings, or clusterings against a reference"
-EXAMPLES = (
-    "rank run*.txt --measure ami --model num",
-    "rank --reference truth.txt algo1.txt algo2.txt --one-sided --model all",
-)
+EXAMPLES = """\
+rank run*.txt --measure ami --model num
+rank --reference truth.txt algo1.txt algo2.txt --one-sided --model all
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -15,11 +15,11 @@ from chanceclust._validation import MODELS, check_model
 
 HELP = "draw random clusterings from a random model"
 DIGITS = False  # integer labels: no --digits to choose
-EXAMPLES = (
-    "sample --n 10 --model all --count 3 --seed 1",
-    "sample --n 100 --model num --k 4 --seed 7 > random.txt",
-    "sample --n 10 --model perm --sizes 5,3,2 --count 4 --format tsv --seed 1",
-)
+EXAMPLES = """\
+sample --n 10 --model all --count 3 --seed 1
+sample --n 100 --model num --k 4 --seed 7 > random.txt
+sample --n 10 --model perm --sizes 5,3,2 --count 4 --format tsv --seed 1
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -9,10 +9,10 @@ from chanceclust._cli.results import load, out, result_rows, summary
 
 
 HELP = "every measure x model x sidedness x normalization for two clusterings"
-EXAMPLES = (
-    "table truth.txt pred.txt",
-    "table truth.txt pred.txt --format tsv",
-)
+EXAMPLES = """\
+table truth.txt pred.txt
+table truth.txt pred.txt --format tsv
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -14,11 +14,11 @@ METHODS = ("monte-carlo", "normal")
 
 
 HELP = "significance of the agreement of two clusterings against random clusterings"
-EXAMPLES = (
-    "test truth.txt pred.txt --model num --samples 999 --seed 1",
-    "test truth.txt pred.txt --measure ami --model all --one-sided --seed 1",
-    "test truth.txt pred.txt --measure smi --method normal",
-)
+EXAMPLES = """\
+test truth.txt pred.txt --model num --samples 999 --seed 1
+test truth.txt pred.txt --measure ami --model all --one-sided --seed 1
+test truth.txt pred.txt --measure smi --method normal
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
