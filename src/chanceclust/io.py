@@ -771,34 +771,13 @@ def _plain(text: str) -> bool:
     )
 
 
-def _read_tsv_arrow(text: str, pa: Any) -> Any:
-    """Two string columns of a plain ``element<TAB>cluster`` text, None unless each line has two."""
-    import pyarrow.csv as pacsv
-
-    try:
-        table = pacsv.read_csv(
-            _io.BytesIO(text.encode()),
-            read_options=pacsv.ReadOptions(column_names=["e", "l"]),
-            parse_options=pacsv.ParseOptions(
-                delimiter="\t", quote_char=False, escape_char=False, ignore_empty_lines=False
-            ),
-            convert_options=pacsv.ConvertOptions(
-                column_types={"e": pa.string(), "l": pa.string()},
-                strings_can_be_null=False, quoted_strings_can_be_null=False,
-            ),
-        )
-    except pa.ArrowInvalid:
-        return None  # a line of another width: the Python parser names it
-    return table.column("e").combine_chunks(), table.column("l").combine_chunks()
-
-
 def _parse_pairs_arrow(text: str, name: str, pa: Any, pc: Any) -> Clustering | None:
     """:func:`_parse_pairs` by pyarrow's kernels; None where a line is not two TAB fields."""
     if _plain(text):  # machine-written: pyarrow's csv reader, line i is element i
-        columns = _read_tsv_arrow(text, pa)
-        if columns is None:
-            return None
-        elements, labels = columns
+        table = _csv_columns(text, pa, ["e", "l"], delimiter="\t", kind=pa.string())
+        if table is None:
+            return None  # a line of another width: the Python parser names it
+        elements, labels = (table.column(c).combine_chunks() for c in ("e", "l"))
         shortest = [pc.min(pc.binary_length(c)).as_py() for c in (elements, labels)]
         if len(elements) and min(shortest) == 0:
             return None  # an empty field: the Python parser names its line
@@ -837,12 +816,13 @@ def _parse_clusters_arrow(text: str, name: str, pa: Any, pc: Any) -> Clustering:
 _NO_DELIMITER = "\x01"
 
 
-def _csv_dictionary_columns(
+def _csv_columns(
     text: str, pa: Any, names: list[str], *, delimiter: str = _NO_DELIMITER,
     skip_rows: int = 0, include: list[str] | None = None, longest: int | None = None,
-    data: bytes | None = None,
+    data: bytes | None = None, kind: Any = None,
 ) -> Any:
-    """The columns of ``text`` read as dictionary-encoded strings, one row per line, or None.
+    """The columns of ``text`` read as strings of type ``kind`` (default: dictionary-encoded),
+    one row per line, or None.
 
     None where pyarrow's CSV reader would not give one row per line as the Python parsers
     do (a bare ``\\r``, which the reader takes as a line break, a quote or the delimiter in a
@@ -860,7 +840,7 @@ def _csv_dictionary_columns(
         return None
     if longest is not None and _has_long_line(text, longest):
         return None
-    kind = pa.dictionary(pa.int32(), pa.string())
+    kind = kind or pa.dictionary(pa.int32(), pa.string())
     try:
         data = text.encode() if data is None else data
     except UnicodeEncodeError:  # a lone surrogate (from a codec that lets them through)
@@ -983,7 +963,7 @@ def _parse_labels_arrow(
     text: str, name: str, pa: Any, data: bytes | None = None
 ) -> Clustering | None:
     """:func:`_parse_labels` by pyarrow's CSV reader, or None where it would split lines apart."""
-    table = _csv_dictionary_columns(text, pa, ["l"], data=data)
+    table = _csv_columns(text, pa, ["l"], data=data)
     if table is None:
         return None
     values, codes = _clean_codes(table.column("l"), _strip_label)
@@ -1028,7 +1008,7 @@ def _parse_table_arrow(
         return None  # raised by the csv module's path, in the order of the inputs
     names = [str(i) for i in range(len(first))]
     wanted = sorted({i for pair in chosen for i in pair if i is not None})
-    table = _csv_dictionary_columns(
+    table = _csv_columns(
         text, pa, names, delimiter=delimiter, skip_rows=1, include=[names[i] for i in wanted],
         longest=csv.field_size_limit(), data=data,  # the csv module refuses a longer field
     )
