@@ -500,12 +500,12 @@ def test_filled_ints_equals_fill_null(start):
     """Indices with nulls, sliced at offsets that are not byte boundaries: -1 where null, as
     pyarrow's fill_null(-1)."""
     pa = pytest.importorskip("pyarrow")
-    from chanceclust.io import _filled_ints
+    from chanceclust.io import _ints
 
     values = [None if i % 3 == 0 or i == 17 else i for i in range(40)]
     for array in (pa.array(values, pa.int32())[start:], pa.array(range(30), pa.int32())[start:]):
         want = array.fill_null(-1).to_pylist()
-        assert _filled_ints(array).tolist() == want
+        assert _ints(array, fill=-1).tolist() == want
 
 
 # ------------------------------------------------------------- files as people write them (#35)

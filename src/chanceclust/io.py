@@ -682,19 +682,24 @@ class Column(Sequence):  # type: ignore[type-arg]
         return sum(1 for x in self if x == value)
 
 
-def _ints(array: Any) -> np.ndarray:
-    """The values of a pyarrow integer array without nulls, as a read-only numpy view.
+def _ints(array: Any, fill: int | None = None) -> np.ndarray:
+    """The values of a pyarrow integer array as numpy, ``fill`` where null (a copy then).
 
-    Read from its data buffer: ``pyarrow.Array.to_numpy`` imports pandas (half a second) in some
-    pyarrow versions.
+    Read from its buffers: ``pyarrow.Array.to_numpy`` imports pandas (half a second) in some
+    pyarrow versions, and so does ``fill_null`` (through ``pyarrow.scalar``).
     """
-    if array.null_count:  # pragma: no cover - callers fill or drop the nulls first
-        raise ValueError("an array with nulls")
     dtype = np.dtype(f"int{array.type.bit_width}")
     if not len(array):
         return np.zeros(0, dtype=dtype)
-    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
-                         offset=array.offset * dtype.itemsize)  # fmt: skip
+    values = np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
+                           offset=array.offset * dtype.itemsize)  # fmt: skip
+    if not array.null_count:
+        return values
+    if fill is None:  # pragma: no cover - callers fill or drop the nulls
+        raise ValueError("an array with nulls")
+    bits = np.frombuffer(array.buffers()[0], dtype=np.uint8)
+    valid = np.unpackbits(bits, bitorder="little")[array.offset : array.offset + len(array)]
+    return np.where(valid == 0, fill, values).astype(dtype)
 
 
 def _arrow() -> Any:
@@ -916,20 +921,6 @@ def _clean_codes(
     return [distinct[i] for i in ranked] if order else distinct, codes
 
 
-def _filled_ints(array: Any) -> np.ndarray:
-    """The values of a pyarrow integer array, -1 where null: ``array.fill_null(-1)`` read by
-    :func:`_ints` without ``pyarrow.scalar`` (which imports pandas, 0.3-0.5 s)."""
-    if not array.null_count:
-        return _ints(array)
-    dtype = np.dtype(f"int{array.type.bit_width}")
-    values = np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
-                           offset=array.offset * dtype.itemsize).copy()  # fmt: skip
-    bits = np.frombuffer(array.buffers()[0], dtype=np.uint8)
-    valid = np.unpackbits(bits, bitorder="little")[array.offset : array.offset + len(array)]
-    values[valid == 0] = -1
-    return values
-
-
 def _dictionary(codes: np.ndarray, values: Any, pa: Any) -> Any:
     """A pyarrow DictionaryArray of int32 ``codes`` into ``values`` (codes < 0: null), a list
     of strings or a pyarrow array.
@@ -1080,7 +1071,7 @@ def _null_where(column: Column, bad: set[Any]) -> Column:
         indices = array.indices
         if not hit.any():
             return column
-        codes = _ints(indices.fill_null(-1))
+        codes = _ints(indices, fill=-1)
         null = codes < 0
         codes = np.where(null, 0, codes)
         mask = null | hit[codes]
@@ -1650,7 +1641,7 @@ def label_codes(labels: Sequence[str | None]) -> np.ndarray | None:
         rank = np.empty(len(distinct.dictionary) + 1, dtype=np.int64)  # rank[-1]: -1 stays
         rank[_ints(pc.array_sort_indices(distinct.dictionary))] = np.arange(len(rank) - 1)
         rank[-1] = -1
-        indices = _filled_ints(array.indices)
+        indices = _ints(array.indices, fill=-1)
         if len(rank) - 1 == len(array.dictionary) and np.array_equal(
             rank[:-1], np.arange(len(rank) - 1)
         ):  # distinct labels in sorted order (as the readers make them): the codes as they are
