@@ -1134,12 +1134,11 @@ def _check_no_header(result: Clustering) -> None:
         )
 
 
-def _first_in(labels: Sequence[str | None], bad: set[Any]) -> int:
-    """Index of the first label in ``bad``."""
+def _in(labels: Sequence[str | None], bad: set[Any]) -> np.ndarray:
+    """Whether each label is in ``bad`` (a column's through its distinct labels)."""
     if isinstance(labels, Column):
-        column = _null_where(labels, bad).array
-        return int(np.argmax(column.is_null().to_numpy(zero_copy_only=False)))
-    return next(j for j, lab in enumerate(labels) if lab in bad)
+        return _null_where(labels, bad).array.is_null().to_numpy(zero_copy_only=False)
+    return np.fromiter((lab in bad for lab in labels), dtype=bool, count=len(labels))
 
 
 def read_clustering(
@@ -1332,7 +1331,7 @@ def _finish(result: Clustering, na: str, header: bool | None) -> Clustering:
         # Check each distinct label once: fast even for millions of elements.
         bad = {lab for lab in _distinct(result.labels) if lab is None or _is_na(lab)}
         if bad and na == "error":
-            i = _first_in(result.labels, bad)
+            i = int(np.argmax(_in(result.labels, bad)))
             lab = result.labels[i]
             line = result.line_of(i)
             what = "empty label" if lab is None or not lab.strip() else f"missing label {lab!r}"
@@ -1346,19 +1345,13 @@ def _finish(result: Clustering, na: str, header: bool | None) -> Clustering:
                 problem = f"{result.where(i)}: {problem}"
             raise InvalidFileError(name, line, problem)
         if bad:
-            column = isinstance(result.labels, Column)
-            blank = "" in bad and fmt == "labels"
             labels = (
-                _null_where(result.labels, bad) if column
+                _null_where(result.labels, bad) if isinstance(result.labels, Column)
                 else [None if lab in bad else lab for lab in result.labels]
             )
-            lines: Any = ()
-            if blank and column:
-                where = _null_where(result.labels, {""}).array.is_null()
-                lines = np.asarray(result.lines)[where.to_numpy(zero_copy_only=False)]
-            elif blank:
-                lines = [result.lines[j] for j, lab in enumerate(result.labels) if lab == ""]
-            result = replace(result, labels=labels, blank_lines=frozenset(map(int, lines)))
+            blank = np.asarray(result.lines)[_in(result.labels, {""})] if (
+                "" in bad and fmt == "labels") else ()
+            result = replace(result, labels=labels, blank_lines=frozenset(map(int, blank)))
     return result
 
 
