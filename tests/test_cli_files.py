@@ -536,9 +536,9 @@ def test_one_label_and_one_pair_are_still_one_element(tmp_path):
     """A one-line file of one label, or of one element<TAB>cluster pair, is one element."""
     one, pair = tmp_path / "one.txt", tmp_path / "pair.txt"
     one.write_text("x\n")
-    pair.write_text("e1\tx\n")
+    pair.write_text("e1\tx,y\n")
     assert cc.io.read_clustering(str(one)).labels == ["x"]
-    assert cc.io.read_clustering(str(pair)).elements == ["e1"]
+    assert cc.io.read_clustering(str(pair)).labels == ["x,y"]
     one.write_text("a,b\n")  # chosen explicitly: one label with a comma
     assert cc.io.read_clustering(str(one), input_format="labels").labels == ["a,b"]
 

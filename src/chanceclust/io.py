@@ -1269,16 +1269,16 @@ def read_clusterings(
 
 
 def _check_one_row(text: str, name: str, fmt: str) -> None:
-    """Refuse a detected labels, pairs or clusters file of one line of comma-, semicolon- or
+    """Refuse a detected labels or clusters file of one line of comma-, semicolon- or
     TAB-separated fields: a row of labels, never read as one label or one cluster in silence."""
     lines = list(itertools.islice(_DATA_LINE.finditer(text), 2))
-    if len(lines) != 1:
+    if len(lines) != 1 or fmt == "pairs":  # one element<TAB>cluster line: one element
         return
     line = lines[0].group().strip()
     for sep, word in ((",", "comma"), (";", "semicolon"), ("\t", "TAB")):
         n = len(line.split(sep))
-        if n >= 2 and not (fmt == "pairs" and n == 2):
-            one = {"labels": "one label", "pairs": "one element", "clusters": "one cluster"}[fmt]
+        if n >= 2:
+            one = "one label" if fmt == "labels" else "one cluster"
             raise InvalidFileError(
                 name, text.count("\n", 0, lines[0].start()) + 1,
                 f"one line of {n} {word}-separated fields, which is {one}: a labels file holds "
