@@ -96,6 +96,7 @@ __all__ = [
     "NA_STRINGS",
     "Cells",
     "Clustering",
+    "Header",
     "UnionPair",
     "check_assigned",
     "detect_format",
