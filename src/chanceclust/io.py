@@ -1174,14 +1174,19 @@ def read_clustering(
     stdin : binary file, optional
         Read instead of ``sys.stdin.buffer`` when ``path`` is ``"-"``.
     strict_columns : bool, default=True
-        Raise if ``column``/``id_column`` are given for an input that is not csv/tsv; when
-        False they are ignored for such inputs.
+        Raise if ``column``/``id_column``/``delimiter`` are given for an input that is not
+        csv/tsv (or, for ``delimiter``, a detected text file, then read as csv); when False
+        they are ignored for such inputs.
     header : bool or None, default=None
         Whether the first data line of a text format (labels, pairs, clusters) is a header:
         True skips it, False reads it as data. None: no header, but a labels or pairs file
         whose first label is not an integer while every other label is one raises (the line
-        looks like a header: it is never read as a label silently). csv/tsv always have a
-        header and JSON never.
+        looks like a header: it is never read as a label silently). For csv/tsv, True and False
+        decide whether the first row is the header, None leaves it to the rule of
+        :class:`Header` (or to a ``column``/``id_column`` named by it); JSON has none.
+    delimiter : str or None
+        The field separator of a csv/tsv table (default: ``,`` for csv, TAB for tsv); a
+        detected text file read with one is a csv table.
 
     Returns
     -------
@@ -1252,7 +1257,7 @@ def read_clusterings(
                                     f"a quote or a line break; got {delimiter!r}")
         if fmt in _TEXT_FORMATS and input_format == "auto":
             fmt = "csv"  # a delimiter makes any text file a table
-        elif fmt not in ("csv", "tsv"):
+        elif fmt not in ("csv", "tsv") and strict_columns:
             raise InvalidFileError(name, None, f"--delimiter applies to csv/tsv input, not {fmt}")
     if fmt in ("csv", "tsv"):
         arrow = _arrow() if len(text) >= VECTOR_MIN_CHARS else None
