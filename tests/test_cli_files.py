@@ -590,6 +590,17 @@ def test_a_headerless_tsv_keeps_its_first_line(capsys, tmp_path):
     assert cc.io.read_clustering(str(a), header=True).n == 33  # --header: it is a header
 
 
+def test_pandas_series_to_csv_keeps_its_header(tmp_path):
+    """``Series.to_csv`` writes an unnamed index column (',0'): an empty element id is never
+    data, so the row is the header although its label '0' occurs below."""
+    pd = pytest.importorskip("pandas")
+    path = tmp_path / "s.csv"
+    pd.Series([1, 0, 0, 1]).to_csv(path)
+    c = cc.io.read_clustering(str(path))
+    assert (c.labels, c.elements, c.header.taken) == (["1", "0", "0", "1"], ["0", "1", "2", "3"],
+                                                      True)
+
+
 def test_a_header_error_points_at_the_file_whose_line_was_taken(capsys, tmp_path):
     """A first row taken as the header by the rule: the element it held is named there."""
     a = tmp_path / "a.tsv"

@@ -159,6 +159,7 @@ TABLES = {
     "headerless-repeated-id": "e1\tx\ne1\ty\ne2\tx\n",
     "headerless-one-column": "x\ny\nx\n",
     "semicolons": "a;b\n1;x\n2;y\n1;x\n",
+    "unnamed-index": "\t0\n0\t1\n1\t0\n2\t1\n",  # pandas' Series.to_csv: a header
 }
 
 

@@ -131,7 +131,7 @@ class Header:
 
     A first row is a header only when it cannot be data: it is data when one of its chosen
     fields (label or element id) also occurs below in its column, or is an integer where that
-    column holds only integers.
+    column holds only integers, unless its element id is empty.
     """
 
     line: int
@@ -467,6 +467,8 @@ def _header_rule(first: list[str], columns: dict[int, str], below: dict[int, Any
     ``columns``: index -> what the column holds ("a label", "an element id"); ``below``: index
     -> the distinct values read below the first row in that column. Both table readers call it.
     """
+    if any(not first[c] for c, what in columns.items() if what == "an element id"):
+        return True, "an empty element id cannot be data"  # pandas' unnamed index column
     for c, what in columns.items():
         if first[c] in below[c]:
             return False, f"{first[c]!r} also occurs below as {what}"
@@ -1020,10 +1022,11 @@ def _parse_table_arrow(
                         {i: values for i, (values, _) in read.items()})
     if decision is not None and not decision.taken:  # the first row is data: put it first
         for i, (values, codes) in read.items():
+            is_id = any(i == ident for _, ident in chosen)
+            if is_id and (first[i] in values or not first[i]):
+                return None  # a repeated or empty id: the Python parser names its line
             if first[i] not in values:
                 values.append(first[i])
-            elif any(i == ident for _, ident in chosen):
-                return None  # a repeated id: the Python parser names its line
             read[i] = values, np.concatenate(([values.index(first[i])], codes)).astype(np.int32)
     start = 2 if decision is None or decision.taken else 1
     results = []
