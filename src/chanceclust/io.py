@@ -291,6 +291,17 @@ def _has_space(text: str) -> bool:
 # --------------------------------------------------------------------------- detection
 
 
+#: The formats named by a file's extension, and the field separator of each table format.
+_EXTENSIONS = {".json": "json", ".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
+_DELIMITERS = {"csv": ",", "tsv": "\t"}
+
+
+def _by_name(name: str) -> str | None:
+    """The format named by the extension of ``name`` (before a ``.gz``), else None."""
+    base = name[:-3] if name.lower().endswith(".gz") else name
+    return _EXTENSIONS.get(os.path.splitext(base)[1].lower())
+
+
 def detect_format(name: str, text: str) -> str:
     """Guess the input format of ``text`` read from ``name`` (rules in the module docstring).
 
@@ -307,11 +318,8 @@ def detect_format(name: str, text: str) -> str:
     >>> detect_format("-", '["a", "b"]')
     'json'
     """
-    base = name[:-3] if name.lower().endswith(".gz") else name
-    ext = os.path.splitext(base)[1].lower()
-    by_ext = {".json": "json", ".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
-    if ext in by_ext:
-        return by_ext[ext]
+    if named := _by_name(name):
+        return named
     first = _DATA_LINE.search(text)
     if first and first.group().lstrip()[:1] in ("[", "{"):
         return "json"
@@ -507,7 +515,7 @@ def _parse_table(
     header: bool | None = None, delimiter: str | None = None,
 ) -> list[Clustering]:
     """The clustering of each of ``columns`` of a csv/tsv table, read once by the csv module."""
-    delimiter = delimiter or ("," if fmt == "csv" else "\t")
+    delimiter = delimiter or _DELIMITERS[fmt]
     reader = csv.reader(_io.StringIO(text, newline=""), delimiter=delimiter)
     try:
         first = next(reader, None)
@@ -988,7 +996,7 @@ def _parse_table_arrow(
     of several fields, no line longer than the csv module's field limit), where a column is not
     in the first row, a row has another width, or an element id is empty or repeated.
     """
-    delimiter = delimiter or ("," if fmt == "csv" else "\t")
+    delimiter = delimiter or _DELIMITERS[fmt]
     end = text.find("\n")  # not split(): that copies the rest of the text
     top = (text if end < 0 else text[:end]).removesuffix("\r")
     if not top.strip() or '"' in text:
@@ -1460,9 +1468,7 @@ def read_cells(
         lines = lines[1:]
     if not lines:
         raise InvalidFileError(name, None, "no cells (label_a, label_b, count lines)")
-    base = path[:-3] if path.lower().endswith(".gz") else path
-    ext = os.path.splitext(base)[1].lower()
-    delimiter = delimiter or {".csv": ",", ".tsv": "\t", ".tab": "\t"}.get(ext)
+    delimiter = delimiter or _DELIMITERS.get(_by_name(path))  # type: ignore[arg-type]
     if delimiter is None:
         delimiter = "\t" if "\t" in lines[0][1] else ","
     labels_a: list[str | None] = []
@@ -1638,23 +1644,19 @@ def label_codes(labels: Sequence[str | None]) -> np.ndarray | None:
         return None
     pa, pc = _arrow()
     array = labels.array
-    if hasattr(array, "dictionary"):  # read as a dictionary: encode its distinct labels only
-        distinct = pc.dictionary_encode(array.dictionary.cast(pa.large_string()))
-        rank = np.empty(len(distinct.dictionary) + 1, dtype=np.int64)  # rank[-1]: -1 stays
-        rank[_ints(pc.array_sort_indices(distinct.dictionary))] = np.arange(len(rank) - 1)
-        rank[-1] = -1
-        indices = _ints(array.indices, fill=-1)
-        if len(rank) - 1 == len(array.dictionary) and np.array_equal(
-            rank[:-1], np.arange(len(rank) - 1)
-        ):  # distinct labels in sorted order (as the readers make them): the codes as they are
-            return indices
-        lookup = _ints(distinct.indices).astype(np.int64)
-        return rank[np.append(lookup, -1)[indices]]
-    encoded = pc.dictionary_encode(_arrow_strings(labels, pa))
-    rank = np.empty(len(encoded.dictionary), dtype=np.int64)
-    rank[pc.array_sort_indices(encoded.dictionary).to_numpy()] = np.arange(len(rank))
-    indices = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
-    return np.where(indices >= 0, rank[np.maximum(indices, 0)] if len(rank) else -1, -1)
+    if not hasattr(array, "dictionary"):  # matched by id: as a dictionary of its labels
+        array = pc.dictionary_encode(_arrow_strings(labels, pa))
+    distinct = pc.dictionary_encode(array.dictionary.cast(pa.large_string()))  # its labels once
+    rank = np.empty(len(distinct.dictionary) + 1, dtype=np.int64)  # rank[-1]: -1 stays
+    rank[_ints(pc.array_sort_indices(distinct.dictionary))] = np.arange(len(rank) - 1)
+    rank[-1] = -1
+    indices = _ints(array.indices, fill=-1)
+    if len(rank) - 1 == len(array.dictionary) and np.array_equal(
+        rank[:-1], np.arange(len(rank) - 1)
+    ):  # distinct labels in sorted order (as the readers make them): the codes as they are
+        return indices
+    lookup = _ints(distinct.indices).astype(np.int64)
+    return rank[np.append(lookup, -1)[indices]]
 
 
 def check_assigned(pair: UnionPair, a: Clustering, b: Clustering) -> None:
