@@ -500,9 +500,191 @@ def test_filled_ints_equals_fill_null(start):
     """Indices with nulls, sliced at offsets that are not byte boundaries: -1 where null, as
     pyarrow's fill_null(-1)."""
     pa = pytest.importorskip("pyarrow")
-    from chanceclust.io import _filled_ints
+    from chanceclust.io import _ints
 
     values = [None if i % 3 == 0 or i == 17 else i for i in range(40)]
     for array in (pa.array(values, pa.int32())[start:], pa.array(range(30), pa.int32())[start:]):
         want = array.fill_null(-1).to_pylist()
-        assert _filled_ints(array).tolist() == want
+        assert _ints(array, fill=-1).tolist() == want
+
+
+# ------------------------------------------------------------- files as people write them (#35)
+
+ROW_A = [str(i % 4) for i in range(20)]
+ROW_B = [str(i * 7 % 3) for i in range(20)]
+
+
+@pytest.mark.parametrize(("sep", "word"), [(",", "comma"), (";", "semicolon"), ("\t", "TAB")])
+def test_one_row_of_labels_is_refused_with_a_hint(capsys, tmp_path, sep, word):
+    """One line of 20 delimited labels is never N = 1 in silence: exit 2 naming the file."""
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text(sep.join(ROW_A) + "\n")
+    b.write_text(sep.join(ROW_B) + "\n")
+    assert_user_error(*run(capsys, "compare", a, b), f"{a}:1: one line of 20 {word}-separated "
+                      "fields", "one label per line", "--input-format")
+    with pytest.raises(cc.InvalidInputError, match="one line of 20"):
+        cc.io.read_clustering(str(a))
+    # written one per line, the same labels give the library's value on 20 elements
+    a.write_text("\n".join(ROW_A) + "\n")
+    b.write_text("\n".join(ROW_B) + "\n")
+    doc, got = values(capsys, a, b)
+    assert doc["n"] == 20
+    assert got == pytest.approx(library(ROW_A, ROW_B), abs=1e-12)
+
+
+def test_one_label_and_one_pair_are_still_one_element(tmp_path):
+    """A one-line file of one label, or of one element<TAB>cluster pair, is one element."""
+    one, pair = tmp_path / "one.txt", tmp_path / "pair.txt"
+    one.write_text("x\n")
+    pair.write_text("e1\tx,y\n")
+    assert cc.io.read_clustering(str(one)).labels == ["x"]
+    assert cc.io.read_clustering(str(pair)).labels == ["x,y"]
+    one.write_text("a,b\n")  # chosen explicitly: one label with a comma
+    assert cc.io.read_clustering(str(one), input_format="labels").labels == ["a,b"]
+
+
+def test_a_trailing_blank_line_is_named(capsys, tmp_path):
+    """A blank line of a labels file is a missing label: every message names its line."""
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("\n".join(ROW_A) + "\n\n")  # 20 labels and a blank line 21
+    b.write_text("\n".join(ROW_B) + "\n")
+    for extra in ([], ["--unassigned", "drop"]):
+        assert_user_error(*run(capsys, "compare", a, b, *extra), f"{a}:21: line 21 is empty",
+                          "21 labels", "20")
+    with pytest.raises(cc.InvalidInputError, match=r"a\.txt:21: line 21 is empty"):
+        cc.io.read_clustering(str(a))
+    b.write_text("\n".join(ROW_B) + "\nx\n")  # 21 labels each: the blank line is unassigned
+    assert_user_error(*run(capsys, "compare", a, b), f"{a}:21:", "(line 21 is empty)")
+
+
+def _karate(path, labels, header=None):
+    text = "".join(f"{v}\t{c}\n" for v, c in enumerate(labels))
+    path.write_text(("" if header is None else header + "\n") + text)
+    return path
+
+
+def test_a_headerless_tsv_keeps_its_first_line(capsys, tmp_path):
+    """The karate split written as element<TAB>cluster in a .tsv: 34 elements, not 33."""
+    nx = pytest.importorskip("networkx")
+    from networkx.algorithms.community import greedy_modularity_communities
+
+    graph = nx.karate_club_graph()
+    split = [int(graph.nodes[v]["club"] != "Mr. Hi") for v in graph]
+    found = {v: k for k, c in enumerate(greedy_modularity_communities(graph)) for v in c}
+    detected = [found[v] for v in graph]
+    want = library(split, detected)
+    a = _karate(tmp_path / "split.tsv", split)
+    for b in (_karate(tmp_path / "det.tsv", detected),
+              _karate(tmp_path / "det_h.tsv", detected, "node\tcommunity")):
+        status, out, err = run(capsys, "compare", a, b, "--format", "json")
+        assert status == 0, err
+        doc = json.loads(out)
+        assert doc["n"] == 34
+        assert {(r["measure"], r["model"]): r["value"] for r in doc["results"]} == (
+            pytest.approx(want, abs=1e-12))
+        assert f"{a}: line 1 ('0', '0') read as data, not a header: '0' also occurs" in err
+        taken = "taken as the header: none of its fields occurs below"
+        assert (f"{b}: line 1 ('node', 'community') {taken}" in err) == (b.name == "det_h.tsv")
+    c = cc.io.read_clustering(str(a))
+    assert (c.n, c.header.taken) == (34, False)
+    assert cc.io.read_clustering(str(a), header=True).n == 33  # --header: it is a header
+
+
+def test_pandas_series_to_csv_keeps_its_header(tmp_path):
+    """``Series.to_csv`` writes an unnamed index column (',0'): an empty element id is never
+    data, so the row is the header although its label '0' occurs below."""
+    pd = pytest.importorskip("pandas")
+    path = tmp_path / "s.csv"
+    pd.Series([1, 0, 0, 1]).to_csv(path)
+    c = cc.io.read_clustering(str(path))
+    assert (c.labels, c.elements, c.header.taken) == (["1", "0", "0", "1"], ["0", "1", "2", "3"],
+                                                      True)
+
+
+def test_a_header_error_points_at_the_file_whose_line_was_taken(capsys, tmp_path):
+    """A first row taken as the header by the rule: the element it held is named there."""
+    a = tmp_path / "a.tsv"
+    a.write_text("e0\tsolo\ne1\tx\ne2\ty\ne3\tx\n")  # 'solo' occurs nowhere below: a header
+    b = tmp_path / "b.tsv"
+    b.write_text("e0\tx\ne1\tx\ne2\ty\ne3\ty\n")  # 'x' occurs below: data
+    assert_user_error(*run(capsys, "compare", b, a, "-q"), f"{a}:1: element 'e0'",
+                      "taken as the header", "--no-header")
+    _, got = values(capsys, b, a, "--no-header")
+    assert got == pytest.approx(library(["x", "x", "y", "y"], ["solo", "x", "y", "x"]),
+                                abs=1e-12)
+
+
+@pytest.mark.parametrize(("name", "data", "needle"), [
+    ("x.npy", b"\x93NUMPY\x01\x00v\x00{'descr': '<i8'}", "a NumPy .npy array"),
+    ("x.xlsx", b"PK\x03\x04\x14\x00\x06\x00", "a ZIP archive (an .xlsx workbook"),
+    ("x.parquet", b"PAR1\x15\x04\x15\x10PAR1", "a Parquet file"),
+    ("x.txt.gz", gzip.compress(b"\x93NUMPY\x01\x00"), "a NumPy .npy array"),
+    ("x.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Excel (.xls) workbook"),
+    ("x.h5ad", b"\x89HDF\r\n\x1a\n", "an HDF5 file"),
+    ("x.txt.xz", b"\xfd7zXZ\x00\x00\x04", "xz-compressed data"),
+    ("x.txt.zst", b"\x28\xb5\x2f\xfd\x04\x58", "zstd-compressed data"),
+])
+def test_binary_inputs_are_named(capsys, tmp_path, name, data, needle):
+    """Binary files are told what they are and what is read, not to pass --encoding."""
+    path = tmp_path / name
+    path.write_bytes(data)
+    good = tmp_path / "good.txt"
+    good.write_text("1\n2\n1\n")
+    status, out, err = run(capsys, "rank", path, good)
+    assert_user_error(status, out, err, f"{path}: {needle}", "not text", "csv, tsv or json")
+    assert "--encoding" not in err
+    with pytest.raises(cc.InvalidInputError, match="not text"):
+        cc.io.read_clustering(str(path))
+
+
+def test_semicolon_tables_and_cells_with_delimiter(capsys, tmp_path):
+    """--delimiter reads a semicolon CSV (by name or by index) and a semicolon cells file."""
+    table = tmp_path / "t.csv"
+    truth, pred = ["a", "a", "b", "b", "c"], ["x", "x", "y", "x", "y"]
+    table.write_text("id;truth;pred\n" + "".join(
+        f"e{i};{t};{p}\n" for i, (t, p) in enumerate(zip(truth, pred, strict=True))))
+    want = library(truth, pred)
+    for columns in (["truth", "pred"], ["2", "3"]):
+        _, got = values(capsys, table, "--column", columns[0], "--column", columns[1],
+                        "--id-column", "1", "--delimiter", ";")
+        assert got == pytest.approx(want, abs=1e-12)
+    assert cc.io.read_clustering(str(table), column="truth", delimiter=";").labels == truth
+    assert_user_error(*run(capsys, "compare", table, "--column", "truth", "--column", "pred"),
+                      "no column 'truth'")  # without it, one column named 'id;truth;pred'
+    cells = write_cells(tmp_path / "c.csv", CELLS, sep=";")
+    _, got = values(capsys, "--contingency", cells, "--delimiter", ";")
+    assert got == pytest.approx(library(*expand(CELLS)), abs=1e-12)
+    assert_user_error(*run(capsys, "compare", table, table, "--delimiter", ";;"),
+                      "--delimiter", "one character")
+
+
+def test_a_missing_extra_exits_2_with_the_install_line(capsys, tmp_path, monkeypatch):
+    """One rule for every optional module: exit 2 and `pip install`, never 'a bug'."""
+    a = tmp_path / "a.txt"
+    a.write_text("1\n2\n1\n")
+    with monkeypatch.context() as m:
+        m.setitem(sys.modules, "distributed", None)
+        assert_user_error(*run(capsys, "pairwise", a, a, "--engine", "dask"),
+                          "--engine dask needs distributed: pip install 'chanceclust[dask]'")
+    with monkeypatch.context() as m:
+        for name in ("pyarrow", "pyarrow.fs", "pyarrow.parquet"):
+            m.setitem(sys.modules, name, None)
+        assert_user_error(*run(capsys, "compare", tmp_path / "x.parquet", "--column", "a",
+                               "--column", "b"),
+                          "Parquet input needs pyarrow: pip install 'chanceclust[dask]'")
+
+    parquet = tmp_path / "t.parquet"
+    pytest.importorskip("pyarrow.parquet").write_table(
+        pytest.importorskip("pyarrow").table({"a": [1, 2], "b": [1, 1]}), parquet)
+    with monkeypatch.context() as m:
+        m.setitem(sys.modules, "chanceclust.dask", None)
+        m.delattr(cc, "dask", raising=False)  # imported by an earlier test
+        assert_user_error(*run(capsys, "compare", parquet, "--column", "a", "--column", "b",
+                               "--engine", "dask"),
+                          "--engine dask needs dask: pip install 'chanceclust[dask]'")
+
+    def lacking(*_):
+        raise ModuleNotFoundError("No module named 'pyarrow'", name="pyarrow")
+
+    monkeypatch.setattr("chanceclust._cli.inputs.read_inputs", lacking)  # anywhere in a command
+    assert_user_error(*run(capsys, "compare", a, a), "compare needs pyarrow: pip install")

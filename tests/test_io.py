@@ -215,7 +215,7 @@ class TestBadInput:
     @pytest.mark.parametrize("na", ["NaN", "nan", "NA", "", "null", "None", "N/A"])
     def test_na_labels(self, tmp_path, na):
         p = write(tmp_path, "a.txt", f"x\ny\n{na}\nx\n")
-        with pytest.raises(InvalidFileError, match=r"a\.txt:3: (empty|missing) label"):
+        with pytest.raises(InvalidFileError, match=r"a\.txt:3: (line 3 is empty|missing label)"):
             read_clustering(p, input_format="labels")
         assert read_clustering(p, input_format="labels", na="keep").labels[2] == na
         assert read_clustering(p, input_format="labels", na="drop").labels[2] is None

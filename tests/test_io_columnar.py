@@ -37,6 +37,10 @@ LABELS = {
     "comments": b"# made by hand\na\n#b\nb\n  # indented\na\n",
     "unicode": "é\nß\n\u00a0é\u00a0\nß\u2003\n\u2028x\n\u2028x\n".encode(),
     "odd-whitespace": b"a\x1c\n\x1fb\na\x0b\nb\x0c\n",
+    # Unicode spaces alone (no ASCII one): stripped by both readers (#33: the Python reader's
+    # fast path kept them, splitting 'a\u2003' from 'a')
+    "unicode-spaces-only": "a\u2003\na\nb\u3000\nb\n\u2028x\n".encode(),
+    "unit-separator-only": b"a\x1f\na\nb\n",
     "bare-cr": b"a\rb\nb\na\n",
     "delimiter-like": b"a,b\n\"q\"\na\x01b\n",
     "one-line": b"x\n",
@@ -65,7 +69,7 @@ def outcome(path, **kwargs):
         return "error", str(error)
     elements = None if c.elements is None else list(c.elements)
     lines = None if c.lines is None else [int(x) for x in c.lines]
-    return c.format, list(c.labels), elements, lines
+    return c.format, list(c.labels), elements, lines, c.header
 
 
 def both(monkeypatch, path, **kwargs):
@@ -148,13 +152,22 @@ TABLES = {
     "long-field": "a\tb\n1\tx\n" + "y" * 200_000 + "\ty\n",
     "header-only": "a\tb\n",
     "csv": "a,b\n1,x\n2,y\n 1 ,x\n",
+    # the header rule (#35): a first row whose label occurs below, or of integers above
+    # integers, is data; one whose id occurs below is data that repeats an id
+    "headerless": "0\t0\n1\t0\n2\t1\n3\t1\n",
+    "headerless-integers": "1\t5\n2\t1\n3\t1\n",
+    "headerless-repeated-id": "e1\tx\ne1\ty\ne2\tx\n",
+    "headerless-one-column": "x\ny\nx\n",
+    "semicolons": "a;b\n1;x\n2;y\n1;x\n",
+    "unnamed-index": "\t0\n0\t1\n1\t0\n2\t1\n",  # pandas' Series.to_csv: a header
 }
 
 
 @pytest.mark.parametrize("name", sorted(TABLES))
 @pytest.mark.parametrize("options", [
     {}, {"na": "drop"}, {"column": "a"}, {"column": "2"}, {"column": "b", "id_column": "a"},
-    {"id_column": "1"}, {"column": "nope"}, {"na": "keep", "column": "1"},
+    {"id_column": "1"}, {"column": "nope"}, {"na": "keep", "column": "1"}, {"header": True},
+    {"header": False}, {"delimiter": ";"},
 ])
 def test_tables_read_alike(monkeypatch, tmp_path, name, options):
     text = TABLES[name]

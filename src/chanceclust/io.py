@@ -12,10 +12,13 @@ Input formats
     write. Each element may appear once; the cluster label is the line's ordinal (``"1"``,
     ``"2"``, ...).
 ``csv``, ``tsv``
-    A table with a header row. ``column`` names the label column (a header name, or a 1-based
-    index when no header has that name); ``id_column`` names an element-id column. Defaults: a
-    one-column table holds labels; a two-column table holds ``element, cluster`` (its errors say
-    so: a table of two label columns needs ``column``).
+    A table (``delimiter``: another separator than ``,`` or TAB). ``column`` names the label
+    column (a header name, or a 1-based index when no header has that name); ``id_column``
+    names an element-id column. Defaults: a one-column table holds labels; a two-column table
+    holds ``element, cluster`` (its errors say so: a table of two label columns needs
+    ``column``). The first row is the header when a column is named by it or ``header=True``,
+    data when ``header=False``; else by the rule of :class:`Header` (recorded in
+    ``Clustering.header``).
 ``json``
     A list of labels (by position), a list of lists (one cluster per list), an object
     ``{element: cluster}``, or an object ``{cluster: [members]}``.
@@ -24,11 +27,13 @@ The text formats (labels, pairs, clusters) have no header line unless ``header=T
 ``--header``) skips their first data line; a labels or pairs file whose first label is not an
 integer while all the others are is refused, never read with its header as a label
 (``header=False``, ``--no-header``, reads it as one). In the text formats lines starting with
-``#`` are comments and
-surrounding whitespace and ``\\r`` are removed; blank lines are skipped except in ``labels``, where
-a blank line is an empty (missing) label. Labels and element ids are kept as strings, never
-converted: ``01`` and ``1`` are different labels. Gzip input (detected by its magic bytes, whatever
-the file name) is decompressed transparently and ``-`` reads standard input.
+``#`` are comments and surrounding whitespace and ``\\r`` are removed; blank lines are skipped
+except in ``labels``, where a blank line is an empty (missing) label, named by its line in every
+error. A detected text file of one line of comma-, semicolon- or TAB-separated fields is refused
+(a row of labels), and binary files (NumPy, ZIP/xlsx, Parquet, ...) are named as what they are.
+Labels and element ids are kept as strings, never converted: ``01`` and ``1`` are different
+labels. Gzip input (detected by its magic bytes, whatever the file name) is decompressed
+transparently and ``-`` reads standard input.
 
 Format detection (``input_format="auto"``), first rule that applies wins:
 
@@ -42,11 +47,28 @@ A one-cluster-per-line file whose clusters all have two tab-separated members is
 ``pairs``: choose ``clusters`` explicitly for it. CSV is never guessed from content.
 
 Readers: with pyarrow installed (an optional extra), a file of at least
-:data:`VECTOR_MIN_CHARS` characters is read by pyarrow (its CSV reader for labels, csv and tsv,
-into dictionary-encoded columns; its string kernels for pairs and clusters) wherever that
-reading is line for line the Python parsers' (no quote, bare CR, ragged row...); the rules
-above then apply to the distinct values, and the result is the same as the Python parsers',
-which read everything else, and everything without pyarrow.
+:data:`VECTOR_MIN_CHARS` characters is read by pyarrow wherever that reading is line for line the
+Python parsers' (no quote, bare CR, ragged row, ...; else the Python parser reads it, and reads
+everything without pyarrow). Labels files and the label columns of tables go through pyarrow's
+CSV reader into dictionary-encoded columns (each distinct field once); pairs and clusters files
+through its string kernels, their columns staying pyarrow arrays (no Python string per element;
+:func:`union` matches the ids with hash indexers). One rule set, each rule defined once and
+applied by both readers (a test reads every tricky input both ways):
+
+====================  ==========================  ==========================================
+rule                  defined by                  the pyarrow reader applies it
+====================  ==========================  ==========================================
+space (strip, split)  :func:`_has_space`          on distinct fields; its ASCII kernels only
+                      (``str.isspace``)           where they agree (:func:`_vectorized`)
+data line             ``_DATA_LINE``,             :func:`_arrow_data_lines` (same predicate)
+                      :func:`_data_lines`
+label of a line       :func:`_strip_label`        on the distinct lines
+missing label         :func:`_is_na`              on the distinct labels
+integer (header)      :func:`_is_integer`         on the distinct labels, or in order
+table header          :func:`_header_rule`        on the distinct values of each column
+pairs line            :func:`_is_pair`            by the lengths of the TAB split
+element once          :func:`_check_new_element`  raised through it at the first repeat
+====================  ==========================  ==========================================
 """
 
 from __future__ import annotations
@@ -55,12 +77,14 @@ import codecs
 import csv
 import gzip
 import io as _io
+import itertools
 import json
 import os
+import re
 import sys
 import zlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, Any
 
 import numpy as np
@@ -72,6 +96,7 @@ __all__ = [
     "NA_STRINGS",
     "Cells",
     "Clustering",
+    "Header",
     "UnionPair",
     "check_assigned",
     "detect_format",
@@ -88,6 +113,37 @@ FORMATS = ("labels", "pairs", "clusters", "csv", "tsv", "json")
 NA_STRINGS = frozenset({"", "nan", "na", "n/a", "<na>", "null", "none"})
 
 _GZIP_MAGIC = b"\x1f\x8b"
+#: The first bytes of binary files people pass for labels, and what they are.
+_BINARY = {
+    b"\x93NUMPY": "a NumPy .npy array (numpy.savetxt writes one label per line)",
+    b"PK\x03\x04": "a ZIP archive (an .xlsx workbook, .npz or .zip; save the sheet as CSV)",
+    b"\xd0\xcf\x11\xe0": "an old Excel (.xls) workbook (save the sheet as CSV)",
+    b"PAR1": "a Parquet file",  # also its last 4 bytes: a text file may start with PAR1
+    b"\x89HDF": "an HDF5 file (.h5, .h5ad)",
+    b"\xfd7zXZ\x00": "xz-compressed data (decompress it, or recompress with gzip)",
+    b"\x28\xb5\x2f\xfd": "zstd-compressed data (decompress it, or recompress with gzip)",
+}
+
+
+@dataclass(frozen=True)
+class Header:
+    """How the first row of a csv/tsv table was read when no option said (the header rule).
+
+    A first row is a header only when it cannot be data: it is data when one of its chosen
+    fields (label or element id) also occurs below in its column, or is an integer where that
+    column holds only integers, unless its element id is empty.
+    """
+
+    line: int
+    fields: tuple[str, ...]
+    taken: bool
+    why: str
+
+    def describe(self) -> str:
+        """``line 1 ('0', '0') read as data, not a header: ...``, the CLI's note."""
+        verb = "taken as the header" if self.taken else "read as data, not a header"
+        fields = ", ".join(map(repr, self.fields))
+        return f"line {self.line} ({fields}) {verb}: {self.why} (--header or --no-header decides)"
 
 
 @dataclass(frozen=True)
@@ -106,6 +162,10 @@ class Clustering:
         Element ids in the same order, or ``None`` when elements are known only by position.
     lines : sequence of int or None
         Line number of each element in the file, or ``None`` (JSON input).
+    header : Header or None
+        How the first row of a csv/tsv table was read when no option decided it.
+    blank_lines : frozenset of int
+        The blank lines of a labels file that are elements (missing labels), to name them.
     """
 
     source: str
@@ -113,6 +173,8 @@ class Clustering:
     labels: list[str | None]
     elements: list[str] | None
     lines: Sequence[int] | None
+    header: Header | None = None
+    blank_lines: frozenset[int] = frozenset()
 
     @property
     def n(self) -> int:
@@ -161,6 +223,14 @@ def _read_bytes(path: str, stdin: IO[bytes] | None = None) -> bytes:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as exc:
             raise InvalidFileError(name, None, f"corrupt gzip data: {exc}") from None
+    kind = next((kind for magic, kind in _BINARY.items() if data.startswith(magic)
+                 and (magic != b"PAR1" or data.endswith(magic))), None)
+    if kind is not None:
+        raise InvalidFileError(
+            name, None, f"{kind}, not text: chanceclust reads clusterings from text files "
+            "(labels, pairs, clusters, csv, tsv or json; gzip-compressed or not) and, in "
+            "compare and table, from Parquet (.parquet, with pyarrow); write the labels as text",
+        )
     return data
 
 
@@ -205,7 +275,31 @@ def _data_lines(lines: list[str]) -> Iterable[tuple[int, str]]:
             yield i, s
 
 
+#: A data line (as :func:`_data_lines`): not blank, not a comment; found without splitting.
+_DATA_LINE = re.compile(r"^[^\S\n]*[^\s#].*$", re.MULTILINE)
+_SPACE = re.compile(r"[^\S\r\n]")  # re's \s is str.isspace, Unicode included
+
+
+def _has_space(text: str) -> bool:
+    """Whether ``text`` holds a character that ``str.strip`` and ``str.split`` take as space,
+    other than a line break: the one test of every fast path (``isascii`` is O(1))."""
+    if text.isascii():
+        return any(c in text for c in " \t\f\v\x1c\x1d\x1e\x1f")
+    return _SPACE.search(text) is not None
+
+
 # --------------------------------------------------------------------------- detection
+
+
+#: The formats named by a file's extension, and the field separator of each table format.
+_EXTENSIONS = {".json": "json", ".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
+_DELIMITERS = {"csv": ",", "tsv": "\t"}
+
+
+def _by_name(name: str) -> str | None:
+    """The format named by the extension of ``name`` (before a ``.gz``), else None."""
+    base = name[:-3] if name.lower().endswith(".gz") else name
+    return _EXTENSIONS.get(os.path.splitext(base)[1].lower())
 
 
 def detect_format(name: str, text: str) -> str:
@@ -224,29 +318,19 @@ def detect_format(name: str, text: str) -> str:
     >>> detect_format("-", '["a", "b"]')
     'json'
     """
-    base = name[:-3] if name.lower().endswith(".gz") else name
-    ext = os.path.splitext(base)[1].lower()
-    by_ext = {".json": "json", ".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
-    if ext in by_ext:
-        return by_ext[ext]
-    stripped = text.lstrip()
-    while stripped.startswith("#"):  # skip leading comment lines
-        stripped = stripped.split("\n", 1)[1].lstrip() if "\n" in stripped else ""
-    if stripped[:1] in ("[", "{"):
+    if named := _by_name(name):
+        return named
+    first = _DATA_LINE.search(text)
+    if first and first.group().lstrip()[:1] in ("[", "{"):
         return "json"
-    spaces = " \t\f\v\x1c\x1d\x1e" + ("" if text.isascii() else "\x85\xa0")  # isascii: O(1)
-    if not any(c in text for c in spaces):
+    if not _has_space(text):
         return "labels"  # fast path: no inner whitespace anywhere
     if len(text) >= VECTOR_MIN_CHARS and _plain(text):  # machine-written: no line loop
         return "pairs" if _one_inner_tab_per_line(text) else "clusters"
     single = pairs = True
     for _, s in _data_lines(_split_lines(text)):
-        if single and len(s.split()) != 1:
-            single = False
-        if pairs:
-            parts = s.split("\t")
-            if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
-                pairs = False
+        single = single and len(s.split()) == 1
+        pairs = pairs and _is_pair(s)
         if not single and not pairs:
             return "clusters"
     if single:
@@ -257,56 +341,67 @@ def detect_format(name: str, text: str) -> str:
 # --------------------------------------------------------------------------- parsers
 
 
+def _strip_label(field: str) -> str | None:
+    """A labels file's line as every reader reads it: stripped, None for a comment."""
+    label = field.strip()
+    return None if label.startswith("#") else label
+
+
 def _parse_labels(text: str, name: str) -> Clustering:
-    lines = _split_lines(text)
-    if "#" not in text:
-        clean = not any(c in text for c in " \t\r\f\v\x1c\x1d\x1e\x85\xa0")
-        # Fast path (no whitespace to strip): millions of labels in a few milliseconds.
-        labels: list[str | None] = (
-            lines if clean else [s.strip() for s in lines]  # type: ignore[assignment]
-        )
-        where: Sequence[int] = range(1, len(labels) + 1)
-    else:
-        labels, nums = [], []
-        for i, raw in enumerate(lines, 1):
-            s = raw.strip()
-            if s.startswith("#"):
-                continue
-            labels.append(s)
-            nums.append(i)
-        where = nums
-    return Clustering(name, "labels", labels, None, where)
+    """A labels file, each line by :func:`_strip_label` (none to strip: millions in ms)."""
+    lines: list[str | None] = _split_lines(text)  # type: ignore[assignment]
+    if "#" in text:
+        lines = list(map(_strip_label, lines))  # type: ignore[arg-type]
+    elif "\r" in text or _has_space(text):  # _strip_label where no line is a comment
+        lines = [s.strip() for s in lines]  # type: ignore[union-attr]
+    if None not in lines:
+        return Clustering(name, "labels", lines, None, range(1, len(lines) + 1))
+    where = [i for i, label in enumerate(lines, 1) if label is not None]
+    return Clustering(name, "labels", [s for s in lines if s is not None], None, where)
 
 
 def _check_new_element(
-    seen: dict[str, int], element: str, line: int, name: str, what: str, hint: str = ""
+    seen: dict[str, int], element: str, line: int, name: str, hint: str = ""
 ) -> None:
+    """Record ``element`` at ``line`` in ``seen``; raise if it is there already."""
     first = seen.get(element)
     if first is not None:
         raise InvalidFileError(
-            name, line, f"element {element!r} appears again (first at {what} {first}); "
+            name, line, f"element {element!r} appears again (first at line {first}); "
             f"each element must be in exactly one cluster{hint}"
         )
+    seen[element] = line
 
 
-def _parse_pairs(text: str, name: str) -> Clustering:
+def _parse_keyed(text: str, name: str, fmt: str) -> Clustering:
+    """A pairs file (``element<TAB>cluster``, or two space-separated fields) or a clusters
+    file (one cluster per line, members separated by whitespace, label ``"k"`` for the k-th)."""
     elements: list[str] = []
     labels: list[str | None] = []
     nums: list[int] = []
     seen: dict[str, int] = {}
-    for i, s in _data_lines(_split_lines(text)):
-        parts = s.split("\t") if "\t" in s else s.split()
-        if len(parts) != 2:
-            raise InvalidFileError(
-                name, i, f"expected 2 fields (element<TAB>cluster), found {len(parts)}"
-            )
-        element, label = parts[0].strip(), parts[1].strip()
-        _check_new_element(seen, element, i, name, "line")
-        seen[element] = i
-        elements.append(element)
-        labels.append(label)
-        nums.append(i)
-    return Clustering(name, "pairs", labels, elements, nums)
+    for k, (i, s) in enumerate(_data_lines(_split_lines(text)), 1):
+        if fmt == "clusters":
+            members, label = s.split(), str(k)
+        else:
+            parts = s.split("\t") if "\t" in s else s.split()
+            if len(parts) != 2:
+                raise InvalidFileError(
+                    name, i, f"expected 2 fields (element<TAB>cluster), found {len(parts)}"
+                )
+            members, label = [parts[0].strip()], parts[1].strip()
+        for member in members:
+            _check_new_element(seen, member, i, name)
+            elements.append(member)
+            labels.append(label)
+            nums.append(i)
+    return Clustering(name, fmt, labels, elements, nums)
+
+
+def _is_pair(line: str) -> bool:
+    """Whether a data line is ``element<TAB>cluster``: two non-empty TAB-separated fields."""
+    parts = line.split("\t")
+    return len(parts) == 2 and all(p.strip() for p in parts)
 
 
 def _check_near_pairs(text: str, name: str) -> None:
@@ -316,34 +411,15 @@ def _check_near_pairs(text: str, name: str) -> None:
     labels then look like repeated elements: name the malformed line instead.
     """
     lines = list(_data_lines(_split_lines(text)))
-    fields = [(i, s.split("\t")) for i, s in lines]
-    good = sum(len(parts) == 2 and all(p.strip() for p in parts) for _, parts in fields)
-    if good * 2 <= len(fields):
+    bad = [(i, s) for i, s in lines if not _is_pair(s)]
+    if not bad or len(bad) * 2 >= len(lines):
         return
-    i, parts = next(
-        (i, parts) for i, parts in fields if len(parts) != 2 or not all(p.strip() for p in parts)
-    )
+    i, s = bad[0]
     raise InvalidFileError(
         name, i, f"expected 2 TAB-separated fields (element<TAB>cluster) like the other "
-        f"{good} lines, found {len(parts)}; fix the line, or pass --input-format clusters "
-        "if each line is a cluster"
+        f"{len(lines) - len(bad)} lines, found {len(s.split(chr(9)))}; fix the line, or pass "
+        "--input-format clusters if each line is a cluster"
     )
-
-
-def _parse_clusters(text: str, name: str) -> Clustering:
-    elements: list[str] = []
-    labels: list[str | None] = []
-    nums: list[int] = []
-    seen: dict[str, int] = {}
-    for k, (i, s) in enumerate(_data_lines(_split_lines(text)), 1):
-        label = str(k)
-        for member in s.split():
-            _check_new_element(seen, member, i, name, "line")
-            seen[member] = i
-            elements.append(member)
-            labels.append(label)
-            nums.append(i)
-    return Clustering(name, "clusters", labels, elements, nums)
 
 
 def _resolve_column(spec: str, header: list[str], name: str, what: str) -> int:
@@ -392,30 +468,76 @@ def _table_columns(
     return lab, ident, hint
 
 
+def _header_rule(first: list[str], columns: dict[int, str], below: dict[int, Any]) -> tuple[
+        bool, str]:
+    """(taken, why): the header rule of :class:`Header` on the stripped fields ``first``.
+
+    ``columns``: index -> what the column holds ("a label", "an element id"); ``below``: index
+    -> the distinct values read below the first row in that column. Both table readers call it.
+    """
+    if any(not first[c] for c, what in columns.items() if what == "an element id"):
+        return True, "an empty element id cannot be data"  # pandas' unnamed index column
+    for c, what in columns.items():
+        if first[c] in below[c]:
+            return False, f"{first[c]!r} also occurs below as {what}"
+    for c, what in columns.items():
+        if _is_integer(first[c]) and all(map(_is_integer, below[c])):
+            return False, f"{first[c]!r} is an integer, as is every {what.split()[-1]} below"
+    return True, "none of its fields occurs below in its column"
+
+
+def _decided(
+    first: list[str], line: int, chosen: list[tuple[int, int | None]], header: bool | None,
+    named: bool, below: dict[int, Any],
+) -> Header | None:
+    """The header decision of a table; None where --header or a --column name made it."""
+    if header or (header is None and named):
+        return None
+    columns = {lab: "a label" for lab, _ in chosen}  # labels first: fewer distinct values
+    columns.update({i: "an element id" for _, i in chosen if i is not None})
+    taken, why = (False, "--no-header") if header is False else _header_rule(first, columns,
+                                                                             below)
+    return Header(line, tuple(first), taken, why)
+
+
+def _table_layout(
+    header: list[str], name: str, columns: Sequence[str | None], id_column: str | None,
+) -> tuple[list[tuple[int, int | None]], str, bool]:
+    """(label and id column of each of ``columns``, the hint of the first, whether a
+    --column/--id-column named a field of the first row: then it is the header)."""
+    chosen = [_table_columns(header, name, column, id_column) for column in columns]
+    named = any(c in header for c in (*columns, id_column) if c is not None)
+    return [c[:2] for c in chosen], chosen[0][2], named
+
+
 def _parse_table(
-    text: str, name: str, fmt: str, column: str | None, id_column: str | None
-) -> Clustering:
-    delimiter = "," if fmt == "csv" else "\t"
+    text: str, name: str, fmt: str, columns: Sequence[str | None], id_column: str | None,
+    header: bool | None = None, delimiter: str | None = None,
+) -> list[Clustering]:
+    """The clustering of each of ``columns`` of a csv/tsv table, read once by the csv module."""
+    delimiter = delimiter or _DELIMITERS[fmt]
     reader = csv.reader(_io.StringIO(text, newline=""), delimiter=delimiter)
     try:
-        header = next(reader, None)
-        while header is not None and not any(h.strip() for h in header):
-            header = next(reader, None)
-        if header is None:
+        first = next(reader, None)
+        while first is not None and not any(h.strip() for h in first):
+            first = next(reader, None)
+        if first is None:
             raise InvalidFileError(name, 1, "empty file: no header row")
-        header = [h.strip() for h in header]
-        lab, ident, hint = _table_columns(header, name, column, id_column)
-        width = len(header)
-        labels: list[str | None] = []
-        elements: list[str] | None = [] if ident is not None else None
-        nums: list[int] = []
+        top = reader.line_num
+        first = [h.strip() for h in first]
+        chosen, hint, named = _table_layout(first, name, columns, id_column)
+        ident = chosen[0][1]
+        width = len(first)
+        wanted = {lab: [first[lab]] for lab, _ in chosen}  # label columns
+        nums: list[int] = [top]
+        elements: list[str] | None = None if ident is None else [first[ident]]
         seen: dict[str, int] = {}
         previous = reader.line_num
         for row in reader:
-            line, first, previous = reader.line_num, previous + 1, reader.line_num
-            if line > first and any("\n" in field for field in row):  # over several lines
+            line, start, previous = reader.line_num, previous + 1, reader.line_num
+            if line > start and any("\n" in field for field in row):  # over several lines
                 raise InvalidFileError(
-                    name, first, f"a quoted field runs from line {first} to line {line}: an "
+                    name, start, f"a quoted field runs from line {start} to line {line}: an "
                     "unbalanced quote? (a label or id cannot hold a line break)",
                 )
             if not row or (len(row) == 1 and not row[0].strip() and width > 1):
@@ -424,18 +546,32 @@ def _parse_table(
                 raise InvalidFileError(
                     name, line, f"expected {width} fields like the header, found {len(row)}"
                 )
-            labels.append(row[lab].strip())
+            for c, values in wanted.items():
+                values.append(row[c].strip())
             if elements is not None:
                 element = row[ident].strip()  # type: ignore[index]
                 if not element:
                     raise InvalidFileError(name, line, "empty element id")
-                _check_new_element(seen, element, line, name, "line", hint)
-                seen[element] = line
+                _check_new_element(seen, element, line, name, hint)
                 elements.append(element)
             nums.append(line)
     except csv.Error as exc:
         raise InvalidFileError(name, reader.line_num or None, f"malformed {fmt}: {exc}") from None
-    return Clustering(name, fmt, labels, elements, nums)
+    below: dict[int, Any] = {c: set(values[1:]) for c, values in wanted.items()}
+    if ident is not None:
+        below[ident] = seen
+    decision = _decided(first, top, chosen, header, named, below)
+    skip = 1 if decision is None or decision.taken else 0
+    if not skip and elements is not None:
+        if not elements[0]:
+            raise InvalidFileError(name, top, "empty element id")
+        if elements[0] in seen:
+            _check_new_element({elements[0]: top}, elements[0], seen[elements[0]], name, hint)
+    return [
+        Clustering(name, fmt, wanted[lab][skip:], None if elements is None else elements[skip:],
+                   nums[skip:], header=decision)
+        for lab, _ in chosen
+    ]
 
 
 def _json_scalar(value: Any, name: str, where: str) -> str | None:
@@ -518,13 +654,7 @@ def _parse_json(text: str, name: str) -> Clustering:
     raise InvalidFileError(name, 1, "expected a JSON list or object of labels")
 
 
-# --------------------------------------------------------------------------- keyed files at scale
-#
-# Pairs and clusters files name their elements: with pyarrow installed, a large ASCII file is
-# split, stripped and checked by pyarrow's string kernels and its columns stay pyarrow arrays
-# (a few bytes per element, no Python string per element); :func:`union` then matches the ids
-# with hash indexers (``index_in``), never a dict of millions of strings. Without pyarrow, a
-# small file or one with non-ASCII text, the Python parsers above read it with the same rules.
+# --------------------------------------------------------------------------- pyarrow's readers
 
 #: Files shorter than this (characters) are read by the Python parsers (no pyarrow import).
 VECTOR_MIN_CHARS = 1 << 20
@@ -563,19 +693,24 @@ class Column(Sequence):  # type: ignore[type-arg]
         return sum(1 for x in self if x == value)
 
 
-def _ints(array: Any) -> np.ndarray:
-    """The values of a pyarrow integer array without nulls, as a read-only numpy view.
+def _ints(array: Any, fill: int | None = None) -> np.ndarray:
+    """The values of a pyarrow integer array as numpy, ``fill`` where null (a copy then).
 
-    Read from its data buffer: ``pyarrow.Array.to_numpy`` imports pandas (half a second) in some
-    pyarrow versions.
+    Read from its buffers: ``pyarrow.Array.to_numpy`` imports pandas (half a second) in some
+    pyarrow versions, and so does ``fill_null`` (through ``pyarrow.scalar``).
     """
-    if array.null_count:  # pragma: no cover - callers fill or drop the nulls first
-        raise ValueError("an array with nulls")
     dtype = np.dtype(f"int{array.type.bit_width}")
     if not len(array):
         return np.zeros(0, dtype=dtype)
-    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
-                         offset=array.offset * dtype.itemsize)  # fmt: skip
+    values = np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
+                           offset=array.offset * dtype.itemsize)  # fmt: skip
+    if not array.null_count:
+        return values
+    if fill is None:  # pragma: no cover - callers fill or drop the nulls
+        raise ValueError("an array with nulls")
+    bits = np.frombuffer(array.buffers()[0], dtype=np.uint8)
+    valid = np.unpackbits(bits, bitorder="little")[array.offset : array.offset + len(array)]
+    return np.where(valid == 0, fill, values).astype(dtype)
 
 
 def _arrow() -> Any:
@@ -621,7 +756,7 @@ def _check_unique_elements(
     i = int(repeated.min())
     first = int(np.flatnonzero(codes == codes[i])[0])
     seen = {elements[i].as_py(): int(lines[first])}
-    _check_new_element(seen, elements[i].as_py(), int(lines[i]), name, "line", hint)
+    _check_new_element(seen, elements[i].as_py(), int(lines[i]), name, hint)
 
 
 def _one_inner_tab_per_line(text: str) -> bool:
@@ -652,34 +787,13 @@ def _plain(text: str) -> bool:
     )
 
 
-def _read_tsv_arrow(text: str, pa: Any) -> Any:
-    """Two string columns of a plain ``element<TAB>cluster`` text, None unless each line has two."""
-    import pyarrow.csv as pacsv
-
-    try:
-        table = pacsv.read_csv(
-            _io.BytesIO(text.encode()),
-            read_options=pacsv.ReadOptions(column_names=["e", "l"]),
-            parse_options=pacsv.ParseOptions(
-                delimiter="\t", quote_char=False, escape_char=False, ignore_empty_lines=False
-            ),
-            convert_options=pacsv.ConvertOptions(
-                column_types={"e": pa.string(), "l": pa.string()},
-                strings_can_be_null=False, quoted_strings_can_be_null=False,
-            ),
-        )
-    except pa.ArrowInvalid:
-        return None  # a line of another width: the Python parser names it
-    return table.column("e").combine_chunks(), table.column("l").combine_chunks()
-
-
 def _parse_pairs_arrow(text: str, name: str, pa: Any, pc: Any) -> Clustering | None:
     """:func:`_parse_pairs` by pyarrow's kernels; None where a line is not two TAB fields."""
     if _plain(text):  # machine-written: pyarrow's csv reader, line i is element i
-        columns = _read_tsv_arrow(text, pa)
-        if columns is None:
-            return None
-        elements, labels = columns
+        table = _csv_columns(text, pa, ["e", "l"], delimiter="\t", kind=pa.string())
+        if table is None:
+            return None  # a line of another width: the Python parser names it
+        elements, labels = (table.column(c).combine_chunks() for c in ("e", "l"))
         shortest = [pc.min(pc.binary_length(c)).as_py() for c in (elements, labels)]
         if len(elements) and min(shortest) == 0:
             return None  # an empty field: the Python parser names its line
@@ -714,21 +828,17 @@ def _parse_clusters_arrow(text: str, name: str, pa: Any, pc: Any) -> Clustering:
     return Clustering(name, "clusters", Column(labels), Column(elements), where)
 
 
-# Labels files (and the label columns of csv/tsv tables) are read by pyarrow's CSV reader into
-# dictionary-encoded columns: one int32 index per element, each distinct field once. The rules of
-# the Python parsers (``str.strip``, comments, missing labels, header detection) then apply to the
-# distinct fields as Python strings, so that they are the same rules, not a re-implementation.
-
 #: A delimiter that no labels file holds (a field is the whole line; the reader needs one).
 _NO_DELIMITER = "\x01"
 
 
-def _csv_dictionary_columns(
+def _csv_columns(
     text: str, pa: Any, names: list[str], *, delimiter: str = _NO_DELIMITER,
     skip_rows: int = 0, include: list[str] | None = None, longest: int | None = None,
-    data: bytes | None = None,
+    data: bytes | None = None, kind: Any = None,
 ) -> Any:
-    """The columns of ``text`` read as dictionary-encoded strings, one row per line, or None.
+    """The columns of ``text`` read as strings of type ``kind`` (default: dictionary-encoded),
+    one row per line, or None.
 
     None where pyarrow's CSV reader would not give one row per line as the Python parsers
     do (a bare ``\\r``, which the reader takes as a line break, a quote or the delimiter in a
@@ -746,7 +856,7 @@ def _csv_dictionary_columns(
         return None
     if longest is not None and _has_long_line(text, longest):
         return None
-    kind = pa.dictionary(pa.int32(), pa.string())
+    kind = kind or pa.dictionary(pa.int32(), pa.string())
     try:
         data = text.encode() if data is None else data
     except UnicodeEncodeError:  # a lone surrogate (from a codec that lets them through)
@@ -822,20 +932,6 @@ def _clean_codes(
     return [distinct[i] for i in ranked] if order else distinct, codes
 
 
-def _filled_ints(array: Any) -> np.ndarray:
-    """The values of a pyarrow integer array, -1 where null: ``array.fill_null(-1)`` read by
-    :func:`_ints` without ``pyarrow.scalar`` (which imports pandas, 0.3-0.5 s)."""
-    if not array.null_count:
-        return _ints(array)
-    dtype = np.dtype(f"int{array.type.bit_width}")
-    values = np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
-                           offset=array.offset * dtype.itemsize).copy()  # fmt: skip
-    bits = np.frombuffer(array.buffers()[0], dtype=np.uint8)
-    valid = np.unpackbits(bits, bitorder="little")[array.offset : array.offset + len(array)]
-    values[valid == 0] = -1
-    return values
-
-
 def _dictionary(codes: np.ndarray, values: Any, pa: Any) -> Any:
     """A pyarrow DictionaryArray of int32 ``codes`` into ``values`` (codes < 0: null), a list
     of strings or a pyarrow array.
@@ -865,17 +961,11 @@ def _string_array(values: list[str], pa: Any) -> Any:
                                                    pa.py_buffer(b"".join(data))])  # fmt: skip
 
 
-def _strip_label(field: str) -> str | None:
-    """A labels file's line as the Python parser reads it: stripped, None for a comment."""
-    label = field.strip()
-    return None if label.startswith("#") else label
-
-
 def _parse_labels_arrow(
     text: str, name: str, pa: Any, data: bytes | None = None
 ) -> Clustering | None:
     """:func:`_parse_labels` by pyarrow's CSV reader, or None where it would split lines apart."""
-    table = _csv_dictionary_columns(text, pa, ["l"], data=data)
+    table = _csv_columns(text, pa, ["l"], data=data)
     if table is None:
         return None
     values, codes = _clean_codes(table.column("l"), _strip_label)
@@ -896,54 +986,70 @@ def _strip_cell(field: str) -> str | None:
 
 def _parse_table_arrow(
     text: str, name: str, fmt: str, columns: Sequence[str | None], id_column: str | None,
-    pa: Any, data: bytes | None = None,
+    pa: Any, data: bytes | None = None, header: bool | None = None,
+    delimiter: str | None = None,
 ) -> list[Clustering] | None:
-    """:func:`_parse_table` of each of ``columns`` by one pass of pyarrow's CSV reader, or None.
+    """:func:`_parse_table` by one pass of pyarrow's CSV reader, or None.
 
     None where the csv module must read the file (its rules, its errors): unless each line is
-    one row (no quote, no bare CR, the header on the first line, no empty line between rows of
-    several fields, no line longer than the csv module's field limit), where a column is not
-    in the header, a row has another width, or an element id is empty or repeated.
+    one row (no quote, no bare CR, the first row on the first line, no empty line between rows
+    of several fields, no line longer than the csv module's field limit), where a column is not
+    in the first row, a row has another width, or an element id is empty or repeated.
     """
-    delimiter = "," if fmt == "csv" else "\t"
+    delimiter = delimiter or _DELIMITERS[fmt]
     end = text.find("\n")  # not split(): that copies the rest of the text
-    first = (text if end < 0 else text[:end]).removesuffix("\r")
-    if not first.strip() or '"' in text:
+    top = (text if end < 0 else text[:end]).removesuffix("\r")
+    if not top.strip() or '"' in text:
         return None
-    if delimiter in first and ("\n\n" in text or ("\r" in text and "\n\r\n" in text)):
+    if delimiter in top and ("\n\n" in text or ("\r" in text and "\n\r\n" in text)):
         return None  # an empty line: the reader would fill a row with empty fields
-    header = [h.strip() for h in first.split(delimiter)]
+    first = [h.strip() for h in top.split(delimiter)]
     try:
-        chosen = [_table_columns(header, name, column, id_column)[:2] for column in columns]
+        chosen, _, named = _table_layout(first, name, columns, id_column)
     except InvalidFileError:
         return None  # raised by the csv module's path, in the order of the inputs
-    names = [str(i) for i in range(len(header))]
+    names = [str(i) for i in range(len(first))]
     wanted = sorted({i for pair in chosen for i in pair if i is not None})
-    table = _csv_dictionary_columns(
+    table = _csv_columns(
         text, pa, names, delimiter=delimiter, skip_rows=1, include=[names[i] for i in wanted],
         longest=csv.field_size_limit(), data=data,  # the csv module refuses a longer field
     )
     if table is None:
         return None
+    read: dict[int, tuple[list[str], np.ndarray]] = {}
+    for i in wanted:
+        if any(i == ident for _, ident in chosen):
+            read[i] = _clean_codes(table.column(names[i]), str.strip, order=False)
+            if "" in read[i][0] or len(read[i][0]) != len(read[i][1]):
+                return None  # an empty or repeated id: the Python parser names its line
+        else:
+            read[i] = _clean_codes(table.column(names[i]),
+                                   _strip_cell if len(first) == 1 else str.strip)
+    del table
+    decision = _decided(first, 1, chosen, header, named,
+                        {i: values for i, (values, _) in read.items()})
+    if decision is not None and not decision.taken:  # the first row is data: put it first
+        for i, (values, codes) in read.items():
+            is_id = any(i == ident for _, ident in chosen)
+            if is_id and (first[i] in values or not first[i]):
+                return None  # a repeated or empty id: the Python parser names its line
+            if first[i] not in values:
+                values.append(first[i])
+            read[i] = values, np.concatenate(([values.index(first[i])], codes)).astype(np.int32)
+    start = 2 if decision is None or decision.taken else 1
     results = []
     for lab, ident in chosen:
-        values, codes = _clean_codes(
-            table.column(names[lab]), _strip_cell if len(header) == 1 else str.strip
-        )
+        values, codes = read[lab]
         kept = codes >= 0  # a one-column table skips empty lines
         where: Sequence[int] = (
-            range(2, len(codes) + 2) if kept.all() else np.flatnonzero(kept) + 2
+            range(start, len(codes) + start) if kept.all() else np.flatnonzero(kept) + start
         )
         if not kept.all():
             codes = codes[kept]
-        elements = None
-        if ident is not None:
-            ids, id_codes = _clean_codes(table.column(names[ident]), str.strip, order=False)
-            if "" in ids or len(ids) != len(id_codes):
-                return None  # an empty or repeated id: the Python parser names its line
-            elements = Column(_dictionary(id_codes, ids, pa))
+        elements = None if ident is None else Column(_dictionary(read[ident][1], read[ident][0],
+                                                                 pa))
         results.append(Clustering(name, fmt, Column(_dictionary(codes, values, pa)), elements,
-                                  where))  # fmt: skip
+                                  where, header=decision))  # fmt: skip
     return results
 
 
@@ -977,7 +1083,7 @@ def _null_where(column: Column, bad: set[Any]) -> Column:
         indices = array.indices
         if not hit.any():
             return column
-        codes = _ints(indices.fill_null(-1))
+        codes = _ints(indices, fill=-1)
         null = codes < 0
         codes = np.where(null, 0, codes)
         mask = null | hit[codes]
@@ -998,13 +1104,8 @@ _TEXT_FORMATS = ("labels", "pairs", "clusters")
 
 def _skip_header(text: str) -> str:
     """``text`` with its first data line made a comment (line numbers are kept)."""
-    start = 0
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if stripped and not stripped.startswith("#"):
-            return text[:start] + "#" + text[start:]
-        start += len(line) + 1
-    return text
+    first = _DATA_LINE.search(text)
+    return text if first is None else text[: first.start()] + "#" + text[first.start() :]
 
 
 def _is_integer(label: str | None) -> bool:
@@ -1014,61 +1115,42 @@ def _is_integer(label: str | None) -> bool:
 def _all_integers(values: Sequence[str | None], *, missing: bool) -> bool:
     """Whether every value is an integer (``missing``: or a missing label), as :func:`_is_integer`.
 
-    A pyarrow column is checked by its kernels (its text is ASCII), a list on its distinct values.
+    Checked on the distinct values of a list or a dictionary column, else in order up to the
+    first that is not one: the same rules for every reader.
     """
     if isinstance(values, Column) and hasattr(values.array, "dictionary"):
-        values = _used_values(values.array)  # the distinct labels, through the list's rules
-    if not isinstance(values, Column):
-        return all(
-            _is_integer(x) or (missing and (x is None or _is_na(x))) for x in set(values)
-        )
-    pa, pc = _arrow()
-    array = _arrow_strings(values, pa)
-    ok = pc.match_substring_regex(array, r"^\s*[+-]*[0-9]+\s*$")
-    if missing:
-        na = pa.array(sorted(NA_STRINGS), pa.large_string())
-        ok = pc.or_(ok, pc.is_in(pc.utf8_lower(pc.utf8_trim_whitespace(array)), value_set=na))
-    return bool(pc.all(ok).as_py() is not False)
+        values = _used_values(values.array)
+    elif not isinstance(values, Column):
+        values = list(set(values))
+    return all(_is_integer(x) or (missing and (x is None or _is_na(x))) for x in values)
 
 
 def _check_no_header(result: Clustering) -> None:
-    """Raise where the first label differs in kind from all others (a header, read as one)."""
+    """Raise where the first line differs in kind from all others (a header, read as data): its
+    label (labels, pairs) or its cluster's members (clusters) are not integers, all others are."""
+    clusters = result.format == "clusters"
+    values = result.elements if clusters else result.labels
     labels = result.labels
-    first = labels[0]
-    if len(labels) < 3 or first is None or _is_na(first) or _is_integer(first):
+    size = next((i for i, x in enumerate(labels) if x != labels[0]), len(labels)) if clusters else 1
+    first, missing = values[:size], not clusters  # type: ignore[index]
+    if len(values) < 3 or size == len(values) or any(  # type: ignore[arg-type]
+            _is_integer(x) or (missing and (x is None or _is_na(x))) for x in first):
         return
-    if _all_integers(labels[1:], missing=True):
+    if _all_integers(values[size:], missing=missing):  # type: ignore[index]
+        what, kind, noun = ((f"the first cluster ({' '.join(first)!r})", "member", "cluster")
+                            if clusters else (repr(first[0]), "label", "label"))
         raise InvalidFileError(
             result.source, result.line_of(0),
-            f"{first!r} looks like a header: every other label is an integer; pass --header "
-            "to skip the first line, or --no-header to read it as a label",
+            f"{what} looks like a header: every other {kind} is an integer; pass --header to "
+            f"skip the first line, or --no-header to read it as a {noun}",
         )
 
 
-def _check_no_header_line(result: Clustering) -> None:
-    """Clusters format: raise where the first line's members alone are not integers."""
-    elements, labels = result.elements, result.labels
-    if elements is None or len(elements) < 3:
-        return
-    first = labels[0]
-    size = next((i for i, label in enumerate(labels) if label != first), len(labels))
-    if size == len(labels) or any(_is_integer(e) for e in elements[:size]):
-        return
-    if _all_integers(elements[size:], missing=False):
-        raise InvalidFileError(
-            result.source, result.line_of(0),
-            f"the first cluster ({' '.join(elements[:size])!r}) looks like a header: every "
-            "other member is an integer; pass --header to skip the first line, or "
-            "--no-header to read it as a cluster",
-        )
-
-
-def _first_in(labels: Sequence[str | None], bad: set[Any]) -> int:
-    """Index of the first label in ``bad``."""
+def _in(labels: Sequence[str | None], bad: set[Any]) -> np.ndarray:
+    """Whether each label is in ``bad`` (a column's through its distinct labels)."""
     if isinstance(labels, Column):
-        column = _null_where(labels, bad).array
-        return int(np.argmax(column.is_null().to_numpy(zero_copy_only=False)))
-    return next(j for j, lab in enumerate(labels) if lab in bad)
+        return _null_where(labels, bad).array.is_null().to_numpy(zero_copy_only=False)
+    return np.fromiter((lab in bad for lab in labels), dtype=bool, count=len(labels))
 
 
 def read_clustering(
@@ -1082,6 +1164,7 @@ def read_clustering(
     stdin: IO[bytes] | None = None,
     strict_columns: bool = True,
     header: bool | None = None,
+    delimiter: str | None = None,
 ) -> Clustering:
     """Read one clustering from ``path`` (``"-"`` for standard input).
 
@@ -1102,14 +1185,19 @@ def read_clustering(
     stdin : binary file, optional
         Read instead of ``sys.stdin.buffer`` when ``path`` is ``"-"``.
     strict_columns : bool, default=True
-        Raise if ``column``/``id_column`` are given for an input that is not csv/tsv; when
-        False they are ignored for such inputs.
+        Raise if ``column``/``id_column``/``delimiter`` are given for an input that is not
+        csv/tsv (or, for ``delimiter``, a detected text file, then read as csv); when False
+        they are ignored for such inputs.
     header : bool or None, default=None
         Whether the first data line of a text format (labels, pairs, clusters) is a header:
         True skips it, False reads it as data. None: no header, but a labels or pairs file
         whose first label is not an integer while every other label is one raises (the line
-        looks like a header: it is never read as a label silently). csv/tsv always have a
-        header and JSON never.
+        looks like a header: it is never read as a label silently). For csv/tsv, True and False
+        decide whether the first row is the header, None leaves it to the rule of
+        :class:`Header` (or to a ``column``/``id_column`` named by it); JSON has none.
+    delimiter : str or None
+        The field separator of a csv/tsv table (default: ``,`` for csv, TAB for tsv); a
+        detected text file read with one is a csv table.
 
     Returns
     -------
@@ -1129,7 +1217,7 @@ def read_clustering(
     """
     return read_clusterings(
         path, [column], input_format=input_format, id_column=id_column, encoding=encoding,
-        na=na, stdin=stdin, strict_columns=strict_columns, header=header,
+        na=na, stdin=stdin, strict_columns=strict_columns, header=header, delimiter=delimiter,
     )[0]
 
 
@@ -1144,6 +1232,7 @@ def read_clusterings(
     stdin: IO[bytes] | None = None,
     strict_columns: bool = True,
     header: bool | None = None,
+    delimiter: str | None = None,
 ) -> list[Clustering]:
     """:func:`read_clustering` of each of ``columns`` of one file, which is read once.
 
@@ -1173,18 +1262,46 @@ def read_clusterings(
     if header and fmt in _TEXT_FORMATS:
         text, raw = _skip_header(text), None
         fmt = detect_format(path, text) if input_format == "auto" else input_format
-    parsed: list[Clustering] | None = None
+    if delimiter is not None:
+        if len(delimiter) != 1 or delimiter in '"\r\n':
+            raise InvalidInputError("`delimiter` (--delimiter) must be one character other than "
+                                    f"a quote or a line break; got {delimiter!r}")
+        if fmt in _TEXT_FORMATS and input_format == "auto":
+            fmt = "csv"  # a delimiter makes any text file a table
+        elif fmt not in ("csv", "tsv") and strict_columns:
+            raise InvalidFileError(name, None, f"--delimiter applies to csv/tsv input, not {fmt}")
     if fmt in ("csv", "tsv"):
         arrow = _arrow() if len(text) >= VECTOR_MIN_CHARS else None
-        if arrow:
-            parsed = _parse_table_arrow(text, name, fmt, columns, id_column, arrow[0], raw)
-    if parsed is not None:
+        parsed = arrow and _parse_table_arrow(text, name, fmt, columns, id_column, arrow[0],
+                                              raw, header, delimiter)
+        parsed = parsed or _parse_table(text, name, fmt, columns, id_column, header, delimiter)
         return [_finish(result, na, header) for result in parsed]
+    if input_format == "auto" and fmt in _TEXT_FORMATS:
+        _check_one_row(text, name, fmt)
     return [
         _finish(_parse(text, path, fmt, input_format, column, id_column, strict_columns, raw),
                 na, header)
         for column in columns
     ]
+
+
+def _check_one_row(text: str, name: str, fmt: str) -> None:
+    """Refuse a detected labels or clusters file of one line of comma-, semicolon- or
+    TAB-separated fields: a row of labels, never read as one label or one cluster in silence."""
+    lines = list(itertools.islice(_DATA_LINE.finditer(text), 2))
+    if len(lines) != 1 or fmt == "pairs":  # one element<TAB>cluster line: one element
+        return
+    line = lines[0].group().strip()
+    for sep, word in ((",", "comma"), (";", "semicolon"), ("\t", "TAB")):
+        n = len(line.split(sep))
+        if n >= 2:
+            one = "one label" if fmt == "labels" else "one cluster"
+            raise InvalidFileError(
+                name, text.count("\n", 0, lines[0].start()) + 1,
+                f"one line of {n} {word}-separated fields, which is {one}: a labels file holds "
+                f"one label per line (put each on its own line, e.g. tr {sep!r} '\\n'); pass "
+                f"--input-format {fmt} to read the line as {one}",
+            )
 
 
 def _is_utf8(encoding: str) -> bool:
@@ -1200,32 +1317,24 @@ def _parse(
 ) -> Clustering:
     """The clustering of ``text`` in format ``fmt`` (by pyarrow where it reads it alike)."""
     name = _display_name(path)
-    if fmt in ("csv", "tsv"):
-        return _parse_table(text, name, fmt, column, id_column)
     if (column is not None or id_column is not None) and strict_columns:
         raise InvalidFileError(
             name, None, f"--column/--id-column apply to csv/tsv input, not {fmt}"
         )
+    if fmt == "json":
+        return _parse_json(text, name)
     if fmt == "labels":
         arrow = _arrow() if len(text) >= VECTOR_MIN_CHARS else None
-        parsed = _parse_labels_arrow(text, name, arrow[0], raw) if arrow else None
-        return parsed if parsed is not None else _parse_labels(text, name)
-    if fmt == "pairs":
-        arrow = _vectorized(text)
-        parsed = _parse_pairs_arrow(text, name, *arrow) if arrow else None
-        return parsed if parsed is not None else _parse_pairs(text, name)
-    if fmt == "clusters":
-        arrow = _vectorized(text)
-        try:
-            return (
-                _parse_clusters_arrow(text, name, *arrow) if arrow
-                else _parse_clusters(text, name)
-            )
-        except InvalidFileError:
-            if input_format == "auto":
-                _check_near_pairs(text, name)  # a pairs file with a bad line: say which
-            raise
-    return _parse_json(text, name)
+        return (arrow and _parse_labels_arrow(text, name, arrow[0], raw)) or _parse_labels(
+            text, name)
+    arrow = _vectorized(text)
+    try:
+        keyed = _parse_pairs_arrow if fmt == "pairs" else _parse_clusters_arrow
+        return (arrow and keyed(text, name, *arrow)) or _parse_keyed(text, name, fmt)
+    except InvalidFileError:
+        if fmt == "clusters" and input_format == "auto":
+            _check_near_pairs(text, name)  # a pairs file with a bad line: say which
+        raise
 
 
 def _finish(result: Clustering, na: str, header: bool | None) -> Clustering:
@@ -1233,22 +1342,22 @@ def _finish(result: Clustering, na: str, header: bool | None) -> Clustering:
     name, fmt = result.source, result.format
     if result.n == 0:
         raise InvalidFileError(name, 1, f"empty: no elements found (read as {fmt})")
-    if header is None and fmt in ("labels", "pairs"):
+    if header is None and fmt in _TEXT_FORMATS:
         _check_no_header(result)
-    if header is None and fmt == "clusters":
-        _check_no_header_line(result)
     if na != "keep":
         # Check each distinct label once: fast even for millions of elements.
         bad = {lab for lab in _distinct(result.labels) if lab is None or _is_na(lab)}
         if bad and na == "error":
-            i = _first_in(result.labels, bad)
+            i = int(np.argmax(_in(result.labels, bad)))
             lab = result.labels[i]
+            line = result.line_of(i)
             what = "empty label" if lab is None or not lab.strip() else f"missing label {lab!r}"
+            if fmt == "labels" and lab == "":
+                what = f"line {line} is empty (a blank line in a labels file is a missing label)"
             problem = (
                 f"{what}; every element needs a cluster (--unassigned drop leaves it out, "
                 "singletons or cluster give it one; --na keep treats it as a label)"
             )
-            line = result.line_of(i)
             if line is None:
                 problem = f"{result.where(i)}: {problem}"
             raise InvalidFileError(name, line, problem)
@@ -1257,7 +1366,9 @@ def _finish(result: Clustering, na: str, header: bool | None) -> Clustering:
                 _null_where(result.labels, bad) if isinstance(result.labels, Column)
                 else [None if lab in bad else lab for lab in result.labels]
             )
-            result = Clustering(name, fmt, labels, result.elements, result.lines)
+            blank = np.asarray(result.lines)[_in(result.labels, {""})] if (
+                "" in bad and fmt == "labels") else ()
+            result = replace(result, labels=labels, blank_lines=frozenset(map(int, blank)))
     return result
 
 
@@ -1325,6 +1436,7 @@ def read_cells(
     header: bool | None = None,
     na: str = "drop",
     stdin: IO[bytes] | None = None,
+    delimiter: str | None = None,
 ) -> Cells:
     """Read a cells file: ``label_a<TAB>label_b<TAB>count`` lines (or commas, csv quoting).
 
@@ -1334,6 +1446,8 @@ def read_cells(
     ``header``: True skips the first data line, False reads it as a cell; None (no header)
     refuses a first line whose count alone is not an integer (it looks like a header). Every
     other line needs a count of ASCII digits below 2**63: errors name the file and line.
+    ``delimiter``: the field separator (default: TAB for .tsv/.tab, comma for .csv, else TAB
+    if the first line holds one, else comma).
 
     Examples
     --------
@@ -1354,9 +1468,7 @@ def read_cells(
         lines = lines[1:]
     if not lines:
         raise InvalidFileError(name, None, "no cells (label_a, label_b, count lines)")
-    base = path[:-3] if path.lower().endswith(".gz") else path
-    ext = os.path.splitext(base)[1].lower()
-    delimiter = {".csv": ",", ".tsv": "\t", ".tab": "\t"}.get(ext)
+    delimiter = delimiter or _DELIMITERS.get(_by_name(path))  # type: ignore[arg-type]
     if delimiter is None:
         delimiter = "\t" if "\t" in lines[0][1] else ","
     labels_a: list[str | None] = []
@@ -1460,10 +1572,13 @@ def union(
     if ea is None or eb is None:
         if a.n != b.n:
             longer, shorter = (a, b) if a.n > b.n else (b, a)
+            line = longer.line_of(shorter.n)
+            blank = all(longer.line_of(i) in longer.blank_lines for i in range(shorter.n, longer.n))
             raise InvalidFileError(
                 longer.source,
-                longer.line_of(shorter.n),
-                f"{longer.source} has {longer.n} labels but {shorter.source} has {shorter.n}; "
+                line,
+                (f"line {line} is empty, and a blank line is a missing label: " if blank else "")
+                + f"{longer.source} has {longer.n} labels but {shorter.source} has {shorter.n}; "
                 "labels are matched by position, so both need one label per element (a "
                 "header line counts as a label unless --header skips the first line of "
                 "every input)",
@@ -1529,23 +1644,19 @@ def label_codes(labels: Sequence[str | None]) -> np.ndarray | None:
         return None
     pa, pc = _arrow()
     array = labels.array
-    if hasattr(array, "dictionary"):  # read as a dictionary: encode its distinct labels only
-        distinct = pc.dictionary_encode(array.dictionary.cast(pa.large_string()))
-        rank = np.empty(len(distinct.dictionary) + 1, dtype=np.int64)  # rank[-1]: -1 stays
-        rank[_ints(pc.array_sort_indices(distinct.dictionary))] = np.arange(len(rank) - 1)
-        rank[-1] = -1
-        indices = _filled_ints(array.indices)
-        if len(rank) - 1 == len(array.dictionary) and np.array_equal(
-            rank[:-1], np.arange(len(rank) - 1)
-        ):  # distinct labels in sorted order (as the readers make them): the codes as they are
-            return indices
-        lookup = _ints(distinct.indices).astype(np.int64)
-        return rank[np.append(lookup, -1)[indices]]
-    encoded = pc.dictionary_encode(_arrow_strings(labels, pa))
-    rank = np.empty(len(encoded.dictionary), dtype=np.int64)
-    rank[pc.array_sort_indices(encoded.dictionary).to_numpy()] = np.arange(len(rank))
-    indices = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
-    return np.where(indices >= 0, rank[np.maximum(indices, 0)] if len(rank) else -1, -1)
+    if not hasattr(array, "dictionary"):  # matched by id: as a dictionary of its labels
+        array = pc.dictionary_encode(_arrow_strings(labels, pa))
+    distinct = pc.dictionary_encode(array.dictionary.cast(pa.large_string()))  # its labels once
+    rank = np.empty(len(distinct.dictionary) + 1, dtype=np.int64)  # rank[-1]: -1 stays
+    rank[_ints(pc.array_sort_indices(distinct.dictionary))] = np.arange(len(rank) - 1)
+    rank[-1] = -1
+    indices = _ints(array.indices, fill=-1)
+    if len(rank) - 1 == len(array.dictionary) and np.array_equal(
+        rank[:-1], np.arange(len(rank) - 1)
+    ):  # distinct labels in sorted order (as the readers make them): the codes as they are
+        return indices
+    lookup = _ints(distinct.indices).astype(np.int64)
+    return rank[np.append(lookup, -1)[indices]]
 
 
 def check_assigned(pair: UnionPair, a: Clustering, b: Clustering) -> None:
@@ -1581,7 +1692,12 @@ def check_assigned(pair: UnionPair, a: Clustering, b: Clustering) -> None:
         else (b, pair.index_b, a, pair.index_a)
     )
     element = f"element {pair.elements[i]!r}" if pair.elements is not None else f"element {i + 1}"
-    if index[i] < 0:  # only the other input names it: point at its line there
+    header = side.header
+    if index[i] < 0 and header and header.taken and pair.elements[i] in header.fields:
+        source, where, why = side.source, header.line, (  # its line was read as the header
+            f"absent from {side.source}, whose line {header.line} was taken as the header; "
+            "--no-header reads it as data")
+    elif index[i] < 0:  # only the other input names it: point at its line there
         source, where, why = other.source, other.line_of(other_index[i]), (
             f"absent from {side.source}"
         )
@@ -1589,6 +1705,8 @@ def check_assigned(pair: UnionPair, a: Clustering, b: Clustering) -> None:
         label = side.labels[index[i]]
         why = "missing label" if label is None else f"label {label!r} is an --unassigned-label"
         source, where = side.source, side.line_of(index[i])
+        if label is None and where in side.blank_lines:
+            why = f"line {where} is empty"
     raise InvalidFileError(
         source,
         where,

@@ -1,8 +1,8 @@
 """The command line's implementation; :mod:`chanceclust.cli` is its entry point (``main``).
 
-One module per subcommand, each declaring its options (``add_parser``) right above the
-handler that runs them (``run``); shared pieces below them, imported by the subcommands and
-never importing them back (no cycle):
+One module per subcommand, each declaring its help, examples and own options (``HELP``,
+``EXAMPLES``, ``add_arguments``) right above the handler that runs them (``run``); shared pieces
+below them, imported by the subcommands and never importing them back (no cycle):
 
 ==================  ======================================================================
 ``main``            the parser of every subcommand (:data:`main.COMMANDS`), ``main`` and

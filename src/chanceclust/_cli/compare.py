@@ -6,20 +6,19 @@ import argparse
 from typing import Any
 
 from chanceclust._cli import inputs, options
-from chanceclust._cli.options import PROG
 from chanceclust._cli.results import MEASURES, contingency, load, measure_rows, out, summary
 
 
-def add_parser(sub: Any) -> None:
-    """The ``compare`` subcommand's options; :func:`run` below runs it."""
-    p = options.subparser(
-        sub,
-        "compare",
-        "compare two clusterings with chosen measures and models",
-        f"  {PROG} compare truth.txt pred.txt --measure ari,ami --model perm --model num\n"
-        f"  {PROG} compare truth.tsv pred.json --one-sided --all-models --format json\n"
-        f"  {PROG} compare results.csv --column truth --column kmeans\n",
-    )
+HELP = "compare two clusterings with chosen measures and models"
+EXAMPLES = """\
+compare truth.txt pred.txt --measure ari,ami --model perm --model num
+compare truth.tsv pred.json --one-sided --all-models --format json
+compare results.csv --column truth --column kmeans
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``compare`` subcommand's own options; :func:`run` below runs it."""
     # A and B are optional: --contingency replaces them, a Parquet A holds both
     p.add_argument(
         "a", metavar="A", nargs="?", help="first clustering (the reference with --one-sided)"
@@ -39,10 +38,7 @@ def add_parser(sub: Any) -> None:
     options.add_models(p, one_sided=options.ONE_SIDED_A)
     options.add_average(p)
     options.add_inputs(p, parquet=True)
-    options.add_output(p)
-    options.add_common(p)
     options.add_large_inputs(p)
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

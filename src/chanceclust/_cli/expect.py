@@ -3,23 +3,22 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from chanceclust._cli import options
-from chanceclust._cli.options import MAX_N, PROG
+from chanceclust._cli.options import MAX_N
 from chanceclust._cli.results import load, out
 
 
-def add_parser(sub: Any) -> None:
-    """The ``expect`` subcommand's options; :func:`run` below runs it."""
-    p = options.subparser(
-        sub,
-        "expect",
-        "expected Rand index and mutual information under a random model, without data",
-        f"  {PROG} expect --n 1000 --k-true 5 --k-pred 8 --model num --model all\n"
-        f"  {PROG} expect --n 10 --sizes-true 5,3,2 --sizes-pred 4,3,3 --model perm\n"
-        f"  {PROG} expect --n 10 --sizes-true 5,3,2 --k-pred 4 --model num --one-sided\n",
-    )
+HELP = "expected Rand index and mutual information under a random model, without data"
+EXAMPLES = """\
+expect --n 1000 --k-true 5 --k-pred 8 --model num --model all
+expect --n 10 --sizes-true 5,3,2 --sizes-pred 4,3,3 --model perm
+expect --n 10 --sizes-true 5,3,2 --k-pred 4 --model num --one-sided
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``expect`` subcommand's own options; :func:`run` below runs it."""
     p.add_argument(
         "--n", type=options.bounded_int(1, MAX_N), required=True,
         help="number of elements (< 2**63)",
@@ -42,9 +41,6 @@ def add_parser(sub: Any) -> None:
         p, one_sided="the first clustering (--sizes-true) is a fixed reference; only the "
         "other is random",
     )
-    options.add_output(p)
-    options.add_common(p)
-    p.set_defaults(func=run)
 
 
 def _check_options(args: argparse.Namespace, models: list[str]) -> None:

@@ -12,7 +12,7 @@ import glob
 import os
 from typing import Any
 
-from chanceclust._cli.options import PROG, UsageError, note
+from chanceclust._cli.options import PROG, UsageError, missing_extra, note
 from chanceclust.exceptions import InvalidFileError
 from chanceclust.io import Clustering, check_assigned, label_codes, read_clusterings, union
 
@@ -50,7 +50,10 @@ def read_inputs(args: argparse.Namespace, paths: list[str]) -> list[Clustering]:
             na="keep" if args.na == "keep" else "drop",  # --unassigned decides
             strict_columns=(per_input and len(paths) > 1) or len(paths) == 1,
             header=header_of(args, path),
+            delimiter=args.delimiter,
         )
+    for source, header in {c.source: c.header for c in out if c.header is not None}.items():
+        note(args, f"{source}: {header.describe()}")
     if (columns or args.id_column) and not any(c.format in ("csv", "tsv") for c in out):
         raise UsageError("--column and --id-column apply to csv/tsv inputs; none was read as one")
     return out
@@ -198,7 +201,7 @@ def read_cells(args: argparse.Namespace, path: str) -> Any:
 
     cells = read(
         path, encoding=args.encoding, header=header_of(args, path),
-        na="keep" if args.na == "keep" else "drop",
+        na="keep" if args.na == "keep" else "drop", delimiter=args.delimiter,
     )
     marks = set(args.unassigned_label or ())
     sides = [
@@ -310,8 +313,8 @@ def _parquet_table(args: argparse.Namespace, source: str, columns: tuple[str, st
     if args.engine == "dask":
         try:
             from chanceclust import dask as ccd
-        except ImportError as error:  # pragma: no cover - the extra is installed in tests
-            raise UsageError(f"--engine dask needs chanceclust[dask]: {error}") from None
+        except ImportError:
+            raise missing_extra("--engine dask", "dask") from None
         policy = {"unassigned": args.unassigned, "unassigned_label": marks or None}
         if args.scheduler:  # reached here, so that its error names the CLI's options
             with dask_client(args):
@@ -344,8 +347,10 @@ def dask_client(args: argparse.Namespace) -> Any:
 
     An unreachable scheduler is the user's error: exit 2 naming the address.
     """
-    from distributed import Client
-
+    try:
+        from distributed import Client
+    except ImportError:
+        raise missing_extra("--engine dask", "distributed") from None
     if not args.scheduler:
         return Client(processes=True)
     try:
@@ -383,10 +388,8 @@ def read_parquet_table(
         import pyarrow as pa
         import pyarrow.fs as pafs
         import pyarrow.parquet as pq
-    except ImportError:  # pragma: no cover - the extra is installed in tests
-        raise UsageError(
-            "Parquet input needs pyarrow: pip install 'chanceclust[dask]' (or pyarrow)"
-        ) from None
+    except ImportError:
+        raise missing_extra("Parquet input", "pyarrow") from None
     files, fs = _parquet_files(source, pafs)
     keep = unassigned != "raise"
     coders = [_Coder(name, marks, keep) for name in columns]
@@ -472,7 +475,16 @@ class _Coder:
             )
         uniques = pc.unique(pc.filter(array, pc.invert(missing)))
         local = pc.index_in(array, value_set=uniques).to_numpy(zero_copy_only=False)
-        values = uniques.to_pylist()
+        lookup = self._lookup(uniques.to_pylist(), path, group)
+        codes = np.full(len(array), -1, dtype=np.int64)
+        present = ~np.asarray(missing.to_numpy(zero_copy_only=False), dtype=bool)
+        codes[present] = lookup[np.asarray(local)[present].astype(np.int64)]
+        return codes
+
+    def _lookup(self, values: list[Any], path: str, group: int) -> Any:
+        """The codes of a row group's distinct ``values`` (-1: an --unassigned-label)."""
+        import numpy as np
+
         lookup = np.fromiter(
             (-1 if v in self.marks else self.known.setdefault(v, len(self.known))
              for v in values),
@@ -485,10 +497,7 @@ class _Coder:
                 f"(--unassigned-label) in row group {group}; choose --unassigned drop, "
                 "singletons or cluster",
             )
-        codes = np.full(len(array), -1, dtype=np.int64)
-        present = ~np.asarray(missing.to_numpy(zero_copy_only=False), dtype=bool)
-        codes[present] = lookup[np.asarray(local)[present].astype(np.int64)]
-        return codes
+        return lookup
 
     def _integer_codes(self, array: Any, path: str, group: int) -> Any:
         """:meth:`codes` of an integer column without nulls, by numpy (no pyarrow kernel).
@@ -523,19 +532,7 @@ class _Coder:
             found = [int(v) for v in distinct.tolist()]
         # in order of first appearance, as pyarrow's unique() gives them: the same codes
         order = np.argsort(firsts, kind="stable")
-        uniques = [found[i] for i in order.tolist()]
-        lookup = np.fromiter(
-            (-1 if v in self.marks else self.known.setdefault(v, len(self.known))
-             for v in uniques),
-            dtype=np.int64, count=len(uniques),
-        )
-        if lookup.min() < 0 and not self.keep:
-            first = next(v for v in uniques if v in self.marks)
-            raise InvalidFileError(
-                path, None, f"column {self.name!r} has elements labelled {first!r} "
-                f"(--unassigned-label) in row group {group}; choose --unassigned drop, "
-                "singletons or cluster",
-            )
+        lookup = self._lookup([found[i] for i in order.tolist()], path, group)
         by_value = np.empty(len(order), dtype=np.int64)  # code of the k-th smallest value
         by_value[order] = lookup
         if local is not None:

@@ -2,8 +2,9 @@
 
 Exit status: 0 on success; 2 for the user's input: an argparse usage error or a
 :class:`~chanceclust.exceptions.InvalidInputError` (an option, a file or a value the library
-refuses), and a :class:`MemoryError` (the inputs and option values need more memory than the
-machine has); 130 on Ctrl-C; 1 for anything else, which is a bug of chanceclust (an
+refuses), an optional module that is not installed (the message gives the install line), and a
+:class:`MemoryError` (the inputs and option values need more memory than the machine has); 130 on
+Ctrl-C; 1 for anything else, which is a bug of chanceclust (an
 :class:`~chanceclust.exceptions.InternalError`, or any other exception, a stray ``ValueError``
 of numpy included): the message says so and how to get the traceback (``--debug``).
 """
@@ -19,7 +20,7 @@ from collections.abc import Sequence
 
 from chanceclust import __version__
 from chanceclust._cli import compare, expect, pairwise, rank, sample, table, test
-from chanceclust._cli.options import PROG, Parser
+from chanceclust._cli.options import EXTRAS, PROG, Parser, missing_extra, subparser
 from chanceclust.exceptions import InternalError, InvalidFileError, InvalidInputError
 
 #: The subcommands in the order of ``--help``; ``reproduce`` (chanceclust.paper) comes last.
@@ -49,7 +50,8 @@ input formats (--input-format, detected when not given):
   labels    one label per line, matched by position
   pairs     element<TAB>cluster lines, matched by element id
   clusters  one cluster per line, members separated by whitespace
-  csv, tsv  a table with a header; --column picks the labels, --id-column the ids
+  csv, tsv  a table; --column picks the labels, --id-column the ids, --delimiter
+            another separator; its first row is data when a field of it occurs below
   json      a list of labels, a list of member lists, {{element: cluster}} or
             {{cluster: [members]}}
   Gzip is read transparently; '-' is standard input. Detection: a .json/.csv/.tsv
@@ -79,8 +81,8 @@ exit status: 0 success; 2 invalid input (an option, a file or a value; the messa
 def get_parser() -> argparse.ArgumentParser:
     """Build the argument parser (apart from :func:`main`, for documentation tools and tests).
 
-    Each subcommand's options are declared by the ``add_parser`` of its module in
-    :mod:`chanceclust._cli`, next to the ``run`` that runs them.
+    Each subcommand's own options are declared by the ``add_arguments`` of its module in
+    :mod:`chanceclust._cli`, next to the ``run`` that runs them (:func:`options.subparser`).
     """
     parser = Parser(
         prog=PROG,
@@ -95,8 +97,8 @@ def get_parser() -> argparse.ArgumentParser:
         version=f"{PROG} {__version__} (Python {sys.version.split()[0]})",
     )
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for module in COMMANDS.values():
-        module.add_parser(sub)
+    for name, module in COMMANDS.items():
+        subparser(sub, name, module)
     from chanceclust.paper import add_reproduce_parser  # matplotlib loads on use
 
     add_reproduce_parser(sub)
@@ -124,7 +126,10 @@ def _classify(exc: Exception, command: str) -> tuple[int, str]:
             f"{command}: not enough memory for these inputs and option values; "
             "try smaller inputs or option values"
         )
-    if isinstance(exc, ModuleNotFoundError) and (exc.name or "").startswith("chanceclust"):
+    module = (exc.name or "").split(".")[0] if isinstance(exc, ModuleNotFoundError) else ""
+    if module in EXTRAS:  # an optional extra that is not installed: the user's to install
+        return 2, str(missing_extra(command, module))
+    if module == "chanceclust":
         return 1, (  # a module of this package itself: a broken installation, not the input
             f"{command}: chanceclust's module {exc.name} is missing: reinstall chanceclust "
             f"(if that does not help, this is a bug, please report it; {_TRACEBACK_HINT})"

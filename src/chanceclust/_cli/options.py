@@ -40,6 +40,20 @@ class UsageError(InvalidInputError):
     """A bad option or combination of options: the user's input (exit status 2)."""
 
 
+#: The optional modules the CLI uses, and what installs each (the install line of the message).
+EXTRAS = {
+    "pyarrow": "'chanceclust[dask]' (or pyarrow alone)",
+    "dask": "'chanceclust[dask]'",
+    "distributed": "'chanceclust[dask]'",
+    "matplotlib": "matplotlib",
+}
+
+
+def missing_extra(what: str, module: str) -> UsageError:
+    """The one message of a missing optional module: the user's to install (exit status 2)."""
+    return UsageError(f"{what} needs {module}: pip install {EXTRAS[module]}")
+
+
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are one line on stderr (exit status 2)."""
 
@@ -136,17 +150,21 @@ def flatten(lists: list[list[str]] | None, default: list[str]) -> list[str]:
 # --------------------------------------------------------------------------- option groups
 
 
-def subparser(sub: Any, name: str, help_: str, epilog: str) -> argparse.ArgumentParser:
-    """A subcommand's parser: ``help_`` as its description, ``epilog`` as its examples."""
+def subparser(sub: Any, name: str, module: Any) -> None:
+    """Declare subcommand ``name`` from its module: ``HELP`` (its description), ``EXAMPLES``
+    (commands after the program name, one a line), its own options (``add_arguments``), then the output
+    options (--digits unless ``DIGITS = False``) and the general ones; ``run`` runs it."""
     p: argparse.ArgumentParser = sub.add_parser(
         name,
-        help=help_,
-        description=help_,
-        epilog="example:\n" + epilog,
+        help=module.HELP,
+        description=module.HELP,
+        epilog="example:\n" + "".join(f"  {PROG} {e}\n" for e in module.EXAMPLES.splitlines()),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.set_defaults(command=name)
-    return p
+    module.add_arguments(p)
+    add_output(p, digits=getattr(module, "DIGITS", True))
+    add_common(p)
+    p.set_defaults(command=name, func=module.run)
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
@@ -196,6 +214,11 @@ def add_inputs(p: argparse.ArgumentParser, *, parquet: bool = False) -> None:
         "--id-column", metavar="COL", help="csv/tsv column of element ids (match by id)"
     )
     g.add_argument(
+        "--delimiter", metavar="CHAR",
+        help="the field separator of csv/tsv tables and cells files, e.g. ';' (default: ',' "
+        "for .csv, TAB for .tsv); a text file read with it is a table",
+    )
+    g.add_argument(
         "--unassigned",
         choices=("raise", "drop", "singletons", "cluster"),
         default="raise",
@@ -220,10 +243,10 @@ def add_inputs(p: argparse.ArgumentParser, *, parquet: bool = False) -> None:
     g.add_argument(
         "--header",
         action=argparse.BooleanOptionalAction,
-        help="the first line of every labels, pairs, clusters or cells file is a header: skip "
-        "it (--no-header: read it as data). By default there is none, and a file whose first "
-        "line differs in kind from the others (a non-integer among integers) is refused "
-        "(csv/tsv always have one)",
+        help="the first line of every input is a header: skip it (--no-header: read it as "
+        "data). By default text files have none, and one whose first line differs in kind from "
+        "the others (a non-integer among integers) is refused; a csv/tsv table's first row is "
+        "its header unless a field of it occurs below (a note says which)",
     )
     g.add_argument(
         "--header-of",

@@ -6,21 +6,21 @@ import argparse
 from typing import Any
 
 from chanceclust._cli import inputs, options
-from chanceclust._cli.options import PROG, UsageError, note
+from chanceclust._cli.options import UsageError, missing_extra, note
 from chanceclust._cli.results import MEASURES, out
 from chanceclust.exceptions import InvalidFileError
 from chanceclust.io import check_assigned, factorize, union
 
 
-def add_parser(sub: Any) -> None:
-    """The ``pairwise`` subcommand's options; :func:`run` below runs it."""
-    p = options.subparser(
-        sub,
-        "pairwise",
-        "the matrix of one measure over all pairs of clusterings (or FILES x --other)",
-        f"  {PROG} pairwise runs/*.txt --measure ami --model num --jobs 4 --format tsv\n"
-        f"  {PROG} pairwise runs/*.txt --measure ari --heatmap ari.png\n",
-    )
+HELP = "the matrix of one measure over all pairs of clusterings (or FILES x --other)"
+EXAMPLES = """\
+pairwise runs/*.txt --measure ami --model num --jobs 4 --format tsv
+pairwise runs/*.txt --measure ari --heatmap ari.png
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``pairwise`` subcommand's own options; :func:`run` below runs it."""
     p.add_argument("files", metavar="FILE", nargs="+", help="clusterings of the same elements")
     p.add_argument(
         "--other",
@@ -67,9 +67,6 @@ def add_parser(sub: Any) -> None:
         "(needs matplotlib)",
     )
     options.add_inputs(p)
-    options.add_output(p)
-    options.add_common(p)
-    p.set_defaults(func=run)
 
 
 def _labelings(args: argparse.Namespace, paths: list[str]) -> tuple[list[str], list[Any]]:
@@ -105,7 +102,7 @@ def check_heatmap(path: str) -> None:
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        raise UsageError("--heatmap needs matplotlib: pip install matplotlib") from None
+        raise missing_extra("--heatmap", "matplotlib") from None
     supported = Figure().canvas.get_supported_filetypes()
     extension = os.path.splitext(path)[1].lower().lstrip(".")
     if extension not in supported:
@@ -176,7 +173,7 @@ def _heatmap(result: Any, path: str) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise UsageError("--heatmap needs matplotlib: pip install matplotlib") from None
+        raise missing_extra("--heatmap", "matplotlib") from None
     values = result.values
     rows, cols = np.arange(values.shape[0]), np.arange(values.shape[1])
     if values.shape[0] == values.shape[1] and values.shape[0] > 2 and not result.one_sided:

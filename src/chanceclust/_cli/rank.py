@@ -7,20 +7,20 @@ import itertools
 from typing import Any
 
 from chanceclust._cli import inputs, options
-from chanceclust._cli.options import PROG, UsageError
+from chanceclust._cli.options import UsageError
 from chanceclust._cli.results import MEASURES, contingency, load, measure_rows, out
 from chanceclust._registry import MEASURES as REGISTRY
 
 
-def add_parser(sub: Any) -> None:
-    """The ``rank`` subcommand's options; :func:`run` below runs it."""
-    p = options.subparser(
-        sub,
-        "rank",
-        "rank all pairs of clusterings, or clusterings against a reference",
-        f"  {PROG} rank run*.txt --measure ami --model num\n"
-        f"  {PROG} rank --reference truth.txt algo1.txt algo2.txt --one-sided --model all\n",
-    )
+HELP = "rank all pairs of clusterings, or clusterings against a reference"
+EXAMPLES = """\
+rank run*.txt --measure ami --model num
+rank --reference truth.txt algo1.txt algo2.txt --one-sided --model all
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``rank`` subcommand's own options; :func:`run` below runs it."""
     p.add_argument("files", nargs="+", metavar="FILE", help="clusterings to rank")
     p.add_argument(
         "--reference",
@@ -40,9 +40,6 @@ def add_parser(sub: Any) -> None:
     )
     options.add_average(p)
     options.add_inputs(p)
-    options.add_output(p)
-    options.add_common(p)
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,22 +7,23 @@ import sys
 from typing import Any
 
 from chanceclust._cli import options
-from chanceclust._cli.options import MAX_COUNT, MAX_SAMPLE_LABELS, PROG, UsageError
+from chanceclust._cli.options import MAX_COUNT, MAX_SAMPLE_LABELS, UsageError
 from chanceclust._cli.results import load
 from chanceclust._output import write_clusterings
 from chanceclust._validation import MODELS, check_model
 
 
-def add_parser(sub: Any) -> None:
-    """The ``sample`` subcommand's options; :func:`run` below runs it."""
-    p = options.subparser(
-        sub,
-        "sample",
-        "draw random clusterings from a random model",
-        f"  {PROG} sample --n 10 --model all --count 3 --seed 1\n"
-        f"  {PROG} sample --n 100 --model num --k 4 --seed 7 > random.txt\n"
-        f"  {PROG} sample --n 10 --model perm --sizes 5,3,2 --count 4 --format tsv --seed 1\n",
-    )
+HELP = "draw random clusterings from a random model"
+DIGITS = False  # integer labels: no --digits to choose
+EXAMPLES = """\
+sample --n 10 --model all --count 3 --seed 1
+sample --n 100 --model num --k 4 --seed 7 > random.txt
+sample --n 10 --model perm --sizes 5,3,2 --count 4 --format tsv --seed 1
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``sample`` subcommand's own options; :func:`run` below runs it."""
     p.add_argument(
         "--n",
         type=options.bounded_int(1, MAX_SAMPLE_LABELS),
@@ -41,9 +42,6 @@ def add_parser(sub: Any) -> None:
         help=f"how many clusterings (default: 1; --n times --count at most {MAX_SAMPLE_LABELS})",
     )
     p.add_argument("--seed", type=options.seed, help="random seed >= 0 (default: fresh entropy)")
-    options.add_output(p, digits=False)  # integer labels: no decimals to choose
-    options.add_common(p)
-    p.set_defaults(func=run)
 
 
 def _sampler_keywords(args: argparse.Namespace) -> dict[str, Any]:

@@ -3,28 +3,25 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from chanceclust._cli import inputs, options
-from chanceclust._cli.options import PROG
 from chanceclust._cli.results import load, out, result_rows, summary
 
 
-def add_parser(sub: Any) -> None:
-    """The ``table`` subcommand's options; :func:`run` below runs it."""
-    p = options.subparser(
-        sub,
-        "table",
-        "every measure x model x sidedness x normalization for two clusterings",
-        f"  {PROG} table truth.txt pred.txt\n  {PROG} table truth.txt pred.txt --format tsv\n",
-    )
+HELP = "every measure x model x sidedness x normalization for two clusterings"
+EXAMPLES = """\
+table truth.txt pred.txt
+table truth.txt pred.txt --format tsv
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``table`` subcommand's own options; :func:`run` below runs it."""
     p.add_argument(
         "a", metavar="A", nargs="?", help="first clustering (the reference when one-sided)"
     )
     p.add_argument("b", metavar="B", nargs="?", help="second clustering")
     options.add_inputs(p, parquet=True)
-    options.add_output(p)
-    options.add_common(p)
     group = options.add_large_inputs(p)
     group.add_argument(
         "--histograms",
@@ -32,7 +29,6 @@ def add_parser(sub: Any) -> None:
         help="print the summary instead: N and the histograms of cluster sizes and "
         "of cell counts (what every measure needs)",
     )
-    p.set_defaults(func=run)
 
 
 COLUMNS = ["measure", "model", "sided", "average_method", "value", "expected"]

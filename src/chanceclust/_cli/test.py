@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from chanceclust._cli import inputs, options
-from chanceclust._cli.options import MAX_TEST_SAMPLES, PROG
+from chanceclust._cli.options import MAX_TEST_SAMPLES
 from chanceclust._cli.results import MEASURES, load, out, summary
 from chanceclust._validation import ALTERNATIVES
 
@@ -14,16 +13,16 @@ from chanceclust._validation import ALTERNATIVES
 METHODS = ("monte-carlo", "normal")
 
 
-def add_parser(sub: Any) -> None:
-    """The ``test`` subcommand's options; :func:`run` below runs it."""
-    p = options.subparser(
-        sub,
-        "test",
-        "significance of the agreement of two clusterings against random clusterings",
-        f"  {PROG} test truth.txt pred.txt --model num --samples 999 --seed 1\n"
-        f"  {PROG} test truth.txt pred.txt --measure ami --model all --one-sided --seed 1\n"
-        f"  {PROG} test truth.txt pred.txt --measure smi --method normal\n",
-    )
+HELP = "significance of the agreement of two clusterings against random clusterings"
+EXAMPLES = """\
+test truth.txt pred.txt --model num --samples 999 --seed 1
+test truth.txt pred.txt --measure ami --model all --one-sided --seed 1
+test truth.txt pred.txt --measure smi --method normal
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``test`` subcommand's own options; :func:`run` below runs it."""
     p.add_argument("a", metavar="A", help="first clustering (the reference with --one-sided)")
     p.add_argument("b", metavar="B", help="second clustering")
     p.add_argument(
@@ -55,9 +54,6 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--seed", type=options.seed, help="random seed >= 0 (default: fresh entropy)")
     options.add_inputs(p)
-    options.add_output(p)
-    options.add_common(p)
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
