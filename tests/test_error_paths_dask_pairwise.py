@@ -28,6 +28,7 @@ import pandas as pd
 import chanceclust as cc
 from chanceclust import allpairs
 from chanceclust import dask as ccd
+from chanceclust._validation import POLICIES
 
 
 @pytest.fixture
@@ -208,8 +209,8 @@ def test_tables_too_large_to_index_by_int64():
                        match=r"tables of 3221225472 x 3221225472 possible clusters "
                              r"\(unassigned='singletons' with 1073741824 elements\) are too "
                              r"large to index by int64\."):  # fmt: skip
-        ccd._plan([(0, 2**31 - 1), (5, 2**31 + 4)], "singletons", [2**29, 2**29])
-    plan = ccd._plan([(0, 2**31 - 1), (0, 2**31 - 1)], "cluster", [2**29, 2**29])
+        ccd._plan([(0, 2**31 - 1), (5, 2**31 + 4)], POLICIES["singletons"], [2**29, 2**29])
+    plan = ccd._plan([(0, 2**31 - 1), (0, 2**31 - 1)], POLICIES["cluster"], [2**29, 2**29])
     assert plan.widths == (2**31 + 1, 2**31 + 1)  # the widest ranges otherwise: fit
 
 

@@ -121,8 +121,6 @@ def check_count(value: Any, name: str, *, minimum: int = 0, maximum: int | None 
 # Every labels-taking function reads through validate_clusterings (two) or check_labels
 # (one): labels are encoded by hashing (each keeps its identity), keyed inputs aligned by key.
 
-UNASSIGNED_POLICIES = ("raise", "drop", "singletons", "cluster")
-
 # DLPack device types (dlpack.h): host memory, and where labels must be moved from.
 _DLPACK_CPU, _DLPACK_CUDA_HOST = 1, 3
 _DLPACK_DEVICES = {2: "a CUDA GPU", 4: "an OpenCL device", 7: "a Vulkan device",
@@ -172,10 +170,9 @@ class UnassignedReport:
         if self.n_unassigned_true == self.n_unassigned_pred == 0:
             return ""
         where = f"{self.n_unassigned_true} in {first}, {self.n_unassigned_pred} in {second}"
-        if self.policy == "drop":
-            return f"{self.n_dropped} unassigned element(s) dropped ({where})"
-        kind = "each its own cluster" if self.policy == "singletons" else "one cluster per side"
-        return f"{self.n_reassigned} unassigned element(s) re-assigned, {kind} ({where})"
+        policy = check_unassigned(self.policy)
+        moved = self.n_dropped if policy.drops else self.n_reassigned
+        return f"{moved} unassigned element(s) {policy.effect} ({where})"
 
 
 @dataclass(frozen=True)
@@ -203,9 +200,123 @@ class _Side:
     values: list[Any] | None = None  # the label of each code, when asked for
 
 
-def check_unassigned(unassigned: Any) -> str:
-    """Return the unassigned-elements policy if it is one of UNASSIGNED_POLICIES, else raise."""
-    return check_choice(unassigned, "unassigned", UNASSIGNED_POLICIES)
+@dataclass(frozen=True)
+class Unassigned:
+    """The unassigned-elements policy (the ``unassigned`` argument), parsed once by
+    :func:`check_unassigned`: every reader applies it through these members, never by name.
+
+    ``refuses`` ('raise'): an error naming the first unassigned element; ``drops`` ('drop'):
+    left out of both clusterings; otherwise re-assigned, each element its own new cluster
+    (``singletons``) or those of a side one new cluster ('cluster'). ``effect`` says what it
+    did, in :meth:`UnassignedReport.describe`.
+    """
+
+    name: str
+    effect: str
+    refuses: bool = False
+    drops: bool = False
+    singletons: bool = False
+
+    @property
+    def reassigns(self) -> bool:
+        """True when unassigned elements get new clusters ('singletons', 'cluster')."""
+        return not (self.refuses or self.drops)
+
+    @property
+    def per_chunk(self) -> bool:
+        """True when a chunk's table under this policy merges with other chunks' tables
+        (a re-assigned element's new cluster is not the same in another chunk's table)."""
+        return not self.reassigns
+
+    def added_clusters(self, n_unassigned: int) -> int:
+        """Codes at most added after a side's K for ``n_unassigned`` elements."""
+        if not self.reassigns:
+            return 0
+        return n_unassigned if self.singletons else 1
+
+    def new_codes(self, k: int, positions: NDArray[np.integer]) -> Any:
+        """The codes of the unassigned elements at ``positions`` (0, 1, ... among a side's
+        unassigned elements, or any distinct numbers below :meth:`added_clusters`)."""
+        return k + positions if self.singletons else k
+
+    def reassign(self, codes: NDArray[np.integer], k: int,
+                 n_unassigned: int) -> tuple[NDArray[np.integer], int, int]:  # fmt: skip
+        """(codes, K, re-assigned count) of one side whose codes < 0 are unassigned."""
+        if not n_unassigned or not self.reassigns:
+            return codes, k, 0
+        codes = codes.copy()
+        mask = codes < 0
+        codes[mask] = self.new_codes(k, np.arange(n_unassigned, dtype=codes.dtype))
+        return codes, k + self.added_clusters(n_unassigned), n_unassigned
+
+    def apply(
+        self,
+        codes_true: NDArray[np.integer],
+        k_true: int,
+        codes_pred: NDArray[np.integer],
+        k_pred: int,
+        names: Sequence[str] = ("labels_true", "labels_pred"),
+        values: tuple[list[Any] | None, list[Any] | None] = (None, None),
+        empty_ok: bool = False,
+    ) -> Clusterings:
+        """The policy (not 'raise') on two aligned code arrays: the single calls and every
+        pair of :func:`chanceclust.pairwise` go through here.
+
+        Codes < 0 are unassigned; -2 marks an element a keyed clustering does not name, and
+        an element that neither of the two names (it came from a third clustering of
+        :func:`validate_many`) is not one of theirs. ``empty_ok``: 'drop' may leave no
+        element (a chunk of a clustering, whose whole is checked when merged).
+        """
+        if codes_true.size and (codes_true.min() == -2 and codes_pred.min() == -2):
+            ours = (codes_true != -2) | (codes_pred != -2)
+            codes_true, codes_pred = codes_true[ours], codes_pred[ours]
+        missing_true, missing_pred = codes_true < 0, codes_pred < 0
+        n_true, n_pred = int(np.count_nonzero(missing_true)), int(np.count_nonzero(missing_pred))
+        if not n_true and not n_pred:
+            return Clusterings(codes_true, k_true, codes_pred, k_pred,
+                               UnassignedReport(self.name), *values)  # fmt: skip
+        if self.drops:
+            keep = ~(missing_true | missing_pred)
+            if codes_true.size and not keep.any() and not empty_ok:
+                raise nothing_left(codes_true.size, names)
+            codes_true, k_true, values_true = _compact(codes_true[keep], k_true, values[0])
+            codes_pred, k_pred, values_pred = _compact(codes_pred[keep], k_pred, values[1])
+            dropped = int(keep.size - np.count_nonzero(keep))
+            report = UnassignedReport(self.name, n_true, n_pred, dropped, 0)
+            return Clusterings(codes_true, k_true, codes_pred, k_pred, report, values_true,
+                               values_pred)  # fmt: skip
+        codes_true, k_true, moved_true = self.reassign(codes_true, k_true, n_true)
+        codes_pred, k_pred, moved_pred = self.reassign(codes_pred, k_pred, n_pred)
+        report = UnassignedReport(self.name, n_true, n_pred, 0, moved_true + moved_pred)
+        return Clusterings(codes_true, k_true, codes_pred, k_pred, report)
+
+    def check_chunk(self) -> None:
+        """Refuse a policy that needs the whole clustering for one chunk's table."""
+        if not self.per_chunk:
+            raise InvalidInputError(
+                f"`unassigned`={self.name!r} needs the whole clustering, not a chunk: an "
+                "unassigned element's new cluster would not be the same in the tables of other "
+                "chunks; give partial_table unassigned='drop' (or 'raise'), or apply "
+                f"{self.name!r} to the whole labels first."
+            )
+
+
+#: The policies by the names users type.
+POLICIES = {p.name: p for p in (
+    Unassigned("raise", "refused", refuses=True),
+    Unassigned("drop", "dropped", drops=True),
+    Unassigned("singletons", "re-assigned, each its own cluster", singletons=True),
+    Unassigned("cluster", "re-assigned, one cluster per side"),
+)}  # fmt: skip
+UNASSIGNED_POLICIES = tuple(POLICIES)
+RAISE = POLICIES["raise"]
+
+
+def check_unassigned(unassigned: Any) -> Unassigned:
+    """The unassigned-elements policy named ``unassigned`` (or given as a value), else raise."""
+    if isinstance(unassigned, Unassigned):
+        return unassigned
+    return POLICIES[check_choice(unassigned, "unassigned", UNASSIGNED_POLICIES)]
 
 
 def check_unassigned_label(unassigned_label: Any) -> frozenset[Any]:
@@ -948,11 +1059,30 @@ def _compact(
 # What a missing label is, and the policies to choose from, as every message that counts
 # unassigned elements says them.
 MISSING_VALUES = "None, NaN, NA, NaT, masked elements"
-CHOOSE_POLICY = (
-    "Choose what they mean: unassigned='drop' leaves them out of both clusterings, "
-    "'singletons' makes each its own cluster, 'cluster' puts those of a clustering in one "
-    "cluster."
-)
+
+
+def choose_policy(option: str = "unassigned") -> str:
+    """The sentence that offers the policies, for the argument or the CLI option ``option``."""
+    q = "" if option.startswith("--") else "'"
+    return (
+        f"Choose what they mean: {_setting(option, f'{q}drop{q}')} leaves them out of both "
+        f"clusterings, {q}singletons{q} makes each its own cluster, {q}cluster{q} puts those of "
+        "a clustering in one cluster."
+    )
+
+
+CHOOSE_POLICY = choose_policy()
+
+
+def unassigned_message(parts: Sequence[str], marks: frozenset[Any], nulls: str = "",
+                       absent: str = "") -> str:  # fmt: skip
+    """The error of unassigned='raise': ``parts`` say where each side's first unassigned
+    element is; ``nulls`` and ``absent`` add to the list of what makes one unassigned."""
+    marked = f", labels in unassigned_label={sorted(marks, key=repr)!r}" if marks else ""
+    return (
+        "; ".join(parts) + f" (missing values: {MISSING_VALUES}{nulls}{marked}{absent}). "
+        + CHOOSE_POLICY
+    )
 
 
 def _raise_unassigned(sides: list[tuple[_Side, str]], marks: frozenset[Any]) -> None:
@@ -961,13 +1091,10 @@ def _raise_unassigned(sides: list[tuple[_Side, str]], marks: frozenset[Any]) -> 
         for side, name in sides
         if side.n_unassigned
     ]
-    marked = f", labels in unassigned_label={sorted(marks, key=repr)!r}" if marks else ""
-    raise InvalidInputError(
-        "; ".join(parts) + f" (missing values: {MISSING_VALUES}{marked}"
-        + (", or elements absent from one of two keyed inputs" if sides[0][0].keys is not None
-           else "")
-        + "). " + CHOOSE_POLICY
-    )
+    keyed = sides[0][0].keys is not None
+    raise InvalidInputError(unassigned_message(
+        parts, marks, absent=", or elements absent from one of two keyed inputs" if keyed else ""
+    ))
 
 
 def nothing_left(size: int, names: Sequence[str]) -> InvalidInputError:
@@ -979,62 +1106,6 @@ def nothing_left(size: int, names: Sequence[str]) -> InvalidInputError:
         f"unassigned in {where}. Check `unassigned_label`, or choose unassigned='singletons' "
         "or 'cluster'."
     )
-
-
-def _apply_policy(codes: NDArray[np.integer], k: int, n_unassigned: int,
-                  policy: str) -> tuple[NDArray[np.integer], int, int]:
-    """(codes, K, re-assigned count) of one side under 'singletons' or 'cluster'."""
-    if not n_unassigned:
-        return codes, k, 0
-    codes = codes.copy()
-    mask = codes < 0
-    if policy == "singletons":
-        codes[mask] = k + np.arange(n_unassigned, dtype=codes.dtype)
-        return codes, k + n_unassigned, n_unassigned
-    codes[mask] = k
-    return codes, k + 1, n_unassigned
-
-
-def apply_unassigned(
-    codes_true: NDArray[np.integer],
-    k_true: int,
-    codes_pred: NDArray[np.integer],
-    k_pred: int,
-    policy: str,
-    names: Sequence[str] = ("labels_true", "labels_pred"),
-    values: tuple[list[Any] | None, list[Any] | None] = (None, None),
-    empty_ok: bool = False,
-) -> Clusterings:
-    """The policy 'drop', 'singletons' or 'cluster' on two aligned code arrays.
-
-    Codes < 0 are unassigned; -2 marks an element a keyed clustering does not name, and
-    an element that neither of the two names (it came from a third clustering of
-    :func:`validate_many`) is not one of theirs. The single calls and every pair of
-    :func:`chanceclust.pairwise` go through here. ``empty_ok``: 'drop' may leave no element
-    (a chunk of a clustering, whose whole is checked when merged).
-    """
-    if codes_true.size and (codes_true.min() == -2 and codes_pred.min() == -2):
-        ours = (codes_true != -2) | (codes_pred != -2)
-        codes_true, codes_pred = codes_true[ours], codes_pred[ours]
-    missing_true, missing_pred = codes_true < 0, codes_pred < 0
-    n_true, n_pred = int(np.count_nonzero(missing_true)), int(np.count_nonzero(missing_pred))
-    if not n_true and not n_pred:
-        return Clusterings(codes_true, k_true, codes_pred, k_pred, UnassignedReport(policy),
-                           *values)  # fmt: skip
-    if policy == "drop":
-        keep = ~(missing_true | missing_pred)
-        if codes_true.size and not keep.any() and not empty_ok:
-            raise nothing_left(codes_true.size, names)
-        codes_true, k_true, values_true = _compact(codes_true[keep], k_true, values[0])
-        codes_pred, k_pred, values_pred = _compact(codes_pred[keep], k_pred, values[1])
-        dropped = int(keep.size - np.count_nonzero(keep))
-        report = UnassignedReport(policy, n_true, n_pred, dropped, 0)
-        return Clusterings(codes_true, k_true, codes_pred, k_pred, report, values_true,
-                           values_pred)  # fmt: skip
-    codes_true, k_true, moved_true = _apply_policy(codes_true, k_true, n_true, policy)
-    codes_pred, k_pred, moved_pred = _apply_policy(codes_pred, k_pred, n_pred, policy)
-    report = UnassignedReport(policy, n_true, n_pred, 0, moved_true + moved_pred)
-    return Clusterings(codes_true, k_true, codes_pred, k_pred, report)
 
 
 def validate_clusterings(
@@ -1068,7 +1139,7 @@ def validate_clusterings(
     ``values_pred``; under 'raise' and 'drop'). ``workers``: threads that encode dense
     integer label arrays (a count the caller resolved, e.g. by
     :func:`chanceclust._tables.encoding_threads`; the same codes for any count).
-    ``empty_ok``: 'drop' may leave no element (a chunk; see :func:`apply_unassigned`).
+    ``empty_ok``: 'drop' may leave no element (a chunk; see :meth:`Unassigned.apply`).
     """
     policy = check_unassigned(unassigned)
     marks = check_unassigned_label(unassigned_label)
@@ -1079,12 +1150,12 @@ def validate_clusterings(
         names,
     )  # fmt: skip
     if not true.n_unassigned and not pred.n_unassigned:
-        return Clusterings(true.codes, true.k, pred.codes, pred.k, UnassignedReport(policy),
-                           true.values, pred.values)  # fmt: skip
-    if policy == "raise":
+        return Clusterings(true.codes, true.k, pred.codes, pred.k,
+                           UnassignedReport(policy.name), true.values, pred.values)  # fmt: skip
+    if policy.refuses:
         _raise_unassigned([(true, names[0]), (pred, names[1])], marks)
-    return apply_unassigned(true.codes, true.k, pred.codes, pred.k, policy, names,
-                            (true.values, pred.values), empty_ok)  # fmt: skip
+    return policy.apply(true.codes, true.k, pred.codes, pred.k, names,
+                        (true.values, pred.values), empty_ok)  # fmt: skip
 
 
 def validate_many(
@@ -1099,7 +1170,7 @@ def validate_many(
     Returns one code array per clustering on the same elements (the union of the keys
     for keyed inputs, in the first one's order), each clustering's K, and whether it has
     unassigned elements (codes < 0). Under 'raise' those are an error here; the other
-    policies apply per pair (:func:`apply_unassigned`), as the single call of that pair.
+    policies apply per pair (:meth:`Unassigned.apply`), as the single call of that pair.
     """
     policy = check_unassigned(unassigned)
     marks = check_unassigned_label(unassigned_label)
@@ -1108,7 +1179,7 @@ def validate_many(
     sides = _arrange([_read_side(labels, name, marks)
                       for labels, name in zip(clusterings, names, strict=True)], names)  # fmt: skip
     flagged = [(side, name) for side, name in zip(sides, names, strict=True) if side.n_unassigned]
-    if flagged and policy == "raise":
+    if flagged and policy.refuses:
         _raise_unassigned(flagged, marks)
     return [side.codes for side in sides], [side.k for side in sides], [
         side.n_unassigned > 0 for side in sides
@@ -1129,14 +1200,13 @@ def check_labels(labels: Any, name: str = "labels", *, unassigned_label: Any = N
         side = replace(side, keys=None)  # one labeling: messages name positions
     if not side.n_unassigned:
         return side.codes, side.k
-    if policy == "raise":
+    if policy.refuses:
         _raise_unassigned([(side, name)], marks)
-    if policy == "drop":
+    if policy.drops:
         if side.n_unassigned == side.codes.size:
             raise nothing_left(side.codes.size, [name])
         return _compact(side.codes[side.codes >= 0], side.k)[:2]
-    codes, k, _ = _apply_policy(side.codes, side.k, side.n_unassigned, policy)
-    return codes, k
+    return policy.reassign(side.codes, side.k, side.n_unassigned)[:2]
 
 
 def distinct_labels(labels: Any, name: str) -> tuple[NDArray[Any], NDArray[np.int64]]:

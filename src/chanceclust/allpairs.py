@@ -53,11 +53,13 @@ from chanceclust._models import Setting, Side, canonical_pair
 from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust._tables import CellBuffers, cell_keys, count_keys
 from chanceclust._validation import (
+    RAISE,
+    Unassigned,
     _describe,
     _is_pandas,
-    apply_unassigned,
     check_average_method,
     check_setting,
+    check_unassigned,
     validate_many,
 )
 from chanceclust.adjusted import _adjusted_mutual_information
@@ -139,7 +141,7 @@ class _Spec:
     method: str
     n: int
     # With unassigned elements: the policy, which clusterings have some, their names.
-    policy: str = "raise"
+    policy: Unassigned = RAISE
     unassigned: tuple[bool, ...] = ()
     names: tuple[str, ...] = ()
 
@@ -294,7 +296,7 @@ default="ami"
     values = np.empty(rows_index.size, dtype=np.float64)
     spec = _Spec(measure_name, setting, method, n)
     if any(flagged):  # the policy applies per pair, in the workers
-        spec = _Spec(measure_name, setting, method, n, str(unassigned), tuple(flagged),
+        spec = _Spec(measure_name, setting, method, n, check_unassigned(unassigned), tuple(flagged),
                      tuple(labels))  # fmt: skip
     if codes and rows_index.size:
         matrix = np.stack([c.astype(np.int32 if (n or 0) < 2**31 else np.int64) for c in codes])
@@ -701,9 +703,9 @@ def _pair_value(ws: _Workspace, spec: _Spec, i: int, j: int,
 
 def _unassigned_pair_value(ws: _Workspace, spec: _Spec, i: int, j: int, measure: Any) -> float:
     """A pair with unassigned elements: the policy of its single call, then its table."""
-    c = apply_unassigned(
+    c = spec.policy.apply(
         np.asarray(ws.codes[i]), int(ws.ks[i]), np.asarray(ws.codes[j]), int(ws.ks[j]),
-        spec.policy, (spec.names[i], spec.names[j]),
+        (spec.names[i], spec.names[j]),
     )
     table = _table_from_codes(c.codes_true, c.k_true, c.codes_pred, c.k_pred)
     sides = spec.setting.sides_of_table(table) if measure.uses_model else None

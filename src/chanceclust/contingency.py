@@ -339,15 +339,15 @@ def _summarize_report(
                 "`unassigned_label` applies to labels; a `contingency` table has no "
                 f"unassigned elements; got unassigned_label={_describe(unassigned_label)}."
             )
-        if policy != "raise":  # nothing to drop or re-assign: accepting it would be a no-op
+        if not policy.refuses:  # nothing to drop or re-assign: accepting it would be a no-op
             raise InvalidInputError(
                 "`unassigned` applies to labels; a `contingency` table has no unassigned "
-                f"elements to drop or re-assign; got unassigned={policy!r} (build the table "
+                f"elements to drop or re-assign; got unassigned={policy.name!r} (build the table "
                 "from labels with the policy, e.g. contingency_table(a, b, unassigned=...))."
             )
         if getattr(type(contingency), "_validated_once", False):  # chanceclust.summary's
-            return contingency._table, UnassignedReport(policy)  # checked when built
-        return _check_table(contingency), UnassignedReport(policy)
+            return contingency._table, UnassignedReport(policy.name)  # checked when built
+        return _check_table(contingency), UnassignedReport(policy.name)
     if labels_true is None or labels_pred is None:
         missing = "labels_true" if labels_true is None else "labels_pred"
         raise InvalidInputError(

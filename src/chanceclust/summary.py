@@ -397,13 +397,7 @@ def partial_table(
     (['a', 'b'], [1, 3], [1, 1, 1])
     """
     policy = check_unassigned(unassigned)
-    if policy not in ("raise", "drop"):
-        raise InvalidInputError(
-            f"`unassigned`={policy!r} needs the whole clustering, not a chunk: an unassigned "
-            "element's new cluster would not be the same in the tables of other chunks; "
-            "give partial_table unassigned='drop' (or 'raise'), or apply "
-            f"{policy!r} to the whole labels first."
-        )
+    policy.check_chunk()
     c = validate_clusterings(labels_true, labels_pred, unassigned_label=unassigned_label,
                              unassigned=policy, keep_values=True, empty_ok=True)  # fmt: skip
     values_true, codes_true = sorted_label_values(c.values_true or [], c.codes_true, "labels_true")
