@@ -85,3 +85,22 @@ def test_calls_leave_the_allocator_threads_and_numpy_as_they_were(with_dask):
     assert any(name.startswith("chanceclust-encode") for name in seen["started"])
     assert seen["threads"][0] == seen["threads"][1]
     assert seen["ours_alive"] == [] and seen["dask_threads"] == []
+
+
+def test_plain_labels_never_import_numpy_ma():
+    """Reading plain arrays and lists does not import numpy.ma (about 20 ms at the first call
+    of a process, issue #38); a masked array is still read with its mask (it was imported to
+    make one)."""
+    script = (
+        "import sys, numpy as np, chanceclust as cc\n"
+        "a, b = np.arange(100) % 7, np.arange(100) % 5\n"
+        "cc.adjusted_rand_index(a, b); cc.adjusted_mutual_information(list(a), list(b))\n"
+        "cc.contingency_table(a, b); cc.partial_table(a, b)\n"
+        "print('numpy.ma' in sys.modules)\n"
+        "m = np.ma.MaskedArray([0, 0, 1, 1], mask=[0, 0, 0, 1])\n"
+        "print(cc.contingency_table(m, [0, 0, 1, 1], unassigned='drop').tolist())\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env,
+                         timeout=300, check=True)  # fmt: skip
+    assert out.stdout.split() == ["False", "[[2,", "0],", "[0,", "1]]"]

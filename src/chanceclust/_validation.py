@@ -392,7 +392,7 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray | list[Any]:
     the same objects, encoded by hashing (never numpy's fixed-width strings,
     which merge "a" with "a\\x00" and 1 with "1").
     """
-    if isinstance(labels, np.ma.MaskedArray):  # masked elements are missing labels
+    if _is_masked(labels):  # masked elements are missing labels
         return _masked(labels.data, np.ma.getmaskarray(labels))
     if hasattr(labels, "to_numpy") and not isinstance(labels, np.ndarray):  # pandas
         numpy_dtype = getattr(labels.dtype, "numpy_dtype", None)
@@ -432,6 +432,13 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray | list[Any]:
             f"`{name}` must be 1-D (one label per element); got an array of shape {array.shape}."
         )
     return array
+
+
+def _is_masked(labels: Any) -> bool:
+    """True for a numpy masked array; never imports numpy.ma (~20 ms at the first call of a
+    process), which must already be loaded for a masked array to exist."""
+    ma = sys.modules.get("numpy.ma")
+    return ma is not None and isinstance(labels, ma.MaskedArray)
 
 
 def _masked(data: np.ndarray, mask: NDArray[np.bool_]) -> np.ndarray | list[Any]:
@@ -544,6 +551,39 @@ def _chunked(function: Any, size: int, threads: int) -> list[Any]:
         return list(pool.map(function, starts))
 
 
+def _dense_codes_in_chunks(
+    values: np.ndarray, base: int, present: NDArray[np.bool_], dtype: type, threads: int
+) -> tuple[NDArray[np.integer], int]:
+    """Codes and K of dense integer labels, in chunks by ``threads`` threads: the same codes
+    for any number of threads (the scatter of the labels present and the gather of their
+    ranks are exact, whatever thread does them). ``present`` (all False) gets the flags."""
+    if threads > 1 and present.size <= _OWN_FLAGS_MAX:
+        # few distinct values: each chunk flags its own array (threads storing into
+        # one small shared array keep taking its cache lines from each other: on 16
+        # cores that cost 10x the CPU), then the flags are or-ed (exact, any order)
+        def flags(start: int) -> NDArray[np.bool_]:
+            own = np.zeros(present.size, dtype=bool)
+            own[_shifted(values[start : start + _ENCODE_CHUNK], base)] = True
+            return own
+
+        for own in _chunked(flags, values.size, threads):
+            present |= own
+    else:
+        def scatter(start: int) -> None:  # threads may set one flag at once: both True
+            present[_shifted(values[start : start + _ENCODE_CHUNK], base)] = True
+
+        _chunked(scatter, values.size, threads)
+    rank = np.cumsum(present, dtype=dtype) - 1
+    codes, k = np.empty(values.size, dtype=dtype), int(rank[-1]) + 1
+
+    def gather(start: int) -> None:  # disjoint slices of the codes
+        part = values[start : start + _ENCODE_CHUNK]
+        np.take(rank, _shifted(part, base), out=codes[start : start + part.size])
+
+    _chunked(gather, values.size, threads)
+    return codes, k
+
+
 def _encode_sorted(
     array: np.ndarray, marks: frozenset[Any], missing: NDArray[np.bool_] | None,
     threads: int = 1,
@@ -560,7 +600,7 @@ def _encode_sorted(
         values = values.view(np.uint8)
     uniques = codes = None
     if values.dtype.kind in "iu" and values.size:
-        if threads < 2:
+        if threads < 2 or values.size <= _ENCODE_CHUNK:
             low, high = int(values.min()), int(values.max())
         else:
             ends = _chunked(lambda start: (values[start : start + _ENCODE_CHUNK].min(),
@@ -568,34 +608,16 @@ def _encode_sorted(
                             values.size, threads)  # fmt: skip
             low, high = min(int(e[0]) for e in ends), max(int(e[1]) for e in ends)
         if high - low <= 4 * values.size + 1024:  # dense integer labels: O(N), no sort
-            # in chunks: never a shifted int64 copy of all the labels (memory: #23); labels
-            # from a small non-negative minimum (e.g. 1-based) index the tallies unshifted
+            # labels from a small non-negative minimum (e.g. 1-based) index the flags unshifted
             base = 0 if 0 <= low <= high - low + 1024 else low
             present = np.zeros(high - base + 1, dtype=bool)
-            if threads > 1 and present.size <= _OWN_FLAGS_MAX:
-                # few distinct values: each chunk flags its own array (threads storing into
-                # one small shared array keep taking its cache lines from each other: on 16
-                # cores that cost 10x the CPU), then the flags are or-ed (exact, any order)
-                def flags(start: int) -> NDArray[np.bool_]:
-                    own = np.zeros(present.size, dtype=bool)
-                    own[_shifted(values[start : start + _ENCODE_CHUNK], base)] = True
-                    return own
-
-                for own in _chunked(flags, values.size, threads):
-                    present |= own
-            else:
-                def scatter(start: int) -> None:  # threads may set one flag at once: both True
-                    present[_shifted(values[start : start + _ENCODE_CHUNK], base)] = True
-
-                _chunked(scatter, values.size, threads)
-            rank = np.cumsum(present, dtype=dtype) - 1
-            codes, k = np.empty(values.size, dtype=dtype), int(rank[-1]) + 1
-
-            def gather(start: int) -> None:  # disjoint slices of the codes
-                part = values[start : start + _ENCODE_CHUNK]
-                np.take(rank, _shifted(part, base), out=codes[start : start + part.size])
-
-            _chunked(gather, values.size, threads)
+            if values.size <= _ENCODE_CHUNK:  # one chunk: no chunk or thread machinery
+                shifted = _shifted(values, base)
+                present[shifted] = True
+                rank = np.cumsum(present, dtype=dtype) - 1
+                codes, k = rank[shifted], int(rank[-1]) + 1
+            else:  # in chunks: never a shifted int64 copy of all the labels (memory: #23)
+                codes, k = _dense_codes_in_chunks(values, base, present, dtype, threads)
             if marks:  # the labels present, as Python ints (no overflow near 2**64)
                 uniques = np.array([int(i) + base for i in np.flatnonzero(present)], dtype=object)
     if codes is None:
@@ -622,7 +644,7 @@ def _encode_array(
     if isinstance(array, list):
         return _encode_objects(array, name, marks)
     missing = None
-    if isinstance(array, np.ma.MaskedArray):  # from _masked: its mask marks missing labels
+    if _is_masked(array):  # from _masked: its mask marks missing labels
         missing, array = np.ma.getmaskarray(array), array.data
     kind = array.dtype.kind
     if kind == "O":
@@ -851,6 +873,11 @@ def _read_side(
     threads: int = 1,
 ) -> _Side:  # fmt: skip
     """Read one clustering in any accepted container (see :func:`validate_clusterings`)."""
+    if type(labels) is np.ndarray:  # the common case: no other container's rule applies
+        array = _as_label_array(labels, name)
+        codes, k, n_bad = _encode_array(array, name, marks, threads)
+        return _Side(codes, k, n_bad,
+                     values=_code_values(array, codes, k) if keep_values else None)  # fmt: skip
     _check_container(labels, name)
     labels = _host_array(labels, name)
     source: Any = None  # what the codes index, for keep_values
@@ -1033,7 +1060,8 @@ def _arrange(sides: list[_Side], names: Sequence[str]) -> list[_Side]:
                 f"{n} and {side.codes.shape[0]}."
             )
     # matched by position: messages name positions
-    return [replace(side, keys=None, series=False) for side in sides]
+    return [side if side.keys is None else replace(side, keys=None, series=False)
+            for side in sides]  # fmt: skip
 
 
 def _first_unassigned(side: _Side) -> str:
