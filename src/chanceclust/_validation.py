@@ -782,7 +782,7 @@ def _host_array(labels: Any, name: str) -> Any:
         # host memory, by their own conversion (pyarrow's DLPack export warns that its
         # unversioned capsule is deprecated, and has none for strings)
         masked = _nulls_masked(labels, module)
-        return masked if masked is not None else np.asarray(labels)
+        return masked if masked is not None else _own_numpy(labels, module)
     _refuse_device(labels, name)
     if callable(getattr(labels, "__dlpack__", None)) and callable(
         getattr(labels, "__dlpack_device__", None)
@@ -800,6 +800,13 @@ def _host_array(labels: Any, name: str) -> Any:
     return labels
 
 
+def _own_numpy(labels: Any, module: str) -> np.ndarray:
+    """A pyarrow or polars array as numpy by its own conversion: strings as Python objects
+    (polars' ``__array__`` gives fixed-width strings, which drop trailing NULs: "a" and
+    "a\x00" would be one cluster)."""
+    return labels.to_numpy() if module == "polars" else np.asarray(labels)
+
+
 def _nulls_masked(labels: Any, module: str) -> Any:
     """A pyarrow Array or ChunkedArray, or a polars Series, of numbers or booleans with nulls:
     the values in their own dtype with the nulls masked (numpy's conversion gives floats where
@@ -814,7 +821,7 @@ def _nulls_masked(labels: Any, module: str) -> Any:
     elif kind.startswith(("int", "uint", "float", "double", "halffloat")):
         fill = 0
     else:
-        return np.asarray(labels)
+        return _own_numpy(labels, module)
     if arrow and hasattr(labels, "combine_chunks"):  # ChunkedArray: pyarrow 10's to_numpy
         labels = labels.combine_chunks()  # takes no zero_copy_only; one Array does
     options = {"zero_copy_only": False} if arrow else {}
@@ -868,6 +875,33 @@ def _community_sets(labels: Mapping[Any, Any], name: str) -> list[Any] | None:
     return values
 
 
+def _community_of_each(labels: Any) -> Any:
+    """A list of each element's community as a set (networkx's LFR benchmark,
+    ``[G.nodes[v]["community"] for v in G]``) as labels: each element's label is its set,
+    frozen. Read so only where it cannot be a list of communities -- a set repeats, which as
+    communities would be an overlap -- and each distinct set is listed once per member,
+    the sets disjoint; anything else is returned as it is (read as communities)."""
+    if not isinstance(labels, (list, tuple)) or not labels or not isinstance(labels[0], set):
+        return labels
+    frozen: dict[int, frozenset[Any]] = {}  # by id: members usually share one set object
+    values = []
+    for group in labels:
+        if not isinstance(group, set):
+            return labels
+        label = frozen.get(id(group))
+        if label is None:
+            label = frozen[id(group)] = frozenset(group)
+        values.append(label)
+    sizes: dict[frozenset[Any], int] = {}
+    for label in values:
+        sizes[label] = sizes.get(label, 0) + 1
+    if len(sizes) == len(values) or any(len(g) != m for g, m in sizes.items()):
+        return labels
+    if len(set().union(*sizes)) != len(values):  # two communities share an element
+        return labels
+    return values
+
+
 def _read_side(
     labels: Any, name: str, marks: frozenset[Any], *, keep_values: bool = False,
     threads: int = 1,
@@ -912,6 +946,7 @@ def _read_side(
                 "labels, or a list of communities."
             )
         labels = list(labels)
+    labels = _community_of_each(labels)
     if _looks_like_communities(labels):
         keys, numbers_ = _communities(labels, name)
         array = np.asarray(numbers_, dtype=np.int64)

@@ -447,6 +447,11 @@ def merge_tables(tables: Iterable[PartialTable]) -> PartialTable:
     >>> merged == merge_tables([right, left]), merged.counts.tolist()
     (True, [1, 2, 1])
     """
+    if isinstance(tables, PartialTable) or not isinstance(tables, Iterable):
+        raise InvalidInputTypeError(
+            "`tables` must be an iterable of PartialTable objects (e.g. a list); got "
+            f"{_describe(tables)}."
+        )
     parts = list(tables)
     for i, part in enumerate(parts):
         if not isinstance(part, PartialTable):
