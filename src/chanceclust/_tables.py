@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._validation import _describe
+from chanceclust._validation import _describe, namespace, to_host
 from chanceclust.exceptions import InternalError, InvalidInputError
 
 #: The largest total N of a table: counts, sizes and N are int64 inside.
@@ -308,6 +308,33 @@ def encoding_threads(workers: int | None, *labels: Any) -> int:
     return available_cores() if size >= PARALLEL_MIN_ELEMENTS else 1
 
 
+# ----------------------------------------------------------------------------- namespaces
+
+# Labels that live in another array library (the Python array API standard: CuPy, JAX, ...,
+# array-api-strict) are encoded (_validation._device_side) and counted (_device_cells) by that
+# library's own namespace, where they are; only the table's cells and each side's K distinct
+# labels cross to the host, through _validation.to_host. numpy arrays take the numpy path
+# below (threads, dense tallies).
+
+
+def _device_cells(xp: Any, codes_true: Any, codes_pred: Any, k_pred: int
+                  ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:  # fmt: skip
+    """:func:`count_keys` of the cell keys on the codes' device (``xp.unique_counts``): the
+    distinct keys, ascending, and their counts, in host memory."""
+    device = getattr(codes_true, "device", None) if namespace(codes_true) else codes_pred.device
+    codes_true, codes_pred = (xp.asarray(c, device=device) if isinstance(c, np.ndarray) else c
+                              for c in (codes_true, codes_pred))  # fmt: skip
+    keys = xp.astype(codes_true, xp.int64) * k_pred + xp.astype(codes_pred, xp.int64)
+    found = xp.unique_counts(keys)
+    del keys
+    cells = to_host(found.values).astype(np.int64, copy=False)
+    counts = to_host(found.counts).astype(np.int64, copy=False)
+    if cells.size > 1 and not bool(np.all(cells[1:] > cells[:-1])):  # the standard leaves the
+        order = np.argsort(cells, kind="stable")  # order of unique values unspecified
+        cells, counts = cells[order], counts[order]
+    return cells, counts
+
+
 class CountedCells(NamedTuple):
     """:func:`count_cells`' result: the cells and counts of :func:`count_keys`, and the dense
     tally of all K_A K_B keys when one was built (always with ``tally=True``), else None."""
@@ -334,6 +361,14 @@ def count_cells(
     """
     n = codes_true.shape[0]
     n_keys = k_true * k_pred
+    xp = namespace(codes_true) or namespace(codes_pred)
+    if xp is not None:  # counted where the codes are: only the cells cross to the host
+        cells, counts = _device_cells(xp, codes_true, codes_pred, k_pred)
+        if not tally:
+            return CountedCells(cells, counts, None)
+        dense = np.zeros(n_keys, dtype=np.int64)
+        dense[cells] = counts
+        return CountedCells(cells, counts, dense)
     threads = thread_count(workers, n, n_keys)
     if threads == 1:
         keys = cell_keys(codes_true, codes_pred, k_pred)
@@ -464,7 +499,8 @@ def table_from_codes(
         del square
     else:  # each row's run of cells; the columns from the codes or the cells
         major = np.add.reduceat(counts, bounds[:-1]) if k_true else np.zeros(0, np.int64)
-        if 2 * cols.size >= n:  # a weighted pass over the cells costs about two plain ones
+        if 2 * cols.size >= n and isinstance(codes_pred, np.ndarray):  # a weighted pass over
+            # the cells costs about two plain ones (codes on a device: the cells, on the host)
             minor = np.bincount(codes_pred, minlength=k_pred)
         else:
             minor = exact_bincount(cols, counts, k_pred, n)

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from chanceclust._models import MODELS as _MODEL_VALUES
 from chanceclust._models import Model, Setting
-from chanceclust.exceptions import InvalidInputError, InvalidInputTypeError
+from chanceclust.exceptions import InternalError, InvalidInputError, InvalidInputTypeError
 
 MODELS = tuple(_MODEL_VALUES)  # ("perm", "num", "all"): the names users type
 AVERAGE_METHODS = ("min", "geometric", "arithmetic", "max")
@@ -902,16 +902,75 @@ def _community_of_each(labels: Any) -> Any:
     return values
 
 
+def namespace(x: Any) -> Any:
+    """The array-API namespace of a non-numpy array (array-api-compat's when installed),
+    else None (numpy arrays and every other input are read on the host)."""
+    if isinstance(x, np.ndarray) or not hasattr(x, "__array_namespace__"):
+        return None
+    try:
+        import array_api_compat
+    except ImportError:
+        xp = x.__array_namespace__()
+    else:
+        xp = array_api_compat.array_namespace(x)
+    return xp
+
+
+def to_host(x: Any) -> NDArray[Any]:
+    """A small array of another library (a table's cells, a side's K labels) in host memory:
+    the one place where data leaves a device (DLPack with a copy to the CPU, else the
+    library's own call)."""
+    moves = (lambda: np.from_dlpack(x, device="cpu", copy=True), lambda: np.asarray(x.get()),
+             lambda: np.asarray(x.cpu()))  # fmt: skip
+    for move in moves:
+        try:
+            return move()
+        except (AttributeError, TypeError, ValueError, BufferError, RuntimeError):
+            continue
+    raise InternalError(f"cannot copy a {type(x).__name__} to host memory")
+
+
+def _device_side(labels: Any, name: str, keep_values: bool) -> _Side | None:
+    """Integer or boolean labels of another array library, encoded by its own namespace where
+    they are (``unique_inverse``): codes in sorted label order, as numpy's path gives them;
+    only the K distinct labels cross to the host. None for any other input."""
+    xp = namespace(labels)
+    if xp is None or not xp.isdtype(labels.dtype, ("integral", "bool")):
+        return None
+    if labels.ndim != 1:
+        raise InvalidInputError(
+            f"`{name}` must be 1-D (one label per element); got an array of shape "
+            f"{tuple(labels.shape)}."
+        )
+    distinct, codes = xp.unique_inverse(labels)
+    values = to_host(distinct)
+    order = np.argsort(values, kind="stable")
+    if not bool(np.all(order == np.arange(order.size))):  # the standard leaves it unspecified
+        rank = np.empty(order.size, dtype=np.int64)
+        rank[order] = np.arange(order.size, dtype=np.int64)
+        codes, values = xp.take(xp.asarray(rank, device=codes.device), codes), values[order]
+    return _Side(codes, int(values.size), 0, values=values.tolist() if keep_values else None)
+
+
 def _read_side(
     labels: Any, name: str, marks: frozenset[Any], *, keep_values: bool = False,
-    threads: int = 1,
+    threads: int = 1, on_device: bool = False,
 ) -> _Side:  # fmt: skip
-    """Read one clustering in any accepted container (see :func:`validate_clusterings`)."""
+    """Read one clustering in any accepted container (see :func:`validate_clusterings`).
+
+    ``on_device``: integer labels of another array library (no ``marks``) are encoded where
+    they live (:func:`_device_side`), for callers that count their codes by
+    :func:`chanceclust._tables.count_cells`.
+    """
     if type(labels) is np.ndarray:  # the common case: no other container's rule applies
         array = _as_label_array(labels, name)
         codes, k, n_bad = _encode_array(array, name, marks, threads)
         return _Side(codes, k, n_bad,
                      values=_code_values(array, codes, k) if keep_values else None)  # fmt: skip
+    if on_device and not marks:
+        side = _device_side(labels, name, keep_values)
+        if side is not None:
+            return side
     _check_container(labels, name)
     labels = _host_array(labels, name)
     source: Any = None  # what the codes index, for keep_values
@@ -1180,6 +1239,7 @@ def validate_clusterings(
     keep_values: bool = False,
     workers: int = 1,
     empty_ok: bool = False,
+    on_device: bool = False,
 ) -> Clusterings:
     """The one validation path of two clusterings: codes, cluster counts and a report.
 
@@ -1203,15 +1263,24 @@ def validate_clusterings(
     integer label arrays (a count the caller resolved, e.g. by
     :func:`chanceclust._tables.encoding_threads`; the same codes for any count).
     ``empty_ok``: 'drop' may leave no element (a chunk; see :meth:`Unassigned.apply`).
+    ``on_device``: integer labels of another array library (CuPy, JAX, array-api-strict, ...)
+    may come back as codes on their device (for a caller that only counts them, through
+    :func:`chanceclust._tables.count_cells`).
     """
     policy = check_unassigned(unassigned)
     marks = check_unassigned_label(unassigned_label)
     names = ("labels_true", "labels_pred")
     true, pred = _arrange(
-        [_read_side(labels_true, names[0], marks, keep_values=keep_values, threads=workers),
-         _read_side(labels_pred, names[1], marks, keep_values=keep_values, threads=workers)],
+        [_read_side(labels_true, names[0], marks, keep_values=keep_values, threads=workers,
+                    on_device=on_device),
+         _read_side(labels_pred, names[1], marks, keep_values=keep_values, threads=workers,
+                    on_device=on_device)],
         names,
     )  # fmt: skip
+    if (true.n_unassigned or pred.n_unassigned) and on_device:  # the policy reads host codes
+        return validate_clusterings(labels_true, labels_pred, unassigned_label=unassigned_label,
+                                    unassigned=policy, keep_values=keep_values, workers=workers,
+                                    empty_ok=empty_ok)  # fmt: skip
     if not true.n_unassigned and not pred.n_unassigned:
         return Clusterings(true.codes, true.k, pred.codes, pred.k,
                            UnassignedReport(policy.name), true.values, pred.values)  # fmt: skip

@@ -125,7 +125,7 @@ def contingency_table(
     # passed on as a temporary, not kept here: the codes are freed as the table is counted
     return table_of_codes(
         validate_clusterings(labels_true, labels_pred, unassigned_label=unassigned_label,
-                             unassigned=unassigned,
+                             unassigned=unassigned, on_device=True,
                              workers=encoding_threads(threads, labels_true, labels_pred)),
         sparse=sparse, workers=threads,
     )  # fmt: skip
@@ -218,9 +218,8 @@ def _summarize_report(
         raise InvalidInputError(
             f"`{missing}` is required when `contingency` is not given; got None."
         )
-    c = validate_clusterings(
-        labels_true, labels_pred, unassigned_label=unassigned_label, unassigned=unassigned
-    )
+    c = validate_clusterings(labels_true, labels_pred, unassigned_label=unassigned_label,
+                             unassigned=unassigned, on_device=True)  # fmt: skip
     return table_from_codes(c.codes_true, c.k_true, c.codes_pred, c.k_pred), c.report
 
 

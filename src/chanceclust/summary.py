@@ -56,7 +56,7 @@ from chanceclust._validation import (
     sorted_label_values,
     validate_clusterings,
 )
-from chanceclust.contingency import Table, _table_of_cells
+from chanceclust._tables import Table, table_of_cells
 from chanceclust.exceptions import InternalError, InvalidInputError, InvalidInputTypeError
 
 if TYPE_CHECKING:
@@ -328,7 +328,7 @@ class PartialTable:
         every element was dropped (the single call's rule, applied to the whole)."""
         if self.n == 0 and self.dropped:
             raise nothing_left(self.dropped, ("labels_true", "labels_pred"))
-        return _table_of_cells(self.rows, self.cols, self.counts, self.shape, self.n)
+        return table_of_cells(self.rows, self.cols, self.counts, self.shape, self.n)
 
 
 def _canonical(
