@@ -222,12 +222,6 @@ class Unassigned:
         """True when unassigned elements get new clusters ('singletons', 'cluster')."""
         return not (self.refuses or self.drops)
 
-    @property
-    def per_chunk(self) -> bool:
-        """True when a chunk's table under this policy merges with other chunks' tables
-        (a re-assigned element's new cluster is not the same in another chunk's table)."""
-        return not self.reassigns
-
     def added_clusters(self, n_unassigned: int) -> int:
         """Codes at most added after a side's K for ``n_unassigned`` elements."""
         if not self.reassigns:
@@ -291,8 +285,9 @@ class Unassigned:
         return Clusterings(codes_true, k_true, codes_pred, k_pred, report)
 
     def check_chunk(self) -> None:
-        """Refuse a policy that needs the whole clustering for one chunk's table."""
-        if not self.per_chunk:
+        """Refuse a policy that needs the whole clustering for one chunk's table (a
+        re-assigned element's new cluster would differ in another chunk's table)."""
+        if self.reassigns:
             raise InvalidInputError(
                 f"`unassigned`={self.name!r} needs the whole clustering, not a chunk: an "
                 "unassigned element's new cluster would not be the same in the tables of other "
@@ -841,6 +836,12 @@ def _graph_names(clustering: Any) -> list[Any] | None:
     return None
 
 
+def _frozen(groups: Any) -> list[frozenset[Any]]:
+    """Each set of ``groups`` frozen, once per set object (members usually share one)."""
+    frozen: dict[int, frozenset[Any]] = {}
+    return [frozen.get(id(g)) or frozen.setdefault(id(g), frozenset(g)) for g in groups]
+
+
 def _community_sets(labels: Mapping[Any, Any], name: str) -> list[Any] | None:
     """``{element: its community as a set}`` (networkx's LFR benchmark) as labels, else None.
 
@@ -848,17 +849,11 @@ def _community_sets(labels: Mapping[Any, Any], name: str) -> list[Any] | None:
     elements than the keys; each element's label is its set. The sets must form a
     partition: an element whose set differs from that of a member is an overlap.
     """
-    frozen: dict[int, frozenset[Any]] = {}  # by id: members usually share one set object
-    values = []
-    for element, group in labels.items():
-        if not isinstance(group, (set, frozenset)):
-            return None
-        label = frozen.get(id(group))
-        if label is None:
-            label = frozen[id(group)] = frozenset(group)
-        if element not in label:
-            return None
-        values.append(label)
+    if not all(isinstance(group, (set, frozenset)) for group in labels.values()):
+        return None
+    values = _frozen(labels.values())
+    if not all(element in label for element, label in zip(labels, values, strict=True)):
+        return None
     distinct = set(values)
     if sum(len(g) for g in distinct) != len(values) or len(set().union(*distinct)) != len(values):
         for element, label in zip(labels, values, strict=True):
@@ -883,15 +878,9 @@ def _community_of_each(labels: Any) -> Any:
     the sets disjoint; anything else is returned as it is (read as communities)."""
     if not isinstance(labels, (list, tuple)) or not labels or not isinstance(labels[0], set):
         return labels
-    frozen: dict[int, frozenset[Any]] = {}  # by id: members usually share one set object
-    values = []
-    for group in labels:
-        if not isinstance(group, set):
-            return labels
-        label = frozen.get(id(group))
-        if label is None:
-            label = frozen[id(group)] = frozenset(group)
-        values.append(label)
+    if not all(isinstance(group, set) for group in labels):
+        return labels
+    values = _frozen(labels)
     sizes: dict[frozenset[Any], int] = {}
     for label in values:
         sizes[label] = sizes.get(label, 0) + 1

@@ -166,22 +166,9 @@ def table_of_codes(
     return sp.csr_array((counts, indices, indptr), shape=(k_true, k_pred))
 
 
-def _summarize(
-    labels_true: Any,
-    labels_pred: Any,
-    contingency: Any,
-    *,
-    unassigned_label: Any = None,
-    unassigned: Any = "raise",
-) -> Table:
-    """Return the :class:`Table` of either two labelings or a precomputed table (exactly one)."""
-    return _summarize_report(
-        labels_true,
-        labels_pred,
-        contingency,
-        unassigned_label=unassigned_label,
-        unassigned=unassigned,
-    )[0]
+def _summarize(*args: Any, **kwargs: Any) -> Table:
+    """The :class:`Table` of either two labelings or a precomputed table (exactly one)."""
+    return _summarize_report(*args, **kwargs)[0]
 
 
 def _summarize_report(
