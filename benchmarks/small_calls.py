@@ -6,8 +6,9 @@ Usage, from the repository root::
 
 Each SRC is a ``src`` folder of a chanceclust tree (e.g. ``src`` and the ``src`` of another
 commit's ``git archive``). Rounds alternate the trees, each in a fresh process; a row is the
-minimum over rounds of the per-process minimum of ``timeit.repeat`` (microseconds for the warm
-calls, milliseconds for the first ARI of a process after ``import chanceclust``).
+minimum over rounds of the per-process minimum of ``timeit.repeat`` in CPU time of the process
+(``time.process_time``: steadier than wall time on a shared machine; microseconds for the warm
+calls), and the wall milliseconds of the first ARI of a process after ``import chanceclust``.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ for n in (100, 10**5):
                     ("AMI perm", lambda: cc.adjusted_mutual_information(a, b)),
                     ("contingency_table", lambda: cc.contingency_table(a, b))]:
         number = 200 if n == 100 else 5
-        out[f"{name} N={n} (us)"] = min(timeit.repeat(f, number=number, repeat=5)) / number * 1e6
+        times = timeit.repeat(f, number=number, repeat=5, timer=time.process_time)
+        out[f"{name} N={n} (us)"] = min(times) / number * 1e6
 print(json.dumps(out))
 """
 
