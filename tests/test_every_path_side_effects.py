@@ -68,13 +68,18 @@ print(json.dumps({
 """
 
 
+def _run(script: str) -> subprocess.CompletedProcess[str]:
+    """``script`` in a fresh interpreter that imports this tree's chanceclust."""
+    path = os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": path}, timeout=300, check=True)
+
+
 @pytest.mark.parametrize("with_dask", [False, True])
 def test_calls_leave_the_allocator_threads_and_numpy_as_they_were(with_dask):
     if with_dask:
         pytest.importorskip("dask.array")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
-    out = subprocess.run([sys.executable, "-c", SCRIPT.replace("DASK", str(with_dask))],
-                         capture_output=True, text=True, env=env, timeout=300, check=True)  # fmt: skip
+    out = _run(SCRIPT.replace("DASK", str(with_dask)))
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     libc = [name for name in seen["loaded"] if "libc" in name.lower() or "msvcrt" in name.lower()
             or "libsystem" in name.lower()]  # fmt: skip
@@ -100,7 +105,5 @@ def test_plain_labels_never_import_numpy_ma():
         "m = np.ma.MaskedArray([0, 0, 1, 1], mask=[0, 0, 0, 1])\n"
         "print(cc.contingency_table(m, [0, 0, 1, 1], unassigned='drop').tolist())\n"
     )
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env,
-                         timeout=300, check=True)  # fmt: skip
+    out = _run(script)
     assert out.stdout.split() == ["False", "[[2,", "0],", "[0,", "1]]"]

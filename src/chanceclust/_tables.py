@@ -319,8 +319,8 @@ def encoding_threads(workers: int | None, *labels: Any) -> int:
 
 def _device_cells(xp: Any, codes_true: Any, codes_pred: Any, k_pred: int
                   ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:  # fmt: skip
-    """:func:`count_keys` of the cell keys on the codes' device (``xp.unique_counts``): the
-    distinct keys, ascending, and their counts, in host memory."""
+    """:func:`count_keys` of the cell keys on the codes' device (the standard's
+    unique_counts): the distinct keys, ascending, and their counts, in host memory."""
     device = getattr(codes_true, "device", None) if namespace(codes_true) else codes_pred.device
     codes_true, codes_pred = (xp.asarray(c, device=device) if isinstance(c, np.ndarray) else c
                               for c in (codes_true, codes_pred))  # fmt: skip

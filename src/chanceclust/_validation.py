@@ -921,8 +921,8 @@ def to_host(x: Any) -> NDArray[Any]:
 
 def _device_side(labels: Any, name: str, keep_values: bool) -> _Side | None:
     """Integer or boolean labels of another array library, encoded by its own namespace where
-    they are (``unique_inverse``): codes in sorted label order, as numpy's path gives them;
-    only the K distinct labels cross to the host. None for any other input."""
+    they are (the standard's unique_inverse): codes in sorted label order, as numpy's path
+    gives them; only the K distinct labels cross to the host. None for any other input."""
     xp = namespace(labels)
     if xp is None or not xp.isdtype(labels.dtype, ("integral", "bool")):
         return None
