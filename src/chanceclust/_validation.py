@@ -910,7 +910,9 @@ def to_host(x: Any) -> NDArray[Any]:
     the one place where data leaves a device (DLPack with a copy to the CPU, else the
     library's own call)."""
     moves = (lambda: np.from_dlpack(x, device="cpu", copy=True), lambda: np.asarray(x.get()),
-             lambda: np.asarray(x.cpu()))  # fmt: skip
+             lambda: np.asarray(x.cpu()), lambda: np.from_dlpack(x), lambda: np.asarray(x))
+    # (DLPack's copy to the CPU needs numpy >= 2.1; .get(): CuPy; .cpu(): PyTorch; the last
+    # two: arrays already in host memory)
     for move in moves:
         try:
             return move()
@@ -924,7 +926,9 @@ def _device_side(labels: Any, name: str, keep_values: bool) -> _Side | None:
     they are (the standard's unique_inverse): codes in sorted label order, as numpy's path
     gives them; only the K distinct labels cross to the host. None for any other input."""
     xp = namespace(labels)
-    if xp is None or not xp.isdtype(labels.dtype, ("integral", "bool")):
+    if not all(hasattr(xp, f) for f in ("isdtype", "unique_inverse", "unique_counts")) or (
+        not xp.isdtype(labels.dtype, ("integral", "bool"))
+    ):  # None, or a namespace older than the 2023.12 standard: read on the host, as before
         return None
     if labels.ndim != 1:
         raise InvalidInputError(
