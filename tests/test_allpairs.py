@@ -16,7 +16,6 @@ import pytest
 import chanceclust as cc
 from chanceclust import PairwiseResult, pairwise
 from chanceclust._registry import MEASURES
-from chanceclust.allpairs import _AllocatorScope
 
 #: The public single-pair function of every measure (the registry's).
 SINGLE = {name: measure.function for name, measure in MEASURES.items()}
@@ -128,16 +127,6 @@ def test_tasks_do_not_carry_the_labels():
     np.testing.assert_array_equal(got.values, pairwise(labels, measure="ami", model="num").values)
     assert len(executor.sizes) > 3
     assert max(executor.sizes) < 5_000  # the codes alone are 6 x 50,000 x 4 bytes
-
-
-def test_allocator_scope_restores_and_keeps_values(monkeypatch):
-    """With MALLOC_TRIM_THRESHOLD_ set (as Dask workers have it), values are unchanged."""
-    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
-    scope = _AllocatorScope()
-    with scope, scope:  # nested scopes share one relaxation
-        value = pairwise(_clusterings(m=3), measure="ami").values
-    assert scope._depth == 0
-    np.testing.assert_array_equal(value, pairwise(_clusterings(m=3), measure="ami").values)
 
 
 def test_names_frame_and_repr():

@@ -8,10 +8,7 @@ Dask's synchronous scheduler (no cluster): fast and deterministic.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import os
-import types
 
 import numpy as np
 import pytest
@@ -26,8 +23,8 @@ import dask.dataframe as dd
 import pandas as pd
 
 import chanceclust as cc
-from chanceclust import allpairs
 from chanceclust import dask as ccd
+from chanceclust._validation import POLICIES
 
 
 @pytest.fixture
@@ -208,8 +205,8 @@ def test_tables_too_large_to_index_by_int64():
                        match=r"tables of 3221225472 x 3221225472 possible clusters "
                              r"\(unassigned='singletons' with 1073741824 elements\) are too "
                              r"large to index by int64\."):  # fmt: skip
-        ccd._plan([(0, 2**31 - 1), (5, 2**31 + 4)], "singletons", [2**29, 2**29])
-    plan = ccd._plan([(0, 2**31 - 1), (0, 2**31 - 1)], "cluster", [2**29, 2**29])
+        ccd._plan([(0, 2**31 - 1), (5, 2**31 + 4)], POLICIES["singletons"], [2**29, 2**29])
+    plan = ccd._plan([(0, 2**31 - 1), (0, 2**31 - 1)], POLICIES["cluster"], [2**29, 2**29])
     assert plan.widths == (2**31 + 1, 2**31 + 1)  # the widest ranges otherwise: fit
 
 
@@ -245,23 +242,3 @@ def test_workers_that_cannot_see_the_codes_file_get_a_copy(tmp_path):
         got = cc.pairwise(labels, measure="ami", executor=executor)
     assert client.scattered == 1
     np.testing.assert_array_equal(got.values, cc.pairwise(labels, measure="ami").values)
-
-
-@pytest.mark.parametrize("libc", ["none", "no mallopt"])
-def test_allocator_scope_without_glibc_is_a_no_op(monkeypatch, libc):
-    """Windows (no C library found) or macOS/musl (no mallopt): the variables Dask sets
-    are ignored and the values are those of the single calls."""
-    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
-    if libc == "none":
-        monkeypatch.setattr(ctypes.util, "find_library", lambda name: None)
-    else:
-        monkeypatch.setattr(ctypes.util, "find_library", lambda name: "libc-without-mallopt")
-        monkeypatch.setattr(ctypes, "CDLL", lambda name: types.SimpleNamespace(malloc_trim=None))
-    monkeypatch.setattr(allpairs, "_ALLOCATOR_SCOPE", None)
-    labels = [[0, 0, 1, 1, 2], [0, 1, 1, 1, 2], [1, 1, 0, 0, 0]]
-    got = cc.pairwise(labels, measure="ami").values
-    assert allpairs._ALLOCATOR_SCOPE is not None
-    assert allpairs._ALLOCATOR_SCOPE._libc is None
-    monkeypatch.undo()
-    expected = [[cc.adjusted_mutual_information(a, b) for b in labels] for a in labels]
-    np.testing.assert_array_equal(got, np.array(expected))

@@ -298,3 +298,53 @@ def test_the_cases_cover_values_and_errors():
     assert sum(o != (ERROR,) for o in outcomes) >= 8
     assert _expected(CASES[-1])[0] == pytest.approx(-0.5)
     assert np.isfinite(_expected(CASES[0])).all()
+
+
+# ------------------------------------------------------------------ dataframe libraries
+
+pl = None
+try:
+    import polars as pl
+except ImportError:  # pragma: no cover - polars is an optional test dependency
+    pass
+
+#: A column of another library: read by its own conversion, with the same label identity as
+#: a list ("a" and "a\x00" stay two clusters; polars' __array__ would merge them, #35).
+CONTAINERS = {"pyarrow": pa.array, **({"polars": pl.Series} if pl is not None else {})}
+COLUMN_CASES = [c for c in CASES if not c.keyed and c.name in (
+    "ints", "strings 01 and 1", "NUL kept", "beyond 2**53", "missing-drop", "missing-cluster",
+    "one element")]  # fmt: skip
+
+
+@pytest.mark.parametrize("container", list(CONTAINERS))
+@pytest.mark.parametrize("case", COLUMN_CASES, ids=[c.name for c in COLUMN_CASES])
+@pytest.mark.parametrize("path", ["single", *LIBRARY_PATHS])
+def test_columns_of_dataframe_libraries_agree_with_lists(container, case, path):
+    wrap = CONTAINERS[container]
+    column = Case(case.name, wrap(case.a), wrap(case.b), case.policy)
+    call = {"single": _single, **LIBRARY_PATHS}[path]
+    if path in CHUNKED:  # chunks of the column itself
+        call = _columns_chunked(wrap)
+    if path in CHUNKED and case.policy.get("unassigned") in WHOLE_CLUSTERING_POLICIES:
+        return
+    got = _values(lambda m, mo: call(column, m, mo))
+    assert _close(got, _expected(case)), (container, path, got, _expected(case))
+
+
+def _columns_chunked(wrap):
+    def call(case: Case, measure: str, model: str) -> float:
+        n = len(case.a)
+        cut = [0, n // 3, 2 * n // 3, n]
+        parts = [cc.partial_table(case.a[i:j], case.b[i:j], **case.policy)
+                 for i, j in zip(cut[:-1], cut[1:], strict=True) if j > i]
+        return FUNCTIONS[measure](contingency=cc.merge_tables(parts), model=model)
+
+    return call
+
+
+@pytest.mark.skipif(pl is None, reason="needs polars")
+def test_polars_strings_with_trailing_nuls_stay_apart():
+    """The case of #35, by hand: three clusters, not two."""
+    assert cc.contingency_table(pl.Series(["a", "a\x00", "b"]), [0, 1, 1]).shape == (3, 2)
+    assert cc.partial_table(pl.Series(["a", "a\x00"]), [0, 0]).labels_true.tolist() == [
+        "a", "a\x00"]

@@ -346,3 +346,16 @@ def test_summary_mi_entropy_form_accuracy_at_large_n():
     assert cc.adjusted_rand_index(contingency=s) == cc.adjusted_rand_index(
         contingency=sp.csr_array(np.kron(np.eye(2, dtype=np.int64), np.full((1, 10), n // 20)))
     )
+
+
+@pytest.mark.parametrize("tables", [None, 5, "not tables"])
+def test_merge_tables_of_no_iterable_names_the_argument(tables):
+    """merge_tables(None) raised a bare TypeError ('NoneType' object is not iterable, #35)."""
+    import chanceclust as cc
+
+    match = "`tables` must" if tables != "not tables" else "`tables` must hold PartialTable"
+    with pytest.raises(cc.InvalidInputError, match=match):
+        cc.merge_tables(tables)
+    with pytest.raises(cc.InvalidInputError, match="an iterable of PartialTable"):
+        cc.merge_tables(cc.partial_table([0, 1], [0, 0]))  # one table, not a list of them
+    assert cc.merge_tables(iter([cc.partial_table([0, 1], [0, 0])])).n == 2

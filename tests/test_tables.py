@@ -336,3 +336,50 @@ def test_used_codes_by_flags_and_by_sort_agree(seed):
     used, renumbered = used_codes(every, 7)
     np.testing.assert_array_equal(used, np.arange(7))
     assert renumbered is every
+
+
+# ------------------------------------------------------- labels of another array library
+
+
+def test_array_api_labels_on_a_device_are_counted_where_they_are(monkeypatch):
+    """array-api-strict arrays on its test device ``device1`` (which refuses conversion to
+    numpy) give numpy's values bit for bit (#36 groundwork): encoded by ``unique_inverse``
+    and counted by ``unique_counts`` on the device; only the cells and each side's K
+    distinct labels cross to the host (no array of N elements is exported)."""
+    xp = pytest.importorskip("array_api_strict")
+    import chanceclust as cc
+
+    device = xp.Device("device1")
+    rng = np.random.default_rng(3)
+    n = 997  # no table of these labels has as many cells or distinct labels
+    pairs = [(rng.integers(-3, 9, n), rng.integers(0, 5, n)),
+             (rng.integers(0, 2, n).astype(bool), rng.integers(0, 40, n).astype(np.int32)),
+             (rng.integers(0, 7, n), np.sort(rng.integers(0, 7, n)))]  # fmt: skip
+    exported = []
+    array_type = type(xp.asarray([0], device=device))
+    original = array_type.__dlpack__
+
+    def spy(self, *args, **kwargs):
+        exported.append(self.shape)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(array_type, "__dlpack__", spy)
+    for a, b in pairs:
+        on_a, on_b = xp.asarray(a, device=device), xp.asarray(b, device=device)
+        with pytest.raises(RuntimeError):  # the device refuses numpy's own conversion
+            np.asarray(on_a)
+        assert np.array_equal(cc.contingency_table(on_a, on_b), cc.contingency_table(a, b))
+        for model in ("perm", "num", "all"):
+            for one_sided in (False, True):
+                for f in (cc.adjusted_rand_index, cc.adjusted_mutual_information):
+                    got = f(on_a, on_b, model=model, one_sided=one_sided)
+                    assert got == f(a, b, model=model, one_sided=one_sided), (f, model)
+        assert cc.adjusted_rand_index(on_a, b) == cc.adjusted_rand_index(a, b)  # one host side
+        assert cc.normalized_mutual_information(on_a, on_b) == cc.normalized_mutual_information(
+            a, b)
+    assert exported and all(shape[0] < n for shape in exported), exported
+    # a missing label on the host side: the policy applies to host codes, as before
+    a, b = pairs[0]
+    host = [None, *a[1:].tolist()]
+    got = cc.adjusted_rand_index(host, xp.asarray(b, device=device), unassigned="drop")
+    assert got == cc.adjusted_rand_index(host, b, unassigned="drop")

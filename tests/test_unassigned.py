@@ -6,6 +6,7 @@ under each policy and must equal the same function called on labels fixed by han
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 
@@ -366,3 +367,63 @@ def test_cli_keyed_files_and_the_removed_aliases(capsys, tmp_path):
     status, _, err = run(capsys, "compare", a, b)
     assert status == 2
     assert f"{a}:1: element 'e1' has no cluster (absent from {b})" in err
+
+
+# --------------------------------------------------------------------------- the value
+
+
+def test_the_policy_is_parsed_once_into_a_value():
+    """check_unassigned gives one frozen value per policy (a value passes through as it is);
+    what each does is a member, so readers never compare a name."""
+    from chanceclust._validation import POLICIES, Unassigned, check_unassigned
+
+    assert set(POLICIES) == {"raise", "drop", "singletons", "cluster"}
+    for name, policy in POLICIES.items():
+        assert check_unassigned(name) is policy and check_unassigned(policy) is policy
+        assert policy.name == name
+    flags = {n: (p.refuses, p.drops, p.reassigns, p.singletons) for n, p in POLICIES.items()}
+    assert flags == {"raise": (True, False, False, False), "drop": (False, True, False, False),
+                     "singletons": (False, False, True, True),
+                     "cluster": (False, False, True, False)}  # fmt: skip
+    # the codes a policy gives 3 unassigned elements after K = 5 clusters, by hand
+    codes = np.array([0, -1, 4, -1, -1], dtype=np.int32)
+    assert [c.tolist() for c in POLICIES["singletons"].reassign(codes, 5, 3)[:1]] == [
+        [0, 5, 4, 6, 7]]
+    assert POLICIES["singletons"].reassign(codes, 5, 3)[1:] == (8, 3)
+    assert POLICIES["cluster"].reassign(codes, 5, 3)[0].tolist() == [0, 5, 4, 5, 5]
+    assert POLICIES["cluster"].reassign(codes, 5, 3)[1:] == (6, 3)
+    assert codes.tolist() == [0, -1, 4, -1, -1]  # not changed in place
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        POLICIES["drop"].drops = False  # type: ignore[misc]
+    assert isinstance(POLICIES["drop"], Unassigned)
+
+
+def test_no_reader_compares_the_policy_to_a_name():
+    """Outside its parsing (``_validation``), no module of the library or its CLI's cells
+    reader compares a policy to 'raise'/'drop'/'singletons'/'cluster' (issue #33)."""
+    from _package_source import SRC
+
+    pattern = re.compile(r"""policy\S*\s*(==|!=|\bin\b|\bnot in\b)|(==|!=)\s*["'](raise|drop|"""
+                         r"""singletons|cluster)["']""")  # fmt: skip
+    files = ["_validation.py", "_tables.py", "contingency.py", "summary.py", "dask.py",
+             "allpairs.py"]  # fmt: skip
+    for name in files:
+        text = (SRC / "chanceclust" / name).read_text()
+        assert not pattern.search(text), (name, pattern.search(text))
+    cli = (SRC / "chanceclust" / "_cli" / "inputs.py").read_text()
+    read_cells = cli[cli.index("def read_cells("):cli.index("def _in_label_order(")]
+    assert not pattern.search(read_cells)
+
+
+def test_cells_file_refusal_offers_the_policies_in_the_one_sentence(capsys, tmp_path):
+    """The cells reader's 'raise' names its line and offers the policies with the library's
+    sentence, spelled as CLI options."""
+    from chanceclust._validation import choose_policy
+
+    path = tmp_path / "c.tsv"
+    path.write_text("a\tx\t3\nNA\tx\t2\n")
+    assert main(["compare", "--contingency", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "c.tsv:2:" in err
+    assert choose_policy("--unassigned") in err
+    assert "--unassigned drop leaves them out" in err

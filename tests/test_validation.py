@@ -472,3 +472,42 @@ def test_baseline_sizes_are_not_altered(func, dtype):
     value = func(10, model="perm", sizes_true=sizes, sizes_pred=sizes)
     assert np.isfinite(value)
     np.testing.assert_array_equal(sizes, np.array([5, 1, 3, 1], dtype=dtype))
+
+
+# ------------------------------------------------ networkx LFR: each node's community as a set
+
+
+def test_a_list_of_each_elements_community_set_is_read_as_labels():
+    """``[G.nodes[v]["community"] for v in G]`` (LFR, #35): each distinct set is one cluster
+    of the positions that hold it; as communities the repeated sets would be an overlap."""
+    import chanceclust as cc
+
+    one, two = {0, 1}, {2, 3, 4}  # shared objects, as networkx gives them; equal copies too
+    per_node = [one, one, two, {2, 3, 4}, two]
+    assert contingency_table(per_node, [7, 7, 8, 8, 9]).tolist() == [[2, 0, 0], [0, 2, 1]]
+    ints = [0, 0, 1, 1, 1]
+    for f in (adjusted_rand_index, adjusted_mutual_information, cc.standardized_rand_index):
+        assert f(per_node, [0, 1, 1, 0, 1]) == f(ints, [0, 1, 1, 0, 1])
+    pair = cc.pairwise([per_node, [0, 1, 1, 0, 1]], measure="ari").values[0, 1]
+    assert pair == adjusted_rand_index(ints, [0, 1, 1, 0, 1])
+    assert cc.partial_table(per_node, ints).n == 5
+    # not one set per member, or two communities sharing an element: communities, refused
+    with pytest.raises(cc.InvalidInputError, match="overlapping clustering"):
+        contingency_table([one, one, one], [0, 0, 0])
+    with pytest.raises(cc.InvalidInputError, match="overlapping clustering"):
+        contingency_table([{0, 1}, {1, 2}], [0, 0])
+    # distinct sets are communities (keyed by element), as before
+    assert compare([{0, 1}, {2}], {0: "a", 1: "b", 2: "b"}).n == 3
+
+
+def test_networkx_lfr_per_node_list_equals_its_mapping_and_integer_labels():
+    nx = pytest.importorskip("networkx")
+    graph = nx.LFR_benchmark_graph(250, 3, 1.5, 0.1, average_degree=5, min_community=20,
+                                   seed=10)  # fmt: skip
+    per_node = [graph.nodes[v]["community"] for v in graph]
+    number = {}
+    ints = [number.setdefault(frozenset(c), len(number)) for c in per_node]
+    pred = [v % 3 for v in graph]
+    assert len(number) > 1
+    assert adjusted_mutual_information(per_node, pred) == adjusted_mutual_information(ints, pred)
+    assert contingency_table(per_node, pred).sum() == 250

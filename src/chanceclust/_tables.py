@@ -15,6 +15,10 @@ this module, so they give the same arrays and the same messages everywhere:
   :func:`dense_counting`, the one dense/sparse rule; :func:`count_cells` -- the cells of two
   code arrays, counted in parallel chunks by threads on inputs of many elements (the
   kernel's tally summed over chunks: the same integers as one call).
+* :class:`Table` -- the measures' currency; :func:`table_from_codes` (labels' codes, whose
+  only pass over the elements is :func:`count_cells`), :func:`table_of_cells` and
+  :func:`user_table` build it. The whole table path is this module: contingency.py only
+  reads labels into codes and shapes public results.
 
 numpy only (scipy.sparse is touched only when the user's table is sparse).
 """
@@ -27,13 +31,14 @@ import numbers
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._validation import _describe
-from chanceclust.exceptions import InvalidInputError, UnsupportedError
+from chanceclust._validation import _describe, namespace, to_host
+from chanceclust.exceptions import InternalError, InvalidInputError, UnsupportedError
 
 #: The largest total N of a table: counts, sizes and N are int64 inside.
 MAX_TOTAL = 2**63 - 1
@@ -303,6 +308,33 @@ def encoding_threads(workers: int | None, *labels: Any) -> int:
     return available_cores() if size >= PARALLEL_MIN_ELEMENTS else 1
 
 
+# ----------------------------------------------------------------------------- namespaces
+
+# Labels that live in another array library (the Python array API standard: CuPy, JAX, ...,
+# array-api-strict) are encoded (_validation._device_side) and counted (_device_cells) by that
+# library's own namespace, where they are; only the table's cells and each side's K distinct
+# labels cross to the host, through _validation.to_host. numpy arrays take the numpy path
+# below (threads, dense tallies).
+
+
+def _device_cells(xp: Any, codes_true: Any, codes_pred: Any, k_pred: int
+                  ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:  # fmt: skip
+    """:func:`count_keys` of the cell keys on the codes' device (the standard's
+    unique_counts): the distinct keys, ascending, and their counts, in host memory."""
+    device = getattr(codes_true, "device", None) if namespace(codes_true) else codes_pred.device
+    codes_true, codes_pred = (xp.asarray(c, device=device) if isinstance(c, np.ndarray) else c
+                              for c in (codes_true, codes_pred))  # fmt: skip
+    keys = xp.astype(codes_true, xp.int64) * k_pred + xp.astype(codes_pred, xp.int64)
+    found = xp.unique_counts(keys)
+    del keys
+    cells = to_host(found.values).astype(np.int64, copy=False)
+    counts = to_host(found.counts).astype(np.int64, copy=False)
+    if cells.size > 1 and not bool(np.all(cells[1:] > cells[:-1])):  # the standard leaves the
+        order = np.argsort(cells, kind="stable")  # order of unique values unspecified
+        cells, counts = cells[order], counts[order]
+    return cells, counts
+
+
 class CountedCells(NamedTuple):
     """:func:`count_cells`' result: the cells and counts of :func:`count_keys`, and the dense
     tally of all K_A K_B keys when one was built (always with ``tally=True``), else None."""
@@ -329,6 +361,14 @@ def count_cells(
     """
     n = codes_true.shape[0]
     n_keys = k_true * k_pred
+    xp = namespace(codes_true) or namespace(codes_pred)
+    if xp is not None:  # counted where the codes are: only the cells cross to the host
+        cells, counts = _device_cells(xp, codes_true, codes_pred, k_pred)
+        if not tally:
+            return CountedCells(cells, counts, None)
+        dense = np.zeros(n_keys, dtype=np.int64)
+        dense[cells] = counts
+        return CountedCells(cells, counts, dense)
     threads = thread_count(workers, n, n_keys)
     if threads == 1:
         keys = cell_keys(codes_true, codes_pred, k_pred)
@@ -386,6 +426,152 @@ def count_rows(
     np.subtract(position[1:], position[:-1], out=counts[:-1])
     counts[-1:] = end
     return np.diff(per_row).astype(np.intp, copy=False), distinct, counts
+
+
+# ----------------------------------------------------------------------------- tables
+
+
+@dataclass(frozen=True)
+class Table:
+    """The non-zero cells of a contingency table with their margins (internal currency).
+
+    Attributes
+    ----------
+    counts : ndarray of int64
+        The non-zero cell counts n_ij.
+    rows, cols : ndarray of intp
+        Row (``labels_true`` cluster) and column (``labels_pred`` cluster) of each cell.
+    row_sums, col_sums : ndarray of int64
+        Cluster sizes a_i and b_j (all positive: empty rows and columns are dropped).
+    n : int
+        Number of elements N.
+    weights : ndarray of int64 or None
+        None for a table of cells. For a :class:`chanceclust.TableSummary`,
+        the multiplicity of each distinct cell count in ``counts`` (a
+        histogram; ``rows`` and ``cols`` are then empty).
+    column_major : bool
+        False: the cells are in row-major order, by (row, column); True: in
+        column-major order, by (column, row) (the tables counted from labels in
+        the order the measures read them: :func:`table_from_codes`).
+    """
+
+    counts: NDArray[np.int64]
+    rows: NDArray[np.intp]
+    cols: NDArray[np.intp]
+    row_sums: NDArray[np.int64]
+    col_sums: NDArray[np.int64]
+    n: int
+    weights: NDArray[np.int64] | None = None
+    column_major: bool = False
+
+
+def table_from_codes(
+    codes_true: NDArray[np.integer], k_true: int, codes_pred: NDArray[np.integer], k_pred: int,
+    workers: int | None = None,
+) -> Table:  # fmt: skip
+    """The :class:`Table` of two clusterings given as codes 0..K-1 (every code used).
+
+    Counted by :func:`count_cells` (threaded on many elements, ``workers`` None: by
+    its default rule), in the order the measures read the cells where the numbers of
+    clusters tell it (``measures.table_cells``: the side with fewer clusters gives the
+    canonical rows, :func:`sizes_transpose`): column-major when ``labels_pred`` has fewer,
+    so that no second sort of the cells is needed; else row-major (with as many clusters on
+    both sides, the sizes decide, and they are known only once the table is counted: the
+    measures reorder the cells where needed).
+    """
+    n = codes_true.shape[0]
+    column_major = k_true > k_pred
+    if column_major:  # count the transpose: keys col * K_A + row
+        codes_true, k_true, codes_pred, k_pred = codes_pred, k_pred, codes_true, k_true
+    counted = count_cells(codes_true, codes_pred, k_true, k_pred, workers=workers)
+    cells, counts = counted.cells, counted.counts
+    # every major code is used: its cells are the keys in [i K_B, (i + 1) K_B), a run of >= 1
+    bounds = np.searchsorted(cells, np.arange(k_true + 1, dtype=np.int64) * k_pred)
+    runs = np.diff(bounds)
+    if runs.size and int(runs.min()) == 0:
+        raise InternalError("table_from_codes: a code without elements")
+    rows = np.repeat(np.arange(k_true, dtype=np.intp), runs)
+    cols = _minor_codes(cells, rows, k_pred)
+    del cells
+    if counted.tally is not None:  # threaded: the margins of the dense table (K_A K_B <= N / 2)
+        square = counted.tally.reshape(k_true, k_pred)
+        margins = square.sum(axis=1), square.sum(axis=0)
+        del square
+    else:  # each row's run of cells; the columns from the codes or the cells
+        major = np.add.reduceat(counts, bounds[:-1]) if k_true else np.zeros(0, np.int64)
+        if 2 * cols.size >= n and isinstance(codes_pred, np.ndarray):  # a weighted pass over
+            # the cells costs about two plain ones (codes on a device: the cells, on the host)
+            minor = np.bincount(codes_pred, minlength=k_pred)
+        else:
+            minor = exact_bincount(cols, counts, k_pred, n)
+        margins = major, minor
+    del counted
+    if column_major:  # back to (true, pred): rows are labels_true's clusters
+        rows, cols, margins = cols, rows, margins[::-1]
+    shape = (len(margins[0]), len(margins[1]))
+    return table_of_cells(rows, cols, counts, shape, n, margins, column_major=column_major)
+
+
+_MINOR_BLOCK = 1 << 16  # cells converted at a time (temporaries stay in cache)
+
+
+def _minor_codes(
+    cells: NDArray[np.int64], rows: NDArray[np.intp], k_pred: int
+) -> NDArray[np.int64]:
+    """The column codes key - row * K_B of sorted cell keys, in place of the keys."""
+    for first in range(0, cells.size, _MINOR_BLOCK):
+        block = slice(first, first + _MINOR_BLOCK)
+        cells[block] -= rows[block] * k_pred
+    return cells
+
+
+def sizes_transpose(row_sums: NDArray[np.integer], col_sums: NDArray[np.integer]) -> bool | None:
+    """The sizes' part of the canonical orientation of a table's cells (``measures.table_cells``).
+
+    True when the canonical rows are the columns (more rows than columns, or as many and the
+    columns' sorted sizes smaller at the first difference), False when they are the rows,
+    None when both sides have the same sorted sizes (then the cells decide).
+    """
+    k_rows, k_cols = len(row_sums), len(col_sums)
+    if k_rows != k_cols:
+        return k_rows > k_cols
+    rows_sorted, cols_sorted = np.sort(row_sums), np.sort(col_sums)
+    differ = np.flatnonzero(rows_sorted != cols_sorted)
+    if not differ.size:
+        return None
+    first = differ[0]
+    return bool(rows_sorted[first] > cols_sorted[first])
+
+
+def table_of_cells(
+    rows: NDArray[np.integer], cols: NDArray[np.integer], counts: NDArray[np.int64],
+    shape: tuple[int, int], n: int, margins: tuple[NDArray[np.integer], ...] | None = None,
+    *, column_major: bool = False,
+) -> Table:  # fmt: skip
+    """The :class:`Table` of cells in row-major order (column-major with ``column_major``)
+    whose every row and column is used.
+
+    The margins (cluster sizes) are summed from the cells unless given.
+    """
+    k_true, k_pred = shape
+    if margins is None:
+        margins = exact_bincount(rows, counts, k_true, n), exact_bincount(cols, counts, k_pred, n)
+    return Table(
+        counts.astype(np.int64, copy=False),
+        rows.astype(np.intp, copy=False),
+        cols.astype(np.intp, copy=False),
+        margins[0].astype(np.int64, copy=False),
+        margins[1].astype(np.int64, copy=False),
+        n,
+        column_major=column_major,
+    )
+
+
+def user_table(contingency: Any) -> Table:
+    """Validate a user's table (any accepted form, by :func:`check_table`); its Table."""
+    cells = check_table(contingency)
+    shape = (len(cells.row_ids), len(cells.col_ids))
+    return table_of_cells(cells.rows, cells.cols, cells.counts, shape, cells.n)
 
 
 # ----------------------------------------------------------------------------- validation

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from chanceclust._models import MODELS as _MODEL_VALUES
 from chanceclust._models import Model, PerSide, Setting
-from chanceclust.exceptions import InvalidInputError, InvalidInputTypeError
+from chanceclust.exceptions import InternalError, InvalidInputError, InvalidInputTypeError
 
 MODELS = tuple(_MODEL_VALUES)  # ("perm", "num", "all"): the names users type
 AVERAGE_METHODS = ("min", "geometric", "arithmetic", "max")
@@ -164,8 +164,6 @@ def check_count(value: Any, name: str, *, minimum: int = 0, maximum: int | None 
 # Every labels-taking function reads through validate_clusterings (two) or check_labels
 # (one): labels are encoded by hashing (each keeps its identity), keyed inputs aligned by key.
 
-UNASSIGNED_POLICIES = ("raise", "drop", "singletons", "cluster")
-
 # DLPack device types (dlpack.h): host memory, and where labels must be moved from.
 _DLPACK_CPU, _DLPACK_CUDA_HOST = 1, 3
 _DLPACK_DEVICES = {2: "a CUDA GPU", 4: "an OpenCL device", 7: "a Vulkan device",
@@ -215,10 +213,9 @@ class UnassignedReport:
         if self.n_unassigned_true == self.n_unassigned_pred == 0:
             return ""
         where = f"{self.n_unassigned_true} in {first}, {self.n_unassigned_pred} in {second}"
-        if self.policy == "drop":
-            return f"{self.n_dropped} unassigned element(s) dropped ({where})"
-        kind = "each its own cluster" if self.policy == "singletons" else "one cluster per side"
-        return f"{self.n_reassigned} unassigned element(s) re-assigned, {kind} ({where})"
+        policy = check_unassigned(self.policy)
+        moved = self.n_dropped if policy.drops else self.n_reassigned
+        return f"{moved} unassigned element(s) {policy.effect} ({where})"
 
 
 @dataclass(frozen=True)
@@ -246,9 +243,118 @@ class _Side:
     values: list[Any] | None = None  # the label of each code, when asked for
 
 
-def check_unassigned(unassigned: Any) -> str:
-    """Return the unassigned-elements policy if it is one of UNASSIGNED_POLICIES, else raise."""
-    return check_choice(unassigned, "unassigned", UNASSIGNED_POLICIES)
+@dataclass(frozen=True)
+class Unassigned:
+    """The unassigned-elements policy (the ``unassigned`` argument), parsed once by
+    :func:`check_unassigned`: every reader applies it through these members, never by name.
+
+    ``refuses`` ('raise'): an error naming the first unassigned element; ``drops`` ('drop'):
+    left out of both clusterings; otherwise re-assigned, each element its own new cluster
+    (``singletons``) or those of a side one new cluster ('cluster'). ``effect`` says what it
+    did, in :meth:`UnassignedReport.describe`.
+    """
+
+    name: str
+    effect: str
+    refuses: bool = False
+    drops: bool = False
+    singletons: bool = False
+
+    @property
+    def reassigns(self) -> bool:
+        """True when unassigned elements get new clusters ('singletons', 'cluster')."""
+        return not (self.refuses or self.drops)
+
+    def added_clusters(self, n_unassigned: int) -> int:
+        """Codes at most added after a side's K for ``n_unassigned`` elements."""
+        if not self.reassigns:
+            return 0
+        return n_unassigned if self.singletons else 1
+
+    def new_codes(self, k: int, positions: NDArray[np.integer]) -> Any:
+        """The codes of the unassigned elements at ``positions`` (0, 1, ... among a side's
+        unassigned elements, or any distinct numbers below :meth:`added_clusters`)."""
+        return k + positions if self.singletons else k
+
+    def reassign(self, codes: NDArray[np.integer], k: int,
+                 n_unassigned: int) -> tuple[NDArray[np.integer], int, int]:  # fmt: skip
+        """(codes, K, re-assigned count) of one side whose codes < 0 are unassigned."""
+        if not n_unassigned or not self.reassigns:
+            return codes, k, 0
+        codes = codes.copy()
+        mask = codes < 0
+        codes[mask] = self.new_codes(k, np.arange(n_unassigned, dtype=codes.dtype))
+        return codes, k + self.added_clusters(n_unassigned), n_unassigned
+
+    def apply(
+        self,
+        codes_true: NDArray[np.integer],
+        k_true: int,
+        codes_pred: NDArray[np.integer],
+        k_pred: int,
+        names: Sequence[str] = ("labels_true", "labels_pred"),
+        values: tuple[list[Any] | None, list[Any] | None] = (None, None),
+        empty_ok: bool = False,
+    ) -> Clusterings:
+        """The policy (not 'raise') on two aligned code arrays: the single calls and every
+        pair of :func:`chanceclust.pairwise` go through here.
+
+        Codes < 0 are unassigned; -2 marks an element a keyed clustering does not name, and
+        an element that neither of the two names (it came from a third clustering of
+        :func:`validate_many`) is not one of theirs. ``empty_ok``: 'drop' may leave no
+        element (a chunk of a clustering, whose whole is checked when merged).
+        """
+        if codes_true.size and (codes_true.min() == -2 and codes_pred.min() == -2):
+            ours = (codes_true != -2) | (codes_pred != -2)
+            codes_true, codes_pred = codes_true[ours], codes_pred[ours]
+        missing_true, missing_pred = codes_true < 0, codes_pred < 0
+        n_true, n_pred = int(np.count_nonzero(missing_true)), int(np.count_nonzero(missing_pred))
+        if not n_true and not n_pred:
+            return Clusterings(codes_true, k_true, codes_pred, k_pred,
+                               UnassignedReport(self.name), *values)  # fmt: skip
+        if self.drops:
+            keep = ~(missing_true | missing_pred)
+            if codes_true.size and not keep.any() and not empty_ok:
+                raise nothing_left(codes_true.size, names)
+            codes_true, k_true, values_true = _compact(codes_true[keep], k_true, values[0])
+            codes_pred, k_pred, values_pred = _compact(codes_pred[keep], k_pred, values[1])
+            dropped = int(keep.size - np.count_nonzero(keep))
+            report = UnassignedReport(self.name, n_true, n_pred, dropped, 0)
+            return Clusterings(codes_true, k_true, codes_pred, k_pred, report, values_true,
+                               values_pred)  # fmt: skip
+        codes_true, k_true, moved_true = self.reassign(codes_true, k_true, n_true)
+        codes_pred, k_pred, moved_pred = self.reassign(codes_pred, k_pred, n_pred)
+        report = UnassignedReport(self.name, n_true, n_pred, 0, moved_true + moved_pred)
+        return Clusterings(codes_true, k_true, codes_pred, k_pred, report)
+
+    def check_chunk(self) -> None:
+        """Refuse a policy that needs the whole clustering for one chunk's table (a
+        re-assigned element's new cluster would differ in another chunk's table)."""
+        if self.reassigns:
+            raise InvalidInputError(
+                f"`unassigned`={self.name!r} needs the whole clustering, not a chunk: an "
+                "unassigned element's new cluster would not be the same in the tables of other "
+                "chunks; give partial_table unassigned='drop' (or 'raise'), or apply "
+                f"{self.name!r} to the whole labels first."
+            )
+
+
+#: The policies by the names users type.
+POLICIES = {p.name: p for p in (
+    Unassigned("raise", "refused", refuses=True),
+    Unassigned("drop", "dropped", drops=True),
+    Unassigned("singletons", "re-assigned, each its own cluster", singletons=True),
+    Unassigned("cluster", "re-assigned, one cluster per side"),
+)}  # fmt: skip
+UNASSIGNED_POLICIES = tuple(POLICIES)
+RAISE = POLICIES["raise"]
+
+
+def check_unassigned(unassigned: Any) -> Unassigned:
+    """The unassigned-elements policy named ``unassigned`` (or given as a value), else raise."""
+    if isinstance(unassigned, Unassigned):
+        return unassigned
+    return POLICIES[check_choice(unassigned, "unassigned", UNASSIGNED_POLICIES)]
 
 
 def check_unassigned_label(unassigned_label: Any) -> frozenset[Any]:
@@ -324,7 +430,7 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray | list[Any]:
     the same objects, encoded by hashing (never numpy's fixed-width strings,
     which merge "a" with "a\\x00" and 1 with "1").
     """
-    if isinstance(labels, np.ma.MaskedArray):  # masked elements are missing labels
+    if _is_masked(labels):  # masked elements are missing labels
         return _masked(labels.data, np.ma.getmaskarray(labels))
     if hasattr(labels, "to_numpy") and not isinstance(labels, np.ndarray):  # pandas
         numpy_dtype = getattr(labels.dtype, "numpy_dtype", None)
@@ -364,6 +470,13 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray | list[Any]:
             f"`{name}` must be 1-D (one label per element); got an array of shape {array.shape}."
         )
     return array
+
+
+def _is_masked(labels: Any) -> bool:
+    """True for a numpy masked array; never imports numpy.ma (~20 ms at the first call of a
+    process), which must already be loaded for a masked array to exist."""
+    ma = sys.modules.get("numpy.ma")
+    return ma is not None and isinstance(labels, ma.MaskedArray)
 
 
 def _masked(data: np.ndarray, mask: NDArray[np.bool_]) -> np.ndarray | list[Any]:
@@ -476,6 +589,39 @@ def _chunked(function: Any, size: int, threads: int) -> list[Any]:
         return list(pool.map(function, starts))
 
 
+def _dense_codes_in_chunks(
+    values: np.ndarray, base: int, present: NDArray[np.bool_], dtype: type, threads: int
+) -> tuple[NDArray[np.integer], int]:
+    """Codes and K of dense integer labels, in chunks by ``threads`` threads: the same codes
+    for any number of threads (the scatter of the labels present and the gather of their
+    ranks are exact, whatever thread does them). ``present`` (all False) gets the flags."""
+    if threads > 1 and present.size <= _OWN_FLAGS_MAX:
+        # few distinct values: each chunk flags its own array (threads storing into
+        # one small shared array keep taking its cache lines from each other: on 16
+        # cores that cost 10x the CPU), then the flags are or-ed (exact, any order)
+        def flags(start: int) -> NDArray[np.bool_]:
+            own = np.zeros(present.size, dtype=bool)
+            own[_shifted(values[start : start + _ENCODE_CHUNK], base)] = True
+            return own
+
+        for own in _chunked(flags, values.size, threads):
+            present |= own
+    else:
+        def scatter(start: int) -> None:  # threads may set one flag at once: both True
+            present[_shifted(values[start : start + _ENCODE_CHUNK], base)] = True
+
+        _chunked(scatter, values.size, threads)
+    rank = np.cumsum(present, dtype=dtype) - 1
+    codes, k = np.empty(values.size, dtype=dtype), int(rank[-1]) + 1
+
+    def gather(start: int) -> None:  # disjoint slices of the codes
+        part = values[start : start + _ENCODE_CHUNK]
+        np.take(rank, _shifted(part, base), out=codes[start : start + part.size])
+
+    _chunked(gather, values.size, threads)
+    return codes, k
+
+
 def _encode_sorted(
     array: np.ndarray, marks: frozenset[Any], missing: NDArray[np.bool_] | None,
     threads: int = 1,
@@ -492,7 +638,7 @@ def _encode_sorted(
         values = values.view(np.uint8)
     uniques = codes = None
     if values.dtype.kind in "iu" and values.size:
-        if threads < 2:
+        if threads < 2 or values.size <= _ENCODE_CHUNK:
             low, high = int(values.min()), int(values.max())
         else:
             ends = _chunked(lambda start: (values[start : start + _ENCODE_CHUNK].min(),
@@ -500,34 +646,16 @@ def _encode_sorted(
                             values.size, threads)  # fmt: skip
             low, high = min(int(e[0]) for e in ends), max(int(e[1]) for e in ends)
         if high - low <= 4 * values.size + 1024:  # dense integer labels: O(N), no sort
-            # in chunks: never a shifted int64 copy of all the labels (memory: #23); labels
-            # from a small non-negative minimum (e.g. 1-based) index the tallies unshifted
+            # labels from a small non-negative minimum (e.g. 1-based) index the flags unshifted
             base = 0 if 0 <= low <= high - low + 1024 else low
             present = np.zeros(high - base + 1, dtype=bool)
-            if threads > 1 and present.size <= _OWN_FLAGS_MAX:
-                # few distinct values: each chunk flags its own array (threads storing into
-                # one small shared array keep taking its cache lines from each other: on 16
-                # cores that cost 10x the CPU), then the flags are or-ed (exact, any order)
-                def flags(start: int) -> NDArray[np.bool_]:
-                    own = np.zeros(present.size, dtype=bool)
-                    own[_shifted(values[start : start + _ENCODE_CHUNK], base)] = True
-                    return own
-
-                for own in _chunked(flags, values.size, threads):
-                    present |= own
-            else:
-                def scatter(start: int) -> None:  # threads may set one flag at once: both True
-                    present[_shifted(values[start : start + _ENCODE_CHUNK], base)] = True
-
-                _chunked(scatter, values.size, threads)
-            rank = np.cumsum(present, dtype=dtype) - 1
-            codes, k = np.empty(values.size, dtype=dtype), int(rank[-1]) + 1
-
-            def gather(start: int) -> None:  # disjoint slices of the codes
-                part = values[start : start + _ENCODE_CHUNK]
-                np.take(rank, _shifted(part, base), out=codes[start : start + part.size])
-
-            _chunked(gather, values.size, threads)
+            if values.size <= _ENCODE_CHUNK:  # one chunk: no chunk or thread machinery
+                shifted = _shifted(values, base)
+                present[shifted] = True
+                rank = np.cumsum(present, dtype=dtype) - 1
+                codes, k = np.take(rank, shifted), int(rank[-1]) + 1  # take: faster than []
+            else:  # in chunks: never a shifted int64 copy of all the labels (memory: #23)
+                codes, k = _dense_codes_in_chunks(values, base, present, dtype, threads)
             if marks:  # the labels present, as Python ints (no overflow near 2**64)
                 uniques = np.array([int(i) + base for i in np.flatnonzero(present)], dtype=object)
     if codes is None:
@@ -554,7 +682,7 @@ def _encode_array(
     if isinstance(array, list):
         return _encode_objects(array, name, marks)
     missing = None
-    if isinstance(array, np.ma.MaskedArray):  # from _masked: its mask marks missing labels
+    if _is_masked(array):  # from _masked: its mask marks missing labels
         missing, array = np.ma.getmaskarray(array), array.data
     kind = array.dtype.kind
     if kind == "O":
@@ -692,7 +820,7 @@ def _host_array(labels: Any, name: str) -> Any:
         # host memory, by their own conversion (pyarrow's DLPack export warns that its
         # unversioned capsule is deprecated, and has none for strings)
         masked = _nulls_masked(labels, module)
-        return masked if masked is not None else np.asarray(labels)
+        return masked if masked is not None else _own_numpy(labels, module)
     _refuse_device(labels, name)
     if callable(getattr(labels, "__dlpack__", None)) and callable(
         getattr(labels, "__dlpack_device__", None)
@@ -710,6 +838,13 @@ def _host_array(labels: Any, name: str) -> Any:
     return labels
 
 
+def _own_numpy(labels: Any, module: str) -> np.ndarray:
+    """A pyarrow or polars array as numpy by its own conversion: strings as Python objects
+    (polars' ``__array__`` gives fixed-width strings, which drop trailing NULs: "a" and
+    "a\x00" would be one cluster)."""
+    return labels.to_numpy() if module == "polars" else np.asarray(labels)
+
+
 def _nulls_masked(labels: Any, module: str) -> Any:
     """A pyarrow Array or ChunkedArray, or a polars Series, of numbers or booleans with nulls:
     the values in their own dtype with the nulls masked (numpy's conversion gives floats where
@@ -724,7 +859,7 @@ def _nulls_masked(labels: Any, module: str) -> Any:
     elif kind.startswith(("int", "uint", "float", "double", "halffloat")):
         fill = 0
     else:
-        return np.asarray(labels)
+        return _own_numpy(labels, module)
     if arrow and hasattr(labels, "combine_chunks"):  # ChunkedArray: pyarrow 10's to_numpy
         labels = labels.combine_chunks()  # takes no zero_copy_only; one Array does
     options = {"zero_copy_only": False} if arrow else {}
@@ -744,6 +879,12 @@ def _graph_names(clustering: Any) -> list[Any] | None:
     return None
 
 
+def _frozen(groups: Any) -> list[frozenset[Any]]:
+    """Each set of ``groups`` frozen, once per set object (members usually share one)."""
+    frozen: dict[int, frozenset[Any]] = {}
+    return [frozen.get(id(g)) or frozen.setdefault(id(g), frozenset(g)) for g in groups]
+
+
 def _community_sets(labels: Mapping[Any, Any], name: str) -> list[Any] | None:
     """``{element: its community as a set}`` (networkx's LFR benchmark) as labels, else None.
 
@@ -751,17 +892,11 @@ def _community_sets(labels: Mapping[Any, Any], name: str) -> list[Any] | None:
     elements than the keys; each element's label is its set. The sets must form a
     partition: an element whose set differs from that of a member is an overlap.
     """
-    frozen: dict[int, frozenset[Any]] = {}  # by id: members usually share one set object
-    values = []
-    for element, group in labels.items():
-        if not isinstance(group, (set, frozenset)):
-            return None
-        label = frozen.get(id(group))
-        if label is None:
-            label = frozen[id(group)] = frozenset(group)
-        if element not in label:
-            return None
-        values.append(label)
+    if not all(isinstance(group, (set, frozenset)) for group in labels.values()):
+        return None
+    values = _frozen(labels.values())
+    if not all(element in label for element, label in zip(labels, values, strict=True)):
+        return None
     distinct = set(values)
     if sum(len(g) for g in distinct) != len(values) or len(set().union(*distinct)) != len(values):
         for element, label in zip(labels, values, strict=True):
@@ -778,11 +913,100 @@ def _community_sets(labels: Mapping[Any, Any], name: str) -> list[Any] | None:
     return values
 
 
+def _community_of_each(labels: Any) -> Any:
+    """A list of each element's community as a set (networkx's LFR benchmark,
+    ``[G.nodes[v]["community"] for v in G]``) as labels: each element's label is its set,
+    frozen. Read so only where it cannot be a list of communities -- a set repeats, which as
+    communities would be an overlap -- and each distinct set is listed once per member,
+    the sets disjoint; anything else is returned as it is (read as communities)."""
+    if not isinstance(labels, (list, tuple)) or not labels or not isinstance(labels[0], set):
+        return labels
+    if not all(isinstance(group, set) for group in labels):
+        return labels
+    values = _frozen(labels)
+    sizes: dict[frozenset[Any], int] = {}
+    for label in values:
+        sizes[label] = sizes.get(label, 0) + 1
+    if len(sizes) == len(values) or any(len(g) != m for g, m in sizes.items()):
+        return labels
+    if len(set().union(*sizes)) != len(values):  # two communities share an element
+        return labels
+    return values
+
+
+def namespace(x: Any) -> Any:
+    """The array-API namespace of a non-numpy array (array-api-compat's when installed),
+    else None (numpy arrays and every other input are read on the host)."""
+    if isinstance(x, np.ndarray) or not hasattr(x, "__array_namespace__"):
+        return None
+    try:
+        import array_api_compat
+    except ImportError:
+        xp = x.__array_namespace__()
+    else:
+        xp = array_api_compat.array_namespace(x)
+    return xp
+
+
+def to_host(x: Any) -> NDArray[Any]:
+    """A small array of another library (a table's cells, a side's K labels) in host memory:
+    the one place where data leaves a device (DLPack with a copy to the CPU, else the
+    library's own call)."""
+    moves = (lambda: np.from_dlpack(x, device="cpu", copy=True), lambda: np.asarray(x.get()),
+             lambda: np.asarray(x.cpu()), lambda: np.from_dlpack(x), lambda: np.asarray(x))
+    # (DLPack's copy to the CPU needs numpy >= 2.1; .get(): CuPy; .cpu(): PyTorch; the last
+    # two: arrays already in host memory)
+    for move in moves:
+        try:
+            return move()
+        except (AttributeError, TypeError, ValueError, BufferError, RuntimeError):
+            continue
+    raise InternalError(f"cannot copy a {type(x).__name__} to host memory")
+
+
+def _device_side(labels: Any, name: str, keep_values: bool) -> _Side | None:
+    """Integer or boolean labels of another array library, encoded by its own namespace where
+    they are (the standard's unique_inverse): codes in sorted label order, as numpy's path
+    gives them; only the K distinct labels cross to the host. None for any other input."""
+    xp = namespace(labels)
+    if not all(hasattr(xp, f) for f in ("isdtype", "unique_inverse", "unique_counts")) or (
+        not xp.isdtype(labels.dtype, ("integral", "bool"))
+    ):  # None, or a namespace older than the 2023.12 standard: read on the host, as before
+        return None
+    if labels.ndim != 1:
+        raise InvalidInputError(
+            f"`{name}` must be 1-D (one label per element); got an array of shape "
+            f"{tuple(labels.shape)}."
+        )
+    distinct, codes = xp.unique_inverse(labels)
+    values = to_host(distinct)
+    order = np.argsort(values, kind="stable")
+    if not bool(np.all(order == np.arange(order.size))):  # the standard leaves it unspecified
+        rank = np.empty(order.size, dtype=np.int64)
+        rank[order] = np.arange(order.size, dtype=np.int64)
+        codes, values = xp.take(xp.asarray(rank, device=codes.device), codes), values[order]
+    return _Side(codes, int(values.size), 0, values=values.tolist() if keep_values else None)
+
+
 def _read_side(
     labels: Any, name: str, marks: frozenset[Any], *, keep_values: bool = False,
-    threads: int = 1,
+    threads: int = 1, on_device: bool = False,
 ) -> _Side:  # fmt: skip
-    """Read one clustering in any accepted container (see :func:`validate_clusterings`)."""
+    """Read one clustering in any accepted container (see :func:`validate_clusterings`).
+
+    ``on_device``: integer labels of another array library (no ``marks``) are encoded where
+    they live (:func:`_device_side`), for callers that count their codes by
+    :func:`chanceclust._tables.count_cells`.
+    """
+    if type(labels) is np.ndarray:  # the common case: no other container's rule applies
+        array = _as_label_array(labels, name)
+        codes, k, n_bad = _encode_array(array, name, marks, threads)
+        return _Side(codes, k, n_bad,
+                     values=_code_values(array, codes, k) if keep_values else None)  # fmt: skip
+    if on_device and not marks:
+        side = _device_side(labels, name, keep_values)
+        if side is not None:
+            return side
     _check_container(labels, name)
     labels = _host_array(labels, name)
     source: Any = None  # what the codes index, for keep_values
@@ -817,6 +1041,7 @@ def _read_side(
                 "labels, or a list of communities."
             )
         labels = list(labels)
+    labels = _community_of_each(labels)
     if _looks_like_communities(labels):
         keys, numbers_ = _communities(labels, name)
         array = np.asarray(numbers_, dtype=np.int64)
@@ -965,7 +1190,8 @@ def _arrange(sides: list[_Side], names: Sequence[str]) -> list[_Side]:
                 f"{n} and {side.codes.shape[0]}."
             )
     # matched by position: messages name positions
-    return [replace(side, keys=None, series=False) for side in sides]
+    return [side if side.keys is None else replace(side, keys=None, series=False)
+            for side in sides]  # fmt: skip
 
 
 def _first_unassigned(side: _Side) -> str:
@@ -991,11 +1217,30 @@ def _compact(
 # What a missing label is, and the policies to choose from, as every message that counts
 # unassigned elements says them.
 MISSING_VALUES = "None, NaN, NA, NaT, masked elements"
-CHOOSE_POLICY = (
-    "Choose what they mean: unassigned='drop' leaves them out of both clusterings, "
-    "'singletons' makes each its own cluster, 'cluster' puts those of a clustering in one "
-    "cluster."
-)
+
+
+def choose_policy(option: str = "unassigned") -> str:
+    """The sentence that offers the policies, for the argument or the CLI option ``option``."""
+    q = "" if option.startswith("--") else "'"
+    return (
+        f"Choose what they mean: {_setting(option, f'{q}drop{q}')} leaves them out of both "
+        f"clusterings, {q}singletons{q} makes each its own cluster, {q}cluster{q} puts those of "
+        "a clustering in one cluster."
+    )
+
+
+CHOOSE_POLICY = choose_policy()
+
+
+def unassigned_message(parts: Sequence[str], marks: frozenset[Any], nulls: str = "",
+                       absent: str = "") -> str:  # fmt: skip
+    """The error of unassigned='raise': ``parts`` say where each side's first unassigned
+    element is; ``nulls`` and ``absent`` add to the list of what makes one unassigned."""
+    marked = f", labels in unassigned_label={sorted(marks, key=repr)!r}" if marks else ""
+    return (
+        "; ".join(parts) + f" (missing values: {MISSING_VALUES}{nulls}{marked}{absent}). "
+        + CHOOSE_POLICY
+    )
 
 
 def _raise_unassigned(sides: list[tuple[_Side, str]], marks: frozenset[Any]) -> None:
@@ -1004,13 +1249,10 @@ def _raise_unassigned(sides: list[tuple[_Side, str]], marks: frozenset[Any]) -> 
         for side, name in sides
         if side.n_unassigned
     ]
-    marked = f", labels in unassigned_label={sorted(marks, key=repr)!r}" if marks else ""
-    raise InvalidInputError(
-        "; ".join(parts) + f" (missing values: {MISSING_VALUES}{marked}"
-        + (", or elements absent from one of two keyed inputs" if sides[0][0].keys is not None
-           else "")
-        + "). " + CHOOSE_POLICY
-    )
+    keyed = sides[0][0].keys is not None
+    raise InvalidInputError(unassigned_message(
+        parts, marks, absent=", or elements absent from one of two keyed inputs" if keyed else ""
+    ))
 
 
 def nothing_left(size: int, names: Sequence[str]) -> InvalidInputError:
@@ -1024,62 +1266,6 @@ def nothing_left(size: int, names: Sequence[str]) -> InvalidInputError:
     )
 
 
-def _apply_policy(codes: NDArray[np.integer], k: int, n_unassigned: int,
-                  policy: str) -> tuple[NDArray[np.integer], int, int]:
-    """(codes, K, re-assigned count) of one side under 'singletons' or 'cluster'."""
-    if not n_unassigned:
-        return codes, k, 0
-    codes = codes.copy()
-    mask = codes < 0
-    if policy == "singletons":
-        codes[mask] = k + np.arange(n_unassigned, dtype=codes.dtype)
-        return codes, k + n_unassigned, n_unassigned
-    codes[mask] = k
-    return codes, k + 1, n_unassigned
-
-
-def apply_unassigned(
-    codes_true: NDArray[np.integer],
-    k_true: int,
-    codes_pred: NDArray[np.integer],
-    k_pred: int,
-    policy: str,
-    names: Sequence[str] = ("labels_true", "labels_pred"),
-    values: tuple[list[Any] | None, list[Any] | None] = (None, None),
-    empty_ok: bool = False,
-) -> Clusterings:
-    """The policy 'drop', 'singletons' or 'cluster' on two aligned code arrays.
-
-    Codes < 0 are unassigned; -2 marks an element a keyed clustering does not name, and
-    an element that neither of the two names (it came from a third clustering of
-    :func:`validate_many`) is not one of theirs. The single calls and every pair of
-    :func:`chanceclust.pairwise` go through here. ``empty_ok``: 'drop' may leave no element
-    (a chunk of a clustering, whose whole is checked when merged).
-    """
-    if codes_true.size and (codes_true.min() == -2 and codes_pred.min() == -2):
-        ours = (codes_true != -2) | (codes_pred != -2)
-        codes_true, codes_pred = codes_true[ours], codes_pred[ours]
-    missing_true, missing_pred = codes_true < 0, codes_pred < 0
-    n_true, n_pred = int(np.count_nonzero(missing_true)), int(np.count_nonzero(missing_pred))
-    if not n_true and not n_pred:
-        return Clusterings(codes_true, k_true, codes_pred, k_pred, UnassignedReport(policy),
-                           *values)  # fmt: skip
-    if policy == "drop":
-        keep = ~(missing_true | missing_pred)
-        if codes_true.size and not keep.any() and not empty_ok:
-            raise nothing_left(codes_true.size, names)
-        codes_true, k_true, values_true = _compact(codes_true[keep], k_true, values[0])
-        codes_pred, k_pred, values_pred = _compact(codes_pred[keep], k_pred, values[1])
-        dropped = int(keep.size - np.count_nonzero(keep))
-        report = UnassignedReport(policy, n_true, n_pred, dropped, 0)
-        return Clusterings(codes_true, k_true, codes_pred, k_pred, report, values_true,
-                           values_pred)  # fmt: skip
-    codes_true, k_true, moved_true = _apply_policy(codes_true, k_true, n_true, policy)
-    codes_pred, k_pred, moved_pred = _apply_policy(codes_pred, k_pred, n_pred, policy)
-    report = UnassignedReport(policy, n_true, n_pred, 0, moved_true + moved_pred)
-    return Clusterings(codes_true, k_true, codes_pred, k_pred, report)
-
-
 def validate_clusterings(
     labels_true: Any,
     labels_pred: Any,
@@ -1089,6 +1275,7 @@ def validate_clusterings(
     keep_values: bool = False,
     workers: int = 1,
     empty_ok: bool = False,
+    on_device: bool = False,
 ) -> Clusterings:
     """The one validation path of two clusterings: codes, cluster counts and a report.
 
@@ -1111,23 +1298,32 @@ def validate_clusterings(
     ``values_pred``; under 'raise' and 'drop'). ``workers``: threads that encode dense
     integer label arrays (a count the caller resolved, e.g. by
     :func:`chanceclust._tables.encoding_threads`; the same codes for any count).
-    ``empty_ok``: 'drop' may leave no element (a chunk; see :func:`apply_unassigned`).
+    ``empty_ok``: 'drop' may leave no element (a chunk; see :meth:`Unassigned.apply`).
+    ``on_device``: integer labels of another array library (CuPy, JAX, array-api-strict, ...)
+    may come back as codes on their device (for a caller that only counts them, through
+    :func:`chanceclust._tables.count_cells`).
     """
     policy = check_unassigned(unassigned)
     marks = check_unassigned_label(unassigned_label)
     names = ("labels_true", "labels_pred")
     true, pred = _arrange(
-        [_read_side(labels_true, names[0], marks, keep_values=keep_values, threads=workers),
-         _read_side(labels_pred, names[1], marks, keep_values=keep_values, threads=workers)],
+        [_read_side(labels_true, names[0], marks, keep_values=keep_values, threads=workers,
+                    on_device=on_device),
+         _read_side(labels_pred, names[1], marks, keep_values=keep_values, threads=workers,
+                    on_device=on_device)],
         names,
     )  # fmt: skip
+    if (true.n_unassigned or pred.n_unassigned) and on_device:  # the policy reads host codes
+        return validate_clusterings(labels_true, labels_pred, unassigned_label=unassigned_label,
+                                    unassigned=policy, keep_values=keep_values, workers=workers,
+                                    empty_ok=empty_ok)  # fmt: skip
     if not true.n_unassigned and not pred.n_unassigned:
-        return Clusterings(true.codes, true.k, pred.codes, pred.k, UnassignedReport(policy),
-                           true.values, pred.values)  # fmt: skip
-    if policy == "raise":
+        return Clusterings(true.codes, true.k, pred.codes, pred.k,
+                           UnassignedReport(policy.name), true.values, pred.values)  # fmt: skip
+    if policy.refuses:
         _raise_unassigned([(true, names[0]), (pred, names[1])], marks)
-    return apply_unassigned(true.codes, true.k, pred.codes, pred.k, policy, names,
-                            (true.values, pred.values), empty_ok)  # fmt: skip
+    return policy.apply(true.codes, true.k, pred.codes, pred.k, names,
+                        (true.values, pred.values), empty_ok)  # fmt: skip
 
 
 def validate_many(
@@ -1142,7 +1338,7 @@ def validate_many(
     Returns one code array per clustering on the same elements (the union of the keys
     for keyed inputs, in the first one's order), each clustering's K, and whether it has
     unassigned elements (codes < 0). Under 'raise' those are an error here; the other
-    policies apply per pair (:func:`apply_unassigned`), as the single call of that pair.
+    policies apply per pair (:meth:`Unassigned.apply`), as the single call of that pair.
     """
     policy = check_unassigned(unassigned)
     marks = check_unassigned_label(unassigned_label)
@@ -1151,7 +1347,7 @@ def validate_many(
     sides = _arrange([_read_side(labels, name, marks)
                       for labels, name in zip(clusterings, names, strict=True)], names)  # fmt: skip
     flagged = [(side, name) for side, name in zip(sides, names, strict=True) if side.n_unassigned]
-    if flagged and policy == "raise":
+    if flagged and policy.refuses:
         _raise_unassigned(flagged, marks)
     return [side.codes for side in sides], [side.k for side in sides], [
         side.n_unassigned > 0 for side in sides
@@ -1172,14 +1368,13 @@ def check_labels(labels: Any, name: str = "labels", *, unassigned_label: Any = N
         side = replace(side, keys=None)  # one labeling: messages name positions
     if not side.n_unassigned:
         return side.codes, side.k
-    if policy == "raise":
+    if policy.refuses:
         _raise_unassigned([(side, name)], marks)
-    if policy == "drop":
+    if policy.drops:
         if side.n_unassigned == side.codes.size:
             raise nothing_left(side.codes.size, [name])
         return _compact(side.codes[side.codes >= 0], side.k)[:2]
-    codes, k, _ = _apply_policy(side.codes, side.k, side.n_unassigned, policy)
-    return codes, k
+    return policy.reassign(side.codes, side.k, side.n_unassigned)[:2]
 
 
 def distinct_labels(labels: Any, name: str) -> tuple[NDArray[Any], NDArray[np.int64]]:

@@ -20,10 +20,9 @@ calls, and with the work shared out the way that scales:
   process pools and for Dask workers that see this machine's files (a
   LocalCluster), else scattered once to every Dask worker; a task carries only
   its pair indices;
-* the per-pair kernel reuses per-worker buffers for the contingency table,
-  so its speed does not depend on the allocator's settings (Dask's nanny
-  sets ``MALLOC_TRIM_THRESHOLD_``, which made a kernel allocating ~1 MB per
-  pair 2.5x slower).
+* the per-pair kernel reuses per-worker buffers for the contingency table;
+  the library never changes its process's allocator: the settings that keep
+  Dask workers' per-pair temporaries fast are in docs/guide/scaling.md.
 
 ``executor`` is any :class:`concurrent.futures.Executor`: a
 ``ProcessPoolExecutor``, a ``ThreadPoolExecutor``, loky's, or
@@ -53,11 +52,13 @@ from chanceclust._models import Setting, Side, canonical_pair
 from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust._tables import CellBuffers, cell_keys, count_keys
 from chanceclust._validation import (
+    RAISE,
+    Unassigned,
     _describe,
     _is_pandas,
-    apply_unassigned,
     check_average_method,
     check_setting,
+    check_unassigned,
     validate_many,
 )
 from chanceclust.adjusted import _adjusted_mutual_information
@@ -174,7 +175,7 @@ class _Spec:
     method: str
     n: int
     # With unassigned elements: the policy, which clusterings have some, their names.
-    policy: str = "raise"
+    policy: Unassigned = RAISE
     unassigned: tuple[bool, ...] = ()
     names: tuple[str, ...] = ()
 
@@ -329,7 +330,7 @@ default="ami"
     values = np.empty(rows_index.size, dtype=np.float64)
     spec = _Spec(measure_name, setting, method, n)
     if any(flagged):  # the policy applies per pair, in the workers
-        spec = _Spec(measure_name, setting, method, n, str(unassigned), tuple(flagged),
+        spec = _Spec(measure_name, setting, method, n, check_unassigned(unassigned), tuple(flagged),
                      tuple(labels))  # fmt: skip
     if codes and rows_index.size:
         matrix = np.stack([c.astype(np.int32 if (n or 0) < 2**31 else np.int64) for c in codes])
@@ -647,78 +648,6 @@ def _workspace(token: str, source: Any, ks: NDArray[np.int64], n: int) -> _Works
     return made
 
 
-class _AllocatorScope:
-    """Relax glibc's pinned malloc thresholds while pair kernels run, then restore them.
-
-    Setting ``MALLOC_TRIM_THRESHOLD_`` (Dask's nanny sets 65536 in every
-    worker) also pins glibc's mmap threshold at 128 KiB, so every temporary
-    array above it (the E[MI] and MI kernels make many per pair) becomes a
-    fresh mmap, page faults and munmap: 2-3x slower. Only when such a
-    variable is set, and only while a block of pairs runs, the thresholds are
-    raised with ``mallopt``; on exit they are set back to the environment's
-    values and the heap is trimmed, so the process returns to exactly the
-    configuration it was started with. Nested and concurrent blocks (threads)
-    share one scope. A no-op without glibc or without the variables.
-    """
-
-    _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
-    _DEFAULT_MMAP = 128 * 1024
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._depth = 0
-        self._libc: Any = None
-        self._restore: list[tuple[int, int]] = []
-        trim = os.environ.get("MALLOC_TRIM_THRESHOLD_")
-        mmap = os.environ.get("MALLOC_MMAP_THRESHOLD_")
-        if trim is None and mmap is None:
-            return
-        try:
-            import ctypes
-            import ctypes.util
-
-            name = ctypes.util.find_library("c")
-            libc = ctypes.CDLL(name) if name else None
-            if libc is None or not hasattr(libc, "mallopt") or not hasattr(libc, "malloc_trim"):
-                return
-            self._restore = [
-                (self._M_TRIM_THRESHOLD, int(trim) if trim is not None else 128 * 1024),
-                (self._M_MMAP_THRESHOLD, int(mmap) if mmap is not None else self._DEFAULT_MMAP),
-            ]
-        except (OSError, ValueError):  # pragma: no cover - no usable libc, or odd values
-            return
-        self._libc = libc
-
-    def __enter__(self) -> None:
-        if self._libc is None:
-            return
-        with self._lock:
-            if self._depth == 0:
-                self._libc.mallopt(self._M_MMAP_THRESHOLD, 32 * 1024 * 1024)
-                self._libc.mallopt(self._M_TRIM_THRESHOLD, 256 * 1024 * 1024)
-            self._depth += 1
-
-    def __exit__(self, *exc: object) -> None:
-        if self._libc is None:
-            return
-        with self._lock:
-            self._depth -= 1
-            if self._depth == 0:
-                for param, value in self._restore:
-                    self._libc.mallopt(param, value)
-                self._libc.malloc_trim(0)
-
-
-_ALLOCATOR_SCOPE: _AllocatorScope | None = None
-
-
-def _allocator_scope() -> _AllocatorScope:
-    global _ALLOCATOR_SCOPE
-    if _ALLOCATOR_SCOPE is None:
-        _ALLOCATOR_SCOPE = _AllocatorScope()
-    return _ALLOCATOR_SCOPE
-
-
 def _run_task(token: str, source: Any, ks: NDArray[np.int64], spec: _Spec,
               rows: NDArray[np.int64], cols: NDArray[np.int64],
               need_pairs: bool) -> NDArray[np.float64]:  # fmt: skip
@@ -740,9 +669,8 @@ def _run_block(
     """Evaluate the measure on pairs (rows[p], cols[p]); ``source`` holds the codes once."""
     ws = _workspace(token, source, ks, spec.n)
     out = np.empty(rows.size, dtype=np.float64)
-    with _allocator_scope():
-        for p, (i, j) in enumerate(zip(rows.tolist(), cols.tolist(), strict=True)):
-            out[p] = _pair_value(ws, spec, i, j, expectations)
+    for p, (i, j) in enumerate(zip(rows.tolist(), cols.tolist(), strict=True)):
+        out[p] = _pair_value(ws, spec, i, j, expectations)
     return out
 
 
@@ -770,9 +698,9 @@ def _pair_value(ws: _Workspace, spec: _Spec, i: int, j: int,
 
 def _unassigned_pair_value(ws: _Workspace, spec: _Spec, i: int, j: int, measure: Any) -> float:
     """A pair with unassigned elements: the policy of its single call, then its table."""
-    c = apply_unassigned(
+    c = spec.policy.apply(
         np.asarray(ws.codes[i]), int(ws.ks[i]), np.asarray(ws.codes[j]), int(ws.ks[j]),
-        spec.policy, (spec.names[i], spec.names[j]),
+        (spec.names[i], spec.names[j]),
     )
     table = _table_from_codes(c.codes_true, c.k_true, c.codes_pred, c.k_pred)
     sides = spec.setting.sides_of_table(table) if measure.uses_model else None

@@ -10,11 +10,14 @@ from numpy.typing import NDArray
 
 from chanceclust._docs import fill_doc
 from chanceclust._tables import (
-    check_table,
+    Table,  # noqa: F401 - re-exported
     check_workers,
     count_cells,
     encoding_threads,
-    exact_bincount,
+    sizes_transpose,  # noqa: F401 - re-exported
+    table_from_codes,
+    table_of_cells,
+    user_table,
 )
 from chanceclust._validation import (
     Clusterings,
@@ -30,43 +33,13 @@ if TYPE_CHECKING:
 
 __all__ = ["PairCounts", "contingency_table", "pair_counts"]
 
+# The table path lives in _tables; its names stay importable from here (Table and
+# sizes_transpose too), as the other modules and the benchmarks import them.
+_table_from_codes, _table_of_cells, _check_table = table_from_codes, table_of_cells, user_table
+
 # ``contingency_table(sparse=None)`` returns a sparse table above this many cells (public
 # behaviour, documented there; how the cells are counted is _tables.dense_counting's rule).
 _DENSE_OUTPUT_LIMIT = 2**22
-
-
-@dataclass(frozen=True)
-class Table:
-    """The non-zero cells of a contingency table with their margins (internal currency).
-
-    Attributes
-    ----------
-    counts : ndarray of int64
-        The non-zero cell counts n_ij.
-    rows, cols : ndarray of intp
-        Row (``labels_true`` cluster) and column (``labels_pred`` cluster) of each cell.
-    row_sums, col_sums : ndarray of int64
-        Cluster sizes a_i and b_j (all positive: empty rows and columns are dropped).
-    n : int
-        Number of elements N.
-    weights : ndarray of int64 or None
-        None for a table of cells. For a :class:`chanceclust.TableSummary`,
-        the multiplicity of each distinct cell count in ``counts`` (a
-        histogram; ``rows`` and ``cols`` are then empty).
-    column_major : bool
-        False: the cells are in row-major order, by (row, column); True: in
-        column-major order, by (column, row) (the tables counted from labels in
-        the order the measures read them: :func:`_table_from_codes`).
-    """
-
-    counts: NDArray[np.int64]
-    rows: NDArray[np.intp]
-    cols: NDArray[np.intp]
-    row_sums: NDArray[np.int64]
-    col_sums: NDArray[np.int64]
-    n: int
-    weights: NDArray[np.int64] | None = None
-    column_major: bool = False
 
 
 @dataclass(frozen=True)
@@ -152,7 +125,7 @@ def contingency_table(
     # passed on as a temporary, not kept here: the codes are freed as the table is counted
     return table_of_codes(
         validate_clusterings(labels_true, labels_pred, unassigned_label=unassigned_label,
-                             unassigned=unassigned,
+                             unassigned=unassigned, on_device=True,
                              workers=encoding_threads(threads, labels_true, labels_pred)),
         sparse=sparse, workers=threads,
     )  # fmt: skip
@@ -193,130 +166,9 @@ def table_of_codes(
     return sp.csr_array((counts, indices, indptr), shape=(k_true, k_pred))
 
 
-def _table_from_codes(
-    codes_true: NDArray[np.integer], k_true: int, codes_pred: NDArray[np.integer], k_pred: int,
-    workers: int | None = None,
-) -> Table:  # fmt: skip
-    """The :class:`Table` of two clusterings given as codes 0..K-1 (every code used).
-
-    Counted by :func:`_tables.count_cells` (threaded on many elements, ``workers`` None: by
-    its default rule), in the order the measures read the cells where the numbers of
-    clusters tell it (``measures.table_cells``: the side with fewer clusters gives the
-    canonical rows, :func:`sizes_transpose`): column-major when ``labels_pred`` has fewer,
-    so that no second sort of the cells is needed; else row-major (with as many clusters on
-    both sides, the sizes decide, and they are known only once the table is counted: the
-    measures reorder the cells where needed).
-    """
-    n = codes_true.shape[0]
-    column_major = k_true > k_pred
-    if column_major:  # count the transpose: keys col * K_A + row
-        codes_true, k_true, codes_pred, k_pred = codes_pred, k_pred, codes_true, k_true
-    counted = count_cells(codes_true, codes_pred, k_true, k_pred, workers=workers)
-    cells, counts = counted.cells, counted.counts
-    # every major code is used: its cells are the keys in [i K_B, (i + 1) K_B), a run of >= 1
-    bounds = np.searchsorted(cells, np.arange(k_true + 1, dtype=np.int64) * k_pred)
-    runs = np.diff(bounds)
-    if runs.size and int(runs.min()) == 0:
-        raise InternalError("_table_from_codes: a code without elements")
-    rows = np.repeat(np.arange(k_true, dtype=np.intp), runs)
-    cols = _minor_codes(cells, rows, k_pred)
-    del cells
-    if counted.tally is not None:  # threaded: the margins of the dense table (K_A K_B <= N / 2)
-        square = counted.tally.reshape(k_true, k_pred)
-        margins = square.sum(axis=1), square.sum(axis=0)
-        del square
-    else:  # each row's run of cells; the columns from the codes or the cells
-        major = np.add.reduceat(counts, bounds[:-1]) if k_true else np.zeros(0, np.int64)
-        if 2 * cols.size >= n:  # a weighted pass over the cells costs about two plain ones
-            minor = np.bincount(codes_pred, minlength=k_pred)
-        else:
-            minor = exact_bincount(cols, counts, k_pred, n)
-        margins = major, minor
-    del counted
-    if column_major:  # back to (true, pred): rows are labels_true's clusters
-        rows, cols, margins = cols, rows, margins[::-1]
-    shape = (len(margins[0]), len(margins[1]))
-    return _table_of_cells(rows, cols, counts, shape, n, margins, column_major=column_major)
-
-
-_MINOR_BLOCK = 1 << 16  # cells converted at a time (temporaries stay in cache)
-
-
-def _minor_codes(
-    cells: NDArray[np.int64], rows: NDArray[np.intp], k_pred: int
-) -> NDArray[np.int64]:
-    """The column codes key - row * K_B of sorted cell keys, in place of the keys."""
-    for first in range(0, cells.size, _MINOR_BLOCK):
-        block = slice(first, first + _MINOR_BLOCK)
-        cells[block] -= rows[block] * k_pred
-    return cells
-
-
-def sizes_transpose(row_sums: NDArray[np.integer], col_sums: NDArray[np.integer]) -> bool | None:
-    """The sizes' part of the canonical orientation of a table's cells (``measures.table_cells``).
-
-    True when the canonical rows are the columns (more rows than columns, or as many and the
-    columns' sorted sizes smaller at the first difference), False when they are the rows,
-    None when both sides have the same sorted sizes (then the cells decide).
-    """
-    k_rows, k_cols = len(row_sums), len(col_sums)
-    if k_rows != k_cols:
-        return k_rows > k_cols
-    rows_sorted, cols_sorted = np.sort(row_sums), np.sort(col_sums)
-    differ = np.flatnonzero(rows_sorted != cols_sorted)
-    if not differ.size:
-        return None
-    first = differ[0]
-    return bool(rows_sorted[first] > cols_sorted[first])
-
-
-def _table_of_cells(
-    rows: NDArray[np.integer], cols: NDArray[np.integer], counts: NDArray[np.int64],
-    shape: tuple[int, int], n: int, margins: tuple[NDArray[np.integer], ...] | None = None,
-    *, column_major: bool = False,
-) -> Table:  # fmt: skip
-    """The :class:`Table` of cells in row-major order (column-major with ``column_major``)
-    whose every row and column is used.
-
-    The margins (cluster sizes) are summed from the cells unless given.
-    """
-    k_true, k_pred = shape
-    if margins is None:
-        margins = exact_bincount(rows, counts, k_true, n), exact_bincount(cols, counts, k_pred, n)
-    return Table(
-        counts.astype(np.int64, copy=False),
-        rows.astype(np.intp, copy=False),
-        cols.astype(np.intp, copy=False),
-        margins[0].astype(np.int64, copy=False),
-        margins[1].astype(np.int64, copy=False),
-        n,
-        column_major=column_major,
-    )
-
-
-def _check_table(contingency: Any) -> Table:
-    """Validate a user's table (any accepted form, by :func:`_tables.check_table`); its Table."""
-    cells = check_table(contingency)
-    shape = (len(cells.row_ids), len(cells.col_ids))
-    return _table_of_cells(cells.rows, cells.cols, cells.counts, shape, cells.n)
-
-
-def _summarize(
-    labels_true: Any,
-    labels_pred: Any,
-    contingency: Any,
-    *,
-    unassigned_label: Any = None,
-    unassigned: Any = "raise",
-) -> Table:
-    """Return the :class:`Table` of either two labelings or a precomputed table (exactly one)."""
-    return _summarize_report(
-        labels_true,
-        labels_pred,
-        contingency,
-        unassigned_label=unassigned_label,
-        unassigned=unassigned,
-    )[0]
+def _summarize(*args: Any, **kwargs: Any) -> Table:
+    """The :class:`Table` of either two labelings or a precomputed table (exactly one)."""
+    return _summarize_report(*args, **kwargs)[0]
 
 
 def _summarize_report(
@@ -339,24 +191,23 @@ def _summarize_report(
                 "`unassigned_label` applies to labels; a `contingency` table has no "
                 f"unassigned elements; got unassigned_label={_describe(unassigned_label)}."
             )
-        if policy != "raise":  # nothing to drop or re-assign: accepting it would be a no-op
+        if not policy.refuses:  # nothing to drop or re-assign: accepting it would be a no-op
             raise InvalidInputError(
                 "`unassigned` applies to labels; a `contingency` table has no unassigned "
-                f"elements to drop or re-assign; got unassigned={policy!r} (build the table "
+                f"elements to drop or re-assign; got unassigned={policy.name!r} (build the table "
                 "from labels with the policy, e.g. contingency_table(a, b, unassigned=...))."
             )
         if getattr(type(contingency), "_validated_once", False):  # chanceclust.summary's
-            return contingency._table, UnassignedReport(policy)  # checked when built
-        return _check_table(contingency), UnassignedReport(policy)
+            return contingency._table, UnassignedReport(policy.name)  # checked when built
+        return user_table(contingency), UnassignedReport(policy.name)
     if labels_true is None or labels_pred is None:
         missing = "labels_true" if labels_true is None else "labels_pred"
         raise InvalidInputError(
             f"`{missing}` is required when `contingency` is not given; got None."
         )
-    c = validate_clusterings(
-        labels_true, labels_pred, unassigned_label=unassigned_label, unassigned=unassigned
-    )
-    return _table_from_codes(c.codes_true, c.k_true, c.codes_pred, c.k_pred), c.report
+    c = validate_clusterings(labels_true, labels_pred, unassigned_label=unassigned_label,
+                             unassigned=unassigned, on_device=True)  # fmt: skip
+    return table_from_codes(c.codes_true, c.k_true, c.codes_pred, c.k_pred), c.report
 
 
 def _sum_pairs(values: NDArray[np.int64]) -> int:

@@ -51,14 +51,14 @@ from chanceclust._tables import (
     used_codes,
 )
 from chanceclust._validation import (
-    CHOOSE_POLICY,
-    MISSING_VALUES,
+    Unassigned,
     _as_label_array,
     _describe,
     _encode_array,
     check_unassigned,
     check_unassigned_label,
     nothing_left,
+    unassigned_message,
 )
 from chanceclust.exceptions import (
     InternalError,
@@ -359,27 +359,21 @@ class _Plan(NamedTuple):
     codings: tuple[Any, Any]
     ks: tuple[int, int]
     widths: tuple[int, int]
-    policy: str
+    policy: Unassigned
     offsets: list[int]
     n_rows: int
 
 
-def _added_clusters(policy: str, n_rows: int) -> int:
-    """Codes the unassigned policy adds after a side's K: the width of the cell keys is K
-    plus these (one cluster for 'cluster', one per element for 'singletons')."""
-    return {"cluster": 1, "singletons": n_rows}.get(policy, 0)
-
-
-def _plan(codings: list[Any], policy: str, lengths: list[int]) -> _Plan:
+def _plan(codings: list[Any], policy: Unassigned, lengths: list[int]) -> _Plan:
     codings = [c[0] if isinstance(c, tuple) and len(c) == 2 and isinstance(c[1], dict)
                else c for c in codings]  # fmt: skip
     ks = [c[1] - c[0] + 1 if isinstance(c, tuple) else len(c) for c in codings]
     n_rows = int(sum(lengths))
-    extra = _added_clusters(policy, n_rows)
+    extra = policy.added_clusters(n_rows)  # the width of the cell keys is K plus these
     widths = [k + extra for k in ks]
     if widths[0] * widths[1] >= 2**63:
         raise UnsupportedError(
-            f"tables of {widths[0]} x {widths[1]} possible clusters (unassigned={policy!r} "
+            f"tables of {widths[0]} x {widths[1]} possible clusters (unassigned={policy.name!r} "
             f"with {n_rows} elements) are too large to index by int64."
         )
     offsets = np.concatenate([[0], np.cumsum(lengths[:-1], dtype=np.int64)]).tolist()
@@ -482,14 +476,14 @@ def _chunk_cells(chunks: list[Any], plan: _Plan, index: int, buckets: int, dense
                     first, where = offset + int(missing[0]), chunk.locate(int(missing[0]))
                     path = chunk.path
                 stats[s] = (count + int(missing.size), first, where, path)
-        if plan.policy in ("raise", "drop") and unassigned:
+        if unassigned and not plan.policy.reassigns:  # 'raise' is refused on the driver
             keep = (codes[0] >= 0) & (codes[1] >= 0)
             dropped += int(keep.size - np.count_nonzero(keep))
             codes = [side[keep] for side in codes]
-        elif plan.policy in ("cluster", "singletons") and unassigned:
+        elif unassigned:
             for side, k in zip(codes, plan.ks, strict=True):
                 missing = np.flatnonzero(side < 0)
-                side[missing] = k if plan.policy == "cluster" else k + offset + missing
+                side[missing] = plan.policy.new_codes(k, offset + missing)
         keys = cell_keys(codes[0], codes[1], plan.widths[1])
         del codes
         if shift:
@@ -645,7 +639,7 @@ def _check_unassigned(plan: _Plan, stats: list[tuple[Any, ...]], marks: frozense
     element is an error.
     """
     totals = [sum(s[1 + side][0] for s in stats) for side in (0, 1)]
-    if plan.policy == "raise" and any(totals):
+    if plan.policy.refuses and any(totals):
         parts, path = [], None
         for side, name in enumerate(names):
             if not totals[side]:
@@ -654,15 +648,10 @@ def _check_unassigned(plan: _Plan, stats: list[tuple[Any, ...]], marks: frozense
             path = path or first[3]
             parts.append(f"{name} has {totals[side]} unassigned element(s), the first at "
                          f"position {first[1]} ({first[2]})")  # fmt: skip
-        marked = f", labels in unassigned_label={sorted(marks, key=repr)!r}" if marks else ""
-        message = (
-            "; ".join(parts)
-            + f" (missing values: {MISSING_VALUES}{', Parquet nulls' if path else ''}{marked})."
-            " " + CHOOSE_POLICY
-        )
+        message = unassigned_message(parts, marks, nulls=", Parquet nulls" if path else "")
         raise InvalidInputError(message) if path is None else InvalidFileError(path, None, message)
     dropped = sum(s[3] for s in stats)
-    if plan.policy == "drop" and plan.n_rows and dropped == plan.n_rows:
+    if plan.policy.drops and plan.n_rows and dropped == plan.n_rows:
         raise nothing_left(dropped, names)
     return dropped
 
@@ -893,7 +882,7 @@ def _client(address: str, timeout: float) -> Any:
 
 
 def _graph(source: Any, columns: Any, summary: bool, compute: bool, storage_options: Any,
-           buckets: Any, policy: str, marks: frozenset[Any]) -> Any:  # fmt: skip
+           buckets: Any, policy: Unassigned, marks: frozenset[Any]) -> Any:  # fmt: skip
     """Build (and with ``compute``, run) the task graph of :func:`contingency_table`."""
     import dask
     from dask import delayed
@@ -922,12 +911,12 @@ def _graph(source: Any, columns: Any, summary: bool, compute: bool, storage_opti
         codings = [None, None]
         lengths = None
         names = ("`labels_true`", "`labels_pred`")
-    extra = _added_clusters(policy, sum(lengths) if lengths is not None else 0)
+    extra = policy.added_clusters(sum(lengths) if lengths is not None else 0)
     cells = (
         (codings[0][1] - codings[0][0] + 1 + extra) * (codings[1][1] - codings[1][0] + 1 + extra)
         if all(isinstance(c, tuple) for c in codings) else None
     )  # fmt: skip
-    small = policy != "singletons" and cells is not None and cells <= _ONE_TREE_CELLS
+    small = not policy.singletons and cells is not None and cells <= _ONE_TREE_CELLS
     workers = _worker_count()
     if buckets is None:  # a small table is merged by one tree; a large one in buckets
         buckets = 1 if small else 4 * workers

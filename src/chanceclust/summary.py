@@ -56,7 +56,7 @@ from chanceclust._validation import (
     sorted_label_values,
     validate_clusterings,
 )
-from chanceclust.contingency import Table, _table_of_cells
+from chanceclust._tables import Table, table_of_cells
 from chanceclust.exceptions import InternalError, InvalidInputError, InvalidInputTypeError
 
 if TYPE_CHECKING:
@@ -328,7 +328,7 @@ class PartialTable:
         every element was dropped (the single call's rule, applied to the whole)."""
         if self.n == 0 and self.dropped:
             raise nothing_left(self.dropped, ("labels_true", "labels_pred"))
-        return _table_of_cells(self.rows, self.cols, self.counts, self.shape, self.n)
+        return table_of_cells(self.rows, self.cols, self.counts, self.shape, self.n)
 
 
 def _canonical(
@@ -397,13 +397,7 @@ def partial_table(
     (['a', 'b'], [1, 3], [1, 1, 1])
     """
     policy = check_unassigned(unassigned)
-    if policy not in ("raise", "drop"):
-        raise InvalidInputError(
-            f"`unassigned`={policy!r} needs the whole clustering, not a chunk: an unassigned "
-            "element's new cluster would not be the same in the tables of other chunks; "
-            "give partial_table unassigned='drop' (or 'raise'), or apply "
-            f"{policy!r} to the whole labels first."
-        )
+    policy.check_chunk()
     c = validate_clusterings(labels_true, labels_pred, unassigned_label=unassigned_label,
                              unassigned=policy, keep_values=True, empty_ok=True)  # fmt: skip
     values_true, codes_true = sorted_label_values(c.values_true or [], c.codes_true, "labels_true")
@@ -453,6 +447,11 @@ def merge_tables(tables: Iterable[PartialTable]) -> PartialTable:
     >>> merged == merge_tables([right, left]), merged.counts.tolist()
     (True, [1, 2, 1])
     """
+    if isinstance(tables, PartialTable) or not isinstance(tables, Iterable):
+        raise InvalidInputTypeError(
+            "`tables` must be an iterable of PartialTable objects (e.g. a list); got "
+            f"{_describe(tables)}."
+        )
     parts = list(tables)
     for i, part in enumerate(parts):
         if not isinstance(part, PartialTable):

@@ -195,7 +195,7 @@ def read_cells(args: argparse.Namespace, path: str) -> Any:
     """
     import numpy as np
 
-    from chanceclust._validation import UnassignedReport
+    from chanceclust._validation import UnassignedReport, check_unassigned, choose_policy
     from chanceclust.io import read_cells as read
     from chanceclust.summary import PartialTable
 
@@ -212,8 +212,8 @@ def read_cells(args: argparse.Namespace, path: str) -> Any:
         sum(c for label, c in zip(labels, cells.counts, strict=True) if label is None)
         for labels in sides
     ]
-    policy = args.unassigned
-    if any(unassigned) and policy == "raise":
+    policy = check_unassigned(args.unassigned)
+    if any(unassigned) and policy.refuses:
         i = next(i for i in range(len(cells.counts)) if None in (sides[0][i], sides[1][i]))
         side = "label_a" if sides[0][i] is None else "label_b"
         written = (cells.labels_a if side == "label_a" else cells.labels_b)[i]
@@ -223,13 +223,12 @@ def read_cells(args: argparse.Namespace, path: str) -> Any:
             cells.source, cells.lines[i],
             f"the cell's {cells.counts[i]} element(s) have no cluster in {side} ({why}); "
             f"{unassigned[0]} element(s) are unassigned in label_a and {unassigned[1]} in "
-            "label_b: --unassigned drop leaves them out, singletons makes each its own "
-            "cluster, cluster puts those of a side in one cluster",
+            f"label_b. {choose_policy('--unassigned')}",
         )
     singles = sum(
         c for a, b, c in zip(*sides, cells.counts, strict=True) if a is None or b is None
     )
-    if policy == "singletons" and singles > MAX_CELL_SINGLETONS:
+    if policy.singletons and singles > MAX_CELL_SINGLETONS:
         raise UsageError(
             f"--unassigned singletons on {cells.source} would make {singles} singleton "
             f"clusters (one per unassigned element; at most {MAX_CELL_SINGLETONS}): a cells "
@@ -246,9 +245,9 @@ def read_cells(args: argparse.Namespace, path: str) -> Any:
         return known[side].setdefault(label, len(known[side]))
 
     for a, b, count in zip(*sides, cells.counts, strict=True):
-        if (a is None or b is None) and policy == "drop":
+        if (a is None or b is None) and policy.drops:
             continue
-        if (a is None or b is None) and policy == "singletons":
+        if (a is None or b is None) and policy.singletons:
             for side, label in ((0, a), (1, b)):
                 if label is None:
                     codes[side] += range(-2 - fresh[side], -2 - fresh[side] - count, -1)
@@ -261,9 +260,8 @@ def read_cells(args: argparse.Namespace, path: str) -> Any:
         codes[1].append(code(1, b))
         counts.append(count)
     report = UnassignedReport(
-        policy if any(unassigned) else "raise", unassigned[0], unassigned[1],
-        singles if policy == "drop" else 0,
-        sum(unassigned) if policy in ("singletons", "cluster") else 0,
+        policy.name if any(unassigned) else "raise", unassigned[0], unassigned[1],
+        singles if policy.drops else 0, sum(unassigned) if policy.reassigns else 0,
     )
     described = report.describe("label_a", "label_b")
     if described:
