@@ -376,8 +376,8 @@ def _degenerate_pairs(codes: list[Any], ks: list[int], flagged: list[bool], spec
     out = np.zeros(rows.size, dtype=bool)
     for t, (i, j) in enumerate(zip(rows.tolist(), cols.tolist(), strict=True)):
         if flagged[i] or flagged[j]:  # the sizes after this pair's policy
-            c = apply_unassigned(np.asarray(codes[i]), int(ks[i]), np.asarray(codes[j]),
-                                 int(ks[j]), spec.policy, (spec.names[i], spec.names[j]))
+            c = spec.policy.apply(np.asarray(codes[i]), int(ks[i]), np.asarray(codes[j]),
+                                  int(ks[j]), (spec.names[i], spec.names[j]))
             a = np.bincount(c.codes_true, minlength=c.k_true)
             b = np.bincount(c.codes_pred, minlength=c.k_pred)
         else:
