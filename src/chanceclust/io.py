@@ -89,6 +89,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from chanceclust._validation import choose_policy
 from chanceclust.exceptions import InvalidFileError, InvalidInputError
 
 __all__ = [
@@ -1711,8 +1712,7 @@ def check_assigned(pair: UnionPair, a: Clustering, b: Clustering) -> None:
         source,
         where,
         f"{element} has no cluster ({why}); {counts[0]} element(s) of {a.source} and "
-        f"{counts[1]} of {b.source} are unassigned: --unassigned drop leaves them out, "
-        "singletons makes each its own cluster, cluster puts those of an input in one cluster",
+        f"{counts[1]} of {b.source} are unassigned. {choose_policy('--unassigned')}",
     )
 
 

@@ -13,6 +13,7 @@ import os
 from typing import Any
 
 from chanceclust._cli.options import PROG, UsageError, missing_extra, note
+from chanceclust._validation import check_unassigned
 from chanceclust.exceptions import InvalidFileError
 from chanceclust.io import Clustering, check_assigned, label_codes, read_clusterings, union
 
@@ -92,7 +93,7 @@ def aligned(args: argparse.Namespace, a: Clustering, b: Clustering) -> Any:
     from chanceclust._validation import validate_clusterings
 
     pair = union(a, b, line_ids=args.line_ids, unassigned_labels=args.unassigned_label or ())
-    if args.unassigned == "raise":
+    if check_unassigned(args.unassigned).refuses:
         check_assigned(pair, a, b)  # names the file and line of the first one
     codes = [label_codes(pair.labels_a), label_codes(pair.labels_b)]
     if codes[0] is not None and codes[1] is not None:  # keyed files read by pyarrow: codes
@@ -389,7 +390,7 @@ def read_parquet_table(
     except ImportError:
         raise missing_extra("Parquet input", "pyarrow") from None
     files, fs = _parquet_files(source, pafs)
-    keep = unassigned != "raise"
+    keep = not check_unassigned(unassigned).refuses
     coders = [_Coder(name, marks, keep) for name in columns]
     parts: list[Any] = []
     kept: list[list[Any]] = [[], []]

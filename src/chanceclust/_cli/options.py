@@ -19,6 +19,7 @@ from chanceclust._validation import (
     AVERAGE_METHODS,
     MODELS,
     ONE_SIDE_AVERAGE_METHODS,
+    UNASSIGNED_POLICIES,
 )
 from chanceclust.exceptions import InvalidInputError
 from chanceclust.io import FORMATS
@@ -220,7 +221,7 @@ def add_inputs(p: argparse.ArgumentParser, *, parquet: bool = False) -> None:
     )
     g.add_argument(
         "--unassigned",
-        choices=("raise", "drop", "singletons", "cluster"),
+        choices=UNASSIGNED_POLICIES,
         default="raise",
         help="elements without a cluster (a missing label such as '', NA or NaN, a label given "
         "by --unassigned-label, or an element only the other input names): fail (default), "

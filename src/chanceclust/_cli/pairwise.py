@@ -8,6 +8,7 @@ from typing import Any
 from chanceclust._cli import inputs, options
 from chanceclust._cli.options import UsageError, missing_extra, note
 from chanceclust._cli.results import MEASURES, out
+from chanceclust._validation import check_unassigned
 from chanceclust.exceptions import InvalidFileError
 from chanceclust.io import check_assigned, factorize, union
 
@@ -71,7 +72,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _labelings(args: argparse.Namespace, paths: list[str]) -> tuple[list[str], list[Any]]:
     """Read clusterings and put each in the element order of the first one."""
-    if args.unassigned != "raise" or args.unassigned_label:
+    if not check_unassigned(args.unassigned).refuses or args.unassigned_label:
         raise UsageError(
             "pairwise compares every element of every file: --unassigned raise (the default) "
             "and no --unassigned-label"
