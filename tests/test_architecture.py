@@ -11,6 +11,7 @@ tests say so by name, and give the rows to write.
 from __future__ import annotations
 
 import ast
+import re
 import os
 import subprocess
 import sys
@@ -268,3 +269,18 @@ def test_importing_chanceclust_loads_no_heavy_module(module):
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_the_unassigned_policy_is_a_value_never_compared_as_a_string():
+    """Issue 33: the policy is parsed once (``_validation.check_unassigned``) and read through
+    its members (``refuses``, ``drops``, ``apply``...); no module compares it to a name."""
+    pattern = re.compile(
+        r"""\b(unassigned|policy)(\.name)?\s*(==|!=|\bin\b|\bnot in\b)\s*[("']"""
+    )
+    found = [
+        f"{path.relative_to(SRC)}:{number}: {line.strip()}"
+        for path in package_modules().values()
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line) and not line.lstrip().startswith("#")
+    ]
+    assert not found, "compare the policy's members, not its name:\n" + "\n".join(found)
