@@ -343,12 +343,20 @@ def _constant_mi(sides: tuple[Side, Side]) -> bool:
     """True when every pair of the ensemble has the same MI, so that Var[MI] is exactly 0.
 
     MI = 0 when a side is one cluster; MI = H(other side) when a side is N singletons,
-    constant when the other side's sizes are fixed too.
+    constant when the other side's sizes are fixed too; and sizes (N - 1, 1) against equal
+    sizes.
     """
     n = sides[0].n
     ks = [_fixed_clusters(side) for side in sides]
     if n < 2 or 1 in ks:
         return True
+    if None not in ks and all(isinstance(side, Fixed) for side in sides):
+        # Sizes (N - 1, 1) against equal sizes: the singleton's column changes no cell's
+        # law, so every table has the same MI (the only other single-valued case, found by
+        # enumerating every pair of size sequences to N = 10; issue #35).
+        sizes = [sorted(side.sizes.tolist()) for side in sides]
+        if any(s == [1, n - 1] and len(set(t)) == 1 for s, t in (sizes, sizes[::-1])):
+            return True
     return n in ks and None not in ks
 
 

@@ -200,16 +200,36 @@ def _conditional(total: int, w: NDArray, lo: NDArray, count: NDArray, width: int
 
 
 def _rows_terms(sizes: NDArray[np.int64], n: int, u: float) -> tuple[NDArray, NDArray, NDArray]:
-    """(E_u[R], Var R, Cov(R, C)) per row size a < n with u labels, on one padded grid.
+    """(E_u[R], Var R, Cov(R, C)) per row size a < n with u labels.
 
-    C is over all n elements; h(x) = E g(x + M), M ~ Binomial(n - a, 1/u), g the column
-    term's cell function, is one correlation per size (no grid).
+    On one padded grid where it holds at most _BATCH floats; otherwise in batches of rows of
+    similar window lengths (_batches), so that memory stays bounded whatever the sizes (a
+    short row beside one of ~N elements no longer takes the long one's width, issue #35).
     """
     p = 1.0 / u
     af = sizes.astype(np.float64)
     half = tail_halfwidth(af * p * (1.0 - p))
     lo = np.maximum(np.floor(af * p - half), 0).astype(np.int64)
     hi = np.minimum(np.ceil(af * p + half).astype(np.int64), sizes)
+    count = hi - lo + 1
+    if sizes.size * int(count.max(initial=1)) <= _BATCH:
+        return _rows_batch(sizes, n, u, lo, hi)
+    out = [np.empty(sizes.size) for _ in range(3)]
+    for batch in _batches((count,), count):
+        for into, part in zip(out, _rows_batch(sizes[batch], n, u, lo[batch], hi[batch]), strict=True):
+            into[batch] = part
+    return out[0], out[1], out[2]
+
+
+def _rows_batch(sizes: NDArray[np.int64], n: int, u: float, lo: NDArray[np.int64],
+                hi: NDArray[np.int64]) -> tuple[NDArray, NDArray, NDArray]:
+    """_rows_terms on one padded grid: the rows' windows lo .. hi.
+
+    C is over all n elements; h(x) = E g(x + M), M ~ Binomial(n - a, 1/u), g the column
+    term's cell function, is one correlation per size (no grid), over the row's support.
+    """
+    p = 1.0 / u
+    af = sizes.astype(np.float64)
     width = int((hi - lo).max()) + 1
     x = lo[:, None] + np.arange(width)  # beyond a row's window the pmf is still exact
     px = _binom_rows(sizes, p, lo, width)
@@ -254,9 +274,10 @@ def _rows_terms(sizes: NDArray[np.int64], n: int, u: float) -> tuple[NDArray, ND
     mwidth = mhi - mlo + 1
     pm = _binom_rows(rest, p, mlo, int(mwidth.max()))
     g = _cell_values((x[:, :1] + mlo[:, None]) + np.arange(width + int(mwidth.max()) - 1), n, p)
-    h = np.empty_like(fc)
-    for i, wm in enumerate(mwidth.tolist()):
-        h[i] = np.correlate(g[i, : width + wm - 1], pm[i, :wm], mode="valid")
+    h = np.zeros_like(fc)  # on each row's support x <= a only (px is 0 beyond)
+    support = np.minimum(sizes - lo + 1, width).tolist()
+    for i, (wm, span) in enumerate(zip(mwidth.tolist(), support, strict=True)):
+        h[i, :span] = np.correlate(g[i, : span + wm - 1], pm[i, :wm], mode="valid")
     hc = np.where(px > 0, h - np.sum(px * h, axis=1)[:, None], 0.0)
     return mean_sum, cov_sum(fc), cov_sum(hc)
 
