@@ -22,7 +22,6 @@ import chanceclust as cc
 import chanceclust._expected.mi_variance_slots as slots
 from chanceclust._expected.mi_variance import conditional_rows
 
-
 REFERENCE = Path(__file__).parent / "reference" / "mi_variance_huge_cluster.json"
 
 
@@ -71,7 +70,8 @@ def test_rows_in_batches_equal_one_grid(n, monkeypatch):
     _BATCH) and the rows in batches of similar window lengths (forced by a small _BATCH)."""
     spy = _BatchSpy(monkeypatch)
     one = cc.mutual_information_variance(contingency=_table(n), model="num", one_sided=True)
-    assert spy.grids and max(spy.grids) == 3  # one grid of the three rows per slot
+    assert spy.grids
+    assert max(spy.grids) == 3
     spy.grids.clear()
     monkeypatch.setattr(slots, "_BATCH", 64)
     batched = cc.mutual_information_variance(contingency=_table(n), model="num", one_sided=True)
@@ -106,3 +106,16 @@ def test_a_row_of_almost_every_element_stays_small(n):
     assert value > 0
     result = cc.compare(contingency=_table(n))
     assert np.isfinite(result.get("SMI", "num", one_sided=True))
+
+
+@pytest.mark.parametrize(("n", "k", "model"), [(100_000, 30, "num"), (20_000, 8, "all")])
+def test_column_correlations_interpolated_equal_the_correlations(n, k, model, monkeypatch):
+    """Both sides of _CORRELATED: every row's h by its full correlation, and every row's h
+    interpolated in x (the rows whose support x window passes 2^22 multiply-adds)."""
+    rng = np.random.default_rng(3)
+    table = cc.contingency_table(rng.integers(0, k, n), rng.integers(0, 3, n))
+    values = []
+    for limit in (1 << 62, 0):
+        monkeypatch.setattr(slots, "_CORRELATED", limit)
+        values.append(cc.mutual_information_variance(contingency=table, model=model, one_sided=True))
+    assert values[1] == pytest.approx(values[0], rel=1e-12, abs=0)

@@ -24,7 +24,7 @@ from pathlib import Path
 import mpmath as mp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import reference.make_mi_variance as defs  # noqa: E402
+import reference.make_mi_variance as defs
 
 PERM_N = (400, 800, 1600, 3200)
 PERM_K = (2, 3, 4, 10, 40)

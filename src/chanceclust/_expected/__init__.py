@@ -89,6 +89,15 @@ test, is in the table of ``docs/math.md#math-routes``.
   ``mi_variance.PAIR_NODES``, windows of 32-95 positions too, ``mi_variance.PAIR_SHORT``;
   pmf rows divided by their sums where their outside mass is provably < 1e-17,
   ``mi_variance._normalized``).
+- Var[MI] of two fixed sides whose variance is below ``mi_variance.LINEAR_EXACT_BELOW`` (1e-3)
+  of the same-cell sum: order 1 as one linear permutation statistic --
+  #math-mi-lancaster -- :func:`mi_variance._linear_variance`. Var[MI] of a fixed side
+  against a slot mixture -- #math-mi-variance --
+  :func:`mi_variance_slots.one_sided_slot_variance`: rows in batches of similar windows
+  (``mi_variance_slots._rows_terms``), their column correlations interpolated beyond
+  ``mi_variance_slots._CORRELATED`` multiply-adds; a row of all but at most
+  ``mi_variance_slots.HUGE_ROW_REST`` (64) elements taken with the column totals
+  (``mi_variance_slots._huge_row``).
 - sum_u c_u D(a, u) by a Chebyshev fit in log u -- #math-fits --
   :func:`mixture_fits.fitted_mixture_sums`, :func:`mixture_fits.fitted_joint_sum`.
 - Windows (Bennett: mass < 1e-20 outside) and sums carried from the pmf's mode by its ratio

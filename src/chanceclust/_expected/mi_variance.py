@@ -65,7 +65,6 @@ stays on this route up to :data:`MAX_SIZE_LAW_N` and is refused beyond.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
