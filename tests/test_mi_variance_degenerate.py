@@ -13,18 +13,9 @@ import math
 
 import numpy as np
 import pytest
+from reference.make_expectations import integer_partitions
 
 import chanceclust as cc
-
-
-def _partitions(n: int, largest: int | None = None):
-    largest = n if largest is None else largest
-    if n == 0:
-        yield ()
-        return
-    for k in range(min(n, largest), 0, -1):
-        for rest in _partitions(n - k, k):
-            yield (k, *rest)
 
 
 def _tables(rows: list[int], cols: list[int]):
@@ -58,8 +49,8 @@ def _mi(table: list[list[int]], n: int) -> float:
 def test_variance_is_zero_exactly_where_every_table_has_one_mi(n):
     """perm, every pair of size sequences: Var[MI] == 0.0 where enumeration finds one MI
     value (to 1e-12), > 0 elsewhere; SMI 0.0 there."""
-    for a in _partitions(n):
-        for b in _partitions(n):
+    for a in integer_partitions(n):
+        for b in integer_partitions(n):
             tables = list(_tables(list(a), list(b)))
             values = [_mi(t, n) for t in tables]
             single = max(values) - min(values) < 1e-12
