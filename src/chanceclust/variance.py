@@ -350,13 +350,13 @@ def _constant_mi(sides: tuple[Side, Side]) -> bool:
     ks = [_fixed_clusters(side) for side in sides]
     if n < 2 or 1 in ks:
         return True
-    if None not in ks and all(isinstance(side, Fixed) for side in sides):
-        # Sizes (N - 1, 1) against equal sizes: the singleton's column changes no cell's
-        # law, so every table has the same MI (the only other single-valued case, found by
-        # enumerating every pair of size sequences to N = 10; issue #35).
-        sizes = [sorted(side.sizes.tolist()) for side in sides]
-        if any(s == [1, n - 1] and len(set(t)) == 1 for s, t in (sizes, sizes[::-1])):
-            return True
+    fixed = [side.sizes for side in sides if isinstance(side, Fixed)]
+    # Sizes (N - 1, 1) against equal sizes: the singleton's column changes no cell's law, so
+    # every table has the same MI (the only other single-valued case, found by enumerating
+    # every pair of size sequences to N = 10; issue #35).
+    if len(fixed) == 2 and any(len(s) == 2 and min(s) == 1 and bool(np.all(t == t[0]))
+                               for s, t in (fixed, fixed[::-1])):
+        return True
     return n in ks and None not in ks
 
 

@@ -443,10 +443,10 @@ def conditional_rows(count: NDArray[np.int64], width: int,
     # ``evaluate``'s (rows, positions, width) arrays within _EVALUATED floats.
     key = np.ceil(np.log2(np.maximum(count[rows], 1)))
     for group in (rows[key == value] for value in np.unique(key)):
-        span = min(width, int(count[group].max()))
+        longest = min(width, int(count[group].max()))
         step = max(1, _EVALUATED // (group.size * width))
-        for first in range(0, span, step):
-            pos = np.arange(first, min(span, first + step))
+        for first in range(0, longest, step):
+            pos = np.arange(first, min(longest, first + step))
             out[group, first : first + pos.size] = evaluate(
                 group, np.broadcast_to(pos, (group.size, pos.size)))
     out[np.arange(width)[None, :] >= count[:, None]] = 0.0
