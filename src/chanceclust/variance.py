@@ -287,11 +287,19 @@ def _constant_mi(sides: tuple[Side, Side]) -> bool:
     """True when every pair of the ensemble has the same MI, so that Var[MI] is exactly 0.
 
     MI = 0 when a side is one cluster; MI = H(other side) when a side is N singletons,
-    constant when the other side's sizes are fixed too.
+    constant when the other side's sizes are fixed too; and sizes (N - 1, 1) against equal
+    sizes.
     """
     n = sides[0].n
     ks = [_fixed_clusters(side) for side in sides]
     if n < 2 or 1 in ks:
+        return True
+    fixed = [side.sizes for side in sides if isinstance(side, Fixed)]
+    # Sizes (N - 1, 1) against equal sizes: the singleton's column changes no cell's law, so
+    # every table has the same MI (the only other single-valued case, found by enumerating
+    # every pair of size sequences to N = 10; issue #35).
+    if len(fixed) == 2 and any(len(s) == 2 and min(s) == 1 and bool(np.all(t == t[0]))
+                               for s, t in (fixed, fixed[::-1])):
         return True
     return n in ks and None not in ks
 

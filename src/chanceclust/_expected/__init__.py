@@ -89,6 +89,15 @@ test, is in the table of ``docs/math.md#math-routes``.
   :func:`mi_variance_slots.two_sided_slot_variance` (all slots at once in batches of similar
   windows, ``mi_variance_slots._batches``; phi(a) shared per v where the joint cells' mean is
   below 1, ``mi_variance_slots._shared``).
+- Var[MI] of two fixed sides whose variance is below ``mi_variance.LINEAR_EXACT_BELOW`` (1e-3)
+  of the same-cell sum: order 1 as one linear permutation statistic --
+  #math-mi-lancaster -- :func:`mi_variance._linear_variance`. Var[MI] of a fixed side
+  against a slot mixture -- #math-mi-variance --
+  :func:`mi_variance_slots.one_sided_slot_variance`: rows in batches of similar windows
+  (``mi_variance_slots._rows_terms``), their column correlations interpolated beyond
+  ``mi_variance_slots._CORRELATED`` multiply-adds; a row of all but at most
+  ``mi_variance_slots.HUGE_ROW_REST`` (64) elements taken with the column totals
+  (``mi_variance_slots._huge_row``).
 - sum_u c_u D(a, u) by a Chebyshev fit in log u -- #math-fits --
   :func:`mixture_fits.fitted_mixture_sums`, :func:`mixture_fits.fitted_joint_sum`.
 - Windows (Bennett: mass < 1e-20 outside) and sums carried from the pmf's mode by its ratio

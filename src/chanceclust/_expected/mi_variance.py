@@ -64,6 +64,7 @@ stays on this route up to :data:`MAX_SIZE_LAW_N` and is refused beyond.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -387,6 +388,8 @@ PAIR_NODES = (9, 17, 33)
 PAIR_SHORT = 32
 #: Accepted interpolation error at the check positions, relative to the largest node value.
 SMOOTH_TOL = 1e-13
+#: Largest (rows x positions x width) evaluated at once where rows are taken at every position.
+_EVALUATED = 1 << 24
 
 
 def conditional_rows(count: NDArray[np.int64], width: int,
@@ -434,8 +437,18 @@ def conditional_rows(count: NDArray[np.int64], width: int,
         done[pending[good]] = True
         pending = pending[~good]
     rows = np.flatnonzero(~done)
-    if rows.size:
-        out[rows] = evaluate(rows, np.broadcast_to(np.arange(width), (rows.size, width)))
+    # Every position of the others: each row at its own positions, not the padded width (a
+    # short row beside a long one would evaluate width^2 points: GiBs at N = 10^6, issue
+    # #35), rows of counts within a factor 2 together, in chunks of positions that keep
+    # ``evaluate``'s (rows, positions, width) arrays within _EVALUATED floats.
+    key = np.ceil(np.log2(np.maximum(count[rows], 1)))
+    for group in (rows[key == value] for value in np.unique(key)):
+        longest = min(width, int(count[group].max()))
+        step = max(1, _EVALUATED // (group.size * width))
+        for first in range(0, longest, step):
+            pos = np.arange(first, min(longest, first + step))
+            out[group, first : first + pos.size] = evaluate(
+                group, np.broadcast_to(pos, (group.size, pos.size)))
     out[np.arange(width)[None, :] >= count[:, None]] = 0.0
     return out
 
@@ -646,6 +659,17 @@ class _Expansion:
     coef: NDArray[np.float64]
     rest: NDArray[np.float64]
     last: NDArray[np.int64]
+    #: sum p (Dc - f_1 P_1)^2: the cell's variance beyond order 1, a sum of squares (no
+    #: cancellation where Dc is nearly linear, as on a two-point support).
+    beyond_linear: NDArray[np.float64]
+
+
+def _linear_polynomial(n: int, s: NDArray, b: NDArray, x: NDArray) -> NDArray[np.float64]:
+    """P_1(x) = (x - s b / N) / sd of Hyp(N, s, b) per row (s, b one per row of x)."""
+    sf, bf, nf = s.astype(np.float64), b.astype(np.float64), float(n)
+    sd = np.sqrt(sf * bf * (nf - sf) * (nf - bf) / (nf * nf * (nf - 1.0)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(sd[:, None] > 0, (x - (sf * bf / nf)[:, None]) / sd[:, None], 0.0)
 
 
 def _expansion(n: int, rows: SizeMoments, cols: SizeMoments, top: int) -> _Expansion:
@@ -654,11 +678,15 @@ def _expansion(n: int, rows: SizeMoments, cols: SizeMoments, top: int) -> _Expan
     mean, var = np.zeros(shape), np.zeros(shape)
     coef, rest = np.zeros((top + 1, *shape)), np.zeros((top + 1, *shape))
     last = np.zeros(shape, dtype=np.int64)
+    beyond = np.zeros(shape)
     for at, s, b, x, p, c, m, v in _cell_groups(n, *_cell_windows(n, rows.sizes, cols.sizes)):
         mean[at], var[at] = m, v
         coef[:, at[0], at[1]], rest[:, at[0], at[1]], last[at] = hahn_coefficients(
             n, s, b, x, p, c, v, top, COEF_TOL)
-    return _Expansion(mean, var, coef, rest, last)
+        if top:
+            linear = coef[1, at[0], at[1]][:, None] * _linear_polynomial(n, s, b, x)
+            beyond[at] = np.sum(p * (c - linear) ** 2, axis=-1)
+    return _Expansion(mean, var, coef, rest, last, beyond)
 
 
 def _same_cell(rows: SizeMoments, cols: SizeMoments, var: NDArray[np.float64]) -> float:
@@ -682,7 +710,8 @@ def _quadratic_forms(first: NDArray, second: NDArray, rows: SizeMoments,
     return same_row, same_col, neither
 
 
-def _lancaster_pairs(n: int, rows: SizeMoments, cols: SizeMoments, first: _Expansion
+def _lancaster_pairs(n: int, rows: SizeMoments, cols: SizeMoments, first: _Expansion,
+                     orders: list[float] | None = None, target: float | None = None
                      ) -> float | None:
     """The pairs of distinct cells of E[Var(T | sizes)] by the Lancaster expansion: order k
     adds sum rho_k f_k(c) f_k(c') over the pairs (same row: (-1)^k beta_k(b) beta_k(b'),
@@ -693,9 +722,13 @@ def _lancaster_pairs(n: int, rows: SizeMoments, cols: SizeMoments, first: _Expan
     with j). A pair with a cell stopped at q < k leaves at most |rho_{q+1}| sqrt(rest_q(c)
     rest_q(c')) (its orders from q + 1 on are left out). Stops at the first order where
     these add up to at most LANCASTER_TOL of V. None where no order in LANCASTER_ORDERS
-    reaches that. ``first`` holds the coefficients to the first count of LANCASTER_ORDERS."""
-    target = LANCASTER_TOL * _same_cell(rows, cols, first.var)
+    reaches that. ``first`` holds the coefficients to the first count of LANCASTER_ORDERS;
+    ``orders`` (a list) receives each order's sum; ``target``: another bound to reach."""
+    if target is None:
+        target = LANCASTER_TOL * _same_cell(rows, cols, first.var)
     for top in LANCASTER_ORDERS:
+        if orders is not None:
+            orders.clear()
         expansion = first if first.coef.shape[0] == top + 1 else _expansion(n, rows, cols, top)
         coef, rest, last = expansion.coef, expansion.rest, expansion.last
         row_factors = correlation_factors(rows.sizes, n, top + 1)
@@ -705,7 +738,10 @@ def _lancaster_pairs(n: int, rows: SizeMoments, cols: SizeMoments, first: _Expan
         for k in range(1, top + 1):
             same_row, same_col, neither = _quadratic_forms(
                 coef[k], coef[k], rows, cols, row_factors[k], col_factors[k])
-            total += neither - (same_row + same_col) if k % 2 else neither + same_row + same_col
+            order = neither - (same_row + same_col) if k % 2 else neither + same_row + same_col
+            total += order
+            if orders is not None:
+                orders.append(order)
             stopping = last == k - 1  # kept order k - 1, not order k
             if stopping.any():
                 root = np.sqrt(rest[k - 1])
@@ -730,12 +766,50 @@ def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments,
     ``pair_limit`` points (:func:`pair_points`)."""
     first = _expansion(n, rows, cols, LANCASTER_ORDERS[0] if LANCASTER_ORDERS else 0)
     same_cell = _same_cell(rows, cols, first.var)
-    pairs = _lancaster_pairs(n, rows, cols, first)
+    orders: list[float] = []
+    pairs = _lancaster_pairs(n, rows, cols, first, orders)
     if pairs is None:
         if pair_points(n, rows, cols) > pair_limit:
             return None
         pairs = _pair_route(n, rows, cols, _cells(n, rows.sizes, cols.sizes))
+    elif (rows.spread is None and cols.spread is None
+          and same_cell + pairs < LINEAR_EXACT_BELOW * same_cell):
+        # Var far below V: the cells' linear parts cancel over the pairs (one cluster of
+        # almost every element beside singletons). Order 1 as one sum of squares instead,
+        # and the orders summed until their bound is LANCASTER_TOL of that variance.
+        base = (float(rows.once @ first.beyond_linear @ cols.once)
+                + _linear_variance(n, rows, cols, first.coef[1]))
+        estimate = base + math.fsum(orders[1:])
+        if _lancaster_pairs(n, rows, cols, first, orders, LANCASTER_TOL * estimate) is not None:
+            estimate = base + math.fsum(orders[1:])
+        return estimate, first.mean
     return same_cell + pairs, first.mean
+
+
+#: Two fixed sides whose E[Var(T | sizes)] from the expansion is below this fraction of the
+#: same-cell sum V take its order 1 as the variance of a linear statistic
+#: (:func:`_linear_variance`) and the rest of V as sums of squares: the error of V + pairs
+#: is ~1e-16 V (rounding) to 1e-13 V (the expansion's bound), far above 1e-10 Var there.
+LINEAR_EXACT_BELOW = 1e-3
+
+
+def _linear_variance(n: int, rows: SizeMoments, cols: SizeMoments,
+                     coef: NDArray[np.float64]) -> float:
+    """Var(sum_cells f_1 P_1(n_c)) for two fixed sides: the order-1 part of the same-cell
+    sum and of every pair, as one permutation statistic sum_ij c_ij n_ij, c = f_1 / sd.
+
+    Hoeffding's combinatorial theorem: Var = sum_ij a_i b_j d_ij^2 / (N - 1), d the doubly
+    centred c (d = c - row mean - column mean + mean, weighted by the sizes): non-negative
+    terms, no cancellation between cells.
+    """
+    sa, sb, nf = rows.sizes.astype(np.float64), cols.sizes.astype(np.float64), float(n)
+    sd = np.sqrt(np.outer(sa * (nf - sa), sb * (nf - sb)) / (nf * nf * (nf - 1.0)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = np.where(sd > 0, coef / sd, 0.0)
+    wa, wb = rows.once * sa, cols.once * sb
+    row_mean, col_mean = (c @ wb) / nf, (wa @ c) / nf
+    d = c - row_mean[:, None] - col_mean[None, :] + float(wa @ c @ wb) / (nf * nf)
+    return float(wa @ (d * d) @ wb) / (nf - 1.0)
 
 
 def _pair_route(n: int, rows: SizeMoments, cols: SizeMoments, cells: _Cells) -> float:

@@ -113,6 +113,9 @@ def _cell_values(x: NDArray, total: int, p: float | NDArray) -> NDArray[np.float
 
 #: Floats in one temporary array of a batch (a batch takes at least one row).
 _BATCH = 1 << 21
+#: Rows whose column correlation h (support x window of the other elements) takes more
+#: multiply-adds than this are interpolated in x (mi_variance.conditional_rows) instead.
+_CORRELATED = 1 << 22
 
 
 def _batches(widths: tuple[NDArray[np.int64], ...], cost: NDArray) -> list[NDArray[np.int64]]:
@@ -199,17 +202,42 @@ def _conditional(total: int, w: NDArray, lo: NDArray, count: NDArray, width: int
     return conditional_rows(count, width, given)
 
 
-def _rows_terms(sizes: NDArray[np.int64], n: int, u: float) -> tuple[NDArray, NDArray, NDArray]:
-    """(E_u[R], Var R, Cov(R, C)) per row size a < n with u labels, on one padded grid.
+def _rows_terms(sizes: NDArray[np.int64], n: int, u: float, column: NDArray | None = None
+                ) -> tuple[NDArray, NDArray, NDArray]:
+    """(E_u[R], Var R, Cov(R, C)) per row size a < n with u labels; ``column``: the values of
+    another column function at 0 .. total, C = sum_j column[M_j] over the rows' own column
+    totals M (total elements), instead of the bd0 of the n elements' column totals.
 
-    C is over all n elements; h(x) = E g(x + M), M ~ Binomial(n - a, 1/u), g the column
-    term's cell function, is one correlation per size (no grid).
+    On one padded grid where it holds at most _BATCH floats; otherwise in batches of rows of
+    similar window lengths (_batches), so that memory stays bounded whatever the sizes (a
+    short row beside one of ~N elements no longer takes the long one's width, issue #35).
     """
     p = 1.0 / u
     af = sizes.astype(np.float64)
     half = tail_halfwidth(af * p * (1.0 - p))
     lo = np.maximum(np.floor(af * p - half), 0).astype(np.int64)
     hi = np.minimum(np.ceil(af * p + half).astype(np.int64), sizes)
+    count = hi - lo + 1
+    if sizes.size * int(count.max(initial=1)) <= _BATCH:
+        return _rows_batch(sizes, n, u, lo, hi, column)
+    out = [np.empty(sizes.size) for _ in range(3)]
+    for batch in _batches((count,), count):
+        parts = _rows_batch(sizes[batch], n, u, lo[batch], hi[batch], column)
+        for into, part in zip(out, parts, strict=True):
+            into[batch] = part
+    return out[0], out[1], out[2]
+
+
+def _rows_batch(sizes: NDArray[np.int64], n: int, u: float, lo: NDArray[np.int64],
+                hi: NDArray[np.int64], column: NDArray | None = None
+                ) -> tuple[NDArray, NDArray, NDArray]:
+    """_rows_terms on one padded grid: the rows' windows lo .. hi.
+
+    C is over all n elements; h(x) = E g(x + M), M ~ Binomial(n - a, 1/u), g the column
+    term's cell function, is one correlation per size (no grid), over the row's support.
+    """
+    p = 1.0 / u
+    af = sizes.astype(np.float64)
     width = int((hi - lo).max()) + 1
     x = lo[:, None] + np.arange(width)  # beyond a row's window the pmf is still exact
     px = _binom_rows(sizes, p, lo, width)
@@ -246,17 +274,34 @@ def _rows_terms(sizes: NDArray[np.int64], n: int, u: float) -> tuple[NDArray, ND
         return u * np.sum(weight * gc, axis=1) + u * (u - 1.0) * np.sum(weight * conditional, axis=1)
 
     # M ~ Binomial(n - a, p) on its window, every size at once; the correlation per size.
-    rest = n - sizes
+    total = n if column is None else column.size - 1
+    rest = total - sizes
     mmean = rest.astype(np.float64) * p
     mhalf = tail_halfwidth(mmean * (1.0 - p))
     mlo = np.maximum(np.floor(mmean - mhalf), 0).astype(np.int64)
     mhi = np.minimum(np.ceil(mmean + mhalf).astype(np.int64), rest)
     mwidth = mhi - mlo + 1
     pm = _binom_rows(rest, p, mlo, int(mwidth.max()))
-    g = _cell_values((x[:, :1] + mlo[:, None]) + np.arange(width + int(mwidth.max()) - 1), n, p)
-    h = np.empty_like(fc)
-    for i, wm in enumerate(mwidth.tolist()):
-        h[i] = np.correlate(g[i, : width + wm - 1], pm[i, :wm], mode="valid")
+    at = (x[:, :1] + mlo[:, None]) + np.arange(width + int(mwidth.max()) - 1)
+    g = _cell_values(at, n, p) if column is None else column[np.clip(at, 0, total)]
+    h = np.zeros_like(fc)  # on each row's support x <= a only (px is 0 beyond)
+    support = np.minimum(sizes - lo + 1, width)
+    direct = support * mwidth <= _CORRELATED
+    for i in np.flatnonzero(direct).tolist():
+        span, wm = int(support[i]), int(mwidth[i])
+        h[i, :span] = np.correlate(g[i, : span + wm - 1], pm[i, :wm], mode="valid")
+    long_rows = np.flatnonzero(~direct)
+    if long_rows.size:  # h is smooth in x: interpolated as the conditional rows are
+
+        def given(rows: NDArray, pos: NDArray) -> NDArray:
+            out = np.empty(pos.shape)
+            for r, i in enumerate(long_rows[rows].tolist()):
+                wm = int(mwidth[i])
+                windows = np.lib.stride_tricks.sliding_window_view(g[i, : int(support[i]) + wm - 1], wm)
+                out[r] = windows[pos[r]] @ pm[i, :wm]
+            return out
+
+        h[long_rows] = conditional_rows(support[long_rows], width, given)
     hc = np.where(px > 0, h - np.sum(px * h, axis=1)[:, None], 0.0)
     return mean_sum, cov_sum(fc), cov_sum(hc)
 
@@ -272,12 +317,62 @@ def one_sided_slot_variance(fixed: SizeLaw, mixture: SlotMixture) -> float:
     columns = _slots(n, slots[live])
     means, variances = np.zeros(slots.size), np.zeros(slots.size)
     weights = np.asarray(fixed.weights, dtype=np.float64)
+    rest = n - int(sizes.max())
+    small = sizes < n - rest
     for k, (index, u) in enumerate(zip(np.flatnonzero(live).tolist(), slots[live].tolist(), strict=True)):
         e, v, c = _rows_terms(sizes, n, u)
         mean = -columns.mean_sum[k] + float(weights @ e)
         var = columns.var_sum[k] + float(weights @ (v - 2.0 * c))
+        huge = _huge_row(n, rest, u) if 0 < rest <= min(HUGE_ROW_REST, n - rest - 1) else None
+        if huge is not None:  # the same variance without the cancellation of R_1 and C
+            _, v, c = _rows_terms(sizes[small], n, u, huge[1])
+            var = huge[0] + float(weights[small] @ (v - 2.0 * c))
         means[index], variances[index] = mean, var
     return _mixed(np.asarray(mixture.coefs, dtype=np.float64), means, variances)
+
+
+#: A row of all but at most this many elements (and more than half of them) is taken with
+#: the column totals (_huge_row); its window at most _HUGE_ROW_WIDTH counts (a dense
+#: conditional pmf).
+HUGE_ROW_REST = 64
+_HUGE_ROW_WIDTH = 2048
+
+
+def _huge_row(n: int, rest: int, u: float) -> tuple[float, NDArray[np.float64]] | None:
+    """(Var D, delta) given u, for a row of a = n - rest elements (rest small), or None
+    where its window is longer than _HUGE_ROW_WIDTH.
+
+    With g = bd0(., n/u) and f = bd0(., a/u), f(x) - g(x) is linear in x, so its sum over the
+    u cells of the row is a constant, and with M_j the other rows' column totals,
+    R_1 - C = const - D, D = sum_j Delta(X_j, M_j), Delta(x, m) = g(x + m) - g(x) (0 for
+    m = 0). X (the row's cells, Mult(a, 1/u)) and M (Mult(rest, 1/u)) are independent, so
+    Var_u T = sum_i Var R_i - 2 sum_i Cov(R_i, sum_j delta(M_j)) + Var D over the other
+    rows, delta(m) = E Delta(X, m): no term of the size of Var C (~u), which cancelled to
+    ~1e-6 of it (issue #35). Var D = u Var Delta(X1, M1) + u (u - 1) Cov(Delta(X1, M1),
+    Delta(X2, M2)), X2 | X1 ~ Bin(a - X1, 1/(u - 1)), M2 | M1 likewise: sums over the
+    window of X and all of 0 .. rest.
+    """
+    a, p, mu = n - rest, 1.0 / u, n / u
+    half = float(tail_halfwidth(np.array([a * p * (1.0 - p)]))[0])
+    lo, hi = max(int(np.floor(a * p - half)), 0), min(int(np.ceil(a * p + half)), a)
+    width = hi - lo + 1
+    if width > _HUGE_ROW_WIDTH:
+        return None
+    x = lo + np.arange(width)
+    px = _binom_rows(np.array([a]), p, np.array([lo]), width)[0]
+    m = np.arange(rest + 1)[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        delta = deviance(x + m, mu, x + m - mu) - deviance(x, mu, x - mu)  # (m, x)
+    delta = np.where(px > 0, delta, 0.0)
+    mean_of = delta @ px  # delta(m)
+    pm = _binom_rows(np.array([rest]), p, np.array([0]), rest + 1)[0]
+    first = float(pm @ mean_of)
+    second = float(pm @ ((delta * delta) @ px))
+    cond = _binom_rows(a - x, 1.0 / (u - 1.0), np.full(width, lo), width)  # (x1, x2)
+    psi = delta @ cond.T  # psi[m2, x1] = E[Delta(X2, m2) | X1 = x1]
+    pairs = pm[:, None] * _binom_rows(rest - m.ravel(), 1.0 / (u - 1.0), np.zeros(rest + 1, dtype=np.int64), rest + 1)
+    both = float(np.sum(pairs * ((delta * px) @ psi.T)))
+    return u * (second - first * first) + u * (u - 1.0) * (both - first * first), mean_of
 
 
 def _mixed(coefs: NDArray, means: NDArray, variances: NDArray) -> float:
