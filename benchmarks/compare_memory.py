@@ -34,7 +34,7 @@ wall, cpu = time.perf_counter(), time.process_time()
 variance = cc.mutual_information_variance(contingency=table, model="num", one_sided=True)
 var_wall, var_cpu = time.perf_counter() - wall, time.process_time() - cpu
 wall, cpu = time.perf_counter(), time.process_time()
-result = cc.compare(contingency=table)
+result = cc.compare(contingency=table, standardized=True)
 compare_wall, compare_cpu = time.perf_counter() - wall, time.process_time() - cpu
 smi = [row for row in result.to_records() if "SMI" in str(row.get("measure", ""))]
 print(json.dumps({

@@ -32,7 +32,6 @@ ENGINE_MAP = ast.get_docstring(TREES[ENGINE]) or ""
 NOT_SWITCHES: dict[str, str] = {
     "_expected.deviance_series._BLOCK": "block size of the series' monomials (memory)",
     "_expected.mi_variance._GRID": "block size of the pair grids (memory)",
-    "_expected.mi_variance_slots._BATCH": "batch size of the slot windows (memory)",
     "_expected.mixture_fits._DEGREE": "the fixed degree of every fit, no switch",
     "_expected.size_pairs._CHUNK": "rows per block of the mid-mean pmf blocks (memory)",
     "_expected.size_pairs._ROWS": "rows per tile of the pair sums (memory)",

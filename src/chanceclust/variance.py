@@ -12,6 +12,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
 
 from chanceclust._docs import fill_doc
 from chanceclust._expected.elementary import falling
@@ -294,7 +295,7 @@ def _constant_mi(sides: tuple[Side, Side]) -> bool:
     ks = [_fixed_clusters(side) for side in sides]
     if n < 2 or 1 in ks:
         return True
-    fixed = [side.sizes for side in sides if isinstance(side, Fixed)]
+    fixed = [side.sizes for side in sides if side.sizes_given]
     # Sizes (N - 1, 1) against equal sizes: the singleton's column changes no cell's law, so
     # every table has the same MI (the only other single-valued case, found by enumerating
     # every pair of size sequences to N = 10; issue #35).
