@@ -39,7 +39,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         "datasets",
     ]),
     ("measure registry", ["_registry"]),
-    ("composite public functions", ["", "significance", "allpairs", "comparison", "dask"]),
+    ("composite public functions", ["", "significance", "bootstrap", "allpairs", "comparison", "dask"]),
     ("command line and paper", ["cli", "_cli", "_cli.*", "_output", "__main__", "paper",
                                 "paper.*"]),
 ]

@@ -10,6 +10,13 @@ clusterings), two-sided or against a fixed reference (``one_sided=True``).
 from chanceclust._validation import UnassignedReport
 from chanceclust.adjusted import adjusted_mutual_information, adjusted_rand_index
 from chanceclust.allpairs import PairwiseResult, pairwise
+from chanceclust.bootstrap import (
+    ConfidenceInterval,
+    ConfidenceIntervalResult,
+    PairedTestResult,
+    confidence_interval,
+    paired_test,
+)
 from chanceclust.comparison import ComparisonResult, ComparisonRow, compare
 from chanceclust.contingency import PairCounts, contingency_table, pair_counts
 from chanceclust.exceptions import (
@@ -56,12 +63,15 @@ __version__ = "0.1.0.dev0"
 __all__ = [
     "ComparisonResult",
     "ComparisonRow",
+    "ConfidenceInterval",
+    "ConfidenceIntervalResult",
     "InternalError",
     "InvalidFileError",
     "InvalidInputError",
     "InvalidInputTypeError",
     "MonteCarloAdjustedResult",
     "PairCounts",
+    "PairedTestResult",
     "PairwiseResult",
     "PartialTable",
     "SignificanceTestResult",
@@ -72,6 +82,7 @@ __all__ = [
     "adjusted_rand_index",
     "bell",
     "compare",
+    "confidence_interval",
     "contingency_table",
     "entropy",
     "expected_mutual_information",
@@ -88,6 +99,7 @@ __all__ = [
     "mutual_information_variance",
     "normalized_mutual_information",
     "null_distribution",
+    "paired_test",
     "pair_counts",
     "pairwise",
     "partial_table",
