@@ -342,7 +342,7 @@ def _percentile_of_score(values: NDArray[np.float64], score: float) -> float:
 
 def _bca_levels(theta_b: NDArray[np.float64], theta: float, jack: NDArray[np.float64],
                 weights: NDArray[np.int64], alpha: float) -> tuple[float, float]:  # fmt: skip
-    """BCa's two levels, SciPy's ``_bca_interval`` (Efron & Tibshirani 1993, 14.3 and eq.
+    """BCa's two levels, SciPy's BCa interval (Efron & Tibshirani 1993, 14.3 and eq.
     15.36) with the jackknife over elements written over cells of weight n_k."""
     from scipy.special import ndtr, ndtri  # noqa: PLC0415 (import chanceclust loads no scipy)
 
