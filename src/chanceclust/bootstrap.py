@@ -344,7 +344,7 @@ def _bca_levels(theta_b: NDArray[np.float64], theta: float, jack: NDArray[np.flo
                 weights: NDArray[np.int64], alpha: float) -> tuple[float, float]:  # fmt: skip
     """BCa's two levels, SciPy's BCa interval (Efron & Tibshirani 1993, 14.3 and eq.
     15.36) with the jackknife over elements written over cells of weight n_k."""
-    from scipy.special import ndtr, ndtri  # noqa: PLC0415 (import chanceclust loads no scipy)
+    from scipy.special import ndtr, ndtri  # here: importing chanceclust loads no scipy
 
     z0 = float(ndtri(_percentile_of_score(theta_b, theta)))
     n = float(weights.sum())
@@ -372,7 +372,7 @@ def _interval(theta_b: NDArray[np.float64], theta: float, level: float, method: 
     else:
         levels = (alpha, 1 - alpha)
     if np.isnan(levels).any():
-        from scipy.stats import DegenerateDataWarning  # noqa: PLC0415 (as above)
+        from scipy.stats import DegenerateDataWarning  # here, as above
 
         warnings.warn(DegenerateDataWarning(
             "The BCa confidence interval cannot be calculated: the bootstrap or jackknife "
@@ -384,6 +384,18 @@ def _interval(theta_b: NDArray[np.float64], theta: float, level: float, method: 
     if method == "basic":
         low, high = 2 * theta - high, 2 * theta - low
     return ConfidenceInterval(low, high)
+
+
+def _bootstrap(counts: NDArray[np.int64], theta: float, options: _Options,
+               evaluate: Callable[[NDArray[np.int64]], NDArray[np.float64]]
+               ) -> tuple[NDArray[np.float64], ConfidenceInterval]:  # fmt: skip
+    """The bootstrap distribution of the cells ``counts`` and its interval around ``theta``."""
+    theta_b = _resample(counts, options, evaluate)
+
+    def jack() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+        return _jackknife(counts, options.batch, evaluate), counts
+
+    return theta_b, _interval(theta_b, theta, options.level, options.method, jack)
 
 
 # ----------------------------------------------------------------- public functions
@@ -490,12 +502,7 @@ def confidence_interval(
         return _values(options, cells, counts)
 
     theta = float(evaluate(table.counts[None])[0])
-    theta_b = _resample(table.counts, options, evaluate)
-
-    def jack() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-        return _jackknife(table.counts, options.batch, evaluate), table.counts
-
-    interval = _interval(theta_b, theta, options.level, options.method, jack)
+    theta_b, interval = _bootstrap(table.counts, theta, options, evaluate)
     return ConfidenceIntervalResult(interval, theta_b, float(np.std(theta_b, ddof=1)), theta,
                                     options.measure.name, options.method,
                                     options.level)  # fmt: skip
@@ -571,7 +578,7 @@ def paired_test(
     codes, ks, _ = validate_many([reference, labels_a, labels_b], names)
     n = len(codes[0])
     _check_size(n)
-    k_ref, k_a, k_b = ks
+    _k_ref, k_a, k_b = ks
     keys = (codes[0].astype(np.int64) * k_a + codes[1]) * k_b + codes[2]
     cell_keys, counts = np.unique(keys, return_counts=True)
     counts = counts.astype(np.int64)
@@ -586,12 +593,7 @@ def paired_test(
     value_a = float(_pair_values(options, pair_a, counts[None])[0])
     value_b = float(_pair_values(options, pair_b, counts[None])[0])
     theta = value_a - value_b
-    theta_b = _resample(counts, options, evaluate)
-
-    def jack() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-        return _jackknife(counts, options.batch, evaluate), counts
-
-    interval = _interval(theta_b, theta, options.level, options.method, jack)
+    theta_b, interval = _bootstrap(counts, theta, options, evaluate)
     return PairedTestResult(
         theta, _paired_pvalue(theta_b, alternative), interval, theta_b,
         float(np.std(theta_b, ddof=1)), value_a, value_b, options.measure.name,
