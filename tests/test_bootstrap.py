@@ -309,3 +309,27 @@ def test_inputs_refused():
         cc.paired_test("ari", [0, 1], [0, 1], [0, 0], alternative="bigger")
     with pytest.raises(InvalidInputError, match="labels_b"):
         cc.paired_test("ari", [0, 1, 1], [0, 1, 1], [0, 0])
+
+
+@settings(max_examples=10)
+@given(st.lists(st.integers(0, 2), min_size=12, max_size=30), st.integers(0, 2**16))
+def test_paired_p_values_are_probabilities_and_consistent(labels, seed):
+    """p in (0, 1] for every alternative; two-sided = min(1, 2 min(greater, less)) of the
+    same resamples; the statistic is the difference of the two single calls."""
+    ref = np.array(labels)
+    a = np.roll(ref, 1)
+    b = np.roll(ref, 3)
+    values = {}
+    for alternative in ("greater", "less", "two-sided"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", stats.DegenerateDataWarning)
+            res = cc.paired_test("nmi", ref, a, b, alternative=alternative, n_resamples=99,
+                                 rng=seed)  # fmt: skip
+        assert 0 < res.pvalue <= 1
+        values[alternative] = res.pvalue
+    assert values["two-sided"] == pytest.approx(
+        min(1.0, 2 * min(values["greater"], values["less"]))
+    )
+    expected = (cc.normalized_mutual_information(ref, a)
+                - cc.normalized_mutual_information(ref, b))  # fmt: skip
+    assert res.statistic == pytest.approx(expected, abs=1e-12)
