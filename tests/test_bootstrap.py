@@ -120,7 +120,7 @@ def test_resampling_law_by_enumeration():
 
 
 def _scipy_interval(measure: str, table: np.ndarray, res, method: str, level: float,
-                    **kwargs) -> tuple[float, float]:  # fmt: skip
+                    alternative: str = "two-sided", **kwargs) -> tuple[float, float]:  # fmt: skip
     """SciPy's bootstrap interval from our bootstrap distribution, with SciPy's own
     statistic (the single call on the resampled elements) and jackknife over the elements."""
     true, pred = _labels(table)
@@ -141,7 +141,7 @@ def _scipy_interval(measure: str, table: np.ndarray, res, method: str, level: fl
                             distribution)  # fmt: skip
     out = stats.bootstrap(
         (np.arange(len(true)),), statistic, n_resamples=0, method=method,
-        confidence_level=level,
+        confidence_level=level, alternative=alternative,
         bootstrap_result=SimpleNamespace(bootstrap_distribution=distribution),
     )  # fmt: skip
     return out.confidence_interval.low, out.confidence_interval.high
@@ -161,6 +161,18 @@ def test_intervals_equal_scipy_bootstrap(method, measure, kwargs):
     low, high = _scipy_interval(measure, table, res, method, 0.9, **kwargs)
     np.testing.assert_allclose(res.confidence_interval, (low, high), rtol=1e-9)
     assert res.standard_error == pytest.approx(np.std(res.bootstrap_distribution, ddof=1))
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "BCa"])
+@pytest.mark.parametrize("alternative", ["less", "greater"])
+def test_one_sided_intervals_equal_scipy_bootstrap(method, alternative):
+    """SciPy's one-sided intervals: one end infinite, the other at level 1 - confidence."""
+    table = np.array([[6, 2, 1], [1, 5, 2], [0, 2, 6]])
+    res = cc.confidence_interval("ari", contingency=table, n_resamples=499, rng=2,
+                                 method=method, alternative=alternative)  # fmt: skip
+    expected = _scipy_interval("ari", table, res, method, 0.95, alternative)
+    np.testing.assert_allclose(res.confidence_interval, expected, rtol=1e-9)
+    assert np.isinf(res.confidence_interval[0 if alternative == "less" else 1])
 
 
 def test_paired_interval_equals_scipy_paired_bootstrap():

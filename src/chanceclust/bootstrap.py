@@ -18,6 +18,7 @@ docs/math.md#math-bootstrap.
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections import namedtuple
 from collections.abc import Callable, Iterator
@@ -361,10 +362,11 @@ def _bca_levels(theta_b: NDArray[np.float64], theta: float, jack: NDArray[np.flo
 
 
 def _interval(theta_b: NDArray[np.float64], theta: float, level: float, method: str,
-              jack: Callable[[], tuple[NDArray[np.float64], NDArray[np.int64]]] | None
-              ) -> ConfidenceInterval:  # fmt: skip
-    """The two-sided interval of SciPy's ``bootstrap`` from the bootstrap distribution."""
-    alpha = (1 - level) / 2
+              jack: Callable[[], tuple[NDArray[np.float64], NDArray[np.int64]]] | None,
+              alternative: str = "two-sided") -> ConfidenceInterval:  # fmt: skip
+    """The interval of SciPy's ``bootstrap`` from the bootstrap distribution: two-sided, or
+    one-sided with the other end infinite ("less": (-inf, high); "greater": (low, inf))."""
+    alpha = (1 - level) / 2 if alternative == "two-sided" else 1 - level
     if method == "bca":
         if jack is None:
             raise InternalError("BCa needs the jackknife values")
@@ -383,11 +385,15 @@ def _interval(theta_b: NDArray[np.float64], theta: float, level: float, method: 
         low, high = (float(v) for v in np.quantile(theta_b, levels, method="linear"))
     if method == "basic":
         low, high = 2 * theta - high, 2 * theta - low
+    if alternative == "less":
+        low = -math.inf
+    elif alternative == "greater":
+        high = math.inf
     return ConfidenceInterval(low, high)
 
 
 def _bootstrap(counts: NDArray[np.int64], theta: float, options: _Options,
-               evaluate: Callable[[NDArray[np.int64]], NDArray[np.float64]]
+               evaluate: Callable[[NDArray[np.int64]], NDArray[np.float64]], alternative: str
                ) -> tuple[NDArray[np.float64], ConfidenceInterval]:  # fmt: skip
     """The bootstrap distribution of the cells ``counts`` and its interval around ``theta``."""
     theta_b = _resample(counts, options, evaluate)
@@ -395,7 +401,7 @@ def _bootstrap(counts: NDArray[np.int64], theta: float, options: _Options,
     def jack() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
         return _jackknife(counts, options.batch, evaluate), counts
 
-    return theta_b, _interval(theta_b, theta, options.level, options.method, jack)
+    return theta_b, _interval(theta_b, theta, options.level, options.method, jack, alternative)
 
 
 # ----------------------------------------------------------------- public functions
@@ -414,6 +420,7 @@ def confidence_interval(
     confidence_level: float = 0.95,
     n_resamples: int = 9999,
     method: str = "BCa",
+    alternative: str = "two-sided",
     batch: int | None = None,
     rng: Any = None,
     unassigned_label: Any = None,
@@ -448,8 +455,11 @@ def confidence_interval(
         Strictly between 0 and 1.
     n_resamples : int, default=9999
     method : {"percentile", "basic", "BCa"}, default="BCa"
-        As :func:`scipy.stats.bootstrap` (two-sided); BCa's acceleration by the jackknife
-        over the elements (one evaluation per non-zero cell).
+        As :func:`scipy.stats.bootstrap`; BCa's acceleration by the jackknife over the
+        elements (one evaluation per non-zero cell).
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        As :func:`scipy.stats.bootstrap`: "less" gives (-inf, high), "greater" (low, inf),
+        each end at level ``confidence_level``.
     batch : int, optional
         Resamples evaluated at once (default: about 4 million cells' worth); the result
         does not depend on it.
@@ -488,6 +498,7 @@ def confidence_interval(
     """
     options = _options(measure, model, one_sided, average_method, confidence_level,
                        n_resamples, method, batch, rng)  # fmt: skip
+    alternative = check_alternative(alternative)
     table, _ = _validated_table(labels_true, labels_pred, contingency, model, one_sided,
                                 unassigned_label, unassigned)  # fmt: skip
     if table.weights is not None:
@@ -502,7 +513,7 @@ def confidence_interval(
         return _values(options, cells, counts)
 
     theta = float(evaluate(table.counts[None])[0])
-    theta_b, interval = _bootstrap(table.counts, theta, options, evaluate)
+    theta_b, interval = _bootstrap(table.counts, theta, options, evaluate, alternative)
     return ConfidenceIntervalResult(interval, theta_b, float(np.std(theta_b, ddof=1)), theta,
                                     options.measure.name, options.method,
                                     options.level)  # fmt: skip
@@ -552,9 +563,11 @@ def paired_test(
     model, one_sided, average_method
         As :func:`confidence_interval`; ``one_sided`` makes the reference fixed in both.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        The alternative hypothesis about the population difference.
+        The alternative hypothesis about the population difference; the interval is
+        one-sided the same way (as :func:`confidence_interval`'s ``alternative``).
     confidence_level, n_resamples, method, batch, rng
-        As :func:`confidence_interval`; the interval is that of the difference.
+        As :func:`confidence_interval`; the interval is that of the difference. Unassigned
+        elements (missing labels) are refused.
 
     Returns
     -------
@@ -593,7 +606,7 @@ def paired_test(
     value_a = float(_pair_values(options, pair_a, counts[None])[0])
     value_b = float(_pair_values(options, pair_b, counts[None])[0])
     theta = value_a - value_b
-    theta_b, interval = _bootstrap(counts, theta, options, evaluate)
+    theta_b, interval = _bootstrap(counts, theta, options, evaluate, alternative)
     return PairedTestResult(
         theta, _paired_pvalue(theta_b, alternative), interval, theta_b,
         float(np.std(theta_b, ddof=1)), value_a, value_b, options.measure.name,
