@@ -345,3 +345,37 @@ def test_paired_p_values_are_probabilities_and_consistent(labels, seed):
     expected = (cc.normalized_mutual_information(ref, a)
                 - cc.normalized_mutual_information(ref, b))  # fmt: skip
     assert res.statistic == pytest.approx(expected, abs=1e-12)
+
+
+def test_paired_unassigned_policies():
+    """'drop' leaves out an element unassigned in any of the three (the same result as the
+    three without it); 'singletons' is each clustering's single-call policy; 'raise' names
+    the argument and the default refuses."""
+    ref = np.array([0, 0, 0, 1, 1, 1, 2, 2, 2, 2])
+    a = np.array([0, 0, 1, 1, 1, 1, 2, 2, 2, -1])
+    b = np.array([0, 1, 1, 1, 0, 1, 2, 2, 0, 2])
+    kwargs = {"n_resamples": 99, "rng": 0, "method": "percentile"}
+    with pytest.raises(InvalidInputError, match="`labels_a`"):
+        cc.paired_test("ari", ref, a, b, unassigned_label=-1, **kwargs)
+    dropped = cc.paired_test("ari", ref, a, b, unassigned_label=-1, unassigned="drop", **kwargs)
+    kept = cc.paired_test("ari", ref[:-1], a[:-1], b[:-1], **kwargs)
+    np.testing.assert_array_equal(dropped.bootstrap_distribution, kept.bootstrap_distribution)
+    single = cc.paired_test("ari", ref, a, b, unassigned_label=-1, unassigned="singletons",
+                            **kwargs)  # fmt: skip
+    expected = (cc.adjusted_rand_index(ref, a, unassigned_label=-1, unassigned="singletons")
+                - cc.adjusted_rand_index(ref, b))  # fmt: skip
+    assert single.statistic == pytest.approx(expected, abs=1e-12)
+
+
+def test_huge_n_goes_through_the_table_function():
+    """N ~ 2**41 (beyond the int64 pair counts of the batches): each resample by the
+    measure's table function, equal to the single call on the same draws."""
+    table = np.array([[2**40, 2**39], [2**38, 2**40]])
+    for measure in ("ari", "ami", "nmi"):
+        res = cc.confidence_interval(measure, contingency=table, n_resamples=4, rng=5,
+                                     method="percentile")  # fmt: skip
+        counts = table.ravel()
+        draws = np.random.default_rng(5).multinomial(counts.sum(), counts / counts.sum(),
+                                                     size=4)  # fmt: skip
+        expected = [_single(measure, draw.reshape(2, 2)) for draw in draws]
+        np.testing.assert_allclose(res.bootstrap_distribution, expected, rtol=1e-12)

@@ -33,12 +33,15 @@ from chanceclust._models import Setting
 from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust._registry import Measure
 from chanceclust._validation import (
+    _apply_policy,
+    _compact,
     _describe,
     check_alternative,
     check_average_method,
     check_count,
     check_rng,
     check_setting,
+    nothing_left,
     validate_many,
 )
 from chanceclust.contingency import Table, _table_of_cells
@@ -62,6 +65,9 @@ ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
 METHODS = ("percentile", "basic", "bca")
 # Cells x resamples per batch when ``batch`` is not given: bounds the memory of the counts.
 _BATCH_CELLS = 1 << 22
+# The batches of significance.py hold pair counts and products of sizes in int64: above this
+# N each resampled table goes through the measure's table function instead.
+_BATCH_MAX_N = 2**31
 
 
 @dataclass(frozen=True)
@@ -246,11 +252,16 @@ def _values(options: _Options, cells: _Cells, counts: NDArray[np.int64]) -> NDAr
     k_true, k_pred = cells.shape
     sizes_true = _sums(counts, cells.rows, k_true)
     sizes_pred = _sums(counts, cells.cols, k_pred)
+    measure, method = options.measure, options.average_method
+    if n > _BATCH_MAX_N:  # one table at a time, by the single call's table function
+        rows = zip(counts, sizes_true, sizes_pred, strict=True)
+        tables = (_resampled_table(cells, n, *row) for row in rows)
+        return np.array([measure.table(table, options.setting.sides_of_table(table), method)
+                         for table in tables], dtype=np.float64)  # fmt: skip
     used = counts > 0
     codes = np.broadcast_to(cells.rows * k_pred + cells.cols, counts.shape)
     batch = _Batch(n, counts[used], codes[used].astype(np.int64), used.sum(axis=1),
                    k_pred, sizes_true, sizes_pred)  # fmt: skip
-    measure, method = options.measure, options.average_method
     if not measure.uses_model:
         kernel = measure.batch(cells.table, None, method)
         return np.asarray(kernel(batch), dtype=np.float64)
@@ -542,6 +553,8 @@ def paired_test(
     method: str = "BCa",
     batch: int | None = None,
     rng: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
 ) -> PairedTestResult:
     """Paired bootstrap test: is A closer to the reference than B, on the same elements?
 
@@ -566,8 +579,10 @@ def paired_test(
         The alternative hypothesis about the population difference; the interval is
         one-sided the same way (as :func:`confidence_interval`'s ``alternative``).
     confidence_level, n_resamples, method, batch, rng
-        As :func:`confidence_interval`; the interval is that of the difference. Unassigned
-        elements (missing labels) are refused.
+        As :func:`confidence_interval`; the interval is that of the difference.
+    unassigned_label, unassigned
+        As :func:`confidence_interval`, over the three clusterings: "drop" leaves out an
+        element unassigned in any of them (the comparisons stay on the same elements).
 
     Returns
     -------
@@ -587,8 +602,7 @@ def paired_test(
     options = _options(measure, model, one_sided, average_method, confidence_level,
                        n_resamples, method, batch, rng)  # fmt: skip
     alternative = check_alternative(alternative)
-    names = ("reference", "labels_a", "labels_b")
-    codes, ks, _ = validate_many([reference, labels_a, labels_b], names)
+    codes, ks = _three(reference, labels_a, labels_b, unassigned_label, unassigned)
     n = len(codes[0])
     _check_size(n)
     _k_ref, k_a, k_b = ks
@@ -612,6 +626,24 @@ def paired_test(
         float(np.std(theta_b, ddof=1)), value_a, value_b, options.measure.name,
         options.method, alternative, options.level,
     )  # fmt: skip
+
+
+def _three(reference: Any, labels_a: Any, labels_b: Any, unassigned_label: Any,
+           unassigned: Any) -> tuple[list[NDArray[np.integer]], list[int]]:  # fmt: skip
+    """The three clusterings' codes on the same elements and their K, the unassigned policy
+    applied (as the single calls apply it to two; "drop" drops from all three)."""
+    names = ("reference", "labels_a", "labels_b")
+    codes, ks, _ = validate_many([reference, labels_a, labels_b], names,
+                                 unassigned_label=unassigned_label, unassigned=unassigned)
+    if unassigned == "drop":
+        keep = np.logical_and.reduce([c >= 0 for c in codes])
+        if not keep.any():
+            raise nothing_left(keep.size, names)
+        parts = [_compact(c[keep], k)[:2] for c, k in zip(codes, ks, strict=True)]
+    else:
+        parts = [_apply_policy(c, k, int(np.count_nonzero(c < 0)), unassigned)[:2]
+                 for c, k in zip(codes, ks, strict=True)]  # fmt: skip
+    return [c for c, _ in parts], [k for _, k in parts]
 
 
 @dataclass(frozen=True)
