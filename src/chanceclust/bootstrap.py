@@ -74,6 +74,8 @@ _BATCH_MAX_N = 2**31
 class ConfidenceIntervalResult:
     """Result of :func:`confidence_interval`, shaped as SciPy's ``BootstrapResult``.
 
+    Formula: docs/math.md#math-bootstrap.
+
     Attributes
     ----------
     confidence_interval : ConfidenceInterval
@@ -102,6 +104,8 @@ class ConfidenceIntervalResult:
 @dataclass(frozen=True)
 class PairedTestResult:
     """Result of :func:`paired_test`.
+
+    Formula: docs/math.md#math-bootstrap.
 
     Attributes
     ----------
