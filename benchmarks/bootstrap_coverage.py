@@ -125,8 +125,9 @@ def main() -> None:
         "the 95 % interval of `confidence_interval` (model perm, two-sided, arithmetic "
         "normalization) with `resamples` resamples, BCa, and the percentile and basic "
         "intervals of the same bootstrap distribution; coverage = the share of samples whose "
-        "interval holds the population value (the measure of the table N p_ij). BCa intervals that are undefined "
-        "(a degenerate bootstrap law: SciPy returns nan) are left out of `samples`. Monte "
+        "interval holds the population value (the measure of the table N p_ij). BCa "
+        "intervals that are undefined (a degenerate bootstrap law: SciPy returns nan) are "
+        "left out of `samples`. Monte "
         "Carlo standard error of a coverage near 95 %: sqrt(0.95 * 0.05 / samples) (0.7 "
         "points at 1,000 samples, 2.2 at 100). Target: 93-97 %."),
         "",
