@@ -542,6 +542,7 @@ def _check_size(n: int) -> None:
         )
 
 
+@fill_doc
 def paired_test(
     measure: str,
     reference: Any,
@@ -584,9 +585,9 @@ def paired_test(
         one-sided the same way (as :func:`confidence_interval`'s ``alternative``).
     confidence_level, n_resamples, method, batch, rng
         As :func:`confidence_interval`; the interval is that of the difference.
-    unassigned_label, unassigned
-        As :func:`confidence_interval`, over the three clusterings: "drop" leaves out an
-        element unassigned in any of them (the comparisons stay on the same elements).
+    %(unassigned)s
+        Over the three clusterings: "drop" leaves out an element unassigned in any of them
+        (both comparisons stay on the same elements).
 
     Returns
     -------
