@@ -41,8 +41,8 @@ LAYERS: list[tuple[str, list[str]]] = [
         "datasets",
     ]),
     ("measure registry", ["_registry"]),
-    ("composite public functions", ["", "significance", "allpairs", "comparison", "dask",
-                                    "sklearn"]),
+    ("composite public functions", ["", "significance", "bootstrap", "allpairs", "comparison",
+                                    "dask", "sklearn"]),
     ("command line and paper", ["cli", "_cli", "_cli.*", "_output", "__main__", "paper",
                                 "paper.*"]),
 ]

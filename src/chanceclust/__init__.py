@@ -16,6 +16,13 @@ from chanceclust import models  # noqa: F401  (chanceclust.models: the random mo
 from chanceclust._validation import UnassignedReport
 from chanceclust.adjusted import adjusted_mutual_information, adjusted_rand_index
 from chanceclust.allpairs import PairwiseResult, pairwise
+from chanceclust.bootstrap import (
+    ConfidenceInterval,
+    ConfidenceIntervalResult,
+    PairedTestResult,
+    confidence_interval,
+    paired_test,
+)
 from chanceclust.comparison import ComparisonResult, ComparisonRow, compare
 from chanceclust.contingency import PairCounts, contingency_table, pair_counts
 from chanceclust.exceptions import (
@@ -117,12 +124,15 @@ del _name
 __all__ = [
     "ComparisonResult",
     "ComparisonRow",
+    "ConfidenceInterval",
+    "ConfidenceIntervalResult",
     "InternalError",
     "InvalidFileError",
     "InvalidInputError",
     "InvalidInputTypeError",
     "MonteCarloAdjustedResult",
     "PairCounts",
+    "PairedTestResult",
     "PairwiseResult",
     "PartialTable",
     "SignificanceTestResult",
@@ -135,6 +145,7 @@ __all__ = [
     "bell",
     "compare",
     "completeness",
+    "confidence_interval",
     "contingency_table",
     "entropy",
     "expected_mutual_information",
@@ -154,6 +165,7 @@ __all__ = [
     "normalized_mutual_information",
     "null_distribution",
     "pair_confusion_matrix",
+    "paired_test",
     "pair_counts",
     "pairwise",
     "partial_table",

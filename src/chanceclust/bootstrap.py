@@ -1,0 +1,689 @@
+"""Bootstrap confidence intervals of any measure, and a paired bootstrap test of two clusterings.
+
+A bootstrap sample draws N elements with replacement from the N observed ones. Two
+clusterings of an element are its cell (i, j) of the contingency table, so the bootstrap
+table is a multinomial draw of N elements over the observed non-zero cells with
+probabilities n_ij / N: one resample costs O(cells), not O(N). The measure of every
+resampled table comes from the registry (:mod:`chanceclust._registry`): its vectorized
+form on whole batches of tables (:mod:`chanceclust.significance`'s batches), with the
+random model's constants (E[RI], E[MI], the bound s_max, Var) recomputed for each
+resample's own cluster sizes -- a resample's margins are not the observed ones.
+
+The intervals follow :func:`scipy.stats.bootstrap` (percentile, basic, BCa; BCa's
+acceleration by the jackknife over the N elements, which for a table is a jackknife over
+its cells weighted by n_ij: leaving out any element of cell (i, j) gives the same table).
+What the interval is for, the population value of the measure, is in
+docs/math.md#math-bootstrap.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections import namedtuple
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from chanceclust._docs import fill_doc
+from chanceclust._models import Setting
+from chanceclust._registry import MEASURES as _REGISTRY
+from chanceclust._registry import Measure
+from chanceclust._validation import (
+    _apply_policy,
+    _compact,
+    _describe,
+    check_alternative,
+    check_average_method,
+    check_count,
+    check_rng,
+    check_setting,
+    nothing_left,
+    validate_many,
+)
+from chanceclust.contingency import Table, _table_of_cells
+from chanceclust.exceptions import InternalError, InvalidInputError
+from chanceclust.expectations import _validated_table
+from chanceclust.significance import _Batch
+
+__all__ = [
+    "ConfidenceInterval",
+    "ConfidenceIntervalResult",
+    "PairedTestResult",
+    "confidence_interval",
+    "paired_test",
+]
+
+#: SciPy's ``ConfidenceInterval`` (``scipy.stats.bootstrap``'s field), the same namedtuple
+#: shape: ``.low``, ``.high``, unpacks as a pair (SciPy keeps its own class private).
+ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
+
+#: The interval methods, as :func:`scipy.stats.bootstrap` names them (case-insensitive).
+METHODS = ("percentile", "basic", "bca")
+# Cells x resamples per batch when ``batch`` is not given: bounds the memory of the counts.
+_BATCH_CELLS = 1 << 22
+# The batches of significance.py hold pair counts and products of sizes in int64: above this
+# N each resampled table goes through the measure's table function instead.
+_BATCH_MAX_N = 2**31
+
+
+@dataclass(frozen=True)
+class ConfidenceIntervalResult:
+    """Result of :func:`confidence_interval`, shaped as SciPy's ``BootstrapResult``.
+
+    Formula: docs/math.md#math-bootstrap.
+
+    Attributes
+    ----------
+    confidence_interval : ConfidenceInterval
+        ``(low, high)``: the bootstrap interval of the population value of the measure
+        (docs/math.md#math-bootstrap).
+    bootstrap_distribution : ndarray of shape (n_resamples,)
+        The measure of every resampled table, in the order drawn.
+    standard_error : float
+        The standard deviation of the bootstrap distribution (ddof = 1), as SciPy's.
+    statistic : float
+        The measure of the observed table (evaluated as the resamples are).
+    measure, method : str
+        The measure's name and the interval method ("percentile", "basic" or "bca").
+    confidence_level : float
+    """
+
+    confidence_interval: ConfidenceInterval
+    bootstrap_distribution: NDArray[np.float64]
+    standard_error: float
+    statistic: float
+    measure: str
+    method: str
+    confidence_level: float
+
+
+@dataclass(frozen=True)
+class PairedTestResult:
+    """Result of :func:`paired_test`.
+
+    Formula: docs/math.md#math-bootstrap.
+
+    Attributes
+    ----------
+    statistic : float
+        The difference s(reference, A) - s(reference, B) on the observed elements.
+    pvalue : float
+        The bootstrap p-value of "no difference" (docs/math.md#math-bootstrap).
+    confidence_interval : ConfidenceInterval
+        The interval of the population difference.
+    bootstrap_distribution : ndarray of shape (n_resamples,)
+        The difference on every paired resample.
+    standard_error : float
+    statistic_a, statistic_b : float
+        s(reference, A) and s(reference, B).
+    measure, method, alternative : str
+    confidence_level : float
+    """
+
+    statistic: float
+    pvalue: float
+    confidence_interval: ConfidenceInterval
+    bootstrap_distribution: NDArray[np.float64]
+    standard_error: float
+    statistic_a: float
+    statistic_b: float
+    measure: str
+    method: str
+    alternative: str
+    confidence_level: float
+
+
+# ----------------------------------------------------------------- arguments
+
+
+def _check_measure(measure: Any) -> Measure:
+    """The registry's measure named ``measure`` (case-insensitive), else raise naming it."""
+    if isinstance(measure, str) and measure.lower() in _REGISTRY:
+        return _REGISTRY[measure.lower()]
+    raise InvalidInputError(
+        f"`measure` must be one of {', '.join(repr(m) for m in _REGISTRY)}; "
+        f"got {_describe(measure)}."
+    )
+
+
+def _check_method(method: Any) -> str:
+    if isinstance(method, str) and method.lower() in METHODS:
+        return method.lower()
+    raise InvalidInputError(
+        f"`method` must be one of 'percentile', 'basic', 'BCa'; got {_describe(method)}."
+    )
+
+
+def _check_level(confidence_level: Any) -> float:
+    if isinstance(confidence_level, (bool, np.bool_)) or not isinstance(
+        confidence_level, (int, float, np.integer, np.floating)
+    ) or not 0.0 < float(confidence_level) < 1.0:
+        raise InvalidInputError(
+            f"`confidence_level` must be a number strictly between 0 and 1; "
+            f"got {_describe(confidence_level)}."
+        )
+    return float(confidence_level)
+
+
+@dataclass(frozen=True)
+class _Options:
+    """The checked options shared by both public functions."""
+
+    measure: Measure
+    setting: Setting
+    average_method: str
+    level: float
+    n_resamples: int
+    method: str
+    batch: int | None
+    rng: np.random.Generator
+
+
+def _options(measure: Any, model: Any, one_sided: Any, average_method: Any,
+             confidence_level: Any, n_resamples: Any, method: Any, batch: Any,
+             rng: Any) -> _Options:  # fmt: skip
+    return _Options(
+        _check_measure(measure),
+        check_setting(model, one_sided),
+        check_average_method(average_method),
+        _check_level(confidence_level),
+        check_count(n_resamples, "n_resamples", minimum=1),
+        _check_method(method),
+        None if batch is None else check_count(batch, "batch", minimum=1),
+        check_rng(rng),
+    )
+
+
+# ----------------------------------------------------------------- tables of resamples
+
+
+def _sums(counts: NDArray[np.int64], groups: NDArray[np.intp], k: int) -> NDArray[np.int64]:
+    """Per row of ``counts`` (m, c), the sums of the columns by group 0..k-1 (every group
+    has a column): exact integers, (m, k)."""
+    order = np.argsort(groups, kind="stable")
+    starts = np.searchsorted(groups[order], np.arange(k))
+    return np.add.reduceat(counts[:, order], starts, axis=1)
+
+
+class _Rows:
+    """The per-sample quantities of some samples of a :class:`_Batch`: what the registry's
+    kernels of the adjusted measures read (pair counts, MI, numbers of clusters), each
+    computed for the whole batch on first use."""
+
+    def __init__(self, batch: _Batch, rows: NDArray[np.intp]) -> None:
+        self.n = batch.n
+        self._batch, self._rows = batch, rows
+
+    @property
+    def pair_counts(self) -> tuple[NDArray[Any], ...]:
+        return tuple(np.asarray(c)[self._rows] for c in self._batch.pair_counts)
+
+    @property
+    def mi(self) -> NDArray[np.float64]:
+        return self._batch.mi[self._rows]
+
+    @property
+    def k_true(self) -> NDArray[np.int64]:
+        return np.asarray(self._batch.k_true)[self._rows]
+
+    @property
+    def k_pred(self) -> NDArray[np.int64]:
+        return np.asarray(self._batch.k_pred)[self._rows]
+
+
+@dataclass(frozen=True)
+class _Cells:
+    """A table's cells as the resamples see them: fixed positions, counts per resample."""
+
+    rows: NDArray[np.intp]
+    cols: NDArray[np.intp]
+    shape: tuple[int, int]
+    table: Table  # the observed table (the constants of the unadjusted kernels)
+
+
+def _table_cells(table: Table) -> _Cells:
+    return _Cells(table.rows, table.cols, (len(table.row_sums), len(table.col_sums)), table)
+
+
+def _values(options: _Options, cells: _Cells, counts: NDArray[np.int64]) -> NDArray[np.float64]:
+    """The measure of each table whose cell counts are a row of ``counts`` (m, c), all of the
+    same total (N for the resamples, N - 1 for the jackknife)."""
+    n = int(counts[0].sum())
+    k_true, k_pred = cells.shape
+    sizes_true = _sums(counts, cells.rows, k_true)
+    sizes_pred = _sums(counts, cells.cols, k_pred)
+    measure, method = options.measure, options.average_method
+    if n > _BATCH_MAX_N:  # one table at a time, by the single call's table function
+        rows = zip(counts, sizes_true, sizes_pred, strict=True)
+        tables = (_resampled_table(cells, n, *row) for row in rows)
+        return np.array([measure.table(table, options.setting.sides_of_table(table), method)
+                         for table in tables], dtype=np.float64)  # fmt: skip
+    used = counts > 0
+    codes = np.broadcast_to(cells.rows * k_pred + cells.cols, counts.shape)
+    batch = _Batch(n, counts[used], codes[used].astype(np.int64), used.sum(axis=1),
+                   k_pred, sizes_true, sizes_pred)  # fmt: skip
+    if not measure.uses_model:
+        kernel = measure.batch(cells.table, None, method)
+        return np.asarray(kernel(batch), dtype=np.float64)
+    # An adjusted measure: the model's constants of each sample's own sides (sizes, K).
+    out = np.empty(len(counts), dtype=np.float64)
+    for rows in _groups(options.setting, sizes_true, sizes_pred, n).values():
+        first = rows[0]
+        table = _resampled_table(cells, n, counts[first], sizes_true[first], sizes_pred[first])
+        kernel = measure.batch(table, options.setting.sides_of_table(table), method)
+        out[rows] = kernel(_Rows(batch, np.asarray(rows)))
+    return out
+
+
+def _groups(setting: Setting, sizes_true: NDArray[np.int64], sizes_pred: NDArray[np.int64],
+            n: int) -> dict[Any, list[int]]:  # fmt: skip
+    """The samples by the random sides they share: by (K_A, K_B) where the sides need no
+    sizes (two-sided num, all), else one group per sample (their sizes differ)."""
+    k_true = (sizes_true > 0).sum(axis=1).tolist()
+    k_pred = (sizes_pred > 0).sum(axis=1).tolist()
+    by_k = setting.sides_by_k(n, 1, 1) is not None
+    groups: dict[Any, list[int]] = {}
+    for i, pair in enumerate(zip(k_true, k_pred, strict=True)):
+        groups.setdefault(pair if by_k else i, []).append(i)
+    return groups
+
+
+def _resampled_table(cells: _Cells, n: int, counts: NDArray[np.int64],
+                     sizes_true: NDArray[np.int64], sizes_pred: NDArray[np.int64]
+                     ) -> Table:  # fmt: skip
+    """The :class:`Table` of one resample: its non-zero cells, empty clusters dropped."""
+    used = counts > 0
+    row_index = np.cumsum(sizes_true > 0) - 1
+    col_index = np.cumsum(sizes_pred > 0) - 1
+    return _table_of_cells(
+        row_index[cells.rows[used]], col_index[cells.cols[used]], counts[used],
+        (int((sizes_true > 0).sum()), int((sizes_pred > 0).sum())), n,
+        (sizes_true[sizes_true > 0], sizes_pred[sizes_pred > 0]),
+        column_major=cells.table.column_major,
+    )  # fmt: skip
+
+
+# ----------------------------------------------------------------- resampling
+
+
+def _batches(total: int, cells: int, batch: int | None) -> Iterator[int]:
+    size = batch if batch is not None else max(1, _BATCH_CELLS // max(cells, 1))
+    for first in range(0, total, size):
+        yield min(size, total - first)
+
+
+def _resample(counts: NDArray[np.int64], options: _Options,
+              evaluate: Callable[[NDArray[np.int64]], NDArray[np.float64]]
+              ) -> NDArray[np.float64]:  # fmt: skip
+    """``evaluate`` of every bootstrap table: multinomial draws of N over the cells with
+    probabilities n_ij / N, drawn one after the other (the values do not depend on
+    ``batch``: numpy draws each row of a multinomial batch in turn from the stream)."""
+    n = int(counts.sum())
+    p = counts / n
+    parts = [
+        evaluate(options.rng.multinomial(n, p, size=size).astype(np.int64, copy=False))
+        for size in _batches(options.n_resamples, len(counts), options.batch)
+    ]
+    return np.concatenate(parts)
+
+
+def _jackknife(counts: NDArray[np.int64], batch: int | None,
+               evaluate: Callable[[NDArray[np.int64]], NDArray[np.float64]]
+               ) -> NDArray[np.float64]:  # fmt: skip
+    """The value with one element of cell k left out, for each cell k (weight n_k)."""
+    c = len(counts)
+    out = []
+    first = 0
+    for size in _batches(c, c, batch):
+        rows = np.broadcast_to(counts, (size, c)).copy()
+        rows[np.arange(size), np.arange(first, first + size)] -= 1
+        out.append(evaluate(rows))
+        first += size
+    return np.concatenate(out)
+
+
+# ----------------------------------------------------------------- intervals (SciPy's)
+
+
+def _percentile_of_score(values: NDArray[np.float64], score: float) -> float:
+    """SciPy's ``_percentile_of_score``: the 'mean' kind, as a fraction."""
+    return float(np.count_nonzero(values < score) + np.count_nonzero(values <= score)) / (
+        2 * values.size
+    )
+
+
+def _bca_levels(theta_b: NDArray[np.float64], theta: float, jack: NDArray[np.float64],
+                weights: NDArray[np.int64], alpha: float) -> tuple[float, float]:  # fmt: skip
+    """BCa's two levels, SciPy's BCa interval (Efron & Tibshirani 1993, 14.3 and eq.
+    15.36) with the jackknife over elements written over cells of weight n_k."""
+    from scipy.special import ndtr, ndtri  # here: importing chanceclust loads no scipy
+
+    z0 = float(ndtri(_percentile_of_score(theta_b, theta)))
+    n = float(weights.sum())
+    dot = float(np.sum(weights * jack)) / n
+    u = (n - 1) * (dot - jack)
+    num = float(np.sum(weights * u**3)) / n**3
+    den = float(np.sum(weights * u**2)) / n**2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        a_hat = float(np.float64(num) / 6 / np.float64(den) ** 1.5)
+    z_alpha = float(ndtri(alpha))
+    num1, num2 = z0 + z_alpha, z0 - z_alpha
+    return (float(ndtr(z0 + num1 / (1 - a_hat * num1))),
+            float(ndtr(z0 + num2 / (1 - a_hat * num2))))  # fmt: skip
+
+
+def _interval(theta_b: NDArray[np.float64], theta: float, level: float, method: str,
+              jack: Callable[[], tuple[NDArray[np.float64], NDArray[np.int64]]] | None,
+              alternative: str = "two-sided") -> ConfidenceInterval:  # fmt: skip
+    """The interval of SciPy's ``bootstrap`` from the bootstrap distribution: two-sided, or
+    one-sided with the other end infinite ("less": (-inf, high); "greater": (low, inf))."""
+    alpha = (1 - level) / 2 if alternative == "two-sided" else 1 - level
+    if method == "bca":
+        if jack is None:
+            raise InternalError("BCa needs the jackknife values")
+        levels = _bca_levels(theta_b, theta, *jack(), alpha)
+    else:
+        levels = (alpha, 1 - alpha)
+    if np.isnan(levels).any():
+        from scipy.stats import DegenerateDataWarning  # here, as above
+
+        warnings.warn(DegenerateDataWarning(
+            "The BCa confidence interval cannot be calculated: the bootstrap or jackknife "
+            "distribution is degenerate (every value equal); method='percentile' gives it."
+        ), stacklevel=3)  # fmt: skip
+        low = high = float("nan")
+    else:
+        low, high = (float(v) for v in np.quantile(theta_b, levels, method="linear"))
+    if method == "basic":
+        low, high = 2 * theta - high, 2 * theta - low
+    if alternative == "less":
+        low = -math.inf
+    elif alternative == "greater":
+        high = math.inf
+    return ConfidenceInterval(low, high)
+
+
+def _bootstrap(counts: NDArray[np.int64], theta: float, options: _Options,
+               evaluate: Callable[[NDArray[np.int64]], NDArray[np.float64]], alternative: str
+               ) -> tuple[NDArray[np.float64], ConfidenceInterval]:  # fmt: skip
+    """The bootstrap distribution of the cells ``counts`` and its interval around ``theta``."""
+    theta_b = _resample(counts, options, evaluate)
+
+    def jack() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+        return _jackknife(counts, options.batch, evaluate), counts
+
+    return theta_b, _interval(theta_b, theta, options.level, options.method, jack, alternative)
+
+
+# ----------------------------------------------------------------- public functions
+
+
+@fill_doc
+def confidence_interval(
+    measure: str,
+    labels_true: Any = None,
+    labels_pred: Any = None,
+    *,
+    contingency: Any = None,
+    model: str = "perm",
+    one_sided: bool = False,
+    average_method: str = "arithmetic",
+    confidence_level: float = 0.95,
+    n_resamples: int = 9999,
+    method: str = "BCa",
+    alternative: str = "two-sided",
+    batch: int | None = None,
+    rng: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
+) -> ConfidenceIntervalResult:
+    """Bootstrap confidence interval of a measure, over the elements, as SciPy's ``bootstrap``.
+
+    Each resample draws N elements with replacement from the observed ones: a multinomial
+    draw of N over the table's non-zero cells with probabilities n_ij / N, so a resample
+    costs O(cells) whatever N. The measure of each resampled table is the library's own
+    (the same formulas as the single call); an adjusted measure is adjusted with the
+    resample's own cluster sizes (its E[MI], E[RI], s_max), as the single call on those
+    labels would be.
+
+    The interval is for the population value of the measure: the measure of the population
+    cell proportions p_ij, with N elements where the adjustment depends on N
+    (docs/math.md#math-bootstrap).
+
+    Parameters
+    ----------
+    measure : str
+        A measure of :func:`~chanceclust.compare`: "ri", "ari", "mi", "nmi", "ami", "fmi",
+        "jaccard", "vi", "sri", "smi".
+    %(labels)s
+    %(contingency)s
+        A :class:`~chanceclust.TableSummary` is refused: it has no cells to resample.
+    %(model)s
+        Used by the adjusted measures (ari, ami, sri, smi) only.
+    average_method : str, default="arithmetic"
+        The normalization of NMI and AMI (as :func:`adjusted_mutual_information`).
+    confidence_level : float, default=0.95
+        Strictly between 0 and 1.
+    n_resamples : int, default=9999
+    method : {"percentile", "basic", "BCa"}, default="BCa"
+        As :func:`scipy.stats.bootstrap`; BCa's acceleration by the jackknife over the
+        elements (one evaluation per non-zero cell).
+    alternative : {"two-sided", "less", "greater"}, default="two-sided"
+        As :func:`scipy.stats.bootstrap`: "less" gives (-inf, high), "greater" (low, inf),
+        each end at level ``confidence_level``.
+    batch : int, optional
+        Resamples evaluated at once (default: about 4 million cells' worth); the result
+        does not depend on it.
+    rng : None, int or numpy.random.Generator
+    %(unassigned)s
+
+    Returns
+    -------
+    ConfidenceIntervalResult
+        ``.confidence_interval`` (``.low``, ``.high``), ``.bootstrap_distribution``,
+        ``.standard_error``, ``.statistic``.
+
+    Warns
+    -----
+    scipy.stats.DegenerateDataWarning
+        BCa on a degenerate distribution (e.g. identical clusterings: every resample has
+        the same value); the interval is then (nan, nan), as SciPy's.
+
+    Notes
+    -----
+    Cost: n_resamples multinomial draws over the C non-zero cells (numpy draws C binomials
+    each), plus, for the adjusted measures, the model's constants per resample (E[MI] under
+    perm is the dominant cost: benchmarks/bootstrap_timing.py); BCa adds C evaluations.
+
+    Examples
+    --------
+    >>> from chanceclust import confidence_interval
+    >>> a = [0] * 30 + [1] * 30 + [2] * 30
+    >>> b = [0] * 25 + [1] * 10 + [2] * 25 + [0] * 5 + [2] * 25
+    >>> res = confidence_interval("ari", a, b, n_resamples=999, rng=0)
+    >>> round(res.statistic, 4)
+    0.3944
+    >>> low, high = res.confidence_interval
+    >>> bool(low < res.statistic < high)
+    True
+    """
+    options = _options(measure, model, one_sided, average_method, confidence_level,
+                       n_resamples, method, batch, rng)  # fmt: skip
+    alternative = check_alternative(alternative)
+    table, _ = _validated_table(labels_true, labels_pred, contingency, model, one_sided,
+                                unassigned_label, unassigned)  # fmt: skip
+    if table.weights is not None:
+        raise InvalidInputError(
+            "`contingency` must hold the table's cells: a TableSummary has only their "
+            "counts, and a bootstrap resamples the cells."
+        )
+    _check_size(table.n)
+    cells = _table_cells(table)
+
+    def evaluate(counts: NDArray[np.int64]) -> NDArray[np.float64]:
+        return _values(options, cells, counts)
+
+    theta = float(evaluate(table.counts[None])[0])
+    theta_b, interval = _bootstrap(table.counts, theta, options, evaluate, alternative)
+    return ConfidenceIntervalResult(interval, theta_b, float(np.std(theta_b, ddof=1)), theta,
+                                    options.measure.name, options.method,
+                                    options.level)  # fmt: skip
+
+
+def _check_size(n: int) -> None:
+    if n < 2:
+        raise InvalidInputError(
+            f"a bootstrap needs at least 2 elements; got N = {n} (every resample is the "
+            "observed table)."
+        )
+
+
+@fill_doc
+def paired_test(
+    measure: str,
+    reference: Any,
+    labels_a: Any,
+    labels_b: Any,
+    *,
+    model: str = "perm",
+    one_sided: bool = False,
+    average_method: str = "arithmetic",
+    alternative: str = "two-sided",
+    confidence_level: float = 0.95,
+    n_resamples: int = 9999,
+    method: str = "BCa",
+    batch: int | None = None,
+    rng: Any = None,
+    unassigned_label: Any = None,
+    unassigned: str = "raise",
+) -> PairedTestResult:
+    """Paired bootstrap test: is A closer to the reference than B, on the same elements?
+
+    The statistic is d = s(reference, A) - s(reference, B). Each resample draws N elements
+    with replacement, the same elements for both comparisons (a multinomial draw over the
+    non-zero cells of the three-way table of reference, A and B), and evaluates d on them.
+    The p-value is that of the percentile bootstrap test (the inversion of the percentile
+    interval): with D the resampled differences and B their number, "greater" (H1: d > 0)
+    gives (#{D <= 0} + 1) / (B + 1), "less" (#{D >= 0} + 1) / (B + 1), and "two-sided"
+    twice the smaller, capped at 1 (docs/math.md#math-bootstrap).
+
+    Parameters
+    ----------
+    measure : str
+        As :func:`confidence_interval`. For a similarity d > 0 means A is closer to the
+        reference; for the distance "vi", d < 0 does.
+    reference, labels_a, labels_b : array-like of shape (n_samples,)
+        Three clusterings of the same elements (by position, or all keyed by element).
+    model, one_sided, average_method
+        As :func:`confidence_interval`; ``one_sided`` makes the reference fixed in both.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        The alternative hypothesis about the population difference; the interval is
+        one-sided the same way (as :func:`confidence_interval`'s ``alternative``).
+    confidence_level, n_resamples, method, batch, rng
+        As :func:`confidence_interval`; the interval is that of the difference.
+    %(unassigned)s
+        Over the three clusterings: "drop" leaves out an element unassigned in any of them
+        (both comparisons stay on the same elements).
+
+    Returns
+    -------
+    PairedTestResult
+        ``.statistic`` (d), ``.pvalue``, ``.confidence_interval``, ``.bootstrap_distribution``.
+
+    Examples
+    --------
+    >>> from chanceclust import paired_test
+    >>> ref = [0] * 40 + [1] * 40 + [2] * 40
+    >>> a = [0] * 38 + [1] * 2 + [1] * 38 + [2] * 2 + [2] * 40
+    >>> b = [0] * 30 + [1] * 10 + [1] * 30 + [2] * 10 + [2] * 40
+    >>> res = paired_test("ari", ref, a, b, n_resamples=999, rng=0)
+    >>> bool(res.statistic > 0), bool(res.pvalue < 0.01)
+    (True, True)
+    """
+    options = _options(measure, model, one_sided, average_method, confidence_level,
+                       n_resamples, method, batch, rng)  # fmt: skip
+    alternative = check_alternative(alternative)
+    codes, ks = _three(reference, labels_a, labels_b, unassigned_label, unassigned)
+    n = len(codes[0])
+    _check_size(n)
+    _k_ref, k_a, k_b = ks
+    keys = (codes[0].astype(np.int64) * k_a + codes[1]) * k_b + codes[2]
+    cell_keys, counts = np.unique(keys, return_counts=True)
+    counts = counts.astype(np.int64)
+    ref_cell, rest = np.divmod(cell_keys, k_a * k_b)
+    a_cell, b_cell = np.divmod(rest, k_b)
+    pair_a = _two_way(ref_cell, a_cell, counts, n)
+    pair_b = _two_way(ref_cell, b_cell, counts, n)
+
+    def evaluate(rows: NDArray[np.int64]) -> NDArray[np.float64]:
+        return _pair_values(options, pair_a, rows) - _pair_values(options, pair_b, rows)
+
+    value_a = float(_pair_values(options, pair_a, counts[None])[0])
+    value_b = float(_pair_values(options, pair_b, counts[None])[0])
+    theta = value_a - value_b
+    theta_b, interval = _bootstrap(counts, theta, options, evaluate, alternative)
+    return PairedTestResult(
+        theta, _paired_pvalue(theta_b, alternative), interval, theta_b,
+        float(np.std(theta_b, ddof=1)), value_a, value_b, options.measure.name,
+        options.method, alternative, options.level,
+    )  # fmt: skip
+
+
+def _three(reference: Any, labels_a: Any, labels_b: Any, unassigned_label: Any,
+           unassigned: Any) -> tuple[list[NDArray[np.integer]], list[int]]:  # fmt: skip
+    """The three clusterings' codes on the same elements and their K, the unassigned policy
+    applied (as the single calls apply it to two; "drop" drops from all three)."""
+    names = ("reference", "labels_a", "labels_b")
+    codes, ks, _ = validate_many([reference, labels_a, labels_b], names,
+                                 unassigned_label=unassigned_label, unassigned=unassigned)
+    if unassigned == "drop":
+        keep = np.logical_and.reduce([c >= 0 for c in codes])
+        if not keep.any():
+            raise nothing_left(keep.size, names)
+        parts = [_compact(c[keep], k)[:2] for c, k in zip(codes, ks, strict=True)]
+    else:
+        parts = [_apply_policy(c, k, int(np.count_nonzero(c < 0)), unassigned)[:2]
+                 for c, k in zip(codes, ks, strict=True)]  # fmt: skip
+    return [c for c, _ in parts], [k for _, k in parts]
+
+
+@dataclass(frozen=True)
+class _TwoWay:
+    """A two-way table of a three-way one: its cells and each three-way cell's two-way cell."""
+
+    cells: _Cells
+    of_cell: NDArray[np.intp]
+
+
+def _two_way(first: NDArray[np.int64], second: NDArray[np.int64], counts: NDArray[np.int64],
+             n: int) -> _TwoWay:  # fmt: skip
+    """The (first, second) table of the three-way cells (both codes dense 0..K-1)."""
+    k_second = int(second.max()) + 1
+    keys, of_cell = np.unique(first * k_second + second, return_inverse=True)
+    rows, cols = np.divmod(keys, k_second)
+    summed = _sums(counts[None], of_cell, len(keys))[0]
+    shape = (int(rows.max()) + 1, k_second)
+    table = _table_of_cells(rows, cols, summed, shape, n)
+    return _TwoWay(_table_cells(table), of_cell)
+
+
+def _pair_values(options: _Options, pair: _TwoWay, rows: NDArray[np.int64]
+                 ) -> NDArray[np.float64]:  # fmt: skip
+    return _values(options, pair.cells, _sums(rows, pair.of_cell, len(pair.cells.rows)))
+
+
+def _paired_pvalue(differences: NDArray[np.float64], alternative: str) -> float:
+    """The percentile bootstrap test of d = 0 with the +1 correction of SciPy's Monte Carlo
+    tests (Davison & Hinkley 1997, eq. 4.11)."""
+    total = differences.size + 1
+    greater = (np.count_nonzero(differences <= 0) + 1) / total  # H1: d > 0
+    less = (np.count_nonzero(differences >= 0) + 1) / total  # H1: d < 0
+    if alternative == "greater":
+        return float(greater)
+    if alternative == "less":
+        return float(less)
+    return float(min(1.0, 2 * min(greater, less)))
