@@ -33,7 +33,6 @@ from chanceclust._models import Setting
 from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust._registry import Measure
 from chanceclust._validation import (
-    _apply_policy,
     _compact,
     _describe,
     check_alternative,
@@ -41,6 +40,7 @@ from chanceclust._validation import (
     check_count,
     check_rng,
     check_setting,
+    check_unassigned,
     nothing_left,
     validate_many,
 )
@@ -640,13 +640,14 @@ def _three(reference: Any, labels_a: Any, labels_b: Any, unassigned_label: Any,
     names = ("reference", "labels_a", "labels_b")
     codes, ks, _ = validate_many([reference, labels_a, labels_b], names,
                                  unassigned_label=unassigned_label, unassigned=unassigned)
-    if unassigned == "drop":
+    policy = check_unassigned(unassigned)
+    if policy.drops:
         keep = np.logical_and.reduce([c >= 0 for c in codes])
         if not keep.any():
             raise nothing_left(keep.size, names)
         parts = [_compact(c[keep], k)[:2] for c, k in zip(codes, ks, strict=True)]
     else:
-        parts = [_apply_policy(c, k, int(np.count_nonzero(c < 0)), unassigned)[:2]
+        parts = [policy.reassign(c, k, int(np.count_nonzero(c < 0)))[:2]
                  for c, k in zip(codes, ks, strict=True)]  # fmt: skip
     return [c for c, _ in parts], [k for _, k in parts]
 
