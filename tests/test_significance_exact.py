@@ -337,3 +337,39 @@ def test_pvalue_monotone_in_the_statistic(k1, k2):
         assert tests[0].pvalue <= tests[1].pvalue
     elif tests[1].statistic > tests[0].statistic + 1e-12:
         assert tests[1].pvalue <= tests[0].pvalue
+
+
+def test_karate_louvain_exact_and_gamma():
+    """Zachary's karate club, Louvain (examples/karate) against the club split: a 2 x 4 table
+    whose exact MI p-value is the hypergeometric-product sum enumerated here over every table
+    with its margins (2.40e-8); the gamma route is 9x above it, inside its stated factor."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "examples" / "karate"
+    clubs = dict(line.split("\t") for line in (root / "factions.txt").read_text().splitlines()
+                 if line.strip())  # fmt: skip
+    factions = np.array([clubs[str(i)] for i in range(34)])
+    louvain = np.full(34, -1)
+    for k, line in enumerate((root / "louvain.txt").read_text().splitlines()):
+        louvain[[int(m) for m in line.split()]] = k
+    table = np.zeros((2, louvain.max() + 1), dtype=np.int64)
+    np.add.at(table, (np.unique(factions, return_inverse=True)[1], louvain), 1)
+    rows, cols = tuple(int(v) for v in table.sum(1)), tuple(int(v) for v in table.sum(0))
+    _, logp, _, mi = _all_tables(rows, cols)
+    observed = float(_rand_and_mi(table, 34)[1])
+    _no_near_ties(mi, observed)
+    ref = _pvalues(mi, logp, observed)["greater"]
+    exact = cc.significance_test("mi", factions, louvain, model="perm", method="exact")
+    assert exact.pvalue == pytest.approx(ref, rel=RTOL)
+    assert f"{exact.pvalue:.3g}" == "2.4e-08"
+    fitted = cc.significance_test("mi", factions, louvain, model="perm", method="gamma")
+    assert f"{fitted.pvalue:.2g}" == "2.2e-07"
+    assert ref / fitted.pvalue_factor <= fitted.pvalue <= ref * fitted.pvalue_factor
+
+
+def test_gamma_route_refuses_the_left_tail():
+    a, b = [0, 0, 1, 1, 2, 2], [0, 1, 1, 2, 2, 0]
+    with pytest.raises(cc.InvalidInputError, match="right tail of MI only"):
+        cc.significance_test("mi", a, b, model="perm", method="gamma", alternative="less")
+    with pytest.raises(cc.InvalidInputError, match="right tail of MI only"):
+        cc.significance_test("vi", a, b, model="perm", method="gamma", alternative="greater")

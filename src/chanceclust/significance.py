@@ -114,7 +114,7 @@ EXACT_RTOL = 1e-9
 #: The gamma route: (p floor, factor): where the smaller tail is at least the floor, the
 #: study (benchmarks/pvalue_study.py, benchmarks/PVALUE_STUDY.md) found the gamma p within
 #: this factor of the exact p (both ways). Below the last floor the route reports a bound.
-GAMMA_FACTORS: tuple[tuple[float, float], ...] = ((1e-3, 3.0), (1e-6, 10.0), (1e-12, 30.0))
+GAMMA_FACTORS: tuple[tuple[float, float], ...] = ((1e-3, 67.0), (1e-6, 59.0), (1e-12, 26.0))
 # Relative tolerance for detecting numerically distinct but theoretically equal values
 # (the same table summed in another order for the observed pair and a sample): null
 # values within 100 eps |statistic| of the statistic count as ties, as in
@@ -863,9 +863,11 @@ def significance_test(
         side), for the measures that are monotone in RI or MI given the model: every
         named measure under perm, "ri", "ari", "sri", "mi", "smi" under num and all
         (N <= 40 for a random side); an ``InvalidInputError`` says when the sum would
-        take too long. "gamma" (MI measures under perm): the tail of the gamma law with
-        the exact mean and variance of MI, within the factor ``pvalue_factor`` its study
-        measured, or an upper bound (``pvalue_bound``) below the range it verified.
+        take too long. "gamma" (MI measures under perm, the alternative of agreement
+        only): the right tail of the gamma law with the exact mean and variance of MI,
+        within the factor ``pvalue_factor`` its study measured (up to 67, see
+        docs/math.md#math-exact-null), or an upper bound (``pvalue_bound``) below the
+        range it verified (p < 1e-12).
         ``n_resamples``, ``batch``, ``rng`` and ``progress`` are then not used.
     n_resamples : int, default=9999
         Number of random pairs drawn, i.e. of values of the null distribution.
@@ -922,8 +924,8 @@ def significance_test(
     >>> exact = significance_test("sri", a, b, model="perm", method="exact")
     >>> exact.method, exact.null_distribution.size, round(exact.statistic, 3)
     ('exact', 0, 18.145)
-    >>> f"{exact.pvalue:.3g}", exact.pvalue_factor - 1 <= 1e-9
-    ('1.19e-11', True)
+    >>> f"{exact.pvalue:.3g}", exact.pvalue_factor  # exact to 1e-9 relative
+    ('1.19e-11', 1.000000001)
     """
     if alternative is not None:
         alternative = check_alternative(alternative)
@@ -980,8 +982,15 @@ def _analytic_test(
         )
     sides = setting.sides_of_table(table)
     measure_ = _REGISTRY[name]
+    agreement = "less" if measure_.distance else "greater"
     if alternative is None:
-        alternative = "less" if measure_.distance else "greater"
+        alternative = agreement
+    if method == "gamma" and alternative != agreement:
+        raise InvalidInputError(
+            f"method='gamma' gives the right tail of MI only (`alternative` {agreement!r} for "
+            f"{name!r}); got {alternative!r}. Its left tail misses the atom of the exact law "
+            "at MI = 0: use method='exact' or 'monte-carlo'."
+        )
     mean, variance = _base_moments(kind, table, sides)
     if method == "exact":
         upper, lower = _exact_pvalues(kind, table, sides)
