@@ -72,7 +72,9 @@ def _rand_and_mi(tables, n):
     qa, qb = (a * (a - 1) / 2).sum(-1), (b * (b - 1) / 2).sum(-1)
     ri = (pairs + 2 * n11 - qa - qb) / pairs
     with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(tables > 0, tables * np.log(tables * n / (a[..., :, None] * b[..., None, :])), 0.0)
+        terms = np.where(
+            tables > 0, tables * np.log(tables * n / (a[..., :, None] * b[..., None, :])), 0.0
+        )
     return ri, terms.sum((-1, -2)) / n
 
 
@@ -106,7 +108,9 @@ def test_two_by_two_is_the_hypergeometric_tail(table, measure):
     for alternative in ALTERNATIVES:
         got = cc.significance_test(measure, labels_true, labels_pred, model="perm",
                                    method="exact", alternative=alternative)  # fmt: skip
-        assert got.method == "exact" and got.pvalue_factor == 1 + RTOL and not got.pvalue_bound
+        assert got.method == "exact"
+        assert got.pvalue_factor == 1 + RTOL
+        assert not got.pvalue_bound
         assert got.pvalue == pytest.approx(ref[alternative], rel=RTOL, abs=0), alternative
 
 
@@ -118,7 +122,8 @@ def test_readme_two_by_two_value():
     k = np.arange(300, 501)  # n11 >= 300 or <= 200: RI is symmetric about 250 here
     ref = hypergeom.sf(299, 1000, 500, 500) + hypergeom.cdf(200, 1000, 500, 500)
     assert got.pvalue == pytest.approx(ref, rel=RTOL)
-    assert f"{got.pvalue:.3g}" == "3.35e-10" and k.size == 201
+    assert f"{got.pvalue:.3g}" == "3.35e-10"
+    assert k.size == 201
 
 
 # ----------------------------------------------------------------- perm, r x c
@@ -127,7 +132,8 @@ def test_readme_two_by_two_value():
 def _compositions(total, parts, caps):
     """Every x >= 0 of ``parts`` entries summing to ``total`` with x <= caps (numpy rows)."""
     out = [
-        c for c in itertools.product(*(range(min(total, cap) + 1) for cap in caps[:-1]))
+        c
+        for c in itertools.product(*(range(min(total, cap) + 1) for cap in caps[:-1]))
         if 0 <= total - sum(c) <= caps[-1]
     ]
     return np.array([[*c, total - sum(c)] for c in out], dtype=np.int64).reshape(-1, parts)
@@ -171,7 +177,8 @@ def _log_prob(tables, rows, cols):
 @pytest.mark.parametrize("measure", ["ri", "sri", "fmi", "jaccard", "mi", "nmi", "ami", "vi"])
 def test_r_by_c_equals_enumeration(rows, cols, observed, measure):
     observed = np.array(observed)
-    assert tuple(observed.sum(1)) == rows and tuple(observed.sum(0)) == cols
+    assert tuple(observed.sum(1)) == rows
+    assert tuple(observed.sum(0)) == cols
     _, logp, ri, mi = _all_tables(rows, cols)
     n = sum(rows)
     obs_ri, obs_mi = _rand_and_mi(observed, n)
@@ -200,12 +207,14 @@ def test_one_sided_perm_is_two_sided():
 
 def _set_partitions(n):
     """Every clustering of n elements as a label tuple (restricted growth strings)."""
+
     def grow(prefix, top):
         if len(prefix) == n:
             yield tuple(prefix)
             return
         for label in range(top + 2):
             yield from grow([*prefix, label], max(top, label))
+
     yield from grow([0], 0)
 
 
@@ -252,8 +261,9 @@ PAIRS = [
 
 
 @pytest.mark.parametrize(("a", "b"), PAIRS)
-@pytest.mark.parametrize(("model", "one_sided"),
-                         [("num", False), ("num", True), ("all", False), ("all", True)])
+@pytest.mark.parametrize(
+    ("model", "one_sided"), [("num", False), ("num", True), ("all", False), ("all", True)]
+)
 @pytest.mark.parametrize(("measure", "base"),
                          [("ri", "ri"), ("sri", "ri"), ("ari", "ri"), ("mi", "mi"),
                           ("smi", "mi")])  # fmt: skip
@@ -292,7 +302,8 @@ def test_gamma_route_within_its_factor_on_readme_example():
     exact = hypergeom.sf(299, 1000, 500, 500) + hypergeom.cdf(200, 1000, 500, 500)
     got = cc.significance_test("smi", small_true * 10, small_pred * 10, model="perm",
                                method="gamma")  # fmt: skip
-    assert got.method == "gamma" and not got.pvalue_bound
+    assert got.method == "gamma"
+    assert not got.pvalue_bound
     assert exact / 2 <= got.pvalue <= 2 * exact
     assert exact / got.pvalue_factor <= got.pvalue <= exact * got.pvalue_factor
 
@@ -300,7 +311,8 @@ def test_gamma_route_within_its_factor_on_readme_example():
 def test_gamma_route_reports_a_bound_beyond_its_range():
     a = np.repeat([0, 1, 2], 200)
     got = cc.significance_test("mi", a, a, model="perm", method="gamma")
-    assert got.pvalue_bound and got.pvalue_factor is None
+    assert got.pvalue_bound
+    assert got.pvalue_factor is None
     exact = cc.significance_test("mi", a, a, model="perm", method="exact")
     assert exact.pvalue <= got.pvalue  # the bound holds
 
@@ -329,8 +341,10 @@ def test_pvalue_properties(table, measure):
 @settings(max_examples=30, deadline=None)
 def test_pvalue_monotone_in_the_statistic(k1, k2):
     """Of two 2 x 2 tables with the same margins, the larger MI has the smaller "greater"."""
+
     def table(k):
         return [[k, 10 - k], [10 - k, k]]
+
     tests = [cc.significance_test("mi", *_labels(table(k)), model="perm", method="exact")
              for k in (k1, k2)]  # fmt: skip
     if tests[0].statistic > tests[1].statistic + 1e-12:

@@ -16,7 +16,6 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from scipy import stats
 
 import chanceclust as cc
 from chanceclust.cli import main

@@ -13,7 +13,7 @@ measure is a monotone function of one of two statistics given the margins:
 threshold, column by column (a network algorithm, Mehta and Patel 1983): a node is the
 multiset of the rows' remaining capacities with the statistic of the columns placed so far;
 equal nodes merge, and a node whose every completion lies inside the tail (or outside it) by
-the bounds of :func:`_bounds` is closed at once with its total weight (or dropped).
+the bounds of ``_Network.bounds`` is closed at once with its total weight (or dropped).
 Probabilities are summed in log space. :func:`size_sequences` gives the law of a side's
 cluster sizes under num and all, for the exact mixtures of those models.
 
@@ -70,7 +70,7 @@ def statistic(kind: str, n: int) -> Statistic:
     return Statistic(ENTROPY, _ENTROPY_UNIT * scale, _ENTROPY_TIE)
 
 
-class TooLarge(Exception):  # noqa: N818 (a signal, not an error of the engine)
+class TooLarge(Exception):
     """The sum would take more than its budget of steps (``steps`` is how many were used)."""
 
     def __init__(self, steps: int) -> None:

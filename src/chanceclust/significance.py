@@ -66,7 +66,7 @@ from chanceclust.measures import (
     _mutual_information_parts,
     _mutual_information_values,
 )
-from chanceclust.variance import _table_mi_variance, _table_sri, _table_variance
+from chanceclust.variance import _table_mi_variance, _table_variance
 
 __all__ = [
     "MonteCarloAdjustedResult",
@@ -1104,10 +1104,11 @@ def _probability(logs: list[float]) -> float:
 def _gamma_pvalues(value: float, mean: float, variance: float) -> tuple[float, float, float | None]:
     """P(MI >= value), P(MI <= value) under the gamma law on [0, inf) with the exact mean and
     variance of MI, and the relative factor within which the study found them (None where
-    they are below its verified range: both are then the bound GAMMA_FLOOR_BOUND)."""
+    they are below its verified range: the small one is then the bound factor * floor of
+    the last entry of GAMMA_FACTORS)."""
     if variance <= 0 or mean <= 0:
         return 1.0, 1.0, 1.0 + EXACT_RTOL  # a single-valued null law: the value itself
-    from scipy.stats import gamma  # noqa: PLC0415 (keeps `import chanceclust` light)
+    from scipy.stats import gamma
 
     shape, scale = mean * mean / variance, variance / mean
     upper = float(gamma.sf(value, shape, scale=scale))
