@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.stats import hypergeom
+from scipy.stats import hypergeom, norm
 
 import chanceclust as cc
 
@@ -123,6 +123,8 @@ def test_readme_two_by_two_value():
     ref = hypergeom.sf(299, 1000, 500, 500) + hypergeom.cdf(200, 1000, 500, 500)
     assert got.pvalue == pytest.approx(ref, rel=RTOL)
     assert f"{got.pvalue:.3g}" == "3.35e-10"
+    # What a normal law with the exact moments would say (README, guide): 1.6e-167.
+    assert f"{norm.sf(got.statistic):.2g}" == "1.6e-167"
     assert k.size == 201
 
 

@@ -92,6 +92,6 @@ for measure, model in panels:
 #   10 x 10 the sampled tail is lighter than the normal one (the normal p-value is
 #   conservative). SMI under ``num`` keeps the chi-squared skew of MI.
 # * So a normal p-value's error is that of the normal shape, and it grows without bound
-#   with z (1e-167 against an exact 3.4e-10 for the README's 2 x 2 example at z = 27.6).
+#   with z (1.6e-167 against an exact 3.4e-10 for the README's 2 x 2 example at z = 27.6).
 #   Use ``method="exact"`` where it runs, ``method="monte-carlo"`` otherwise, and report
 #   SRI or SMI as a z-score.
