@@ -33,6 +33,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         "_expected", "_expected.edgeworth", "_expected.curvature", "_expected.laws",
         "_expected.deviance_series", "_expected.size_pairs", "_expected.mixture_fits",
         "_expected.mutual_information", "_expected.mi_variance", "_expected.mi_variance_slots",
+        "_exact_null",
     ]),
     ("random-model objects", ["_models", "models"]),
     ("validation and table path", ["_validation", "_tables", "contingency", "io"]),

@@ -15,9 +15,12 @@ once per sample, on int64 code arrays 0..K-1 for the observed pair and the
 null samples alike. Results do not depend on the internal batch size: the samples are
 drawn one after the other from ``rng``.
 
-:func:`significance_test` with ``method="normal"`` samples nothing: for the Rand index
-and mutual information (raw or standardized) its p-value is that of the normal law with
-the exact mean and variance of the null law (:mod:`chanceclust.variance`).
+:func:`significance_test` with ``method="exact"`` samples nothing: for the measures that
+are monotone functions of the Rand index or of mutual information given the model, its
+p-value is the exact tail of the null law, summed over the contingency tables
+(:mod:`chanceclust._exact_null`); ``method="gamma"`` (MI measures under perm) is the tail of
+the gamma law with the exact mean and variance of MI, within the factor its study measured
+(docs/math.md#math-exact-null).
 """
 
 from __future__ import annotations
@@ -33,6 +36,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._docs import fill_doc
+from chanceclust._exact_null import (
+    ENTROPY,
+    PAIRS,
+    TooLarge,
+    log_tail,
+    size_sequences,
+    statistic,
+)
 from chanceclust._models import Setting, Side, SizedSampler, stack_sizes
 from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust._tables import count_rows
@@ -46,7 +57,7 @@ from chanceclust._validation import (
     validate_clusterings,
 )
 from chanceclust.contingency import Table, _table_from_codes
-from chanceclust.exceptions import InternalError, InvalidInputError
+from chanceclust.exceptions import InternalError, InvalidInputError, UnsupportedError
 from chanceclust.expectations import _expected_mutual_information, _expected_rand_index
 from chanceclust.measures import (
     _exact_counts,
@@ -55,7 +66,7 @@ from chanceclust.measures import (
     _mutual_information_parts,
     _mutual_information_values,
 )
-from chanceclust.variance import _table_mi_variance, _table_sri, _table_variance
+from chanceclust.variance import _table_mi_variance, _table_variance
 
 __all__ = [
     "MonteCarloAdjustedResult",
@@ -77,10 +88,33 @@ _LOOKUP_MAX_N = 2**31
 #: Per-sample entries (sizes, ranks) are gathered sample by sample where the cells are at
 #: least this many per sample, else by one flat gather (the same integers either way).
 _GATHER_BY_SAMPLE = 64
-#: The routes of significance_test: sampling the null law, or its normal approximation.
-METHODS = ("monte-carlo", "normal")
-#: The statistics of the normal route, by name: the standardized form of each.
-_NORMAL_MEASURES = {"ri": "sri", "sri": "sri", "mi": "smi", "smi": "smi"}
+#: The routes of significance_test: sampling the null law, summing it exactly, or the gamma
+#: law with the exact mean and variance of MI.
+METHODS = ("monte-carlo", "exact", "gamma")
+#: The measures of the exact and gamma routes: each is a monotone function of the pair count
+#: n11 (PAIRS) or of T = sum n_ij ln n_ij (ENTROPY) given the margins, increasing (+1) or
+#: decreasing (-1). Under perm the margins are fixed, so every named measure is one.
+_BASES = {
+    "ri": (PAIRS, 1), "ari": (PAIRS, 1), "sri": (PAIRS, 1), "fmi": (PAIRS, 1),
+    "jaccard": (PAIRS, 1), "mi": (ENTROPY, 1), "nmi": (ENTROPY, 1), "ami": (ENTROPY, 1),
+    "smi": (ENTROPY, 1), "vi": (ENTROPY, -1),
+}  # fmt: skip
+#: Under num and all the sizes are random: the measures whose constants depend on the model
+#: only (N and K), not on the sizes of each random clustering.
+_ANY_MODEL = ("ri", "ari", "sri", "mi", "smi")
+#: The exact route's budget: steps of the network sum (one filling of a column from one
+#: node, ~2-10 us each in CPython), pairs of size sequences of the random sides, and N of a
+#: random side (its size sequences are enumerated).
+EXACT_MAX_STEPS = 3_000_000
+EXACT_MAX_SIZE_PAIRS = 20_000
+EXACT_MAX_RANDOM_N = 40
+#: The exact route's relative error: the sums are of positive terms in log space (lgamma),
+#: ~1e-13 measured against independent enumeration; 1e-9 is what the tests hold.
+EXACT_RTOL = 1e-9
+#: The gamma route: (p floor, factor): where the smaller tail is at least the floor, the
+#: study (benchmarks/pvalue_study.py, benchmarks/PVALUE_STUDY.md) found the gamma p within
+#: this factor of the exact p (both ways). Below the last floor the route reports a bound.
+GAMMA_FACTORS: tuple[tuple[float, float], ...] = ((1e-3, 67.0), (1e-6, 59.0), (1e-12, 26.0))
 # Relative tolerance for detecting numerically distinct but theoretically equal values
 # (the same table summed in another order for the observed pair and a sample): null
 # values within 100 eps |statistic| of the statistic count as ties, as in
@@ -651,9 +685,12 @@ class SignificanceTestResult:
     statistic : float
         The measure of the observed pair.
     pvalue : float
-        Monte Carlo p-value with the +1 correction, in (0, 1].
+        The p-value, in (0, 1] (it can underflow to 0.0 below ~1e-308 for "exact"):
+        Monte Carlo with the +1 correction, exact, or the gamma route's; an upper bound
+        where ``pvalue_bound``.
     null_distribution : ndarray of shape (n_resamples,)
-        The measure of each random pair drawn under the null hypothesis.
+        The measure of each random pair drawn under the null hypothesis (empty for the
+        routes that sample nothing).
     alternative : str
         "greater", "less" or "two-sided".
     model : str
@@ -663,12 +700,19 @@ class SignificanceTestResult:
     best : float
         The measure's best value s_max, the default of :meth:`adjusted`.
     method : str
-        The route of the p-value: "monte-carlo" (the null sample) or "normal" (the
-        normal law with the exact mean and variance; ``null_distribution`` is then
-        empty).
+        The route of the p-value: "monte-carlo" (the null sample), "exact" (the null
+        law summed over every table) or "gamma" (the gamma law with the exact mean and
+        variance of MI).
     null_moments : tuple of float or None
-        (mean, standard deviation) of the statistic's exact null law, for the
-        normal route; None for Monte Carlo.
+        (mean, standard deviation) of the statistic's exact null law, for the exact
+        and gamma routes where the measure is RI, MI, SRI, SMI or ARI; None otherwise.
+    pvalue_factor : float or None
+        The exact p-value lies within this factor of ``pvalue`` (both ways): 1 + 1e-9
+        for "exact", the factor the study measured in ``pvalue``'s range for "gamma";
+        None for Monte Carlo (its error is the sampling error) and for a bound.
+    pvalue_bound : bool
+        True where ``pvalue`` is an upper bound of the p-value, not an estimate: the
+        gamma route below the range its study verified (p < ``pvalue``).
 
     Examples
     --------
@@ -690,22 +734,28 @@ class SignificanceTestResult:
     best: float
     method: str = "monte-carlo"
     null_moments: tuple[float, float] | None = None
+    pvalue_factor: float | None = None
+    pvalue_bound: bool = False
 
     @property
     def null_mean(self) -> float:
         """Mean of the null distribution (a Monte Carlo estimate of E[s]; exact for the
-        normal route)."""
+        routes that sample nothing, NaN where they do not know it)."""
         if self.null_moments is not None:
             return self.null_moments[0]
+        if self.null_distribution.size == 0:
+            return math.nan
         return float(np.mean(self.null_distribution))
 
     @property
     def null_std(self) -> float:
         """Standard deviation of the null distribution (ddof=1; 0.0 for one value; exact
-        for the normal route)."""
+        for the routes that sample nothing, NaN where they do not know it)."""
         if self.null_moments is not None:
             return self.null_moments[1]
         null = self.null_distribution
+        if null.size == 0:
+            return math.nan
         return float(np.std(null, ddof=1)) if null.size > 1 else 0.0
 
     @property
@@ -713,6 +763,8 @@ class SignificanceTestResult:
         """(statistic - null_mean) / null_std; 0.0 when both are equal (ties as for the
         p-value), +-inf when null_std is 0 and they differ."""
         mean, std = self.null_mean, self.null_std
+        if math.isnan(mean) or math.isnan(std):  # moments unknown (exact route of FMI, ...)
+            return math.nan
         diff = self.statistic - mean
         if std > 0:
             return diff / std
@@ -748,8 +800,8 @@ class SignificanceTestResult:
         best = self.best if checked is None else checked
         null = self.null_distribution
         n = null.size
-        if self.null_moments is not None:  # the normal route: E[s] exact, no sample
-            expected, stderr = self.null_moments[0], 0.0
+        if self.null_distribution.size == 0:  # no sample: E[s] exact (or NaN: unknown)
+            expected, stderr = self.null_mean, 0.0
         else:
             expected = float(np.mean(null))
             stderr = float(np.std(null, ddof=1) / math.sqrt(n)) if n > 1 else 0.0
@@ -780,7 +832,7 @@ def significance_test(
     unassigned_label: Any = None,
     unassigned: str = "raise",
 ) -> SignificanceTestResult:
-    """Monte Carlo test of the agreement of two clusterings against a random model.
+    """Test of the agreement of two clusterings against a random model.
 
     The null hypothesis: the clusterings are random draws from ``model`` with the
     observed summaries (or only ``labels_pred`` is, when ``one_sided``). Like
@@ -804,20 +856,19 @@ def significance_test(
         one; "less": at most; "two-sided": twice the smaller of the two, capped at 1.
         Default: the agreement direction of the measure, "less" for the distance
         "vi" and "greater" for the similarities and callables.
-    method : {"monte-carlo", "normal"}, default="monte-carlo"
-        "monte-carlo": the p-value of ``n_resamples`` null samples. "normal" (for
-        "ri", "sri", "mi" and "smi" only): no sampling; the p-value of the normal
-        law with the exact mean and variance of the null law
-        (:func:`~chanceclust.rand_index_variance`,
-        :func:`~chanceclust.mutual_information_variance`), i.e. of the z-score
-        :func:`~chanceclust.standardized_rand_index` or
-        :func:`~chanceclust.standardized_mutual_information`. The null laws are
-        skewed: under perm RI and MI behave like a chi-squared with
-        (K_A - 1)(K_B - 1) degrees of freedom at any N, so the normal p-value is
-        too small in the right tail with few clusters (by ~15x at z = 3 for
-        2 x 2); the gallery example "Normal approximation against the Monte
-        Carlo null" measures where it is fair. ``n_resamples``, ``batch``,
-        ``rng`` and ``progress`` are then not used.
+    method : {"monte-carlo", "exact", "gamma"}, default="monte-carlo"
+        "monte-carlo": the p-value of ``n_resamples`` null samples. "exact": no
+        sampling; the null law summed over every contingency table (the
+        Fisher-Freeman-Halton law given the sizes, mixed over the sizes of a random
+        side), for the measures that are monotone in RI or MI given the model: every
+        named measure under perm, "ri", "ari", "sri", "mi", "smi" under num and all
+        (N <= 40 for a random side); an ``InvalidInputError`` says when the sum would
+        take too long. "gamma" (MI measures under perm, the alternative of agreement
+        only): the right tail of the gamma law with the exact mean and variance of MI,
+        within the factor ``pvalue_factor`` its study measured (up to 67, see
+        docs/math.md#math-exact-null), or an upper bound (``pvalue_bound``) below the
+        range it verified (p < 1e-12).
+        ``n_resamples``, ``batch``, ``rng`` and ``progress`` are then not used.
     n_resamples : int, default=9999
         Number of random pairs drawn, i.e. of values of the null distribution.
     batch : int, optional
@@ -832,8 +883,9 @@ def significance_test(
     Returns
     -------
     SignificanceTestResult
-        statistic, pvalue, null_distribution (empty for the normal route),
-        alternative, model, one_sided, best, method and null_moments; null_mean,
+        statistic, pvalue, null_distribution (empty for "exact" and "gamma"),
+        alternative, model, one_sided, best, method, null_moments, pvalue_factor
+        and pvalue_bound; null_mean,
         null_std and zscore as properties; the chance-corrected value by
         :meth:`SignificanceTestResult.adjusted`.
 
@@ -846,14 +898,13 @@ def significance_test(
     Cost: O(N) per random pair (:func:`null_distribution`); the smallest
     attainable p-value, 1 / (n_resamples + 1), sets how many are needed.
 
-    The normal route: with z the exact z-score of the observed statistic,
-    p = Phi(-z) ("greater"), Phi(z) ("less") or min(1, 2 Phi(-|z|))
-    ("two-sided"); 1.0 for every alternative when the null variance is 0 (the
-    ensemble holds the observed value only). Its cost is that of the exact
-    variance, independent of any sample size, and its p-values can be far below
-    1 / (n_resamples + 1) (down to ~1e-308: 0.0 beyond z ~ 38, where ``zscore``
-    still holds the exact z); how far they can be trusted is the normal
-    approximation's question, not a sampling error.
+    The exact route: P(S >= s) ("greater"), P(S <= s) ("less") or
+    min(1, 2 min(P(S >= s), P(S <= s))) ("two-sided") for S the pair count n11
+    (RI family) or T = sum n_ij ln n_ij (MI family), summed in log space column by
+    column (a network algorithm; docs/math.md#math-exact-null). Ties of T within
+    3.7e-9 N ln N count as equal. Cost: grows with the number of tables with the
+    margins; 2 x C tables of any N are fast, 3 x 4 at N = 200 take seconds to minutes.
+    Under perm two-sided and one-sided are the same law.
 
     References
     ----------
@@ -870,16 +921,18 @@ def significance_test(
     0.001
     >>> significance_test("vi", a, b, model="perm", n_resamples=99, rng=0).alternative
     'less'
-    >>> exact = significance_test("sri", a, b, model="perm", method="normal")
+    >>> exact = significance_test("sri", a, b, model="perm", method="exact")
     >>> exact.method, exact.null_distribution.size, round(exact.statistic, 3)
-    ('normal', 0, 18.145)
+    ('exact', 0, 18.145)
+    >>> f"{exact.pvalue:.3g}", exact.pvalue_factor  # exact to 1e-9 relative
+    ('1.19e-11', 1.000000001)
     """
     if alternative is not None:
         alternative = check_alternative(alternative)
     method = check_choice(method, "method", METHODS)
-    if method == "normal":
-        return _normal_test(measure, labels_true, labels_pred, model, one_sided,
-                            alternative or "greater", unassigned_label, unassigned)  # fmt: skip
+    if method != "monte-carlo":
+        return _analytic_test(measure, labels_true, labels_pred, model, one_sided,
+                              alternative, method, unassigned_label, unassigned)  # fmt: skip
     s = _setup(measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned)
     if alternative is None:
         named = _REGISTRY.get(s.measure) if isinstance(s.measure, str) else None
@@ -897,62 +950,177 @@ def significance_test(
     )
 
 
-def _normal_test(
+def _analytic_test(
     measure: Any,
     labels_true: Any,
     labels_pred: Any,
     model: Any,
     one_sided: Any,
-    alternative: str,
+    alternative: str | None,
+    method: str,
     unassigned_label: Any,
     unassigned: Any,
 ) -> SignificanceTestResult:
-    """The normal route of :func:`significance_test`: the exact moments, no sample."""
+    """The routes of :func:`significance_test` that sample nothing: "exact" and "gamma"."""
     name, setting, _, _, table = _observed(
         measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
     )
-    if not isinstance(name, str) or name not in _NORMAL_MEASURES:
+    base = _BASES.get(name) if isinstance(name, str) else None
+    if base is None or (setting.name != "perm" and name not in _ANY_MODEL):
+        served = _BASES if setting.name == "perm" else _ANY_MODEL
         raise InvalidInputError(
-            f"method='normal' takes the measures {', '.join(map(repr, _NORMAL_MEASURES))} "
-            f"(exact mean and variance); got `measure` {_describe(measure)}. Use "
-            "method='monte-carlo' for the others."
+            f"method={method!r} under model={setting.name!r} takes the measures "
+            f"{', '.join(map(repr, served))} (monotone in RI or MI given the model); got "
+            f"`measure` {_describe(measure)}. Use method='monte-carlo' for the others."
+        )
+    kind, direction = base
+    if method == "gamma" and (kind != ENTROPY or setting.name != "perm"):
+        raise InvalidInputError(
+            f"method='gamma' takes the MI measures under model='perm' (its error is measured "
+            f"there, docs/math.md#math-exact-null); got `measure` {name!r} under "
+            f"model={setting.name!r}. Use method='exact' or 'monte-carlo'."
         )
     sides = setting.sides_of_table(table)
-    if _NORMAL_MEASURES[name] == "sri":
-        mean, variance = float(_expected_rand_index(*sides)), float(_table_variance(table, sides))
-        z = _table_sri(table, sides)  # its exact centring, not RI - E[RI] in floats
-    else:
-        mean, variance = _expected_mutual_information(*sides), _table_mi_variance(table, sides)
-        # As standardized_mutual_information computes it (variance._table_smi).
-        z = 0.0 if variance == 0 else (_mutual_information(table) - mean) / math.sqrt(variance)
-    sd = math.sqrt(variance)
     measure_ = _REGISTRY[name]
-    if name in ("sri", "smi"):  # the z-score itself: standard normal (or one value, 0)
-        statistic, moments = z, (0.0, 1.0 if variance > 0 else 0.0)
+    agreement = "less" if measure_.distance else "greater"
+    if alternative is None:
+        alternative = agreement
+    if method == "gamma" and alternative != agreement:
+        raise InvalidInputError(
+            f"method='gamma' gives the right tail of MI only (`alternative` {agreement!r} for "
+            f"{name!r}); got {alternative!r}. Its left tail misses the atom of the exact law "
+            "at MI = 0: use method='exact' or 'monte-carlo'."
+        )
+    mean, variance = _base_moments(kind, table, sides)
+    if method == "exact":
+        upper, lower = _exact_pvalues(kind, table, sides)
+        factor: float | None = 1.0 + EXACT_RTOL
+        bound = False
     else:
-        statistic, moments = measure_.table(table, None, _AVERAGE_METHOD), (mean, sd)
+        upper, lower, factor = _gamma_pvalues(_mutual_information(table), mean, variance)
+        bound = factor is None
+    if direction < 0:  # a distance: large values of the measure are small values of MI
+        upper, lower = lower, upper
+    compare = {"greater": upper, "less": lower, "two-sided": min(1.0, 2.0 * min(upper, lower))}
     return SignificanceTestResult(
-        statistic,
-        _normal_pvalue(z, variance > 0, alternative),
+        measure_.table(table, sides, _AVERAGE_METHOD),
+        compare[alternative],
         np.empty(0, dtype=np.float64),
         alternative,
         setting.name,
         setting.one_sided,
         measure_.best(table, sides),
-        "normal",
-        moments,
+        method,
+        _measure_moments(name, table, sides, mean, variance),
+        factor,
+        bound,
     )
 
 
-def _normal_pvalue(z: float, spread: bool, alternative: str) -> float:
-    """P-value of z under N(0, 1); 1.0 without spread (the null law is the observed value)."""
-    if not spread:
-        return 1.0
-    # Phi(-z) = erfc(z / sqrt 2) / 2, with no cancellation in either tail (math.erfc keeps
-    # `import chanceclust` free of scipy.special).
-    greater, less = 0.5 * math.erfc(z / math.sqrt(2.0)), 0.5 * math.erfc(-z / math.sqrt(2.0))
-    compare = {"greater": greater, "less": less, "two-sided": min(1.0, 2.0 * min(greater, less))}
-    return compare[alternative]
+def _base_moments(kind: str, table: Table, sides: tuple[Side, Side]) -> tuple[float, float]:
+    """E and Var of RI (``PAIRS``) or MI (``ENTROPY``) under the sides, exact."""
+    if kind == PAIRS:
+        return float(_expected_rand_index(*sides)), float(_table_variance(table, sides))
+    return _expected_mutual_information(*sides), _table_mi_variance(table, sides)
+
+
+def _measure_moments(
+    name: str, table: Table, sides: tuple[Side, Side], mean: float, variance: float
+) -> tuple[float, float] | None:
+    """(mean, sd) of the measure's null law where it is an affine function of RI or MI with
+    known constants (RI, MI, their z-scores, ARI); None otherwise."""
+    sd = math.sqrt(variance)
+    if name in ("ri", "mi"):
+        return mean, sd
+    if name in ("sri", "smi"):
+        return 0.0, 1.0 if variance > 0 else 0.0
+    if name == "ari":
+        return 0.0, sd / (1.0 - mean) if mean < 1.0 else 0.0
+    return None
+
+
+def _exact_pvalues(kind: str, table: Table, sides: tuple[Side, Side]) -> tuple[float, float]:
+    """P(S >= s) and P(S <= s) of the observed RI or MI under the sides, summed exactly
+    (docs/math.md#math-exact-null): the perm law of the table given each pair of size
+    sequences, mixed over the size sequences of a random side (num, all)."""
+    stat = statistic(kind, table.n)
+    weights = np.ones_like(table.counts) if table.weights is None else table.weights
+    observed = sum(stat.cell(int(c)) * int(w) for c, w in zip(table.counts, weights, strict=True))
+    # One integer M = c S - h_A - h_B per table: c = 2 for the pair count (2 n11 - q_A - q_B
+    # is RI up to a constant of N), c = 1 for T (T - h_A - h_B is N MI up to one of N).
+    scale = 2 if kind == PAIRS else 1
+    rows, cols = table.row_sums.tolist(), table.col_sums.tolist()
+    level = scale * observed - stat.of(rows) - stat.of(cols)
+    laws = [_size_law(side, sizes) for side, sizes in zip(sides, (rows, cols), strict=True)]
+    if len(laws[0]) * len(laws[1]) > EXACT_MAX_SIZE_PAIRS:
+        raise _too_large(table, f"{len(laws[0]) * len(laws[1])} pairs of size sequences")
+    budget = EXACT_MAX_STEPS
+    upper: list[float] = []
+    lower: list[float] = []
+    try:
+        for sizes_a, log_a in laws[0]:
+            for sizes_b, log_b in laws[1]:
+                margins = stat.of(sizes_a) + stat.of(sizes_b)
+                least = -((-(level + margins - stat.tie)) // scale)  # ceil
+                most = (level + margins + stat.tie) // scale  # floor
+                for threshold, greater, out in ((least, True, upper), (most, False, lower)):
+                    log_p, used = log_tail(sizes_a, sizes_b, stat, threshold, greater, budget)
+                    budget -= used
+                    out.append(log_a + log_b + log_p)
+    except TooLarge as exc:
+        raise _too_large(table, f"more than {EXACT_MAX_STEPS} steps") from exc
+    return _probability(upper), _probability(lower)
+
+
+def _size_law(side: Side, sizes: list[int]) -> list[tuple[list[int], float]]:
+    """The size sequences of a side with their log probabilities."""
+    if side.sizes_given:
+        return [(sizes, 0.0)]
+    if side.n > EXACT_MAX_RANDOM_N:
+        raise UnsupportedError(
+            f"method='exact' under a random side (num, all) enumerates its size sequences: "
+            f"N = {side.n} is above its limit {EXACT_MAX_RANDOM_N}. Use method='monte-carlo'."
+        )
+    return [(list(s), log_p) for s, log_p in size_sequences(side.n, side.k)]
+
+
+def _too_large(table: Table, what: str) -> UnsupportedError:
+    shape = f"{table.row_sums.size} x {table.col_sums.size}"
+    return UnsupportedError(
+        f"method='exact' is too costly for this {shape} table of N = {table.n} elements "
+        f"({what}); use method='gamma' (MI measures under perm) or method='monte-carlo'."
+    )
+
+
+def _probability(logs: list[float]) -> float:
+    """exp of the log of a sum of exp(logs), in [0, 1]."""
+    finite = [v for v in logs if v > -math.inf]
+    if not finite:
+        return 0.0
+    top = max(finite)
+    return min(1.0, math.exp(top + math.log(math.fsum(math.exp(v - top) for v in finite))))
+
+
+def _gamma_pvalues(value: float, mean: float, variance: float) -> tuple[float, float, float | None]:
+    """P(MI >= value), P(MI <= value) under the gamma law on [0, inf) with the exact mean and
+    variance of MI, and the relative factor within which the study found them (None where
+    they are below its verified range: the small one is then the bound factor * floor of
+    the last entry of GAMMA_FACTORS)."""
+    if variance <= 0 or mean <= 0:
+        return 1.0, 1.0, 1.0 + EXACT_RTOL  # a single-valued null law: the value itself
+    from scipy.stats import gamma
+
+    shape, scale = mean * mean / variance, variance / mean
+    upper = float(gamma.sf(value, shape, scale=scale))
+    lower = float(gamma.cdf(value, shape, scale=scale))
+    smaller = min(upper, lower)
+    for floor, factor in GAMMA_FACTORS:
+        if smaller >= floor:
+            return upper, lower, factor
+    # Beyond the verified range: the tail at the floor's statistic bounds this one (the
+    # exact tail is monotone), and the study bounds that one by factor * floor.
+    bound = GAMMA_FACTORS[-1][1] * GAMMA_FACTORS[-1][0]
+    return (bound, 1.0, None) if upper < lower else (1.0, bound, None)
 
 
 def _best_value(s: _Setup) -> float:

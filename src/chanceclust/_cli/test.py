@@ -10,14 +10,14 @@ from chanceclust._cli.results import MEASURES, load, out, summary
 from chanceclust._validation import ALTERNATIVES
 
 #: significance_test's routes (chanceclust.significance.METHODS, without importing it here).
-METHODS = ("monte-carlo", "normal")
+METHODS = ("monte-carlo", "exact", "gamma")
 
 
 HELP = "significance of the agreement of two clusterings against random clusterings"
 EXAMPLES = """\
 test truth.txt pred.txt --model num --samples 999 --seed 1
 test truth.txt pred.txt --measure ami --model all --one-sided --seed 1
-test truth.txt pred.txt --measure smi --method normal
+test truth.txt pred.txt --measure smi --method exact
 """
 
 
@@ -41,8 +41,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--method",
         choices=METHODS,
         default="monte-carlo",
-        help="monte-carlo: sample the null; normal: no sampling, the normal law with the "
-        "exact mean and variance (measures ri, sri, mi, smi) (default: %(default)s)",
+        help="monte-carlo: sample the null; exact: no sampling, the null law summed over "
+        "every table (measures monotone in RI or MI); gamma: the gamma law with the exact "
+        "mean and variance of MI (MI measures, perm) (default: %(default)s)",
     )
     options.add_models(p, single=True, one_sided=options.ONE_SIDED_A)
     p.add_argument(
@@ -60,8 +61,8 @@ def run(args: argparse.Namespace) -> int:
     a, b = inputs.read_inputs(args, [args.a, args.b])
     ca, cb = inputs.aligned_codes(args, a, b)
     significance_test = load("chanceclust.significance", "significance_test")
-    normal = args.method == "normal"
-    progress = options.progress("test", 0 if normal else args.samples, args)
+    analytic = args.method != "monte-carlo"
+    progress = options.progress("test", 0 if analytic else args.samples, args)
     result = significance_test(
         args.measure,
         ca,
@@ -88,12 +89,11 @@ def run(args: argparse.Namespace) -> int:
     rows = [{"quantity": k, "value": v} for k, v in fields.items()]
     meta = summary(a, b, ca, cb, args.unassigned_report)
     meta.update(measure=args.measure, model=args.model, one_sided=args.one_sided,
-                samples=0 if normal else args.samples, seed=args.seed,
+                samples=0 if analytic else args.samples, seed=args.seed,
                 alternative=alternative, method=result.method)
     meta["summary"] += (
         f"; {args.measure} under {args.model}{', one-sided' if args.one_sided else ''}, "
-        + ("normal approximation, exact moments" if normal
-           else f"{args.samples} random clusterings")
+        + (f"{args.method} null law" if analytic else f"{args.samples} random clusterings")
     )
     out(args, rows, ["quantity", "value"], meta)
     return 0
