@@ -30,6 +30,7 @@ ENGINE_MAP = ast.get_docstring(TREES[ENGINE]) or ""
 #: relative to the package: {name: why}. Delete an entry when its constant goes; a constant
 #: that becomes a route switch moves to the routes table of docs/math.md.
 NOT_SWITCHES: dict[str, str] = {
+    "bootstrap._BATCH_CELLS": "resampled cells per batch (memory)",
     "_expected.deviance_series._BLOCK": "block size of the series' monomials (memory)",
     "_expected.mi_variance._GRID": "block size of the pair grids (memory)",
     "_expected.mixture_fits._DEGREE": "the fixed degree of every fit, no switch",
