@@ -335,6 +335,18 @@ def _device_cells(xp: Any, codes_true: Any, codes_pred: Any, k_pred: int
     return cells, counts
 
 
+def code_sizes(codes: Any, k: int) -> NDArray[np.int64]:
+    """The elements of each code 0..k-1 (the cluster sizes), counted where the codes are:
+    only the K sizes cross to the host."""
+    xp = namespace(codes)
+    if xp is None:
+        return np.bincount(codes, minlength=k)
+    found = xp.unique_counts(codes)
+    sizes = np.zeros(k, dtype=np.int64)
+    sizes[to_host(found.values).astype(np.int64)] = to_host(found.counts)
+    return sizes
+
+
 class CountedCells(NamedTuple):
     """:func:`count_cells`' result: the cells and counts of :func:`count_keys`, and the dense
     tally of all K_A K_B keys when one was built (always with ``tally=True``), else None."""
