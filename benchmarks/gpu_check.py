@@ -272,10 +272,11 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(s) for s in (args.sizes or ([1e4, 1e5] if args.dry_run else [1e8, 1e9]))]
     backends = [_strict()] if args.dry_run else [
         b for b in (_cupy(), _torch(), _jax()) if b is not None]  # fmt: skip
+    command = " ".join(argv if argv is not None else sys.argv[1:])
     lines = ["# Labels on a GPU: benchmarks/gpu_check.py", "",
-             f"`python benchmarks/gpu_check.py {' '.join(argv or sys.argv[1:])}`; "
-             f"chanceclust {cc.__version__}, numpy {np.__version__}, Python "
-             f"{platform.python_version()}, {platform.machine()}, {os.cpu_count()} CPUs.", ""]  # fmt: skip
+             (f"`python benchmarks/gpu_check.py {command}`; chanceclust {cc.__version__}, "
+              f"numpy {np.__version__}, Python {platform.python_version()}, "
+              f"{platform.machine()}, {os.cpu_count()} CPUs."), ""]  # fmt: skip
     if not backends:
         lines.append("No GPU backend found (CuPy, PyTorch with CUDA, JAX on a GPU): nothing ran.")
     failures = 0
@@ -288,8 +289,9 @@ def main(argv: list[str] | None = None) -> int:
             lines.append(f"| {name} | {setting} | {'yes' if equal else 'NO'} | {value} |")
         for n in sizes:
             for dtype in args.dtypes:
+                size = 2 * n * np.dtype(dtype).itemsize / 2**30
                 lines += ["", f"N = {n:.0e} {dtype} labels, K = {args.k} per side "
-                          f"(labels: {2 * n * np.dtype(dtype).itemsize / 2**30:.2f} GiB):", "",
+                          + f"(labels: {size:.2f} GiB):", "",
                           "| what | value | seconds | host peak growth MB |",
                           "|---|---|---|---|"]  # fmt: skip
                 for what, value, t, g in timings(backend, n, args.k, dtype, args.repeat,

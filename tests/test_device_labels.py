@@ -11,6 +11,8 @@ docs/guide/gpu.md says.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -78,6 +80,12 @@ def _policy(kind):
     return "drop" if kind == "float-nan" else "raise"
 
 
+def _case(kind):
+    """The host labels, the same on the device, and the policy their missing labels need."""
+    a, b = PAIRS[kind]
+    return a, b, on_device(a), on_device(b), _policy(kind)
+
+
 @pytest.mark.parametrize("kind", list(PAIRS))
 @pytest.mark.parametrize("name", list(MEASURES))
 def test_every_measure_model_and_side(crossings, name, kind):
@@ -98,9 +106,7 @@ def test_every_measure_model_and_side(crossings, name, kind):
 
 @pytest.mark.parametrize("kind", list(PAIRS))
 def test_tables_expectations_variances_and_compare(crossings, kind):
-    a, b = PAIRS[kind]
-    da, db = on_device(a), on_device(b)
-    policy = _policy(kind)
+    a, b, da, db, policy = _case(kind)
     for f in (cc.contingency_table, cc.pair_confusion_matrix, cc.homogeneity_completeness_v_measure):
         assert same(f(da, db, unassigned=policy), f(a, b, unassigned=policy)), f
     assert cc.pair_counts(da, db, unassigned=policy) == cc.pair_counts(a, b, unassigned=policy)
@@ -176,14 +182,12 @@ def test_pairwise_counts_each_pair_on_the_device(crossings, kind):
 
 @pytest.mark.parametrize("kind", list(PAIRS))
 def test_partial_tables_of_device_chunks_merge_to_numpys(crossings, kind):
-    a, b = PAIRS[kind]
-    da, db = on_device(a), on_device(b)
-    policy = _policy(kind)
+    a, b, da, db, policy = _case(kind)
     cuts = [0, 100, 101, 600, N]
     got = cc.merge_tables(cc.partial_table(da[s:e], db[s:e], unassigned=policy)
-                          for s, e in zip(cuts[:-1], cuts[1:], strict=True))  # fmt: skip
+                          for s, e in itertools.pairwise(cuts))  # fmt: skip
     want = cc.merge_tables(cc.partial_table(a[s:e], b[s:e], unassigned=policy)
-                           for s, e in zip(cuts[:-1], cuts[1:], strict=True))  # fmt: skip
+                           for s, e in itertools.pairwise(cuts))  # fmt: skip
     for field in ("labels_true", "labels_pred", "rows", "cols", "counts"):
         assert np.array_equal(getattr(got, field), getattr(want, field)), field
         assert getattr(got, field).dtype == getattr(want, field).dtype, field
@@ -201,5 +205,44 @@ def test_significance_test_statistic_and_null(crossings):
         got = cc.significance_test(measure, on_device(a), on_device(b), model=model,
                                    n_resamples=30, rng=5)  # fmt: skip
         want = cc.significance_test(measure, a, b, model=model, n_resamples=30, rng=5)
-        assert got.statistic == want.statistic and got.pvalue == want.pvalue
+        assert got.statistic == want.statistic
+        assert got.pvalue == want.pvalue
     assert {s for s in crossings if s and s[0] >= N} == {(N,)}  # codes, once per side
+
+
+def _bincount(x, minlength=0):
+    """A library's bincount (CuPy, PyTorch, JAX have one; the standard and array-api-strict
+    do not), from standard calls on the device."""
+    m = max(minlength, int(xp.max(x)) + 1 if x.shape[0] else 0)
+    hits = x[:, None] == xp.arange(m, dtype=x.dtype, device=x.device)[None, :]
+    return xp.sum(xp.astype(hits, xp.int64), axis=0)
+
+
+@pytest.mark.parametrize("kind", list(PAIRS))
+def test_a_librarys_bincount_gives_the_same_tables(crossings, monkeypatch, kind):
+    """Where the library has a bincount, dense integer labels are encoded and the cells
+    counted by it on the device (only the non-zero cells and the K labels cross)."""
+    calls = []
+
+    def spy(x, minlength=0):
+        calls.append(minlength)
+        return _bincount(x, minlength)
+
+    monkeypatch.setattr(xp, "bincount", spy, raising=False)
+    a, b, da, db, policy = _case(kind)
+    assert same(cc.contingency_table(da, db, unassigned=policy),
+                cc.contingency_table(a, b, unassigned=policy))  # fmt: skip
+    for model, one_sided in ((m, s) for m in MODELS for s in (False, True)):
+        for f in (cc.adjusted_rand_index, cc.adjusted_mutual_information):
+            kw = {"model": model, "one_sided": one_sided, "unassigned": policy}
+            assert same(f(da, db, **kw), f(a, b, **kw)), (f, model, one_sided)
+    got = cc.partial_table(da, db, unassigned=policy)
+    want = cc.partial_table(a, b, unassigned=policy)
+    assert all(np.array_equal(getattr(got, f), getattr(want, f))
+               for f in ("labels_true", "labels_pred", "rows", "cols", "counts"))  # fmt: skip
+    assert calls  # the bincount was used
+    assert small(crossings), crossings
+    # sparse labels (beyond the dense range) and a large table: the standard's calls
+    wide, spread = a.astype(np.float64) if kind == "float-nan" else a * 10**6, RNG.permutation(N)
+    assert same(cc.adjusted_rand_index(on_device(wide), on_device(spread), unassigned=policy),
+                cc.adjusted_rand_index(wide, spread, unassigned=policy))  # fmt: skip

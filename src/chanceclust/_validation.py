@@ -997,6 +997,18 @@ def take(lookup: NDArray[Any], codes: Any) -> Any:
     return xp.take(xp.asarray(lookup, device=codes.device), codes)
 
 
+def device_bincount(xp: Any, keys: Any, n_keys: int) -> Any:
+    """``bincount(keys, minlength=n_keys)`` on the keys' device where the library has one
+    (CuPy, PyTorch, JAX: not in the array API standard), else None."""
+    bincount = getattr(xp, "bincount", None)
+    if bincount is None:
+        return None
+    try:
+        return bincount(keys, minlength=n_keys)
+    except (TypeError, ValueError, RuntimeError, NotImplementedError):
+        return None  # a bincount of another signature: the standard's unique_counts
+
+
 def same_place(codes_true: Any, codes_pred: Any) -> tuple[Any, Any]:
     """Two code arrays in one library: host codes join a device side's (one copy of the
     host's codes, which were in host memory anyway)."""
@@ -1018,6 +1030,31 @@ def _count_true(mask: Any) -> int:
 
 def _first_true(xp: Any, mask: Any) -> int:
     return int(xp.argmax(xp.astype(mask, xp.int8)))
+
+
+def _device_dense_codes(xp: Any, labels: Any) -> tuple[Any, Any] | None:
+    """(distinct labels, codes) of integer labels in a compact range, by the library's
+    bincount (:func:`device_bincount`) as :func:`_encode_sorted` encodes dense labels: flags
+    of the labels present, their ranks taken. None where that does not apply."""
+    n = labels.shape[0]
+    if not n or not hasattr(xp, "bincount") or not (
+        xp.isdtype(labels.dtype, "signed integer") or xp.isdtype(labels.dtype, "bool")
+        or xp.iinfo(labels.dtype).bits < 64  # (uint64 labels may not fit int64 indexes)
+    ):  # fmt: skip
+        return None
+    wide = xp.astype(labels, xp.int64)
+    low, high = int(xp.min(wide)), int(xp.max(wide))
+    if high - low > 4 * n + 1024:  # the numpy path's rule for dense labels
+        return None
+    shifted = wide - low if low else wide
+    del wide
+    tally = device_bincount(xp, shifted, high - low + 1)
+    if tally is None:
+        return None
+    present = tally > 0
+    rank = xp.cumulative_sum(xp.astype(present, xp.int64)) - 1
+    distinct = xp.astype(xp.nonzero(present)[0] + low, labels.dtype)
+    return distinct, xp.take(rank, shifted)
 
 
 def _device_side(labels: Any, name: str, marks: frozenset[Any], keep_values: bool
@@ -1051,7 +1088,8 @@ def _device_side(labels: Any, name: str, marks: frozenset[Any], keep_values: boo
         fractional = labels != xp.floor(labels)
         if bool(xp.any(fractional)):
             _warn_continuous(name, float(labels[_first_true(xp, fractional)]))
-    distinct, codes = xp.unique_inverse(labels)
+    dense = None if floating else _device_dense_codes(xp, labels)
+    distinct, codes = xp.unique_inverse(labels) if dense is None else dense
     values = to_host(distinct)
     order = np.argsort(values, kind="stable")
     if not bool(np.all(order == np.arange(order.size))):  # the standard leaves it unspecified
