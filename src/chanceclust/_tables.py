@@ -37,7 +37,13 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from chanceclust._validation import _describe, namespace, to_host
+from chanceclust._validation import (
+    _describe,
+    device_bincount,
+    namespace,
+    same_place,
+    to_host,
+)
 from chanceclust.exceptions import InternalError, InvalidInputError, UnsupportedError
 
 #: The largest total N of a table: counts, sizes and N are int64 inside.
@@ -317,14 +323,23 @@ def encoding_threads(workers: int | None, *labels: Any) -> int:
 # below (threads, dense tallies).
 
 
-def _device_cells(xp: Any, codes_true: Any, codes_pred: Any, k_pred: int
+def _device_cells(xp: Any, codes_true: Any, codes_pred: Any, k_true: int, k_pred: int
                   ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:  # fmt: skip
-    """:func:`count_keys` of the cell keys on the codes' device (the standard's
-    unique_counts): the distinct keys, ascending, and their counts, in host memory."""
-    device = getattr(codes_true, "device", None) if namespace(codes_true) else codes_pred.device
-    codes_true, codes_pred = (xp.asarray(c, device=device) if isinstance(c, np.ndarray) else c
-                              for c in (codes_true, codes_pred))  # fmt: skip
+    """:func:`count_keys` of the cell keys on the codes' device: the distinct keys,
+    ascending, and their counts, in host memory. Counted by the library's ``bincount``
+    where it has one (CuPy, PyTorch, JAX; not in the standard) and :func:`dense_counting`
+    says so, its non-zero cells found there; else by the standard's unique_counts."""
+    codes_true, codes_pred = same_place(codes_true, codes_pred)
     keys = xp.astype(codes_true, xp.int64) * k_pred + xp.astype(codes_pred, xp.int64)
+    tally = None
+    if dense_counting(k_true * k_pred, keys.shape[0]):
+        tally = device_bincount(xp, keys, k_true * k_pred)
+    if tally is not None:
+        del keys
+        found_cells = xp.nonzero(tally)[0]
+        cells = to_host(found_cells).astype(np.int64, copy=False)
+        counts = to_host(xp.take(tally, found_cells)).astype(np.int64, copy=False)
+        return cells, counts
     found = xp.unique_counts(keys)
     del keys
     cells = to_host(found.values).astype(np.int64, copy=False)
@@ -333,6 +348,18 @@ def _device_cells(xp: Any, codes_true: Any, codes_pred: Any, k_pred: int
         order = np.argsort(cells, kind="stable")  # order of unique values unspecified
         cells, counts = cells[order], counts[order]
     return cells, counts
+
+
+def code_sizes(codes: Any, k: int) -> NDArray[np.int64]:
+    """The elements of each code 0..k-1 (the cluster sizes), counted where the codes are:
+    only the K sizes cross to the host."""
+    xp = namespace(codes)
+    if xp is None:
+        return np.bincount(codes, minlength=k)
+    found = xp.unique_counts(codes)
+    sizes = np.zeros(k, dtype=np.int64)
+    sizes[to_host(found.values).astype(np.int64)] = to_host(found.counts)
+    return sizes
 
 
 class CountedCells(NamedTuple):
@@ -363,7 +390,7 @@ def count_cells(
     n_keys = k_true * k_pred
     xp = namespace(codes_true) or namespace(codes_pred)
     if xp is not None:  # counted where the codes are: only the cells cross to the host
-        cells, counts = _device_cells(xp, codes_true, codes_pred, k_pred)
+        cells, counts = _device_cells(xp, codes_true, codes_pred, k_true, k_pred)
         if not tally:
             return CountedCells(cells, counts, None)
         dense = np.zeros(n_keys, dtype=np.int64)

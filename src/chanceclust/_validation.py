@@ -281,8 +281,14 @@ class Unassigned:
         """(codes, K, re-assigned count) of one side whose codes < 0 are unassigned."""
         if not n_unassigned or not self.reassigns:
             return codes, k, 0
-        codes = codes.copy()
         mask = codes < 0
+        xp = namespace(codes)
+        if xp is not None:  # on the codes' device: position among the unassigned by a scan
+            positions = xp.cumulative_sum(xp.astype(mask, codes.dtype)) - 1
+            new = self.new_codes(k, positions)
+            return (xp.where(mask, new, codes), k + self.added_clusters(n_unassigned),
+                    n_unassigned)  # fmt: skip
+        codes = codes.copy()
         codes[mask] = self.new_codes(k, np.arange(n_unassigned, dtype=codes.dtype))
         return codes, k + self.added_clusters(n_unassigned), n_unassigned
 
@@ -304,21 +310,26 @@ class Unassigned:
         :func:`validate_many`) is not one of theirs. ``empty_ok``: 'drop' may leave no
         element (a chunk of a clustering, whose whole is checked when merged).
         """
-        if codes_true.size and (codes_true.min() == -2 and codes_pred.min() == -2):
+        codes_true, codes_pred = same_place(codes_true, codes_pred)
+        if namespace(codes_true) is None and codes_true.size and (
+            codes_true.min() == -2 and codes_pred.min() == -2
+        ):  # (keyed clusterings are read on the host)
             ours = (codes_true != -2) | (codes_pred != -2)
             codes_true, codes_pred = codes_true[ours], codes_pred[ours]
         missing_true, missing_pred = codes_true < 0, codes_pred < 0
-        n_true, n_pred = int(np.count_nonzero(missing_true)), int(np.count_nonzero(missing_pred))
+        n_true, n_pred = _count_true(missing_true), _count_true(missing_pred)
         if not n_true and not n_pred:
             return Clusterings(codes_true, k_true, codes_pred, k_pred,
                                UnassignedReport(self.name), *values)  # fmt: skip
         if self.drops:
             keep = ~(missing_true | missing_pred)
-            if codes_true.size and not keep.any() and not empty_ok:
-                raise nothing_left(codes_true.size, names)
+            size = int(codes_true.shape[0])
+            kept = _count_true(keep)
+            if size and not kept and not empty_ok:
+                raise nothing_left(size, names)
             codes_true, k_true, values_true = _compact(codes_true[keep], k_true, values[0])
             codes_pred, k_pred, values_pred = _compact(codes_pred[keep], k_pred, values[1])
-            dropped = int(keep.size - np.count_nonzero(keep))
+            dropped = size - kept
             report = UnassignedReport(self.name, n_true, n_pred, dropped, 0)
             return Clusterings(codes_true, k_true, codes_pred, k_pred, report, values_true,
                                values_pred)  # fmt: skip
@@ -785,7 +796,8 @@ def _looks_like_communities(labels: Any) -> bool:
 
 
 def _refuse_device(labels: Any, name: str) -> None:
-    """Refuse an array in device memory (CUDA/ROCm tensors, CuPy, JAX on GPU) with the way home."""
+    """Refuse an array in device memory that no array-API namespace reads where it is (a
+    PyTorch CUDA tensor without array-api-compat, say) with the ways to read it."""
     where = None
     if hasattr(labels, "__cuda_array_interface__"):
         where = "a CUDA GPU"
@@ -800,9 +812,11 @@ def _refuse_device(labels: Any, name: str) -> None:
                 where = _DLPACK_DEVICES.get(kind, f"a device of DLPack type {kind}")
     if where is not None:
         raise InvalidInputTypeError(
-            f"`{name}` is a {type(labels).__name__} in the memory of {where}; chanceclust "
-            "reads labels in host memory: move it there first, e.g. tensor.cpu() (PyTorch), "
-            "x.get() (CuPy) or np.asarray(jax.device_get(x)) (JAX)."
+            f"`{name}` is a {type(labels).__name__} in the memory of {where}, without a "
+            "namespace of the Python array API standard (2023.12: unique_inverse, "
+            "unique_counts) to count it there: install array-api-compat (PyTorch, CuPy and "
+            "JAX arrays are then counted on their device), or move it to host memory, e.g. "
+            "tensor.cpu() (PyTorch) or x.get() (CuPy)."
         )
 
 
@@ -934,18 +948,28 @@ def _community_of_each(labels: Any) -> Any:
     return values
 
 
-def namespace(x: Any) -> Any:
-    """The array-API namespace of a non-numpy array (array-api-compat's when installed),
-    else None (numpy arrays and every other input are read on the host)."""
-    if isinstance(x, np.ndarray) or not hasattr(x, "__array_namespace__"):
-        return None
+def _compat() -> Any:
+    """array-api-compat, when installed (it gives PyTorch, CuPy and JAX arrays the standard's
+    namespace: PyTorch's own has none), else None."""
     try:
         import array_api_compat
     except ImportError:
-        xp = x.__array_namespace__()
-    else:
-        xp = array_api_compat.array_namespace(x)
-    return xp
+        return None
+    return array_api_compat
+
+
+def namespace(x: Any) -> Any:
+    """The array-API namespace of a non-numpy array (array-api-compat's when installed, which
+    also knows PyTorch tensors), else None (numpy arrays and every other input are read on
+    the host)."""
+    if isinstance(x, np.ndarray):
+        return None
+    compat = _compat()
+    known = compat is not None and (compat.is_torch_array(x) or compat.is_cupy_array(x)
+                                    or compat.is_jax_array(x))  # fmt: skip
+    if not known and not hasattr(x, "__array_namespace__"):
+        return None
+    return x.__array_namespace__() if compat is None else compat.array_namespace(x)
 
 
 def to_host(x: Any) -> NDArray[Any]:
@@ -964,28 +988,132 @@ def to_host(x: Any) -> NDArray[Any]:
     raise InternalError(f"cannot copy a {type(x).__name__} to host memory")
 
 
-def _device_side(labels: Any, name: str, keep_values: bool) -> _Side | None:
-    """Integer or boolean labels of another array library, encoded by its own namespace where
-    they are (the standard's unique_inverse): codes in sorted label order, as numpy's path
-    gives them; only the K distinct labels cross to the host. None for any other input."""
-    xp = namespace(labels)
-    if not all(hasattr(xp, f) for f in ("isdtype", "unique_inverse", "unique_counts")) or (
-        not xp.isdtype(labels.dtype, ("integral", "bool"))
-    ):  # None, or a namespace older than the 2023.12 standard: read on the host, as before
+def take(lookup: NDArray[Any], codes: Any) -> Any:
+    """``lookup[codes]`` where the codes are (a host lookup table of K entries is copied to
+    the codes' device)."""
+    xp = namespace(codes)
+    if xp is None:
+        return lookup[codes]
+    return xp.take(xp.asarray(lookup, device=codes.device), codes)
+
+
+def device_bincount(xp: Any, keys: Any, n_keys: int) -> Any:
+    """``bincount(keys, minlength=n_keys)`` on the keys' device where the library has one
+    (CuPy, PyTorch, JAX: not in the array API standard), else None."""
+    bincount = getattr(xp, "bincount", None)
+    if bincount is None:
         return None
+    try:
+        return bincount(keys, minlength=n_keys)
+    except (TypeError, ValueError, RuntimeError, NotImplementedError):
+        return None  # a bincount of another signature: the standard's unique_counts
+
+
+def same_place(codes_true: Any, codes_pred: Any) -> tuple[Any, Any]:
+    """Two code arrays in one library: host codes join a device side's (one copy of the
+    host's codes, which were in host memory anyway)."""
+    xp_true, xp_pred = namespace(codes_true), namespace(codes_pred)
+    if (xp_true is None) == (xp_pred is None):
+        return codes_true, codes_pred
+    if xp_true is None:
+        return xp_pred.asarray(codes_true, device=codes_pred.device), codes_pred
+    return codes_true, xp_true.asarray(codes_pred, device=codes_true.device)
+
+
+def _count_true(mask: Any) -> int:
+    """The number of True in a boolean array, where it is."""
+    xp = namespace(mask)
+    if xp is None:
+        return int(np.count_nonzero(mask))
+    return int(xp.sum(xp.astype(mask, xp.int64)))
+
+
+def _first_true(xp: Any, mask: Any) -> int:
+    return int(xp.argmax(xp.astype(mask, xp.int8)))
+
+
+def _device_dense_codes(xp: Any, labels: Any) -> tuple[Any, Any] | None:
+    """(distinct labels, codes) of integer labels in a compact range, by the library's
+    bincount (:func:`device_bincount`) as :func:`_encode_sorted` encodes dense labels: flags
+    of the labels present, their ranks taken. None where that does not apply."""
+    n = labels.shape[0]
+    if not n or not hasattr(xp, "bincount") or not (
+        xp.isdtype(labels.dtype, "signed integer") or xp.isdtype(labels.dtype, "bool")
+        or xp.iinfo(labels.dtype).bits < 64  # (uint64 labels may not fit int64 indexes)
+    ):  # fmt: skip
+        return None
+    wide = xp.astype(labels, xp.int64)
+    low, high = int(xp.min(wide)), int(xp.max(wide))
+    if high - low > 4 * n + 1024:  # the numpy path's rule for dense labels
+        return None
+    shifted = wide - low if low else wide
+    del wide
+    tally = device_bincount(xp, shifted, high - low + 1)
+    if tally is None:
+        return None
+    present = tally > 0
+    rank = xp.cumulative_sum(xp.astype(present, xp.int64)) - 1
+    distinct = xp.astype(xp.nonzero(present)[0] + low, labels.dtype)
+    return distinct, xp.take(rank, shifted)
+
+
+def _device_side(labels: Any, name: str, marks: frozenset[Any], keep_values: bool
+                 ) -> _Side | None:  # fmt: skip
+    """Integer, boolean or real float labels of another array library, encoded by its own
+    namespace where they are (the standard's unique_inverse), by the rules of the numpy path
+    (:func:`_encode_array`): NaN is missing, non-integral floats warn, labels in ``marks``
+    are unassigned; codes in sorted label order, -1 unassigned. Only the K distinct labels
+    (and a few scalars) cross to the host. None for any other input."""
+    xp = namespace(labels)
+    if xp is None or not all(hasattr(xp, f) for f in ("isdtype", "unique_inverse", "unique_counts")):
+        return None  # a namespace older than the 2023.12 standard: read on the host, as before
+    floating = xp.isdtype(labels.dtype, "real floating")
+    if not floating and not xp.isdtype(labels.dtype, ("integral", "bool")):
+        return None  # complex: read on the host
     if labels.ndim != 1:
         raise InvalidInputError(
             f"`{name}` must be 1-D (one label per element); got an array of shape "
             f"{tuple(labels.shape)}."
         )
-    distinct, codes = xp.unique_inverse(labels)
+    missing = None
+    if floating:
+        nan = xp.isnan(labels)
+        n_nan = _count_true(nan)
+        if n_nan == labels.shape[0] and n_nan:  # nothing but missing labels
+            codes = xp.full(labels.shape, -1, dtype=xp.int64, device=labels.device)
+            return _Side(codes, 0, n_nan, values=[] if keep_values else None)
+        if n_nan:  # NaN takes a label that is there: the distinct labels stay the same
+            missing = nan
+            labels = xp.where(nan, labels[_first_true(xp, ~nan)], labels)
+        fractional = labels != xp.floor(labels)
+        if bool(xp.any(fractional)):
+            _warn_continuous(name, float(labels[_first_true(xp, fractional)]))
+    dense = None if floating else _device_dense_codes(xp, labels)
+    distinct, codes = xp.unique_inverse(labels) if dense is None else dense
     values = to_host(distinct)
     order = np.argsort(values, kind="stable")
     if not bool(np.all(order == np.arange(order.size))):  # the standard leaves it unspecified
         rank = np.empty(order.size, dtype=np.int64)
         rank[order] = np.arange(order.size, dtype=np.int64)
-        codes, values = xp.take(xp.asarray(rank, device=codes.device), codes), values[order]
-    return _Side(codes, int(values.size), 0, values=values.tolist() if keep_values else None)
+        codes, values = take(rank, codes), values[order]
+    k = int(values.size)
+    if marks and k:  # the rule of _encode_sorted, on the K distinct labels
+        bad = np.fromiter((u in marks for u in values.tolist()), dtype=bool, count=k)
+        if bad.any():
+            lookup = np.cumsum(~bad, dtype=np.int64) - 1
+            lookup[bad] = -1
+            codes, k, values = take(lookup, codes), int(k - bad.sum()), values[~bad]
+    if missing is not None:
+        codes = xp.where(missing, xp.asarray(-1, dtype=codes.dtype, device=codes.device), codes)
+    n_bad = _count_true(codes < 0) if (marks or missing is not None) else 0
+    return _Side(codes, k, n_bad, values=list(values) if keep_values else None)
+
+
+def _on_host(side: _Side) -> _Side:
+    """A side with its codes in host memory (for callers that draw or index them there)."""
+    if namespace(side.codes) is None:
+        return side
+    return replace(side, codes=to_host(side.codes).astype(_code_dtype(side.codes.shape[0])))
 
 
 def _read_side(
@@ -994,19 +1122,18 @@ def _read_side(
 ) -> _Side:  # fmt: skip
     """Read one clustering in any accepted container (see :func:`validate_clusterings`).
 
-    ``on_device``: integer labels of another array library (no ``marks``) are encoded where
-    they live (:func:`_device_side`), for callers that count their codes by
-    :func:`chanceclust._tables.count_cells`.
+    Labels of another array library are encoded where they live (:func:`_device_side`);
+    ``on_device``: their codes stay there, for callers that count them by
+    :func:`chanceclust._tables.count_cells` (else they are copied to the host).
     """
     if type(labels) is np.ndarray:  # the common case: no other container's rule applies
         array = _as_label_array(labels, name)
         codes, k, n_bad = _encode_array(array, name, marks, threads)
         return _Side(codes, k, n_bad,
                      values=_code_values(array, codes, k) if keep_values else None)  # fmt: skip
-    if on_device and not marks:
-        side = _device_side(labels, name, keep_values)
-        if side is not None:
-            return side
+    side = _device_side(labels, name, marks, keep_values)
+    if side is not None:
+        return side if on_device else _on_host(side)
     _check_container(labels, name)
     labels = _host_array(labels, name)
     source: Any = None  # what the codes index, for keep_values
@@ -1196,7 +1323,10 @@ def _arrange(sides: list[_Side], names: Sequence[str]) -> list[_Side]:
 
 def _first_unassigned(side: _Side) -> str:
     if side.keys is None:
-        return f"the first at position {int(np.argmax(side.codes < 0))}"
+        xp = namespace(side.codes)
+        first = (np.argmax(side.codes < 0) if xp is None
+                 else xp.argmax(xp.astype(side.codes < 0, xp.int8)))  # fmt: skip
+        return f"the first at position {int(first)}"
     where = np.flatnonzero(side.codes < 0)[:4]
     return "element(s) " + _describe_keys([side.keys[i] for i in where])
 
@@ -1205,13 +1335,18 @@ def _compact(
     codes: NDArray[np.integer], k: int, values: list[Any] | None = None
 ) -> tuple[NDArray[np.integer], int, list[Any] | None]:
     """Renumber codes 0..K'-1 after some clusters lost all their elements (and their labels)."""
-    present = np.bincount(codes, minlength=k) > 0
+    xp = namespace(codes)
+    if xp is None:
+        present = np.bincount(codes, minlength=k) > 0
+    else:  # the codes present, found on their device: K values cross to the host
+        present = np.zeros(k, dtype=bool)
+        present[to_host(xp.unique_values(codes)).astype(np.int64)] = True
     if present.all():
         return codes, k, values
-    rank = np.cumsum(present, dtype=codes.dtype) - 1
+    rank = np.cumsum(present, dtype=np.int64 if xp is not None else codes.dtype) - 1
     if values is not None:
         values = [v for v, kept in zip(values, present.tolist(), strict=True) if kept]
-    return rank[codes], int(present.sum()), values
+    return take(rank, codes), int(present.sum()), values
 
 
 # What a missing label is, and the policies to choose from, as every message that counts
@@ -1281,7 +1416,8 @@ def validate_clusterings(
 
     Accepted inputs, for each argument: a 1-D sequence, iterator or array of
     hashable labels (matched by position), array-likes of other libraries read
-    through DLPack, ``__array__`` or the buffer protocol (device arrays refused); a
+    through DLPack, ``__array__`` or the buffer protocol, or the array API on their
+    device; a
     pandas Series (by position, or by index when both are Series with different
     indexes, or the other is element-keyed); a Categorical; a mapping ``{element:
     label}`` (matched by key), or ``{element: its community as a set}`` (networkx's
@@ -1299,9 +1435,11 @@ def validate_clusterings(
     integer label arrays (a count the caller resolved, e.g. by
     :func:`chanceclust._tables.encoding_threads`; the same codes for any count).
     ``empty_ok``: 'drop' may leave no element (a chunk; see :meth:`Unassigned.apply`).
-    ``on_device``: integer labels of another array library (CuPy, JAX, array-api-strict, ...)
-    may come back as codes on their device (for a caller that only counts them, through
-    :func:`chanceclust._tables.count_cells`).
+    Labels of another array library (CuPy, PyTorch, JAX, array-api-strict, ...: the array
+    API standard) are validated and encoded on their device by the same rules (NaN of a
+    float array is missing), and the policy applied there. ``on_device``: their codes come
+    back on their device (for a caller that only counts them, through
+    :func:`chanceclust._tables.count_cells`); else they are copied to the host.
     """
     policy = check_unassigned(unassigned)
     marks = check_unassigned_label(unassigned_label)
@@ -1313,10 +1451,6 @@ def validate_clusterings(
                     on_device=on_device)],
         names,
     )  # fmt: skip
-    if (true.n_unassigned or pred.n_unassigned) and on_device:  # the policy reads host codes
-        return validate_clusterings(labels_true, labels_pred, unassigned_label=unassigned_label,
-                                    unassigned=policy, keep_values=keep_values, workers=workers,
-                                    empty_ok=empty_ok)  # fmt: skip
     if not true.n_unassigned and not pred.n_unassigned:
         return Clusterings(true.codes, true.k, pred.codes, pred.k,
                            UnassignedReport(policy.name), true.values, pred.values)  # fmt: skip
@@ -1332,6 +1466,7 @@ def validate_many(
     *,
     unassigned_label: Any = None,
     unassigned: Any = "raise",
+    on_device: bool = False,
 ) -> tuple[list[NDArray[np.integer]], list[int], list[bool]]:
     """M clusterings read as :func:`validate_clusterings` reads two, aligned once for all.
 
@@ -1339,12 +1474,13 @@ def validate_many(
     for keyed inputs, in the first one's order), each clustering's K, and whether it has
     unassigned elements (codes < 0). Under 'raise' those are an error here; the other
     policies apply per pair (:meth:`Unassigned.apply`), as the single call of that pair.
+    ``on_device``: as :func:`validate_clusterings`' (codes of device arrays stay there).
     """
     policy = check_unassigned(unassigned)
     marks = check_unassigned_label(unassigned_label)
     if not clusterings:
         return [], [], []
-    sides = _arrange([_read_side(labels, name, marks)
+    sides = _arrange([_read_side(labels, name, marks, on_device=on_device)
                       for labels, name in zip(clusterings, names, strict=True)], names)  # fmt: skip
     flagged = [(side, name) for side, name in zip(sides, names, strict=True) if side.n_unassigned]
     if flagged and policy.refuses:
@@ -1355,15 +1491,17 @@ def validate_many(
 
 
 def check_labels(labels: Any, name: str = "labels", *, unassigned_label: Any = None,
-                 unassigned: Any = "raise") -> tuple[NDArray[np.integer], int]:
+                 unassigned: Any = "raise", on_device: bool = False
+                 ) -> tuple[NDArray[np.integer], int]:  # fmt: skip
     """Validate one labeling (any container of :func:`validate_clusterings`): (codes, K).
 
     Codes number the distinct labels in sorted order when the labels are all
     numbers, all strings or all bytes, in order of first appearance otherwise.
+    ``on_device``: as :func:`validate_clusterings`' (codes of device arrays stay there).
     """
     policy = check_unassigned(unassigned)
     marks = check_unassigned_label(unassigned_label)
-    side = _read_side(labels, name, marks)
+    side = _read_side(labels, name, marks, on_device=on_device)
     if side.series:
         side = replace(side, keys=None)  # one labeling: messages name positions
     if not side.n_unassigned:
@@ -1371,8 +1509,8 @@ def check_labels(labels: Any, name: str = "labels", *, unassigned_label: Any = N
     if policy.refuses:
         _raise_unassigned([(side, name)], marks)
     if policy.drops:
-        if side.n_unassigned == side.codes.size:
-            raise nothing_left(side.codes.size, [name])
+        if side.n_unassigned == side.codes.shape[0]:
+            raise nothing_left(side.codes.shape[0], [name])
         return _compact(side.codes[side.codes >= 0], side.k)[:2]
     return policy.reassign(side.codes, side.k, side.n_unassigned)[:2]
 
@@ -1404,7 +1542,8 @@ def sorted_label_values(
     characters (which numpy's fixed-width strings would strip) and integers beyond
     2**53 among floats stay Python objects.
     """
-    codes = codes.astype(np.int64, copy=False)
+    if namespace(codes) is None:  # (codes on a device stay there)
+        codes = codes.astype(np.int64, copy=False)
     array = _typed_labels(values)
     k = len(values)
     try:
@@ -1421,7 +1560,7 @@ def sorted_label_values(
     if not bool(np.all(order == np.arange(k))):  # e.g. categorical codes: not in value order
         rank = np.empty(k, dtype=np.int64)
         rank[order] = np.arange(k)
-        codes = rank[codes]
+        codes = take(rank, codes)
         array = ordered
     return array, codes
 

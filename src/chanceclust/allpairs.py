@@ -50,7 +50,7 @@ from numpy.typing import NDArray
 from chanceclust._docs import fill_doc
 from chanceclust._models import Setting, Side, canonical_pair
 from chanceclust._registry import MEASURES as _REGISTRY
-from chanceclust._tables import CellBuffers, cell_keys, count_keys
+from chanceclust._tables import CellBuffers, cell_keys, code_sizes, count_keys
 from chanceclust._validation import (
     RAISE,
     Unassigned,
@@ -59,6 +59,7 @@ from chanceclust._validation import (
     check_average_method,
     check_setting,
     check_unassigned,
+    namespace,
     validate_many,
 )
 from chanceclust.adjusted import _adjusted_mutual_information
@@ -319,8 +320,11 @@ default="ami"
         labels += [f"other[{key}]" for key in other_names]
         m_other = len(other_items)
     codes, ks, flagged = validate_many(
-        items, labels, unassigned_label=unassigned_label, unassigned=unassigned
+        items, labels, unassigned_label=unassigned_label, unassigned=unassigned, on_device=True
     )
+    # Labels of another array library (the array API: CuPy, PyTorch, JAX, ...) stay on their
+    # device: each pair's table is counted there, as the single call counts it.
+    on_device = any(namespace(c) is not None for c in codes)
     n = codes[0].shape[0] if codes else 0
     m = len(names)
     # Only the upper triangle when s(A, B) = s(B, A) to the last bit (the registry says
@@ -329,10 +333,15 @@ default="ami"
     rows_index, cols_index = _pairs(m, m_other, other is None, symmetric)
     values = np.empty(rows_index.size, dtype=np.float64)
     spec = _Spec(measure_name, setting, method, n)
-    if any(flagged):  # the policy applies per pair, in the workers
+    if any(flagged) or on_device:  # the policy applies per pair, in the workers
         spec = _Spec(measure_name, setting, method, n, check_unassigned(unassigned), tuple(flagged),
                      tuple(labels))  # fmt: skip
-    if codes and rows_index.size:
+    if on_device:
+        chosen_measure = _REGISTRY[measure_name]
+        for p, (i, j) in enumerate(zip(rows_index.tolist(), cols_index.tolist(), strict=True)):
+            values[p] = _policy_pair_value(codes[i], ks[i], codes[j], ks[j], spec, i, j,
+                                           chosen_measure)  # fmt: skip
+    elif codes and rows_index.size:
         matrix = np.stack([c.astype(np.int32 if (n or 0) < 2**31 else np.int64) for c in codes])
         values[:] = _run(matrix, np.asarray(ks, dtype=np.int64), spec, rows_index, cols_index,
                          executor, block_size)  # fmt: skip
@@ -370,16 +379,15 @@ def _degenerate_pairs(codes: list[Any], ks: list[int], flagged: list[bool], spec
 
     def sizes_of(i: int) -> NDArray[np.int64]:
         if i not in sizes:
-            sizes[i] = np.bincount(np.asarray(codes[i]), minlength=int(ks[i]))
+            sizes[i] = code_sizes(codes[i], int(ks[i]))
         return sizes[i]
 
     out = np.zeros(rows.size, dtype=bool)
     for t, (i, j) in enumerate(zip(rows.tolist(), cols.tolist(), strict=True)):
         if flagged[i] or flagged[j]:  # the sizes after this pair's policy
-            c = spec.policy.apply(np.asarray(codes[i]), int(ks[i]), np.asarray(codes[j]),
-                                  int(ks[j]), (spec.names[i], spec.names[j]))
-            a = np.bincount(c.codes_true, minlength=c.k_true)
-            b = np.bincount(c.codes_pred, minlength=c.k_pred)
+            c = spec.policy.apply(codes[i], int(ks[i]), codes[j], int(ks[j]),
+                                  (spec.names[i], spec.names[j]))
+            a, b = code_sizes(c.codes_true, c.k_true), code_sizes(c.codes_pred, c.k_pred)
         else:
             a, b = sizes_of(i), sizes_of(j)
         out[t] = degenerate_reason(spec.measure, spec.setting.name, spec.setting.one_sided,
@@ -698,10 +706,15 @@ def _pair_value(ws: _Workspace, spec: _Spec, i: int, j: int,
 
 def _unassigned_pair_value(ws: _Workspace, spec: _Spec, i: int, j: int, measure: Any) -> float:
     """A pair with unassigned elements: the policy of its single call, then its table."""
-    c = spec.policy.apply(
-        np.asarray(ws.codes[i]), int(ws.ks[i]), np.asarray(ws.codes[j]), int(ws.ks[j]),
-        (spec.names[i], spec.names[j]),
-    )
+    return _policy_pair_value(np.asarray(ws.codes[i]), ws.ks[i], np.asarray(ws.codes[j]),
+                              ws.ks[j], spec, i, j, measure)  # fmt: skip
+
+
+def _policy_pair_value(codes_i: Any, k_i: Any, codes_j: Any, k_j: Any, spec: _Spec, i: int,
+                       j: int, measure: Any) -> float:  # fmt: skip
+    """One pair as its single call computes it: its policy, its table (counted where the
+    codes are: on a device for array-API labels), the measure of the table."""
+    c = spec.policy.apply(codes_i, int(k_i), codes_j, int(k_j), (spec.names[i], spec.names[j]))
     table = _table_from_codes(c.codes_true, c.k_true, c.codes_pred, c.k_pred)
     sides = spec.setting.sides_of_table(table) if measure.uses_model else None
     return measure.table(table, sides, spec.method)

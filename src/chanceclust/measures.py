@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from chanceclust._docs import fill_doc
 from chanceclust._entropy import entropy_of_sizes, entropy_values
 from chanceclust._expected.pmfs import deviance
+from chanceclust._tables import code_sizes
 from chanceclust._validation import check_average_method, check_base, check_beta, check_labels
 from chanceclust.contingency import PairCounts, Table, _summarize, pair_counts, sizes_transpose
 from chanceclust.summary import _histogram_mutual_information, _histogram_variation_of_information
@@ -79,10 +80,9 @@ def entropy(
     1.0
     """
     scale = check_base(base)
-    codes, k = check_labels(
-        labels, "labels", unassigned_label=unassigned_label, unassigned=unassigned
-    )
-    return _in_base(entropy_of_sizes(np.bincount(codes, minlength=k), codes.shape[0]), scale)
+    codes, k = check_labels(labels, "labels", unassigned_label=unassigned_label,
+                            unassigned=unassigned, on_device=True)  # fmt: skip
+    return _in_base(entropy_of_sizes(code_sizes(codes, k), codes.shape[0]), scale)
 
 
 def _in_base(nats: float, scale: float | None) -> float:

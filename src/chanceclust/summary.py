@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 
 from chanceclust._tables import (
     MAX_TOTAL,
+    Table,
     canonical_cells,
     check_counts,
     check_label_kinds,
@@ -46,6 +47,7 @@ from chanceclust._tables import (
     count_keys,
     label_kinds,
     label_positions,
+    table_of_cells,
     union_labels,
 )
 from chanceclust._validation import (
@@ -56,7 +58,6 @@ from chanceclust._validation import (
     sorted_label_values,
     validate_clusterings,
 )
-from chanceclust._tables import Table, table_of_cells
 from chanceclust.exceptions import InternalError, InvalidInputError, InvalidInputTypeError
 
 if TYPE_CHECKING:
@@ -399,7 +400,8 @@ def partial_table(
     policy = check_unassigned(unassigned)
     policy.check_chunk()
     c = validate_clusterings(labels_true, labels_pred, unassigned_label=unassigned_label,
-                             unassigned=policy, keep_values=True, empty_ok=True)  # fmt: skip
+                             unassigned=policy, keep_values=True, empty_ok=True,
+                             on_device=True)  # fmt: skip
     values_true, codes_true = sorted_label_values(c.values_true or [], c.codes_true, "labels_true")
     values_pred, codes_pred = sorted_label_values(c.values_pred or [], c.codes_pred, "labels_pred")
     k_pred = len(values_pred)
