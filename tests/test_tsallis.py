@@ -201,3 +201,15 @@ def test_degenerate_inputs() -> None:
     assert cc.expected_tsallis_mutual_information([0], [0], q=2) == 0.0
     assert cc.adjusted_tsallis_mutual_information([0], [0], q=2) == 1.0
     assert cc.tsallis_entropy([], 2) == 0.0
+
+
+def test_pruned_mixture_pairs_change_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two mixtures: dropping pairs below 1e-22 of the largest weight (the default) equals
+    summing every pair (threshold 0) to rounding."""
+    from chanceclust._expected import tsallis as engine
+
+    law = all_law(3000)
+    pruned = [engine.expected_joint_entropy_q(law, law, q) for q in (0.5, 2.0)]
+    monkeypatch.setattr(engine, "_NEGLIGIBLE_PAIR", 0.0)
+    full = [engine.expected_joint_entropy_q(law, law, q) for q in (0.5, 2.0)]
+    assert pruned == pytest.approx(full, rel=1e-14)

@@ -5,9 +5,9 @@ H_q(A) = (1 - sum_i (a_i/N)^q) / (q - 1), MI_q = H_q(A) + H_q(B) - H_q(A, B) for
 q -> 1 is Shannon's entropy and mutual information (the functions delegate to them at q = 1,
 so their values are bit for bit those of :func:`~chanceclust.mutual_information`,
 :func:`~chanceclust.adjusted_mutual_information` and
-:func:`~chanceclust.standardized_mutual_information`); with both margins fixed MI_2 is an
-affine function of the Rand index, so AMI_2 (perm, arithmetic) is the ARI and SMI_2 (perm)
-the SRI.
+:func:`~chanceclust.standardized_mutual_information`); with both margins fixed, MI_q at
+q = 2 is an affine function of the Rand index, so AMI_q (perm, arithmetic) is the ARI there
+and SMI_q (perm) the SRI.
 """
 
 from __future__ import annotations
@@ -260,8 +260,8 @@ def expected_tsallis_mutual_information(
     --------
     >>> from chanceclust import expected_tsallis_mutual_information
     >>> a, b = [0, 0, 1, 1, 2, 2], [0, 0, 0, 1, 1, 1]
-    >>> round(expected_tsallis_mutual_information(a, b, q=2), 6)
-    0.32
+    >>> round(expected_tsallis_mutual_information(a, b, q=2), 12)  # 1 + (6 * 1.4 - 12 - 18) / 36
+    0.4
     """
     value, table, sides = _tsallis_setting(q, labels_true, labels_pred, contingency, model,
                                            one_sided, unassigned_label, unassigned)
@@ -352,8 +352,8 @@ def standardized_tsallis_mutual_information(
 
     Implemented where Var[MI_q] is exact (docs/math.md#math-tsallis): q = 1 (it is
     :func:`~chanceclust.standardized_mutual_information`), and q = 2 with both cluster
-    sizes fixed (``perm``), where MI_2 = 1 + (sum n_ij^2 - sum a_i^2 - sum b_j^2) / N^2 is
-    an increasing affine function of the Rand index, so SMI_2 is the standardized Rand
+    sizes fixed (``perm``), where MI_q = 1 + (sum n_ij^2 - sum a_i^2 - sum b_j^2) / N^2 is
+    an increasing affine function of the Rand index, so SMI_q is the standardized Rand
     index :func:`~chanceclust.standardized_rand_index`.
 
     Parameters
@@ -381,7 +381,7 @@ def standardized_tsallis_mutual_information(
     >>> from chanceclust import standardized_tsallis_mutual_information
     >>> a, b = [0, 0, 1, 1, 2, 2], [0, 0, 0, 1, 1, 1]
     >>> round(standardized_tsallis_mutual_information(a, b, q=2), 6)  # the SRI
-    0.544331
+    0.816497
     """
     value, table, sides = _tsallis_setting(q, labels_true, labels_pred, contingency, model,
                                            one_sided, unassigned_label, unassigned)

@@ -91,6 +91,12 @@ test, is in the table of ``docs/math.md#math-routes``.
   below 1, ``mi_variance_slots._shared``).
 - sum_u c_u D(a, u) by a Chebyshev fit in log u -- #math-fits --
   :func:`mixture_fits.fitted_mixture_sums`, :func:`mixture_fits.fitted_joint_sum`.
+- E[H_q] and E[H_q(A, B)] of the Tsallis family, sums of g_q(n) = (n/N)(1 - (n/N)^(q-1))/(q-1)
+  over a side's sizes or the table's cells -- #math-tsallis --
+  :func:`tsallis.expected_entropy_q`, :func:`tsallis.expected_joint_entropy_q`: two size laws
+  by hypergeometric windows (Loader's pmf at the mode), a slot mixture by binomial cells
+  sum_u c_u u E[g(Binomial(N, 1/u))] (windows normalized by their own sums); the cost
+  (pmf points) that the public layer bounds -- :func:`tsallis.window_points`.
 - Windows (Bennett: mass < 1e-20 outside) and sums carried from the pmf's mode by its ratio
   recurrence -- #math-windows -- :func:`windows.tail_halfwidth`,
   :func:`windows.mode_recurrence_sums`.
