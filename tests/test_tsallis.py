@@ -70,14 +70,26 @@ def test_expected_and_adjusted_equal_enumeration(case: dict, q: str) -> None:
 
 @pytest.mark.parametrize("case", [c for c in REFERENCE if c["true"] == c["pred"] == "perm"],
                          ids=_ids)
-def test_smi_2_equals_enumeration_under_perm(case: dict) -> None:
-    """SMI_2 = (MI_2 - E[MI_2]) / sd[MI_2] of the enumerated null, one- and two-sided."""
-    ref = case["values"]["2"]
+@pytest.mark.parametrize("q", ["0.5", "1.5", "2", "3"])
+def test_smi_q_equals_enumeration_under_perm(case: dict, q: str) -> None:
+    """SMI_q = (MI_q - E[MI_q]) / sd[MI_q] of the enumerated null, one- and two-sided."""
+    ref = case["values"][q]
     want = (float(ref["mi"]) - float(ref["expected"])) / math.sqrt(float(ref["variance"]))
     a, b = case["labels_true"], case["labels_pred"]
     for one_sided in (False, True):
-        got = cc.standardized_tsallis_mutual_information(a, b, q=2, one_sided=one_sided)
+        got = cc.standardized_tsallis_mutual_information(a, b, q=float(q), one_sided=one_sided)
         assert got == pytest.approx(want, rel=RTOL)
+
+
+def test_perm_variance_at_q1_is_the_mi_variance() -> None:
+    """The cell-pair sums at q = 1 give the library's exact Var[MI] (another route)."""
+    from chanceclust._expected.laws import fixed_law
+    from chanceclust._expected.tsallis import joint_entropy_q_variance
+
+    rng = np.random.default_rng(1)
+    a, b = rng.integers(0, 4, 120), rng.integers(0, 3, 120)
+    got = joint_entropy_q_variance(fixed_law(np.bincount(a)), fixed_law(np.bincount(b)), 1.0)
+    assert got == pytest.approx(cc.mutual_information_variance(a, b), rel=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -181,7 +193,7 @@ def test_inputs_validated_as_the_other_measures() -> None:
         cc.tsallis_mutual_information([0, 1], [0, 1, 2], q=2)
 
 
-@pytest.mark.parametrize(("q", "model"), [(3, "perm"), (0.5, "perm"), (2, "num"), (2, "all")])
+@pytest.mark.parametrize(("q", "model"), [(3, "num"), (0.5, "all"), (2, "num"), (2, "all")])
 def test_smi_refused_where_the_variance_is_not_implemented(q: float, model: str) -> None:
     with pytest.raises(UnsupportedError, match="variance of MI_q"):
         cc.standardized_tsallis_mutual_information([0, 0, 1, 1], [0, 1, 0, 1], q=q, model=model)
@@ -194,6 +206,19 @@ def test_cost_limit_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tsallis, "MAX_WINDOW_POINTS", 1000)
     with pytest.raises(UnsupportedError, match="limit 1000"):
         cc.expected_tsallis_mutual_information(contingency=np.diag(np.arange(1, 300)), q=2)
+
+
+def test_variance_limit_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chanceclust import tsallis
+
+    monkeypatch.setattr(tsallis, "MAX_VARIANCE_POINTS", 10)
+    with pytest.raises(UnsupportedError, match="limit 10 "):
+        cc.standardized_tsallis_mutual_information([0, 0, 1, 1, 2], [0, 1, 0, 1, 1], q=3)
+
+
+def test_constant_mi_has_smi_zero() -> None:
+    """One side a single cluster: MI_q takes one value, SMI_q is 0.0, never NaN."""
+    assert cc.standardized_tsallis_mutual_information([0] * 6, [0, 0, 1, 1, 2, 2], q=3) == 0.0
 
 
 def test_degenerate_inputs() -> None:

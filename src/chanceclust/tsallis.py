@@ -23,7 +23,9 @@ from chanceclust._expected.size_pairs import INT64_EXACT_MAX_N
 from chanceclust._expected.tsallis import (
     expected_entropy_q,
     expected_joint_entropy_q,
+    joint_entropy_q_variance,
     tsallis_terms,
+    variance_points,
     window_points,
 )
 from chanceclust._models import Model, PerSide, Side, canonical_pair
@@ -33,7 +35,7 @@ from chanceclust.contingency import Table
 from chanceclust.exceptions import InvalidInputError, UnsupportedError
 from chanceclust.expectations import _expected_mutual_information, _validated_table
 from chanceclust.measures import _generalized_mean, _mutual_information
-from chanceclust.variance import _table_smi, _table_sri
+from chanceclust.variance import _constant_mi, _table_smi, _table_sri
 
 __all__ = [
     "adjusted_tsallis_mutual_information",
@@ -47,6 +49,9 @@ __all__ = [
 MAX_TSALLIS_N = INT64_EXACT_MAX_N
 #: The most pmf points one E[MI_q] evaluates (~10 s on one core); beyond, UnsupportedError.
 MAX_WINDOW_POINTS = 2**27
+#: The most pmf points (an upper bound, ``variance_points``) of one Var[MI_q] under perm
+#: (q != 1, 2): about 10 s on one core; beyond, UnsupportedError.
+MAX_VARIANCE_POINTS = 2**23
 
 
 def _check_q(q: Any) -> float:
@@ -350,11 +355,13 @@ def standardized_tsallis_mutual_information(
 ) -> float:
     """Standardized Tsallis mutual information SMI_q = (MI_q - E[MI_q]) / sd[MI_q], exactly.
 
-    Implemented where Var[MI_q] is exact (docs/math.md#math-tsallis): q = 1 (it is
-    :func:`~chanceclust.standardized_mutual_information`), and q = 2 with both cluster
-    sizes fixed (``perm``), where MI_q = 1 + (sum n_ij^2 - sum a_i^2 - sum b_j^2) / N^2 is
-    an increasing affine function of the Rand index, so SMI_q is the standardized Rand
-    index :func:`~chanceclust.standardized_rand_index`.
+    Implemented where Var[MI_q] is exact (docs/math.md#math-tsallis): q = 1 under every
+    model (it is :func:`~chanceclust.standardized_mutual_information`), and every q with
+    both cluster sizes fixed (``perm``, one- or two-sided). At q = 2, MI_q = 1 + (sum n_ij^2
+    - sum a_i^2 - sum b_j^2) / N^2 is an increasing affine function of the Rand index there,
+    so SMI_q is the standardized Rand index :func:`~chanceclust.standardized_rand_index`
+    (exact rationals); other q sum the covariances of pairs of cells (multivariate
+    hypergeometric laws), for small tables (``MAX_VARIANCE_POINTS``).
 
     Parameters
     ----------
@@ -373,8 +380,9 @@ def standardized_tsallis_mutual_information(
     Raises
     ------
     UnsupportedError
-        Any other q, or q = 2 with a random side of num or all: Var[MI_q] is not
-        implemented there (use significance_test for a Monte Carlo null).
+        q != 1 with a random side of num or all: Var[MI_q] is not implemented there
+        (use significance_test for a Monte Carlo null); perm with q != 1, 2 beyond
+        ``MAX_VARIANCE_POINTS`` (2^23) pmf points.
 
     Examples
     --------
@@ -387,11 +395,33 @@ def standardized_tsallis_mutual_information(
                                            one_sided, unassigned_label, unassigned)
     if value == 1.0:  # what standardized_mutual_information computes, to the bit
         return _table_smi(table, sides)
-    if value == 2.0 and all(side.sizes_given for side in sides):
-        return _table_sri(table, sides)
+    if all(side.sizes_given for side in sides):
+        if value == 2.0:  # MI_2 is affine in RI: the exact rational SRI
+            return _table_sri(table, sides)
+        return _perm_smi_q(table, sides, value)
     raise UnsupportedError(
-        f"the exact variance of MI_q is implemented for q = 1 (any model) and for q = 2 with "
+        f"the exact variance of MI_q is implemented for q = 1 (any model) and, for q != 1, with "
         f"both cluster sizes fixed (model='perm'); got q = {value!r} with sides "
         f"{sides[0].name!r}, {sides[1].name!r}. Use adjusted_tsallis_mutual_information, or "
         "significance_test for a Monte Carlo null"
     )
+
+
+def _perm_smi_q(table: Table, sides: tuple[Side, Side], q: float) -> float:
+    """(MI_q - E[MI_q]) / sd[MI_q] with both margins fixed: Var[MI_q] = Var[H_q(A, B)]."""
+    if _constant_mi(sides):  # a single cluster or N singletons: MI_q takes one value
+        return 0.0
+    true, pred = sides
+    points = variance_points(true.law, pred.law)
+    if points > MAX_VARIANCE_POINTS:
+        raise UnsupportedError(
+            f"the exact variance of MI_q (q != 1, 2) would evaluate up to {points} pmf points, "
+            f"more than the limit {MAX_VARIANCE_POINTS} (it is meant for small tables: few "
+            "distinct cluster sizes, small clusters); use q = 1 or 2, or significance_test "
+            "for a Monte Carlo null"
+        )
+    variance = joint_entropy_q_variance(true.law, pred.law, q)
+    if not variance > 0:
+        return 0.0
+    centered = _mutual_information_q(table, q) - _expected_mi_q(true, pred, q)
+    return centered / math.sqrt(variance)

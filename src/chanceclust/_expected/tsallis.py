@@ -22,12 +22,16 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from chanceclust._expected.elementary import gammaln
 from chanceclust._expected.laws import Law, SizeLaw, SlotMixture
 from chanceclust._expected.pmfs import hypergeom_pmf
 from chanceclust._expected.windows import mode_recurrence_sums, tail_halfwidth
 from chanceclust.exceptions import InternalError
 
-__all__ = ["expected_entropy_q", "expected_joint_entropy_q", "tsallis_terms", "window_points"]
+__all__ = [
+    "expected_entropy_q", "expected_joint_entropy_q", "joint_entropy_q_variance", "tsallis_terms",
+    "variance_points", "window_points",
+]
 
 # Mixture pairs whose weight is below this fraction of the largest are dropped: each term
 # c_u c_v u v E[g] is at most H_q's largest value, so they change the sum by < 1e-22 of it.
@@ -193,3 +197,107 @@ def expected_joint_entropy_q(law_a: Law, law_b: Law, q: float) -> float:
         return float(np.outer(law_a.weights, law_b.weights).ravel() @ values)
     sizes, p, weight = _binomial_arguments(law_a, law_b)
     return float(weight @ _binomial_expectations(sizes, p, n, q))
+
+
+# ------------------------------------------------------------------ Var[H_q(A, B)], sizes fixed
+
+
+def _conditional_pmfs(total: int, draws: NDArray[np.int64], marked: int
+                      ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """Rows r: the pmf of Y ~ Hypergeometric(total, draws[r], marked) over y = 0..marked
+    (log-gamma terms, each row divided by its own sum: the constant log C(total, marked)
+    cancels; ~eps log(total!) relative per point, < 1e-11 for total <= 10^4)."""
+    y = np.arange(marked + 1)
+    d = draws[:, None]
+    rest = total - marked
+    inside = (y <= d) & (d - y <= rest)
+    dd, yy = np.broadcast_arrays(d, y[None, :])
+    with np.errstate(invalid="ignore"):
+        log = (
+            -gammaln(np.where(inside, yy + 1.0, 1.0)) - gammaln(np.where(inside, marked - yy + 1.0, 1.0))
+            - gammaln(np.where(inside, dd - yy + 1.0, 1.0))
+            - gammaln(np.where(inside, rest - dd + yy + 1.0, 1.0))
+        )
+    # Rows with no valid y (draws outside their range: x of probability 0) stay 0.
+    top = np.max(np.where(inside, log, -np.inf), axis=1, keepdims=True)
+    with np.errstate(over="ignore"):
+        pmf = np.where(inside, np.exp(log - np.where(np.isfinite(top), top, 0.0)), 0.0)
+    sums = pmf.sum(axis=1, keepdims=True)
+    return y, pmf / np.where(sums > 0, sums, 1.0)
+
+
+def _pair_weights(law: SizeLaw) -> NDArray[np.float64]:
+    """W2(a, a'): ordered pairs of distinct clusters of sizes a and a' (counts of a size law)."""
+    w = np.asarray(law.weights, dtype=np.float64)
+    return np.outer(w, w) - np.diag(w)
+
+
+def variance_points(law_a: SizeLaw, law_b: SizeLaw) -> int:
+    """An upper bound on the pmf points :func:`joint_entropy_q_variance` evaluates."""
+    da, db = len(law_a.sizes), len(law_b.sizes)
+    width = int(min(law_a.sizes.max(), law_b.sizes.max())) + 1
+    return da * db * (da + db + 1) * width * width
+
+
+def joint_entropy_q_variance(law_a: SizeLaw, law_b: SizeLaw, q: float) -> float:
+    """Var[H_q(A, B)] = Var[sum_ij g_q(n_ij)] over the tables with both margins fixed (perm).
+
+    docs/math.md#math-tsallis: the sum of the covariances of two cells, by whether they share
+    the row, the column, neither, or are the same cell. With X = n_ij ~ Hyp(N, a, b), and,
+    drawing column j then column j' (the order of mi_variance's docstring):
+    n_ij' | X = x ~ Hyp(N - b, a - x, b'); n_i'j | x ~ Hyp(N - a, a', b - x);
+    n_i'j' | n_i'j = m ~ Hyp(N - b, a' - m, b'). Every covariance is a sum of centred terms.
+    """
+    n = law_a.n
+    rows, cols = law_a.sizes.astype(np.int64), law_b.sizes.astype(np.int64)
+    wa, wb = np.asarray(law_a.weights, np.float64), np.asarray(law_b.weights, np.float64)
+    w2a, w2b = _pair_weights(law_a), _pair_weights(law_b)
+    # Each cell's law, its mean of g and its centred g (Dc).
+    cell = {}
+    for a in rows.tolist():
+        for b in cols.tolist():
+            x, p = _conditional_pmfs(n, np.array([a]), b)
+            p = p[0]
+            gx = tsallis_terms(x, n, q)
+            mean = float(p @ gx)
+            cell[a, b] = (x, p, mean, p * (gx - mean))
+    same = sum(wa[i] * wb[j] * float(cell[a, b][3] @ (tsallis_terms(cell[a, b][0], n, q) - cell[a, b][2]))
+               for i, a in enumerate(rows.tolist()) for j, b in enumerate(cols.tolist()))
+
+    def shared(first, w_first, second, w2_second, first_is_row):
+        # Cells (i, j), (i, j') of one row (or column): X = x, then the other cell
+        # ~ Hyp(N - b, a - x, b') given x.
+        total = 0.0
+        for i, a in enumerate(first.tolist()):
+            for j, b in enumerate(second.tolist()):
+                key = (a, b) if first_is_row else (b, a)
+                x, _, _, weighted = cell[key]
+                for k, b2 in enumerate(second.tolist()):
+                    if w2_second[j, k] == 0:
+                        continue
+                    y, cond = _conditional_pmfs(n - b, a - x, b2)
+                    other = cell[(a, b2) if first_is_row else (b2, a)][2]
+                    given = cond @ tsallis_terms(y, n, q) - other
+                    total += w_first[i] * w2_second[j, k] * float(weighted @ given)
+        return total
+
+    row_pairs = shared(rows, wa, cols, w2b, True)
+    col_pairs = shared(cols, wb, rows, w2a, False)
+    # Neither: (i, j), (i', j'): x -> m = n_i'j ~ Hyp(N - a, a', b - x) -> y ~ Hyp(N - b, a' - m, b').
+    neither = 0.0
+    for k, a2 in enumerate(rows.tolist()):
+        for j, b in enumerate(cols.tolist()):
+            m = np.arange(a2 + 1)  # m > b has probability 0 below
+            h = np.zeros(len(m))  # sum_j' W2_B(b, b') (E[g(n_i'j') | m] - E[g(n_i'j')])
+            for l, b2 in enumerate(cols.tolist()):
+                if w2b[j, l] == 0:
+                    continue
+                y, cond = _conditional_pmfs(n - b, a2 - m, b2)
+                h += w2b[j, l] * (cond @ tsallis_terms(y, n, q) - cell[a2, b2][2])
+            for i, a in enumerate(rows.tolist()):
+                if w2a[i, k] == 0:
+                    continue
+                x, _, _, weighted = cell[a, b]
+                _, given = _conditional_pmfs(n - a, b - x, a2)  # m | x over m = 0..a'
+                neither += w2a[i, k] * float(weighted @ (given @ h))
+    return same + row_pairs + col_pairs + neither
