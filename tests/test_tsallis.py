@@ -238,3 +238,43 @@ def test_pruned_mixture_pairs_change_nothing(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(engine, "_NEGLIGIBLE_PAIR", 0.0)
     full = [engine.expected_joint_entropy_q(law, law, q) for q in (0.5, 2.0)]
     assert pruned == pytest.approx(full, rel=1e-14)
+
+
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=60),
+       st.sampled_from([0.3, 0.5, 0.9, 1.5, 2.0, 3.0, 6.0]))
+def test_bounds_of_mi_q(pairs: list, q: float) -> None:
+    """MI_q <= min(H_q(A), H_q(B)) for every q; MI_q >= 0 for q >= 1 (not below 1)."""
+    a, b = [p[0] for p in pairs], [p[1] for p in pairs]
+    mi = cc.tsallis_mutual_information(a, b, q=q)
+    assert mi <= min(cc.tsallis_entropy(a, q), cc.tsallis_entropy(b, q)) + 1e-12
+    if q >= 1:
+        assert mi >= -1e-12
+
+
+def test_mi_q_can_be_negative_below_one() -> None:
+    """The example of docs/math.md#math-tsallis: q = 0.5, independent labelings, N = 500."""
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(0, 5, 500), rng.integers(0, 4, 500)
+    def h(counts: np.ndarray) -> float:  # the definition, directly
+        p = counts[counts > 0] / 500
+        return (1 - np.sum(p**0.5)) / (0.5 - 1)
+
+    table = np.zeros((5, 4))
+    np.add.at(table, (a, b), 1)
+    want = h(table.sum(1)) + h(table.sum(0)) - h(table.ravel())
+    assert want < -2.4
+    assert cc.tsallis_mutual_information(a, b, q=0.5) == pytest.approx(want, rel=1e-12)
+
+
+def test_table_summary_gives_the_values_of_the_labels() -> None:
+    """A merged TableSummary (histogram of cells) gives MI_q and AMI_q of the labels."""
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(0, 5, 500), rng.integers(0, 4, 500)
+    summary = cc.merge_tables([cc.partial_table(a[:250], b[:250]),
+                               cc.partial_table(a[250:], b[250:])])
+    for q in (0.5, 2.0, 3.0):
+        assert cc.tsallis_mutual_information(contingency=summary, q=q) == pytest.approx(
+            cc.tsallis_mutual_information(a, b, q=q), rel=1e-13)
+        assert cc.adjusted_tsallis_mutual_information(contingency=summary, q=q, model="num") == (
+            pytest.approx(cc.adjusted_tsallis_mutual_information(a, b, q=q, model="num"),
+                          rel=1e-9))

@@ -186,8 +186,10 @@ def tsallis_mutual_information(
     """Tsallis mutual information MI_q = H_q(A) + H_q(B) - H_q(A, B) of two clusterings.
 
     Romano et al. (2016); docs/math.md#math-tsallis. MI_q = H_q(A) - H_q(A | B) with
-    Tsallis's conditional entropy, so 0 <= MI_q <= min(H_q(A), H_q(B)); unlike Shannon's
-    it is not 0 for independent clusterings when q != 1.
+    Tsallis's conditional entropy H_q(A | B) >= 0, so MI_q <= min(H_q(A), H_q(B)) for every
+    q; MI_q >= 0 for q >= 1, while for q < 1 it can be negative (the weights (b_j/N)^q of
+    the conditional entropies sum to more than 1). Unlike Shannon's it is not 0 for
+    independent clusterings when q != 1.
 
     Parameters
     ----------
@@ -200,7 +202,7 @@ def tsallis_mutual_information(
     Returns
     -------
     float
-        MI_q (nats at q = 1).
+        MI_q (nats at q = 1): at most min(H_q(A), H_q(B)); >= 0 for q >= 1.
 
     Examples
     --------
