@@ -28,14 +28,15 @@ from chanceclust._expected.tsallis import (
     variance_points,
     window_points,
 )
-from chanceclust._models import Model, PerSide, Side, canonical_pair
+from chanceclust._expected.laws import pair_probabilities
+from chanceclust._models import Model, NumSide, PerSide, Side, canonical_pair
 from chanceclust._validation import _describe, check_average_method, check_labels
 from chanceclust.adjusted import _adjust_for_chance, _adjusted_mutual_information
-from chanceclust.contingency import Table
+from chanceclust.contingency import Table, _pair_counts
 from chanceclust.exceptions import InvalidInputError, UnsupportedError
 from chanceclust.expectations import _expected_mutual_information, _validated_table
 from chanceclust.measures import _generalized_mean, _mutual_information
-from chanceclust.variance import _constant_mi, _table_smi, _table_sri
+from chanceclust.variance import _constant_mi, _table_smi, _table_sri, _table_variance
 
 __all__ = [
     "adjusted_tsallis_mutual_information",
@@ -397,13 +398,15 @@ def standardized_tsallis_mutual_information(
                                            one_sided, unassigned_label, unassigned)
     if value == 1.0:  # what standardized_mutual_information computes, to the bit
         return _table_smi(table, sides)
-    if all(side.sizes_given for side in sides):
-        if value == 2.0:  # MI_2 is affine in RI: the exact rational SRI
+    if value == 2.0:
+        if all(side.sizes_given for side in sides):  # MI_2 is affine in RI: the exact SRI
             return _table_sri(table, sides)
+        return _smi_2(table, sides)
+    if all(side.sizes_given for side in sides):
         return _perm_smi_q(table, sides, value)
     raise UnsupportedError(
-        f"the exact variance of MI_q is implemented for q = 1 (any model) and, for q != 1, with "
-        f"both cluster sizes fixed (model='perm'); got q = {value!r} with sides "
+        f"the exact variance of MI_q is implemented for q = 1 and q = 2 (any model) and, for "
+        f"other q, with both cluster sizes fixed (model='perm'); got q = {value!r} with sides "
         f"{sides[0].name!r}, {sides[1].name!r}. Use adjusted_tsallis_mutual_information, or "
         "significance_test for a Monte Carlo null"
     )
@@ -426,4 +429,28 @@ def _perm_smi_q(table: Table, sides: tuple[Side, Side], q: float) -> float:
     if not variance > 0:
         return 0.0
     centered = _mutual_information_q(table, q) - _expected_mi_q(true, pred, q)
+    return centered / math.sqrt(variance)
+
+
+def _smi_2(table: Table, sides: tuple[Side, Side]) -> float:
+    """SMI_q at q = 2 under any model: MI_2 = 2 N00 / N^2 (N00 pairs apart in both), so
+    SMI_2 = (N00 - E[N00]) / sd[N00], E[N00] = P (1 - p_A)(1 - p_B) and
+    Var[N00] / P^2 = V_A (3/4 - p_B) + V_B (3/4 - p_A) + V / 4, from the library's exact
+    Var[RI]: V of the two sides, V_A and V_B of each side against N singletons
+    (docs/math.md#math-tsallis)."""
+    n = table.n
+    if n < 2 or _constant_mi(sides):
+        return 0.0
+    true, pred = sides
+    singletons = NumSide(n, n)  # an exact size law of N ones: a fixed side with p = 0
+    p_true, q_true = pair_probabilities(true.law)
+    p_pred, q_pred = pair_probabilities(pred.law)
+    v_true = float(_table_variance(table, (true, singletons)))
+    v_pred = float(_table_variance(table, (singletons, pred)))
+    v_both = float(_table_variance(table, sides))
+    variance = v_true * (0.75 - p_pred) + v_pred * (0.75 - p_true) + v_both / 4.0
+    if not variance > 0:
+        return 0.0
+    pairs = n * (n - 1) // 2
+    centered = _pair_counts(table).n00 / pairs - q_true * q_pred
     return centered / math.sqrt(variance)
