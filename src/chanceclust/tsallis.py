@@ -359,12 +359,12 @@ def standardized_tsallis_mutual_information(
     """Standardized Tsallis mutual information SMI_q = (MI_q - E[MI_q]) / sd[MI_q], exactly.
 
     Implemented where Var[MI_q] is exact (docs/math.md#math-tsallis): q = 1 under every
-    model (it is :func:`~chanceclust.standardized_mutual_information`), and every q with
-    both cluster sizes fixed (``perm``, one- or two-sided). At q = 2, MI_q = 1 + (sum n_ij^2
-    - sum a_i^2 - sum b_j^2) / N^2 is an increasing affine function of the Rand index there,
-    so SMI_q is the standardized Rand index :func:`~chanceclust.standardized_rand_index`
-    (exact rationals); other q sum the covariances of pairs of cells (multivariate
-    hypergeometric laws), for small tables (``MAX_VARIANCE_POINTS``).
+    model (it is :func:`~chanceclust.standardized_mutual_information`); q = 2 under every
+    model, where MI_q = 2 N00 / N^2 (N00: pairs apart in both clusterings) and Var[N00]
+    follows from three exact Rand-index variances (under ``perm`` it is the standardized
+    Rand index :func:`~chanceclust.standardized_rand_index`, exact rationals); other q with
+    both cluster sizes fixed (``perm``, one- or two-sided), by the covariances of pairs of
+    cells (multivariate hypergeometric laws), for small tables (``MAX_VARIANCE_POINTS``).
 
     Parameters
     ----------
@@ -383,9 +383,9 @@ def standardized_tsallis_mutual_information(
     Raises
     ------
     UnsupportedError
-        q != 1 with a random side of num or all: Var[MI_q] is not implemented there
-        (use significance_test for a Monte Carlo null); perm with q != 1, 2 beyond
-        ``MAX_VARIANCE_POINTS`` (2^23) pmf points.
+        q other than 1 and 2 with a random side of num or all: Var[MI_q] is not
+        implemented there (use significance_test for a Monte Carlo null); perm with
+        q != 1, 2 beyond ``MAX_VARIANCE_POINTS`` (2^23) pmf points.
 
     Examples
     --------
@@ -399,7 +399,7 @@ def standardized_tsallis_mutual_information(
     if value == 1.0:  # what standardized_mutual_information computes, to the bit
         return _table_smi(table, sides)
     if value == 2.0:
-        if all(side.sizes_given for side in sides):  # MI_2 is affine in RI: the exact SRI
+        if all(side.sizes_given for side in sides):  # MI_q (q = 2) is affine in RI: the exact SRI
             return _table_sri(table, sides)
         return _smi_2(table, sides)
     if all(side.sizes_given for side in sides):
@@ -433,8 +433,8 @@ def _perm_smi_q(table: Table, sides: tuple[Side, Side], q: float) -> float:
 
 
 def _smi_2(table: Table, sides: tuple[Side, Side]) -> float:
-    """SMI_q at q = 2 under any model: MI_2 = 2 N00 / N^2 (N00 pairs apart in both), so
-    SMI_2 = (N00 - E[N00]) / sd[N00], E[N00] = P (1 - p_A)(1 - p_B) and
+    """SMI_q at q = 2 under any model: MI_q = 2 N00 / N^2 (N00 pairs apart in both), so
+    SMI_q = (N00 - E[N00]) / sd[N00], E[N00] = P (1 - p_A)(1 - p_B) and
     Var[N00] / P^2 = V_A (3/4 - p_B) + V_B (3/4 - p_A) + V / 4, from the library's exact
     Var[RI]: V of the two sides, V_A and V_B of each side against N singletons
     (docs/math.md#math-tsallis)."""
