@@ -48,11 +48,13 @@ __all__ = [
 
 #: The largest N of E[MI_q]: Loader's hypergeometric pmf needs N^2 < 2^63.
 MAX_TSALLIS_N = INT64_EXACT_MAX_N
-#: The most pmf points one E[MI_q] evaluates (~10 s on one core); beyond, UnsupportedError.
-MAX_WINDOW_POINTS = 2**27
+#: The most pmf points one E[MI_q] evaluates; beyond, UnsupportedError. Measured 3.8e6 points
+#: a second (N = 10^6, 100 x 100, perm; shared 2-core machine, load ~5): ~20 s at the limit.
+MAX_WINDOW_POINTS = 2**26
 #: The most pmf points (an upper bound, ``variance_points``) of one Var[MI_q] under perm
-#: (q != 1, 2): about 10 s on one core; beyond, UnsupportedError.
-MAX_VARIANCE_POINTS = 2**23
+#: (q != 1, 2); beyond, UnsupportedError. Measured 1.3-3.8 s at 1.3-1.6e7 points (shared
+#: 2-core machine, load ~5).
+MAX_VARIANCE_POINTS = 2**25
 
 
 def _check_q(q: Any) -> float:
@@ -255,7 +257,7 @@ def expected_tsallis_mutual_information(
     ------
     UnsupportedError
         N above ``MAX_TSALLIS_N`` (3,037,000,499), or more than ``MAX_WINDOW_POINTS``
-        (2^27) pmf points to sum.
+        (2^26) pmf points to sum.
 
     Notes
     -----
@@ -385,7 +387,7 @@ def standardized_tsallis_mutual_information(
     UnsupportedError
         q other than 1 and 2 with a random side of num or all: Var[MI_q] is not
         implemented there (use significance_test for a Monte Carlo null); perm with
-        q != 1, 2 beyond ``MAX_VARIANCE_POINTS`` (2^23) pmf points.
+        q != 1, 2 beyond ``MAX_VARIANCE_POINTS`` (2^25) pmf points.
 
     Examples
     --------

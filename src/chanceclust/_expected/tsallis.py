@@ -202,26 +202,25 @@ def expected_joint_entropy_q(law_a: Law, law_b: Law, q: float) -> float:
 # ------------------------------------------------------------------ Var[H_q(A, B)], sizes fixed
 
 
-def _conditional_pmfs(total: int, draws: NDArray[np.int64], marked: int
+def _conditional_pmfs(log_factorials: NDArray[np.float64], total: int,
+                      draws: NDArray[np.int64], marked: int
                       ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
-    """Rows r: the pmf of Y ~ Hypergeometric(total, draws[r], marked) over y = 0..marked
-    (log-gamma terms, each row divided by its own sum: the constant log C(total, marked)
-    cancels; ~eps log(total!) relative per point, < 1e-11 for total <= 10^4)."""
+    """Rows r: the pmf of Y ~ Hypergeometric(total, draws[r], marked) over y = 0..marked,
+    from the table ``log_factorials[k] = log k!`` (each row divided by its own sum: the
+    constant log C(total, marked) cancels; ~eps log(total!) relative per point, < 1e-11 for
+    total <= 10^4). Rows with no valid y (draws out of range: probability 0) are 0."""
     y = np.arange(marked + 1)
     d = draws[:, None]
     rest = total - marked
     inside = (y <= d) & (d - y <= rest)
-    dd, yy = np.broadcast_arrays(d, y[None, :])
-    with np.errstate(invalid="ignore"):
-        log = (
-            -gammaln(np.where(inside, yy + 1.0, 1.0)) - gammaln(np.where(inside, marked - yy + 1.0, 1.0))
-            - gammaln(np.where(inside, dd - yy + 1.0, 1.0))
-            - gammaln(np.where(inside, rest - dd + yy + 1.0, 1.0))
-        )
-    # Rows with no valid y (draws outside their range: x of probability 0) stay 0.
+    zero = np.zeros((), dtype=np.int64)
+    log = -(
+        log_factorials[y] + log_factorials[marked - y]
+        + log_factorials[np.where(inside, d - y, zero)]
+        + log_factorials[np.where(inside, rest - d + y, zero)]
+    )
     top = np.max(np.where(inside, log, -np.inf), axis=1, keepdims=True)
-    with np.errstate(over="ignore"):
-        pmf = np.where(inside, np.exp(log - np.where(np.isfinite(top), top, 0.0)), 0.0)
+    pmf = np.where(inside, np.exp(np.where(inside, log - np.where(np.isfinite(top), top, 0.0), 0.0)), 0.0)
     sums = pmf.sum(axis=1, keepdims=True)
     return y, pmf / np.where(sums > 0, sums, 1.0)
 
@@ -252,11 +251,16 @@ def joint_entropy_q_variance(law_a: SizeLaw, law_b: SizeLaw, q: float) -> float:
     rows, cols = law_a.sizes.astype(np.int64), law_b.sizes.astype(np.int64)
     wa, wb = np.asarray(law_a.weights, np.float64), np.asarray(law_b.weights, np.float64)
     w2a, w2b = _pair_weights(law_a), _pair_weights(law_b)
+    log_factorials = gammaln(np.arange(n + 1) + 1.0)
+
+    def conditional(total, draws, marked):
+        return _conditional_pmfs(log_factorials, total, draws, marked)
+
     # Each cell's law, its mean of g and its centred g (Dc).
     cell = {}
     for a in rows.tolist():
         for b in cols.tolist():
-            x, p = _conditional_pmfs(n, np.array([a]), b)
+            x, p = conditional(n, np.array([a]), b)
             p = p[0]
             gx = tsallis_terms(x, n, q)
             mean = float(p @ gx)
@@ -275,7 +279,7 @@ def joint_entropy_q_variance(law_a: SizeLaw, law_b: SizeLaw, q: float) -> float:
                 for k, b2 in enumerate(second.tolist()):
                     if w2_second[j, k] == 0:
                         continue
-                    y, cond = _conditional_pmfs(n - b, a - x, b2)
+                    y, cond = conditional(n - b, a - x, b2)
                     other = cell[(a, b2) if first_is_row else (b2, a)][2]
                     given = cond @ tsallis_terms(y, n, q) - other
                     total += w_first[i] * w2_second[j, k] * float(weighted @ given)
@@ -292,12 +296,12 @@ def joint_entropy_q_variance(law_a: SizeLaw, law_b: SizeLaw, q: float) -> float:
             for l, b2 in enumerate(cols.tolist()):
                 if w2b[j, l] == 0:
                     continue
-                y, cond = _conditional_pmfs(n - b, a2 - m, b2)
+                y, cond = conditional(n - b, a2 - m, b2)
                 h += w2b[j, l] * (cond @ tsallis_terms(y, n, q) - cell[a2, b2][2])
             for i, a in enumerate(rows.tolist()):
                 if w2a[i, k] == 0:
                     continue
                 x, _, _, weighted = cell[a, b]
-                _, given = _conditional_pmfs(n - a, b - x, a2)  # m | x over m = 0..a'
+                _, given = conditional(n - a, b - x, a2)  # m | x over m = 0..a'
                 neither += w2a[i, k] * float(weighted @ (given @ h))
     return same + row_pairs + col_pairs + neither
