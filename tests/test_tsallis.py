@@ -289,3 +289,27 @@ def test_table_summary_gives_the_values_of_the_labels() -> None:
         assert cc.adjusted_tsallis_mutual_information(contingency=summary, q=q, model="num") == (
             pytest.approx(cc.adjusted_tsallis_mutual_information(a, b, q=q, model="num"),
                           rel=1e-9))
+
+
+LAWS = json.loads((Path(__file__).parent / "reference" / "tsallis_laws.json").read_text())
+
+
+@pytest.mark.parametrize("case", LAWS, ids=lambda c: f"N{c['n']}-{c['setting']}")
+def test_mixture_routes_equal_exact_size_laws(case: dict) -> None:
+    """E[MI_q] under num and all at N = 40, 100 (slot mixtures in the library) equals the
+    exact size-law sums of tests/reference/make_tsallis_laws.py."""
+    n, setting = case["n"], case["setting"]
+    model = setting.split()[0]
+    one_sided = setting.endswith("one-sided")
+    if one_sided:
+        true = np.repeat(np.arange(3), case["reference"])
+        k_pred = case["k_pred"]
+    else:
+        true = np.arange(n) % case["k_true"]
+        k_pred = case["k_pred"]
+    pred = np.arange(n) % k_pred
+    for q, want in case["expected"].items():
+        got = cc.expected_tsallis_mutual_information(true, pred, q=float(q), model=model,
+                                                     one_sided=one_sided)
+        # a difference of entropies: 1e-12 of the entropies' size (~1), not of the result
+        assert got == pytest.approx(float(want), rel=1e-11, abs=1e-13), q
