@@ -29,7 +29,7 @@ from chanceclust._expected.tsallis import (
     window_points,
 )
 from chanceclust._expected.laws import pair_probabilities
-from chanceclust._models import Model, NumSide, PerSide, Side, canonical_pair
+from chanceclust._models import Model, Num, PerSide, Side, canonical_pair
 from chanceclust._validation import _describe, check_average_method, check_labels
 from chanceclust.adjusted import _adjust_for_chance, _adjusted_mutual_information
 from chanceclust.contingency import Table, _pair_counts
@@ -444,7 +444,7 @@ def _smi_2(table: Table, sides: tuple[Side, Side]) -> float:
     if n < 2 or _constant_mi(sides):
         return 0.0
     true, pred = sides
-    singletons = NumSide(n, n)  # an exact size law of N ones: a fixed side with p = 0
+    singletons = Num().side(n, None, n)  # K = N: an exact size law of N ones, p = 0
     p_true, q_true = pair_probabilities(true.law)
     p_pred, q_pred = pair_probabilities(pred.law)
     v_true = float(_table_variance(table, (true, singletons)))
