@@ -68,17 +68,16 @@ def test_expected_and_adjusted_equal_enumeration(case: dict, q: str) -> None:
             assert got == pytest.approx(want, rel=RTOL, abs=1e-12), (setting, method)
 
 
-@pytest.mark.parametrize("case", [c for c in REFERENCE if c["true"] == c["pred"] == "perm"],
-                         ids=_ids)
+@pytest.mark.parametrize("case", REFERENCE, ids=_ids)
 @pytest.mark.parametrize("q", ["0.5", "1.5", "2", "3"])
-def test_smi_q_equals_enumeration_under_perm(case: dict, q: str) -> None:
-    """SMI_q = (MI_q - E[MI_q]) / sd[MI_q] of the enumerated null, one- and two-sided."""
+def test_smi_q_equals_enumeration(case: dict, q: str) -> None:
+    """SMI_q = (MI_q - E[MI_q]) / sd[MI_q] of the enumerated null, every model on each side."""
     ref = case["values"][q]
     want = (float(ref["mi"]) - float(ref["expected"])) / math.sqrt(float(ref["variance"]))
     a, b = case["labels_true"], case["labels_pred"]
-    for one_sided in (False, True):
-        got = cc.standardized_tsallis_mutual_information(a, b, q=float(q), one_sided=one_sided)
-        assert got == pytest.approx(want, rel=RTOL)
+    for setting in _settings(case):
+        got = cc.standardized_tsallis_mutual_information(a, b, q=float(q), **setting)
+        assert got == pytest.approx(want, rel=RTOL), setting
 
 
 @pytest.mark.parametrize("case", REFERENCE, ids=_ids)
@@ -94,13 +93,23 @@ def test_smi_2_equals_enumeration_under_every_model(case: dict) -> None:
 
 def test_perm_variance_at_q1_is_the_mi_variance() -> None:
     """The cell-pair sums at q = 1 give the library's exact Var[MI] (another route)."""
-    from chanceclust._expected.laws import fixed_law
-    from chanceclust._expected.tsallis import joint_entropy_q_variance
+    from chanceclust._expected.laws import all_law, fixed_law
+    from chanceclust._expected.mi_variance import fixed_moments
+    from chanceclust._expected.tsallis import mi_q_variance
+    from chanceclust._models import AllSide, NumSide
 
     rng = np.random.default_rng(1)
     a, b = rng.integers(0, 4, 120), rng.integers(0, 3, 120)
-    got = joint_entropy_q_variance(fixed_law(np.bincount(a)), fixed_law(np.bincount(b)), 1.0)
+    rows, cols = fixed_moments(fixed_law(np.bincount(a))), fixed_moments(fixed_law(np.bincount(b)))
+    got = mi_q_variance(120, rows, cols, 1.0)
     assert got == pytest.approx(cc.mutual_information_variance(a, b), rel=1e-12)
+    # random sides (the between-sizes term too), N = 14: the library's Var[MI] under num, all
+    a, b = rng.integers(0, 3, 14), rng.integers(0, 4, 14)
+    for model, side_a, side_b in (("num", NumSide(14, len(set(a))), NumSide(14, len(set(b)))),
+                                  ("all", AllSide(14), AllSide(14))):
+        got = mi_q_variance(14, side_a.size_moments(), side_b.size_moments(), 1.0)
+        assert got == pytest.approx(cc.mutual_information_variance(a, b, model=model), rel=1e-10)
+    assert all_law(14) is not None
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -204,10 +213,17 @@ def test_inputs_validated_as_the_other_measures() -> None:
         cc.tsallis_mutual_information([0, 1], [0, 1, 2], q=2)
 
 
-@pytest.mark.parametrize(("q", "model"), [(3, "num"), (0.5, "all"), (1.5, "num"), (3, "all")])
-def test_smi_refused_where_the_variance_is_not_implemented(q: float, model: str) -> None:
+@pytest.mark.parametrize(("q", "model"), [(3, "num"), (0.5, "all"), (1.5, "perm")])
+def test_smi_refused_beyond_its_range(q: float, model: str) -> None:
+    """Random sides may have every size up to N: the cost bound refuses N = 60 at once; under
+    perm, 76 distinct sizes (N = 2926) are refused."""
+    if model == "perm":
+        a = np.repeat(np.arange(76), np.arange(1, 77))
+        b = np.arange(a.size) % 5
+    else:
+        a = b = np.arange(60) % 3
     with pytest.raises(UnsupportedError, match="variance of MI_q"):
-        cc.standardized_tsallis_mutual_information([0, 0, 1, 1], [0, 1, 0, 1], q=q, model=model)
+        cc.standardized_tsallis_mutual_information(a, b, q=q, model=model)
 
 
 def test_cost_limit_is_named(monkeypatch: pytest.MonkeyPatch) -> None:

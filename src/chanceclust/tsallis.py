@@ -23,9 +23,8 @@ from chanceclust._expected.size_pairs import INT64_EXACT_MAX_N
 from chanceclust._expected.tsallis import (
     expected_entropy_q,
     expected_joint_entropy_q,
-    joint_entropy_q_variance,
+    mi_q_variance,
     tsallis_terms,
-    variance_points,
     window_points,
 )
 from chanceclust._expected.laws import pair_probabilities
@@ -404,30 +403,33 @@ def standardized_tsallis_mutual_information(
         if all(side.sizes_given for side in sides):  # MI_q (q = 2) is affine in RI: the exact SRI
             return _table_sri(table, sides)
         return _smi_2(table, sides)
-    if all(side.sizes_given for side in sides):
-        return _perm_smi_q(table, sides, value)
-    raise UnsupportedError(
-        f"the exact variance of MI_q is implemented for q = 1 and q = 2 (any model) and, for "
-        f"other q, with both cluster sizes fixed (model='perm'); got q = {value!r} with sides "
-        f"{sides[0].name!r}, {sides[1].name!r}. Use adjusted_tsallis_mutual_information, or "
-        "significance_test for a Monte Carlo null"
-    )
+    return _smi_q(table, sides, value)
 
 
-def _perm_smi_q(table: Table, sides: tuple[Side, Side], q: float) -> float:
-    """(MI_q - E[MI_q]) / sd[MI_q] with both margins fixed: Var[MI_q] = Var[H_q(A, B)]."""
+def _moment_bound(side: Side) -> tuple[int, int]:
+    """(distinct sizes, largest size) of a side, bounded without its size moments: a random
+    side may have every size up to N - K + 1."""
+    if side.sizes_given:
+        return len(side.law.sizes), int(side.law.sizes.max())  # type: ignore[union-attr]
+    largest = side.n - (side.k if side.fixed_k else 1) + 1
+    return largest, largest
+
+
+def _smi_q(table: Table, sides: tuple[Side, Side], q: float) -> float:
+    """(MI_q - E[MI_q]) / sd[MI_q] for q != 1, 2 from the sides' size moments (small tables)."""
     if _constant_mi(sides):  # a single cluster or N singletons: MI_q takes one value
         return 0.0
-    true, pred = sides
-    points = variance_points(true.law, pred.law)
+    (da, top_a), (db, top_b) = (_moment_bound(side) for side in sides)
+    points = da * db * (da + db + 1) * (min(top_a, top_b) + 1) ** 2  # variance_points' bound
     if points > MAX_VARIANCE_POINTS:
         raise UnsupportedError(
             f"the exact variance of MI_q (q != 1, 2) would evaluate up to {points} pmf points, "
             f"more than the limit {MAX_VARIANCE_POINTS} (it is meant for small tables: few "
-            "distinct cluster sizes, small clusters); use q = 1 or 2, or significance_test "
-            "for a Monte Carlo null"
+            "distinct cluster sizes, small clusters; under num and all, small N); use q = 1 "
+            "or 2, or significance_test for a Monte Carlo null"
         )
-    variance = joint_entropy_q_variance(true.law, pred.law, q)
+    true, pred = sides
+    variance = mi_q_variance(table.n, true.size_moments(), pred.size_moments(), q)
     if not variance > 0:
         return 0.0
     centered = _mutual_information_q(table, q) - _expected_mi_q(true, pred, q)

@@ -24,12 +24,13 @@ from numpy.typing import NDArray
 
 from chanceclust._expected.elementary import gammaln
 from chanceclust._expected.laws import Law, SizeLaw, SlotMixture
+from chanceclust._expected.mi_variance import SizeMoments, _between_variance
 from chanceclust._expected.pmfs import hypergeom_pmf
 from chanceclust._expected.windows import mode_recurrence_sums, tail_halfwidth
 from chanceclust.exceptions import InternalError
 
 __all__ = [
-    "expected_entropy_q", "expected_joint_entropy_q", "joint_entropy_q_variance", "tsallis_terms",
+    "expected_entropy_q", "expected_joint_entropy_q", "mi_q_variance", "tsallis_terms",
     "variance_points", "window_points",
 ]
 
@@ -225,32 +226,41 @@ def _conditional_pmfs(log_factorials: NDArray[np.float64], total: int,
     return y, pmf / np.where(sums > 0, sums, 1.0)
 
 
-def _pair_weights(law: SizeLaw) -> NDArray[np.float64]:
-    """W2(a, a'): ordered pairs of distinct clusters of sizes a and a' (counts of a size law)."""
-    w = np.asarray(law.weights, dtype=np.float64)
-    return np.outer(w, w) - np.diag(w)
-
-
-def variance_points(law_a: SizeLaw, law_b: SizeLaw) -> int:
-    """An upper bound on the pmf points :func:`joint_entropy_q_variance` evaluates."""
-    da, db = len(law_a.sizes), len(law_b.sizes)
-    width = int(min(law_a.sizes.max(), law_b.sizes.max())) + 1
+def variance_points(rows: SizeMoments, cols: SizeMoments) -> int:
+    """An upper bound on the pmf points :func:`mi_q_variance` evaluates."""
+    da, db = len(rows.sizes), len(cols.sizes)
+    width = int(min(rows.sizes.max(), cols.sizes.max())) + 1
     return da * db * (da + db + 1) * width * width
 
 
-def joint_entropy_q_variance(law_a: SizeLaw, law_b: SizeLaw, q: float) -> float:
-    """Var[H_q(A, B)] = Var[sum_ij g_q(n_ij)] over the tables with both margins fixed (perm).
+def mi_q_variance(n: int, rows: SizeMoments, cols: SizeMoments, q: float) -> float:
+    """Var[MI_q] of two independent sides given by their size moments (q any > 0).
 
-    docs/math.md#math-tsallis: the sum of the covariances of two cells, by whether they share
-    the row, the column, neither, or are the same cell. With X = n_ij ~ Hyp(N, a, b), and,
-    drawing column j then column j' (the order of mi_variance's docstring):
-    n_ij' | X = x ~ Hyp(N - b, a - x, b'); n_i'j | x ~ Hyp(N - a, a', b - x);
-    n_i'j' | n_i'j = m ~ Hyp(N - b, a' - m, b'). Every covariance is a sum of centred terms.
+    docs/math.md#math-tsallis. Var = E[Var(H_q(A, B) | sizes)] + Var(E[MI_q | sizes]).
+    The first is the sum of the covariances of two cells given the sizes, by whether they
+    share the row, the column, neither, or are the same cell, with the counts of sizes and of
+    ordered pairs of distinct sizes replaced by their expectations W, W2 (it is linear in
+    each side's counts). With X = n_ij ~ Hyp(N, a, b), and drawing column j then column j'
+    (the order of mi_variance's docstring): n_ij' | X = x ~ Hyp(N - b, a - x, b');
+    n_i'j | x ~ Hyp(N - a, a', b - x); n_i'j' | n_i'j = m ~ Hyp(N - b, a' - m, b'); every
+    covariance a sum of centred terms. The second: E[MI_q | sizes] = sum_i h(a_i) +
+    sum_j h(b_j) - sum_ij e(a_i, b_j), a quadratic form in the size counts' covariances,
+    by ``mi_variance._between_variance`` with e - h_A (b/N)^T - (a/N) h_B^T in place of e
+    (the covariances annihilate the sizes a: sum_a a n_a = N).
     """
-    n = law_a.n
-    rows, cols = law_a.sizes.astype(np.int64), law_b.sizes.astype(np.int64)
-    wa, wb = np.asarray(law_a.weights, np.float64), np.asarray(law_b.weights, np.float64)
-    w2a, w2b = _pair_weights(law_a), _pair_weights(law_b)
+    within, mean = _within_variance(n, rows, cols, q)
+    if rows.spread is None and cols.spread is None:
+        return within
+    h_rows, h_cols = tsallis_terms(rows.sizes, n, q), tsallis_terms(cols.sizes, n, q)
+    shifted = mean - np.outer(h_rows, cols.sizes / n) - np.outer(rows.sizes / n, h_cols)
+    return within + _between_variance(rows, cols, shifted)
+
+
+def _within_variance(n: int, rows_m: SizeMoments, cols_m: SizeMoments, q: float):
+    """(E[Var(H_q(A, B) | sizes)], the matrix of E[g(n_ij)] by sizes) of :func:`mi_q_variance`."""
+    rows, cols = rows_m.sizes.astype(np.int64), cols_m.sizes.astype(np.int64)
+    wa, wb = rows_m.once, cols_m.once
+    w2a, w2b = rows_m.pairs, cols_m.pairs
     log_factorials = gammaln(np.arange(n + 1) + 1.0)
 
     def conditional(total, draws, marked):
@@ -304,4 +314,5 @@ def joint_entropy_q_variance(law_a: SizeLaw, law_b: SizeLaw, q: float) -> float:
                 x, _, _, weighted = cell[a, b]
                 _, given = conditional(n - a, b - x, a2)  # m | x over m = 0..a'
                 neither += w2a[i, k] * float(weighted @ (given @ h))
-    return same + row_pairs + col_pairs + neither
+    mean = np.array([[cell[a, b][2] for b in cols.tolist()] for a in rows.tolist()])
+    return same + row_pairs + col_pairs + neither, mean
