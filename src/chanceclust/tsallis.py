@@ -50,7 +50,7 @@ MAX_TSALLIS_N = INT64_EXACT_MAX_N
 #: The most pmf points one E[MI_q] evaluates; beyond, UnsupportedError. Measured 3.8e6 points
 #: a second (N = 10^6, 100 x 100, perm; shared 2-core machine, load ~5): ~20 s at the limit.
 MAX_WINDOW_POINTS = 2**26
-#: The most pmf points (an upper bound, ``variance_points``) of one Var[MI_q] under perm
+#: The most pmf points (an upper bound, from ``_moment_bound``) of one Var[MI_q]
 #: (q != 1, 2); beyond, UnsupportedError. Measured 1.3-3.8 s at 1.3-1.6e7 points (shared
 #: 2-core machine, load ~5).
 MAX_VARIANCE_POINTS = 2**25
@@ -363,9 +363,11 @@ def standardized_tsallis_mutual_information(
     model (it is :func:`~chanceclust.standardized_mutual_information`); q = 2 under every
     model, where MI_q = 2 N00 / N^2 (N00: pairs apart in both clusterings) and Var[N00]
     follows from three exact Rand-index variances (under ``perm`` it is the standardized
-    Rand index :func:`~chanceclust.standardized_rand_index`, exact rationals); other q with
-    both cluster sizes fixed (``perm``, one- or two-sided), by the covariances of pairs of
-    cells (multivariate hypergeometric laws), for small tables (``MAX_VARIANCE_POINTS``).
+    Rand index :func:`~chanceclust.standardized_rand_index`, exact rationals); other q under
+    every model by the covariances of pairs of cells (multivariate hypergeometric laws)
+    given the sizes, plus the variance over the sizes of a random side, for small tables
+    (``MAX_VARIANCE_POINTS``: few distinct sizes under ``perm``; N up to about 25
+    two-sided, 60 one-sided, under ``num`` and ``all``).
 
     Parameters
     ----------
@@ -384,9 +386,8 @@ def standardized_tsallis_mutual_information(
     Raises
     ------
     UnsupportedError
-        q other than 1 and 2 with a random side of num or all: Var[MI_q] is not
-        implemented there (use significance_test for a Monte Carlo null); perm with
-        q != 1, 2 beyond ``MAX_VARIANCE_POINTS`` (2^25) pmf points.
+        q other than 1 and 2 beyond ``MAX_VARIANCE_POINTS`` (2^25) pmf points (use
+        significance_test for a Monte Carlo null).
 
     Examples
     --------
@@ -420,7 +421,7 @@ def _smi_q(table: Table, sides: tuple[Side, Side], q: float) -> float:
     if _constant_mi(sides):  # a single cluster or N singletons: MI_q takes one value
         return 0.0
     (da, top_a), (db, top_b) = (_moment_bound(side) for side in sides)
-    points = da * db * (da + db + 1) * (min(top_a, top_b) + 1) ** 2  # variance_points' bound
+    points = da * db * (da + db + 1) * (min(top_a, top_b) + 1) ** 2  # the loops of mi_q_variance
     if points > MAX_VARIANCE_POINTS:
         raise UnsupportedError(
             f"the exact variance of MI_q (q != 1, 2) would evaluate up to {points} pmf points, "

@@ -97,6 +97,9 @@ test, is in the table of ``docs/math.md#math-routes``.
   by hypergeometric windows (Loader's pmf at the mode), a slot mixture by binomial cells
   sum_u c_u u E[g(Binomial(N, 1/u))] (windows normalized by their own sums); the cost
   (pmf points) that the public layer bounds -- :func:`tsallis.window_points`.
+  Var[MI_q] from the sides' size moments: the covariances of pairs of cells given the sizes
+  (multivariate hypergeometric, a table of log k!) plus the variance over the sizes
+  (``mi_variance._between_variance``) -- #math-tsallis -- :func:`tsallis.mi_q_variance`.
 - Windows (Bennett: mass < 1e-20 outside) and sums carried from the pmf's mode by its ratio
   recurrence -- #math-windows -- :func:`windows.tail_halfwidth`,
   :func:`windows.mode_recurrence_sums`.

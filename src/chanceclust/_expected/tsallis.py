@@ -31,7 +31,7 @@ from chanceclust.exceptions import InternalError
 
 __all__ = [
     "expected_entropy_q", "expected_joint_entropy_q", "mi_q_variance", "tsallis_terms",
-    "variance_points", "window_points",
+    "window_points",
 ]
 
 # Mixture pairs whose weight is below this fraction of the largest are dropped: each term
@@ -224,13 +224,6 @@ def _conditional_pmfs(log_factorials: NDArray[np.float64], total: int,
     pmf = np.where(inside, np.exp(np.where(inside, log - np.where(np.isfinite(top), top, 0.0), 0.0)), 0.0)
     sums = pmf.sum(axis=1, keepdims=True)
     return y, pmf / np.where(sums > 0, sums, 1.0)
-
-
-def variance_points(rows: SizeMoments, cols: SizeMoments) -> int:
-    """An upper bound on the pmf points :func:`mi_q_variance` evaluates."""
-    da, db = len(rows.sizes), len(cols.sizes)
-    width = int(min(rows.sizes.max(), cols.sizes.max())) + 1
-    return da * db * (da + db + 1) * width * width
 
 
 def mi_q_variance(n: int, rows: SizeMoments, cols: SizeMoments, q: float) -> float:
