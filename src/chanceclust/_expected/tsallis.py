@@ -15,6 +15,9 @@ Each E[g(X)] is a window sum (Bennett's, mass < 1e-20 left out: ``windows.tail_h
 carried from the mode by the pmf's ratios (``windows.mode_recurrence_sums``): the
 hypergeometric pmf at the mode by Loader's form (``pmfs.hypergeom_pmf``), the binomial
 (real 1/u too, Stam's quadrature) normalized by its own window sum. Every term is >= 0.
+
+Var[MI_q] (:func:`mi_q_variance`, small tables): the covariances of pairs of cells given the
+sizes, weighted by the sides' size moments, plus the variance over the sizes.
 """
 
 from __future__ import annotations
@@ -200,7 +203,7 @@ def expected_joint_entropy_q(law_a: Law, law_b: Law, q: float) -> float:
     return float(weight @ _binomial_expectations(sizes, p, n, q))
 
 
-# ------------------------------------------------------------------ Var[H_q(A, B)], sizes fixed
+# ------------------------------------------------------------------ Var[MI_q] from size moments
 
 
 def _conditional_pmfs(log_factorials: NDArray[np.float64], total: int,
