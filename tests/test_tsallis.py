@@ -133,7 +133,7 @@ def test_q1_is_shannon_bit_for_bit(model: str, one_sided: bool) -> None:
     a, b = rng.integers(0, 5, 200), rng.integers(0, 4, 200)
     kw = {"model": model, "one_sided": one_sided}
     assert cc.tsallis_mutual_information(a, b, q=1) == cc.mutual_information(a, b)
-    assert cc.tsallis_entropy(a, 1) == pytest.approx(cc.entropy(a), rel=1e-15)
+    assert cc.tsallis_entropy(a, 1) == cc.entropy(a)
     assert cc.expected_tsallis_mutual_information(a, b, q=1, **kw) == (
         cc.expected_mutual_information(a, b, **kw))
     for method in ("arithmetic", "max", "true"):

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from chanceclust._docs import fill_doc
+from chanceclust._entropy import entropy_of_sizes
 from chanceclust._expected.size_pairs import INT64_EXACT_MAX_N
 from chanceclust._expected.tsallis import (
     expected_entropy_q,
@@ -172,7 +173,10 @@ def tsallis_entropy(
     """
     value = _check_q(q)
     codes, k = check_labels(labels, "labels", unassigned_label=unassigned_label, unassigned=unassigned)
-    return _entropy_q_of_sizes(np.bincount(codes, minlength=k), codes.shape[0], value)
+    sizes = np.bincount(codes, minlength=k)
+    if value == 1.0:  # the library's one Shannon entropy, as chanceclust.entropy
+        return entropy_of_sizes(sizes, codes.shape[0])
+    return _entropy_q_of_sizes(sizes, codes.shape[0], value)
 
 
 @fill_doc
