@@ -149,6 +149,9 @@ _ARGUMENTS = {
     "significance_test": lambda m: (("ami", A7, B7), {"n_resamples": 20, "rng": 1}),
     "monte_carlo_adjusted": lambda m: (("ri", A7, B7), {"n_resamples": 20, "rng": 1}),
     "pairwise": lambda m: (([A7, B7, [0] * 4 + [1] * 3],), {"measure": "ami"}),
+    "expected_tsallis_mutual_information": lambda m: ((A7, B7), {"q": 1.5}),
+    "adjusted_tsallis_mutual_information": lambda m: ((A7, B7), {"q": 1.5}),
+    "standardized_tsallis_mutual_information": lambda m: ((A7, B7), {"q": 2}),
 }
 
 

@@ -63,6 +63,13 @@ from chanceclust.significance import (
 )
 from chanceclust.special import bell, log_bell, log_stirling2, stirling2
 from chanceclust.summary import PartialTable, TableSummary, merge_tables, partial_table
+from chanceclust.tsallis import (
+    adjusted_tsallis_mutual_information,
+    expected_tsallis_mutual_information,
+    standardized_tsallis_mutual_information,
+    tsallis_entropy,
+    tsallis_mutual_information,
+)
 from chanceclust.variance import (
     mutual_information_variance,
     rand_index_variance,
@@ -142,6 +149,7 @@ __all__ = [
     "__version__",
     "adjusted_mutual_information",
     "adjusted_rand_index",
+    "adjusted_tsallis_mutual_information",
     "bell",
     "compare",
     "completeness",
@@ -152,6 +160,7 @@ __all__ = [
     "expected_mutual_information_baseline",
     "expected_rand_index",
     "expected_rand_index_baseline",
+    "expected_tsallis_mutual_information",
     "fowlkes_mallows_index",
     "homogeneity",
     "homogeneity_completeness_v_measure",
@@ -177,7 +186,10 @@ __all__ = [
     "significance_test",
     "standardized_mutual_information",
     "standardized_rand_index",
+    "standardized_tsallis_mutual_information",
     "stirling2",
+    "tsallis_entropy",
+    "tsallis_mutual_information",
     "v_measure",
     "variation_of_information",
 ]

@@ -100,6 +100,15 @@ test, is in the table of ``docs/math.md#math-routes``.
   (``mi_variance_slots._huge_row``).
 - sum_u c_u D(a, u) by a Chebyshev fit in log u -- #math-fits --
   :func:`mixture_fits.fitted_mixture_sums`, :func:`mixture_fits.fitted_joint_sum`.
+- E[H_q] and E[H_q(A, B)] of the Tsallis family, sums of g_q(n) = (n/N)(1 - (n/N)^(q-1))/(q-1)
+  over a side's sizes or the table's cells -- #math-tsallis --
+  :func:`tsallis.expected_entropy_q`, :func:`tsallis.expected_joint_entropy_q`: two size laws
+  by hypergeometric windows (Loader's pmf at the mode), a slot mixture by binomial cells
+  sum_u c_u u E[g(Binomial(N, 1/u))] (windows normalized by their own sums); the cost
+  (pmf points) that the public layer bounds -- :func:`tsallis.window_points`.
+  Var[MI_q] from the sides' size moments: the covariances of pairs of cells given the sizes
+  (multivariate hypergeometric, a table of log k!) plus the variance over the sizes
+  (``mi_variance._between_variance``) -- #math-tsallis -- :func:`tsallis.mi_q_variance`.
 - Windows (Bennett: mass < 1e-20 outside) and sums carried from the pmf's mode by its ratio
   recurrence -- #math-windows -- :func:`windows.tail_halfwidth`,
   :func:`windows.mode_recurrence_sums`.
