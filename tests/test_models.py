@@ -152,6 +152,10 @@ _ARGUMENTS = {
     "expected_tsallis_mutual_information": lambda m: ((A7, B7), {"q": 1.5}),
     "adjusted_tsallis_mutual_information": lambda m: ((A7, B7), {"q": 1.5}),
     "standardized_tsallis_mutual_information": lambda m: ((A7, B7), {"q": 2}),
+    "confidence_interval": lambda m: (("ari", A7, B7), {"n_resamples": 30, "rng": 1,
+                                                         "method": "percentile"}),
+    "paired_test": lambda m: (("ari", A7, B7, [0] * 4 + [1] * 3),
+                              {"n_resamples": 30, "rng": 1, "method": "percentile"}),
 }
 
 
