@@ -37,53 +37,40 @@ class Side(Protocol):
     @property
     def n(self) -> int:
         """N, the number of elements."""
-
     @property
     def name(self) -> str:
         """The name of the model that made it, as messages show it."""
-
     @property
     def k(self) -> int | None:
         """K, the number of clusters of every clustering of the side; None when K varies."""
-
     @property
     def fixed_k(self) -> bool:
         """Whether every clustering of the side has K = :attr:`k` clusters."""
-
     @property
     def sizes_given(self) -> bool:
         """Whether every clustering has the given sizes (perm, a one-sided reference): its
         draws are permutations of one label sequence, and its Rand terms are exact."""
-
     @property
     def key(self) -> Hashable | None:
         """A cache key by value (the law depends on it alone), or None: not cached by value."""
-
     @property
     def law(self) -> Law:
         """The size law: a SizeLaw (expected clusters of each size) or a SlotMixture
         (a mixture of uniform labelings; docs/math.md#math-laws)."""
-
     def entropy_bound(self) -> float:
         """The largest entropy of a clustering of the side (docs/math.md#math-s-max)."""
-
     def size_moments(self) -> SizeMoments:
         """The exact means and covariances of the numbers of clusters of each size (Var[MI]
         over sizes, docs/math.md#math-mi-variance)."""
-
     def sampler(self) -> Sampler:
         """An exact sampler of the side's clusterings (docs/math.md#math-samplers)."""
-
     def sized_sampler(self) -> SizedSampler:
         """:meth:`sampler` with each draw's sizes by label (None where they are the side's)."""
-
-    def draw_rows(
-        self, gen: np.random.Generator, out: NDArray[np.integer]
-    ) -> NDArray[np.int64] | None:
+    def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]
+                  ) -> NDArray[np.int64] | None:
         """Fill the rows of ``out`` with draws, one after the other (the stream of as many
         :meth:`sampler` calls); their sizes by label, (len(out), largest K) zero padded, or
         None where they are the side's."""
-
     def order(self) -> tuple[Any, ...]:
         """A total order on the sides of one class, for a canonical orientation of two."""
 
@@ -354,6 +341,8 @@ def _surjection_sizes(
     return extra_counts.astype(np.int64, copy=False)
 
 
+
+
 @lru_cache(maxsize=64)
 def _num_moments(n: int, k: int) -> SizeMoments:
     # S(m, K - used) for every m at once: one column each (m = 0 .. N), not one S(m, j) a call.
@@ -370,6 +359,7 @@ def _all_moments(n: int) -> SizeMoments:
     return random_moments(n, exact_bell(n), lambda m, used: exact_bell(m), "a")
 
 
+
 @runtime_checkable
 class Model(Protocol):
     """A random model of one clustering: what its side needs, and the side
@@ -378,11 +368,9 @@ class Model(Protocol):
     @property
     def name(self) -> str:
         """Its name in messages and results."""
-
     @property
     def needs(self) -> str | None:
         """The summary its side is made from: ``"sizes"``, ``"n_clusters"`` or None (N only)."""
-
     def side(self, n: int, sizes: NDArray[np.int64] | None, k: int | None) -> Side:
         """The side of a clustering of ``n`` elements with these (validated) summaries."""
 
@@ -476,14 +464,8 @@ class Setting:
         """One side: ``reference`` for ``labels_true``, fixed when one-sided."""
         return self.model_of(reference=reference).side(n, sizes, k)
 
-    def sides(
-        self,
-        n: int,
-        sizes_true: NDArray[np.int64] | None,
-        k_true: int | None,
-        sizes_pred: NDArray[np.int64] | None,
-        k_pred: int | None,
-    ) -> tuple[Side, Side]:
+    def sides(self, n: int, sizes_true: NDArray[np.int64] | None, k_true: int | None,
+              sizes_pred: NDArray[np.int64] | None, k_pred: int | None) -> tuple[Side, Side]:
         """The two sides (arguments validated)."""
         return (
             self.side(n, sizes_true, k_true, reference=True),

@@ -85,11 +85,8 @@ def log_h_real(rho: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 def log_cf_ztp_small(
-    rho: NDArray[np.float64],
-    k: NDArray[np.float64],
-    m: NDArray[np.float64],
-    log_h_rho: NDArray[np.float64],
-    t: NDArray[np.float64],
+    rho: NDArray[np.float64], k: NDArray[np.float64], m: NDArray[np.float64],
+    log_h_rho: NDArray[np.float64], t: NDArray[np.float64],
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Real and imaginary parts of ``k log psi(t) - i m t`` when ``rho < SMALL_RATE_BELOW``.
 
@@ -115,11 +112,8 @@ def log_cf_ztp_small(
 
 
 def log_cf_ztp_large(
-    rho: NDArray[np.float64],
-    k: NDArray[np.float64],
-    n: NDArray[np.float64],
-    log_em1_rho: NDArray[np.float64],
-    t: NDArray[np.float64],
+    rho: NDArray[np.float64], k: NDArray[np.float64], n: NDArray[np.float64],
+    log_em1_rho: NDArray[np.float64], t: NDArray[np.float64],
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Real and imaginary parts of ``k log phi(t) - i n t`` when ``rho >= SMALL_RATE_BELOW``.
 

@@ -180,9 +180,7 @@ def _log_factorial_parts(x: NDArray[np.float64]) -> NDArray[np.float64]:
     return stirlerr(x) + 0.5 * _log_2pi_x(x)
 
 
-def exact_offset(
-    k: NDArray[np.int64], n: NDArray[np.int64], u: NDArray[np.int64]
-) -> NDArray[np.float64]:
+def exact_offset(k: NDArray[np.int64], n: NDArray[np.int64], u: NDArray[np.int64]) -> NDArray[np.float64]:
     """d = k - n/u = (k u - n)/u for int64 arrays, without overflowing k u.
 
     (k u - n)/u in integers (one rounding) while k u < 2**62; beyond, with
