@@ -478,25 +478,23 @@ class _MidBlocks:
         firsts = np.cumsum(np.r_[0, rows[:-1] * (ends[:-1] + 1)])
         x = np.arange(width.sum()) - np.repeat(np.cumsum(width) - width, width)
         terms = _deviance_in_blocks(x.astype(np.float64), np.repeat(centre, width), firsts)
+        steps = int(ends.max()) + 1
+        # by_row[x, r]: bd0(x, m) of row r (the blocks' rows one after the other), x <= its end.
+        at = np.add.outer(np.arange(steps), np.cumsum(width) - width)
+        by_row = terms[np.minimum(at, len(terms) - 1, out=at)]
+        # (s - k) / (k + 1) for each row's size s and step k.
+        k = np.arange(steps, dtype=np.float64)[:, None]
+        row_factors = (np.concatenate([block[0] for block in blocks]) - k) / (k + 1.0)
         cells = [np.nonzero(block[5]) for block in blocks]
-        counts = [len(i) for i, _ in cells]
-        end = np.repeat(ends, counts)
-        start = np.concatenate(  # where each cell's row of terms starts
-            [first + i * (top + 1) for first, (i, _), top in zip(firsts, cells, ends, strict=True)]
-        )
+        end = np.repeat(ends, [len(i) for i, _ in cells])
         order = np.argsort(-end, kind="stable")  # the longest first: steps over a prefix
+        first_rows = np.cumsum(np.r_[0, rows[:-1]])
+        row = np.concatenate([first + i for first, (i, _) in zip(first_rows, cells, strict=True)])
         sf = np.concatenate([block[0][i] for block, (i, _) in zip(blocks, cells, strict=True)])
         lf = np.concatenate([block[1][j] for block, (_, j) in zip(blocks, cells, strict=True)])
         sf, lf = sf.astype(np.float64)[order], lf.astype(np.float64)[order]
-        end, start = end[order], start[order]
+        end, row = end[order], row[order]
         rest = (float(n) + 1.0) - (sf + lf)  # N - s - l + 1 >= N/2 + 1
-        steps = int(ends.max()) + 1
-        at = np.add.outer(np.arange(steps), start)  # beyond a cell's end: never read
-        terms = terms[np.minimum(at, len(terms) - 1, out=at)]  # (x, cell)
-        # (s - k) / (k + 1) for each distinct row size s and step k, read off per cell.
-        sizes, row = np.unique(sf, return_inverse=True)
-        k = np.arange(steps, dtype=np.float64)[:, None]
-        row_factors = (sizes[None, :] - k) / (k + 1.0)
         active = np.searchsorted(-end, -np.arange(steps), "left")  # the cells whose end is > k
         starting = np.searchsorted(-end, -np.arange(steps), "right")  # ... >= k
         sums = np.empty((2, len(sf)))  # E[bd0(X, m)] and the mass, unnormalized
@@ -504,17 +502,19 @@ class _MidBlocks:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             for k in range(steps - 1, -1, -1):
                 m, new = int(active[k]), int(starting[k])
-                sums[0, m:new] = terms[k, m:new]  # the cells whose window ends at k
-                sums[1, m:new] = 1.0
+                if new > m:  # the cells whose window ends at k
+                    np.take(by_row[k], row[m:new], out=sums[0, m:new], mode="clip")
+                    sums[1, m:new] = 1.0
                 if not m:
                     continue
-                np.take(row_factors[k], row[:m], out=ratio[:m])
+                np.take(row_factors[k], row[:m], out=ratio[:m], mode="clip")
                 np.subtract(lf[:m], k, out=other[:m])
                 ratio[:m] *= other[:m]
                 np.add(rest[:m], float(k), out=other[:m])
                 ratio[:m] /= other[:m]
                 sums[:, :m] *= ratio[:m]
-                sums[0, :m] += terms[k, :m]
+                np.take(by_row[k], row[:m], out=other[:m], mode="clip")
+                sums[0, :m] += other[:m]
                 sums[1, :m] += 1.0
         # E[bd0(X, m)] - bd0(mu, m) on every block's cells, row after row, then each part.
         mean = np.concatenate([block[3].ravel() for block in blocks])
