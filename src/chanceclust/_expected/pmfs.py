@@ -82,6 +82,8 @@ def deviance_in_parts(
     last part to the end, none empty) in one pass, equal to the bit to one call per part: the
     far elements are elementwise, and the series of a part's close elements runs to the length
     its own largest w = v^2 sets (:func:`_series_length`), as one call on the part would."""
+    if len(starts) == 1:
+        return deviance(x, m, d)
     x, m, d = (np.asarray(v, dtype=np.float64) for v in (x, m, d))
     v = np.add(x, m)
     with np.errstate(divide="ignore", invalid="ignore"):

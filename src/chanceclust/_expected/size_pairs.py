@@ -475,7 +475,7 @@ class _MidBlocks:
         rows = np.array([len(block[2]) for block in blocks])
         centre = np.concatenate([block[2] for block in blocks])
         width = np.repeat(ends + 1, rows)
-        firsts = np.cumsum(np.r_[0, rows[:-1] * (ends[:-1] + 1)])
+        firsts = np.cumsum(rows * (ends + 1)) - rows * (ends + 1)
         x = np.arange(width.sum()) - np.repeat(np.cumsum(width) - width, width)
         terms = _deviance_in_blocks(x.astype(np.float64), np.repeat(centre, width), firsts)
         steps = int(ends.max()) + 1
@@ -488,7 +488,7 @@ class _MidBlocks:
         cells = [np.nonzero(block[5]) for block in blocks]
         end = np.repeat(ends, [len(i) for i, _ in cells])
         order = np.argsort(-end, kind="stable")  # the longest first: steps over a prefix
-        first_rows = np.cumsum(np.r_[0, rows[:-1]])
+        first_rows = np.cumsum(rows) - rows
         row = np.concatenate([first + i for first, (i, _) in zip(first_rows, cells, strict=True)])
         sf = np.concatenate([block[0][i] for block, (i, _) in zip(blocks, cells, strict=True)])
         lf = np.concatenate([block[1][j] for block, (_, j) in zip(blocks, cells, strict=True)])
@@ -503,23 +503,23 @@ class _MidBlocks:
             for k in range(steps - 1, -1, -1):
                 m, new = int(active[k]), int(starting[k])
                 if new > m:  # the cells whose window ends at k
-                    np.take(by_row[k], row[m:new], out=sums[0, m:new], mode="clip")
+                    by_row[k].take(row[m:new], out=sums[0, m:new], mode="clip")
                     sums[1, m:new] = 1.0
                 if not m:
                     continue
-                np.take(row_factors[k], row[:m], out=ratio[:m], mode="clip")
+                row_factors[k].take(row[:m], out=ratio[:m], mode="clip")
                 np.subtract(lf[:m], k, out=other[:m])
                 ratio[:m] *= other[:m]
                 np.add(rest[:m], float(k), out=other[:m])
                 ratio[:m] /= other[:m]
                 sums[:, :m] *= ratio[:m]
-                np.take(by_row[k], row[:m], out=other[:m], mode="clip")
+                by_row[k].take(row[:m], out=other[:m], mode="clip")
                 sums[0, :m] += other[:m]
                 sums[1, :m] += 1.0
         # E[bd0(X, m)] - bd0(mu, m) on every block's cells, row after row, then each part.
         mean = np.concatenate([block[3].ravel() for block in blocks])
         width = np.array([block[3].shape[1] for block in blocks])
-        firsts = np.cumsum(np.r_[0, rows[:-1] * width[:-1]])
+        firsts = np.cumsum(rows * width) - rows * width
         at_mean = _deviance_in_blocks(mean, np.repeat(centre, np.repeat(width, rows)), firsts)
         values = np.zeros(len(at_mean))
         place = np.concatenate(
