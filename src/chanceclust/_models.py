@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from chanceclust._entropy import entropy_of_sizes
 from chanceclust._expected.elementary import truncated_poisson_rate
-from chanceclust._expected.lattice import exact_bell, exact_stirling2
+from chanceclust._expected.lattice import exact_bell, exact_stirling2_columns
 from chanceclust._expected.laws import Law, all_law, fixed_law, num_law, stam_mixture
 from chanceclust._expected.mi_variance import SizeMoments, fixed_moments, random_moments
 from chanceclust.exceptions import InternalError
@@ -345,10 +345,13 @@ def _surjection_sizes(
 
 @lru_cache(maxsize=64)
 def _num_moments(n: int, k: int) -> SizeMoments:
-    def rest(m: int, used: int) -> int:  # clusterings of m elements into the K - used others
-        return exact_stirling2(m, k - used) if k - used >= 0 else 0
+    # S(m, K - used) for every m at once: one column each (m = 0 .. N), not one S(m, j) a call.
+    columns = exact_stirling2_columns(n, tuple(j for j in (k - 2, k - 1, k) if j >= 0))
 
-    return random_moments(n, exact_stirling2(n, k), rest, "1a")
+    def rest(m: int, used: int) -> int:  # clusterings of m elements into the K - used others
+        return columns[k - used][m] if k - used >= 0 else 0
+
+    return random_moments(n, columns[k][n], rest, "1a")
 
 
 @lru_cache(maxsize=64)

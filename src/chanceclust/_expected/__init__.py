@@ -49,7 +49,8 @@ test, is in the table of ``docs/math.md#math-routes``.
   pairs streamed in 2-D blocks, each unordered pair of sizes once --
   :func:`size_pairs.information_sum`; pairs of mean ab/N <= 1 by the factorial-moment series
   -- :func:`small_means.small_mean_information`, :func:`small_means.small_mean_block`; means
-  1 .. 10 in blocks by Horner's rule over the pmf ratios (``size_pairs._mid_mean_block``);
+  1 .. 10 in blocks by Horner's rule over the pmf ratios (``size_pairs._MidBlocks``, the blocks of one sum
+  stepped together);
   rectangles of >= 4096 gathered pairs of means 10 .. 100 interpolated in (a, b) from exact
   values at rounded Chebyshev nodes, where checks between the nodes agree
   (``size_pairs._smooth_block``; the nodes and basis from :mod:`interpolation`);

@@ -22,6 +22,7 @@ from chanceclust._expected.elementary import truncated_poisson_rate, unique
 __all__ = [
     "exact_bell",
     "exact_stirling2",
+    "exact_stirling2_columns",
     "lattice_probability",
     "log_cf_ztp_large",
     "log_cf_ztp_small",
@@ -216,6 +217,25 @@ def exact_stirling2(n: int, k: int) -> int:
         row = _eulerian2_row(m)
         return sum(e * math.comb(n + m - 1 - j, 2 * m) for j, e in enumerate(row) if e)
     return surjection_counts(n, k, 1)[0] // math.factorial(k)
+
+
+def exact_stirling2_columns(n: int, ks: tuple[int, ...]) -> dict[int, list[int]]:
+    """S(m, k) for m = 0 .. n, for each k >= 0 in ``ks``, as exact integers.
+
+    From the generating function sum_m S(m, k) x^m = x^k / prod_{i=1..k} (1 - i x): the
+    power series of 1 / prod (1 - i x) is divided by one factor after another (c_d += i
+    c_{d-1}), up to degree n - min(ks): max(ks) (n - min(ks)) integer steps in all, where one
+    :func:`exact_stirling2` per (m, k) costs k big powers each."""
+    low = min(ks)
+    series = [1] + [0] * max(n - low, 0)  # the coefficients of degree 0 .. n - low
+    out = {}
+    for i in range(max(ks) + 1):
+        if i:
+            for d in range(1, len(series)):
+                series[d] += i * series[d - 1]
+        if i in ks:
+            out[i] = ([0] * i + series[: n - i + 1])[: n + 1]
+    return out
 
 
 def _eulerian2_row(m: int) -> list[int]:

@@ -75,6 +75,35 @@ def deviance(x: ArrayLike, m: ArrayLike, d: ArrayLike) -> NDArray[np.float64]:
     return np.where(close, _series(x, d, v), _far(x, m, scratch))
 
 
+def deviance_in_parts(
+    x: NDArray[np.float64], m: NDArray[np.float64], d: NDArray[np.float64], starts: NDArray[np.intp]
+) -> NDArray[np.float64]:
+    """:func:`deviance` of each part ``x[starts[i]:starts[i + 1]]`` (m, d alike; 1-D arrays, the
+    last part to the end, none empty) in one pass, equal to the bit to one call per part: the
+    far elements are elementwise, and the series of a part's close elements runs to the length
+    its own largest w = v^2 sets (:func:`_series_length`), as one call on the part would."""
+    if len(starts) == 1:
+        return deviance(x, m, d)
+    x, m, d = (np.asarray(v, dtype=np.float64) for v in (x, m, d))
+    v = np.add(x, m)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.divide(d, v, out=v)
+    scratch = np.abs(v)
+    close = np.flatnonzero(scratch < 0.1)
+    out = _far(x, m, scratch)
+    if not len(close):
+        return out
+    w = np.zeros(len(x))
+    w[close] = v[close] * v[close]
+    largest = np.maximum.reduceat(w, starts)
+    lengths = np.array([_series_length(float(value)) for value in largest])
+    length = np.repeat(lengths, np.diff(np.append(starts, len(x))))[close]
+    for terms in np.unique(length):
+        cells = close[length == terms]
+        out[cells] = _series(x[cells], d[cells], v[cells], int(terms))
+    return out
+
+
 def _far(
     x: NDArray[np.float64], m: NDArray[np.float64], out: NDArray[np.float64] | None = None
 ) -> NDArray[np.float64]:
@@ -92,13 +121,18 @@ def _far(
     return out
 
 
-def _series(x: NDArray, d: NDArray, v: NDArray) -> NDArray[np.float64]:
+def _series_length(largest: float) -> int:
+    """The terms of the deviance series for the largest w = v^2 of a call: w^j < 1e-18."""
+    return 12 if largest >= 1e-2 else int(np.ceil(-18.0 / np.log10(max(largest, 1e-300))))
+
+
+def _series(x: NDArray, d: NDArray, v: NDArray, terms: int | None = None) -> NDArray[np.float64]:
     """The deviance series with v = d/(x + m) (0 where the element is not close), by Horner
     in w = v^2 with constant coefficients: 2 x v w sum_j w^(j-1)/(2j+1) + d v. Terms fall
-    by w each: stop at w^j < 1e-18 for the largest w."""
+    by w each: stop at w^j < 1e-18 for the largest w (or ``terms``, given)."""
     w = np.multiply(v, v, out=np.empty(np.shape(v)))
-    largest = float(w.max(initial=0.0))
-    terms = 12 if largest >= 1e-2 else int(np.ceil(-18.0 / np.log10(max(largest, 1e-300))))
+    if terms is None:
+        terms = _series_length(float(w.max(initial=0.0)))
     poly = np.full(w.shape, _SERIES[min(terms, 12) - 1])
     for coefficient in _SERIES[min(terms, 12) - 2 :: -1]:
         poly *= w

@@ -13,7 +13,7 @@ at N >= 10^8), so it is computed in three ways:
   flops per pair where the pmf's window has ~20 sqrt(mean) points.
 * **2-D pmf blocks (``information_sum`` only: 1 < ab/N <= 10, s + l <= N/2).** The pmf
   summed from 0 by Horner's rule over its ratios, per block of rows against a band of
-  columns (``_mid_mean_block``).
+  columns (``_MidBlocks``).
 * **Interpolated tiles (``information_sum`` only: 10 <= ab/N < 100, s + l <= N/2).** Before
   a tile of gathered pairs (64 sizes against up to 1024) goes pair by pair, its largest
   rectangle of such cells (>= 4096) is interpolated in (a, b) from the exact values at rounded
@@ -57,7 +57,7 @@ from numpy.typing import NDArray
 from chanceclust._expected.deviance_series import series_expected_deviance, series_min_mean
 from chanceclust._expected.elementary import unique
 from chanceclust._expected.interpolation import integer_checks, integer_nodes, lagrange
-from chanceclust._expected.pmfs import deviance, hypergeom_pmf
+from chanceclust._expected.pmfs import deviance, deviance_in_parts, hypergeom_pmf
 from chanceclust._expected.small_means import (
     SMALL_MEAN,
     small_mean_block,
@@ -76,9 +76,12 @@ _ROWS = 64
 _TILE = 1 << 16
 _PENDING = 1 << 17
 _SERIES_PENDING = 1 << 19
-# Cells of mean up to this go by 2-D blocks of the pmf (``_mid_mean_block``), whose window
+# Cells of mean up to this go by 2-D blocks of the pmf (``_MidBlocks``), whose window
 # starts at 0 (Bennett's half-width exceeds the mean up to ~100).
 _MID_MEAN = 10.0
+# Cells of the 2-D pmf blocks stepped together (``_MidBlocks``): their table of bd0 terms by
+# x (<= ~56 values a cell) stays within ~8 MB.
+_MID_CELLS = 1 << 14
 _MANY_PAIRS = 512  # from this many pairs in a block, step over x with vector operations
 # Up to this N the general route forms x N - a b in int64 (N**2 < 2**63); beyond, every pair
 # goes through ``_huge_pair_information``, which forms no such product.
@@ -143,7 +146,7 @@ def information_sum(
     (I(a, b) = I(b, a), weight w_a(a) w_b(b) + w_a(b) w_b(a)). Rows of sizes against columns:
     the cells of mean ab/N <= 1 (and a + b <= N/2) as 2-D blocks of the factorial-moment
     series (``small_means.small_mean_block``), of means 1 .. 10 as 2-D blocks of the pmf
-    (``_mid_mean_block``); the other pairs gathered and passed to
+    (``_MidBlocks``); the other pairs gathered and passed to
     :func:`pair_information` ``_PENDING`` at a time.
     """
     sizes_a, sizes_b = np.asarray(sizes_a, np.int64), np.asarray(sizes_b, np.int64)
@@ -194,7 +197,7 @@ def _chunk_end(columns, low, end, largest_row, n):
     """The end of a block of columns from ``low`` (at most ``end``): those of mean <= 1 for the
     largest row (within a factor 2^16: no overflow in ``small_mean_block``), or, past them, a
     band of columns within a factor 1 + 1/sqrt(mean) of the first, so that a centre per row
-    stays within ~sqrt(mean) of the means of its cells (``_mid_mean_block``)."""
+    stays within ~sqrt(mean) of the means of its cells (``_MidBlocks``)."""
     c0 = float(columns[low])
     top = largest_row * (c0 / n)
     if top <= SMALL_MEAN:
@@ -224,14 +227,17 @@ class _PairSums:
 
     def __init__(self, n: int) -> None:
         self.n = n
-        self.sum = 0.0
+        # The terms of the sum in the order they arise, added in that order by total(): the
+        # pmf-block parts are filled in later (``_MidBlocks``), with the same value and place.
+        self.parts: list[float] = []
+        self.mid = _MidBlocks(n, self.parts)
         self.pending: dict[str, list[tuple[NDArray, NDArray, NDArray]]] = {"series": [], "sums": []}
         self.count = {"series": 0, "sums": 0}
 
     def add_block(self, r, c, weights):
         """Rows r against columns c (r + c <= N/2 for every cell): cells of mean <= 1 by the
         factorial-moment series, of mean <= _MID_MEAN near their row's centre by
-        :func:`_mid_mean_block`, the others gathered."""
+        :class:`_MidBlocks`, the others gathered."""
         n = self.n
         mean = np.multiply.outer(r, c / float(n))
         small = mean <= SMALL_MEAN
@@ -254,11 +260,18 @@ class _PairSums:
             i, j = (np.flatnonzero(mid.any(axis=axis)) for axis in (1, 0))
             cells = (slice(i[0], i[-1] + 1), slice(j[0], j[-1] + 1))
             top = float(np.max(mean[cells], where=mid[cells], initial=0.0))
-            values = _mid_mean_block(
-                r[cells[0]], c[cells[1]], n, centre[cells[0]], mean[cells], top
+            self.mid.add(
+                r[cells[0]],
+                c[cells[1]],
+                centre[cells[0]],
+                mean[cells],
+                top,
+                mid[cells],
+                weights[cells],
+                total,
             )
-            total += float(np.sum(np.where(mid[cells], values, 0.0) * weights[cells]))
-        self.sum += total / n
+        else:
+            self.parts.append(total / n)
 
     def add_pairs(self, r, c, weights):
         """Every pair of rows r and columns c of nonzero weight: a rectangle of them by
@@ -268,7 +281,7 @@ class _PairSums:
             rows, columns = rectangle
             values = _smooth_block(r[rows], c[columns], self.n)
             if values is not None:
-                self.sum += float(np.sum(values * weights[rows, columns]))
+                self.parts.append(float(np.sum(values * weights[rows, columns])))
                 weights = weights.copy()
                 weights[rows, columns] = 0.0
         if weights.all():  # no selection: the block as it is
@@ -302,12 +315,16 @@ class _PairSums:
             return
         a, b, w = (np.concatenate(parts) for parts in zip(*pending, strict=True))
         self.pending[name], self.count[name] = [], 0
-        self.sum += float(w @ pair_information(a, b, self.n))
+        self.parts.append(float(w @ pair_information(a, b, self.n)))
 
     def total(self) -> float:
         self._flush("series")
         self._flush("sums")
-        return self.sum
+        self.mid.flush()
+        total = 0.0
+        for part in self.parts:  # one by one, in order: the sum of the block-by-block code
+            total += part
+        return total
 
 
 def _smooth_rectangle(r, c, n):
@@ -391,11 +408,7 @@ def _interpolated(r, c, n, sides):
     at_nodes = exact[:split].reshape(len(row_nodes), len(column_nodes))
     at_checks = exact[split:].reshape(len(row_checks), len(column_checks))
     row_basis, column_basis = lagrange(row_nodes, r).T, lagrange(column_nodes, c).T
-    guess = (
-        lagrange(row_nodes, row_checks)
-        @ at_nodes
-        @ lagrange(column_nodes, column_checks).T
-    )
+    guess = lagrange(row_nodes, row_checks) @ at_nodes @ lagrange(column_nodes, column_checks).T
     if np.abs(guess - at_checks).max() > _SMOOTH_TOL * np.abs(at_nodes).max():
         return None
     return row_basis.T @ at_nodes @ column_basis
@@ -421,33 +434,118 @@ def _summed_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> N
     return out / n
 
 
-def _mid_mean_block(s, l, n, centre, mean, top):
-    """E[bd0(X, mu)] for rows s (centres ``centre``) against columns l, mu = s l / N <= ``top``,
-    s + l <= N/2: the pmf summed from x = 0 by Horner's rule over its ratios
-    h(x+1)/h(x) = (s - x)(l - x) / ((x + 1)(N - s - l + x + 1)), normalized by its own sum
-    (no pmf anchor; mass < 1e-20 beyond the Bennett window's end, variance <= mean), for
-    bd0(x, m) with the row's integer centre m, then
-    E[bd0(X, mu)] = E[bd0(X, m)] - bd0(mu, m) (E[X] = mu): terms O(1) where
-    (mu - m)^2 <= 1.5 m, the callers' condition. Other cells: meaningless values."""
-    end = int(np.ceil(top + tail_halfwidth(np.array([top]))[0]))
-    end = min(end, int(max(s.max(), 1)))  # X <= s: the ratios vanish beyond
-    x = np.arange(end + 1.0)
-    sf, lf = s.astype(np.float64), l.astype(np.float64)
-    terms = deviance(x[None, :], centre[:, None], x[None, :] - centre[:, None])  # rows x (end+1)
-    rest = (float(n) + 1.0) - np.add.outer(sf, lf)  # N - s - l + 1 >= N/2 + 1
+class _MidBlocks:
+    """The 2-D pmf blocks of one sum (``_PairSums.add_block``): E[bd0(X, mu)] for rows s
+    (centres ``centre``) against columns l, mu = s l / N <= ``top``, s + l <= N/2, for the
+    block's cells ``mid`` (the callers' condition (mu - m)^2 <= 1.5 m). The pmf is summed from
+    x = 0 by Horner's rule over its ratios h(x+1)/h(x) = (s - x)(l - x) / ((x + 1)(N - s - l +
+    x + 1)) from the block's window end (Bennett's, at ``top``), normalized by its own sum (no
+    pmf anchor; mass < 1e-20 beyond, variance <= mean), for bd0(x, m) with the row's integer
+    centre m; then E[bd0(X, mu)] = E[bd0(X, m)] - bd0(mu, m) (E[X] = mu): terms O(1).
+
+    The blocks are gathered and their cells stepped together (one vector operation a step
+    over the cells of all of them, each cell from its own block's window end), every cell by
+    the same operations as block by block, so the values are the same to the bit; each
+    block's part sum(w E[bd0]) / N goes to its place in ``parts``."""
+
+    def __init__(self, n: int, parts: list[float]) -> None:
+        self.n = n
+        self.parts = parts
+        self.blocks: list[tuple] = []
+        self.cells = 0
+
+    def add(self, s, l, centre, mean, top, mid, weights, total):
+        """A block, whose part is ``total`` + its pmf sums (filled in by :meth:`flush`)."""
+        self.parts.append(total)
+        self.blocks.append((s, l, centre, mean, top, mid, weights, len(self.parts) - 1))
+        self.cells += np.count_nonzero(mid)
+        if self.cells >= _MID_CELLS:
+            self.flush()
+
+    def flush(self):
+        """Every gathered block's part, its cells stepped together from the longest window."""
+        if not self.blocks:
+            return
+        blocks, self.blocks, self.cells = self.blocks, [], 0
+        n = self.n
+        tops = np.array([block[4] for block in blocks])
+        ends = np.ceil(tops + tail_halfwidth(tops)).astype(np.int64)
+        ends = np.minimum(ends, [max(int(block[0].max()), 1) for block in blocks])
+        # bd0(x, m) for x = 0 .. the block's end, for each row's centre m: row after row.
+        rows = np.array([len(block[2]) for block in blocks])
+        centre = np.concatenate([block[2] for block in blocks])
+        width = np.repeat(ends + 1, rows)
+        firsts = np.cumsum(rows * (ends + 1)) - rows * (ends + 1)
+        x = np.arange(width.sum()) - np.repeat(np.cumsum(width) - width, width)
+        terms = _deviance_in_blocks(x.astype(np.float64), np.repeat(centre, width), firsts)
+        steps = int(ends.max()) + 1
+        # by_row[x, r]: bd0(x, m) of row r (the blocks' rows one after the other), x <= its end.
+        at = np.add.outer(np.arange(steps), np.cumsum(width) - width)
+        by_row = terms[np.minimum(at, len(terms) - 1, out=at)]
+        # (s - k) / (k + 1) for each row's size s and step k.
+        k = np.arange(steps, dtype=np.float64)[:, None]
+        row_factors = (np.concatenate([block[0] for block in blocks]) - k) / (k + 1.0)
+        cells = [np.nonzero(block[5]) for block in blocks]
+        end = np.repeat(ends, [len(i) for i, _ in cells])
+        order = np.argsort(-end, kind="stable")  # the longest first: steps over a prefix
+        first_rows = np.cumsum(rows) - rows
+        row = np.concatenate([first + i for first, (i, _) in zip(first_rows, cells, strict=True)])
+        sf = np.concatenate([block[0][i] for block, (i, _) in zip(blocks, cells, strict=True)])
+        lf = np.concatenate([block[1][j] for block, (_, j) in zip(blocks, cells, strict=True)])
+        sf, lf = sf.astype(np.float64)[order], lf.astype(np.float64)[order]
+        end, row = end[order], row[order]
+        rest = (float(n) + 1.0) - (sf + lf)  # N - s - l + 1 >= N/2 + 1
+        active = np.searchsorted(-end, -np.arange(steps), "left")  # the cells whose end is > k
+        starting = np.searchsorted(-end, -np.arange(steps), "right")  # ... >= k
+        sums = np.empty((2, len(sf)))  # E[bd0(X, m)] and the mass, unnormalized
+        ratio, other = np.empty(len(sf)), np.empty(len(sf))
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            for k in range(steps - 1, -1, -1):
+                m, new = int(active[k]), int(starting[k])
+                if new > m:  # the cells whose window ends at k
+                    by_row[k].take(row[m:new], out=sums[0, m:new], mode="clip")
+                    sums[1, m:new] = 1.0
+                if not m:
+                    continue
+                row_factors[k].take(row[:m], out=ratio[:m], mode="clip")
+                np.subtract(lf[:m], k, out=other[:m])
+                ratio[:m] *= other[:m]
+                np.add(rest[:m], float(k), out=other[:m])
+                ratio[:m] /= other[:m]
+                sums[:, :m] *= ratio[:m]
+                by_row[k].take(row[:m], out=other[:m], mode="clip")
+                sums[0, :m] += other[:m]
+                sums[1, :m] += 1.0
+        # E[bd0(X, m)] - bd0(mu, m) on every block's cells, row after row, then each part.
+        mean = np.concatenate([block[3].ravel() for block in blocks])
+        width = np.array([block[3].shape[1] for block in blocks])
+        firsts = np.cumsum(rows * width) - rows * width
+        at_mean = _deviance_in_blocks(mean, np.repeat(centre, np.repeat(width, rows)), firsts)
+        values = np.zeros(len(at_mean))
+        place = np.concatenate(
+            [
+                first + i * block[5].shape[1] + j
+                for first, block, (i, j) in zip(firsts, blocks, cells, strict=True)
+            ]
+        )
+        values[place[order]] = sums[0] / sums[1]
+        values -= at_mean
+        mid = np.concatenate([block[5].ravel() for block in blocks])
+        weights = np.concatenate([block[6].ravel() for block in blocks])
+        values = np.where(mid, values, 0.0)
+        values *= weights
+        for block, first in zip(blocks, firsts, strict=True):
+            shape, part = block[5].shape, block[7]
+            total = self.parts[part]
+            total += float(np.sum(values[first : first + shape[0] * shape[1]].reshape(shape)))
+            self.parts[part] = total / n
+
+
+def _deviance_in_blocks(x, m, firsts):
+    """bd0(x, m) (d = x - m) of blocks raveled one after the other, starting at ``firsts``, as
+    one call of ``pmfs.deviance`` per block would give it (``pmfs.deviance_in_parts``)."""
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        total = np.repeat(terms[:, end : end + 1], len(lf), axis=1)
-        mass = np.ones(total.shape)
-        ratio = np.empty(total.shape)
-        for k in range(end - 1, -1, -1):
-            np.add(rest, float(k), out=ratio)
-            np.divide(np.multiply.outer((sf - k) / (k + 1.0), lf - k), ratio, out=ratio)
-            total *= ratio
-            total += terms[:, k : k + 1]
-            mass *= ratio
-            mass += 1.0
-        delta = mean - centre[:, None]
-        return total / mass - deviance(mean, centre[:, None], delta)
+        return deviance_in_parts(x, m, x - m, firsts)
 
 
 # ---------------------------------------------------------------- grouped route
