@@ -158,21 +158,8 @@ def rand_index_variance(
 
     Notes
     -----
-    The sum over pairs of element pairs of docs/math.md#math-rand-variance: for two fixed
-    size sequences (perm) in exact rational arithmetic on the sums of falling factorials of
-    the sizes, then one rounding; with a random side (num, all) regrouped so that nothing
-    cancels, a random side entering through g = p1 - p2 and v = p2 - p1^2 of its mixture
-    of i.i.d. labelings.
-
-    Accuracy and range (tests/reference/variance.json, 80-digit references
-    from first principles): <= 1e-12 relative for every model and side, N
-    from 2 to 10^15 from a table, measured <= 1e-15. Under num with a mean
-    cluster size below about log K + 2 (its size law) v = p1^2 expm1(c),
-    with c the curvature of log S(., K) (``_expected.curvature.stirling2_ratio_curvature``:
-    an asymptotic expansion where the size law's lattice variance is >= 1000,
-    <= 3e-13 relative against 40-digit references up to N = 10^15). Cost
-    O(distinct cluster sizes) after the table, otherwise independent of N;
-    memory constant.
+    Exact rationals under perm, else <= 1e-12 relative for N up to 10^15; routes, accuracy
+    and cost: docs/math.md#math-rand-variance and #math-accuracy.
 
     References
     ----------
@@ -247,13 +234,8 @@ def standardized_rand_index(
 
     Notes
     -----
-    The numerator is computed as 2 (N11/P - a1 b1) + (a1 - Q(A)/P) +
-    (b1 - Q(B)/P) in exact rational arithmetic, with a random side's a1 as
-    1/u0 + E[1/u - 1/u0] (u0 its heaviest slot), so the only error is that
-    of the small correction E[1/u - 1/u0], not a cancellation (z to 1e-12
-    relative against the references of :func:`rand_index_variance`). The
-    z-score is not a p-value: the null law of RI is not Gaussian for small N
-    or very unequal clusters. Cost as :func:`rand_index_variance`.
+    The numerator in exact rationals, z to 1e-12 relative; not a p-value
+    (docs/math.md#math-rand-variance).
 
     Examples
     --------
@@ -480,32 +462,8 @@ def mutual_information_variance(
 
     Notes
     -----
-    docs/math.md#math-mi-variance: N MI = sum_ij bd0(n_ij, a_i b_j / N) exactly, a sum of
-    non-negative cell terms, so no E[MI^2] - E[MI]^2 is formed. Given both size sequences,
-    the covariances of pairs of cells by their Lancaster expansion (#math-mi-lancaster), else
-    by double sums over the joint law of the two cells. A random side enters through its
-    size moments (exact integers over Stirling or Bell numbers) and the total-variance split
-    (N <= 30 with one random side, N <= 20 with two); beyond, as a mixture over u of i.i.d.
-    uniform labelings, by sums over the slots. num with small clusters has no such form: it
-    stays on the sums over sizes up to N = 1000 with one random side and N = 100 with two,
-    and is refused beyond. One-sided perm equals two-sided perm. The routes and their
-    switches: docs/math.md#math-routes.
-
-    Accuracy: <= 1e-10 relative tested, against enumeration of every
-    clustering pair for N <= 8 (every model and side; measured <= 3e-15),
-    against 40-digit evaluations of the defining sums
-    (tests/reference/mi_variance.json, mi_variance_smooth.json: perm N = 10
-    to 10^5, num and all N = 10 to 20; measured <= 2.4e-15), and the slot
-    routes against the size route for N <= 60 (<= 1e-15); beyond, against
-    Monte Carlo (N = 800).
-    Cost under perm: O(D_A D_B w k + k D_A D_B (D_A + D_B)) for D distinct sizes
-    per side, windows of w ~ 20 sqrt(mean cell count) points and k <= 8 orders
-    (0.3-0.55 s at N = 10^6, K = 100 x 100 with Dirichlet sizes; the double
-    sums, where taken, O(D_A D_B (D_A + D_B) w')); num and all: the same over
-    every size for N <= 30 (two random sides 20), then
-    O(slots x K_A x w') one-sided and O(slot pairs x w') two-sided, batched
-    over the slots and pairs (below 0.5 s from N = 200 to 10^6, K <= 100;
-    benchmarks/SMI_SLOTS.md).
+    <= 1e-10 relative tested (measured <= 3e-15). Routes, switches, accuracy and cost:
+    docs/math.md#math-mi-variance, #math-mi-lancaster and #math-routes.
 
     References
     ----------
@@ -573,12 +531,8 @@ def standardized_mutual_information(
 
     Notes
     -----
-    MI and E[MI] are each accurate to ~1e-15 and ~1e-13 relative; their
-    difference is of the order of sd[MI] ~ sqrt((K_A - 1)(K_B - 1) / 2) / N
-    while E[MI] ~ (K_A - 1)(K_B - 1) / (2N), so the z-score has an absolute
-    error of about 1e-13 sqrt((K_A - 1)(K_B - 1)) (relative to 1e-12 where
-    abs(z) >= 1 and K <= 100). The z-score is not a p-value: the null law of MI is
-    skewed (a scaled chi-squared at large N), not Gaussian.
+    Absolute error about 1e-13 sqrt((K_A - 1)(K_B - 1)); not a p-value
+    (docs/math.md#math-mi-variance).
 
     Examples
     --------
