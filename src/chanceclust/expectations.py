@@ -90,10 +90,6 @@ def expected_rand_index(
 
     Formula: docs/math.md#math-expected-rand (paper eqs. 5, 11, 15, 18, 19).
 
-    E[RI] = p_A p_B + (1 - p_A)(1 - p_B), where p_X is the probability that
-    two given elements share a cluster of X: Q(X)/C(N,2) under perm or for a
-    fixed reference, S(N-1,K)/S(N,K) under num, B_{N-1}/B_N under all.
-
     Parameters
     ----------
     %(labels)s
@@ -113,10 +109,8 @@ def expected_rand_index(
 
     Notes
     -----
-    Exact rational arithmetic then one rounding under perm; under num and all the
-    ratios of Stirling and Bell numbers are moments of a mixture of i.i.d. labelings
-    (docs/math.md#math-laws), measured <= 6e-16 relative against 50-digit references
-    up to N = 2^63 - 1. Cost O(K_A + K_B) after the table (constant in N under all).
+    Exact under perm, else ~1e-15 relative up to N = 2^63 - 1; method, accuracy and cost:
+    docs/math.md#math-laws and #math-accuracy.
 
     References
     ----------
@@ -151,10 +145,8 @@ def expected_mutual_information(
 ) -> float:
     """Expected mutual information (nats) of two clusterings under a random model.
 
-    E[MI] = sum_a sum_b w_A(a) w_B(b) sum_n h(n; N, a, b) (n/N) log(N n / (a b)),
-    with w_X(a) the expected number of clusters of size a in X (docs/math.md#math-expected-mi) and
-    h the hypergeometric pmf. Under perm this is the EMI of Vinh, Epps and
-    Bailey (2010) used by scikit-learn's ``adjusted_mutual_info_score``.
+    Formula: docs/math.md#math-expected-mi (under perm the EMI of Vinh, Epps and Bailey
+    2010, scikit-learn's ``adjusted_mutual_info_score``).
 
     Parameters
     ----------
@@ -175,16 +167,9 @@ def expected_mutual_information(
 
     Notes
     -----
-    Every sum has non-negative terms (deviances bd0 under accurate binomial and
-    hypergeometric pmfs), so E[MI] keeps ~1e-13 relative accuracy at any N, where
-    E[H(A)] + E[H(B)] - E[H(A,B)] would cancel. Under num and all the sums over the
-    random side's sizes collapse to binomial sums; terms outside a Bennett window of
-    probability 1e-20 are dropped (docs/math.md#math-windows); the routes, switches and
-    their accuracy are in docs/math.md#math-routes. Any N up to 2^63 - 1: measured
-    <= 5e-15 relative (num, all; < 0.1 s) and <= 2e-15 per size pair (perm) against
-    50-digit references; num with small clusters (any K up to N - 2) <= 1e-12 against
-    Fourier-inversion references at K = 10^6 .. 2^62. Cost under perm: O(sqrt(ab/N))
-    per size pair of mean ab/N below 100, a few hundred flops per pair above.
+    Sums of non-negative terms: ~1e-13 relative at any N up to 2^63 - 1. Sums, windows,
+    routes, accuracy and cost: docs/math.md#math-collapsed-sums, #math-windows,
+    #math-routes and #math-accuracy.
 
     References
     ----------
@@ -261,8 +246,7 @@ def expected_rand_index_baseline(
 
     Notes
     -----
-    Any ``n`` up to 2^63 - 1: constant memory and < 0.1 s under every model; pair counts
-    are exact integers. Accuracy as :func:`expected_rand_index`.
+    Any ``n`` up to 2^63 - 1; accuracy and cost: docs/math.md#math-accuracy.
 
     Examples
     --------
@@ -316,11 +300,8 @@ def expected_mutual_information_baseline(
 
     Notes
     -----
-    Any ``n`` up to 2^63 - 1. num and all: constant memory, <= 0.03 s at n = 2^63 - 1
-    (benchmarks/HUGE_N.md). perm: the cost grows with the number of distinct size pairs
-    (two Zipf sequences of 1000 sizes: < 1 s and < 300 MB at every n from 10^6 to
-    2^63 - 1, benchmarks/PERM_HUGE_N.md). Accuracy and method as
-    :func:`expected_mutual_information` (docs/math.md#math-collapsed-sums).
+    Any ``n`` up to 2^63 - 1; method, accuracy and cost: docs/math.md#math-collapsed-sums
+    and #math-accuracy.
 
     Examples
     --------
@@ -366,8 +347,7 @@ def same_cluster_probability(
 
     Notes
     -----
-    Exact rational arithmetic for perm; under num and all moments of the size law
-    (docs/math.md#math-laws), relative error ~1e-15.
+    Exact for perm, else ~1e-15 relative (docs/math.md#math-laws).
 
     Examples
     --------
