@@ -51,8 +51,6 @@ def entropy(
 
     Formula: docs/math.md#math-information (paper eq. 20).
 
-    H(A) = -sum_i (a_i/N) log(a_i/N).
-
     Parameters
     ----------
     labels : array-like of shape (n_samples,)
@@ -68,8 +66,7 @@ def entropy(
 
     Notes
     -----
-    Accuracy ~1e-15 relative (``log1p`` for a cluster holding most elements).
-    O(N) to count the sizes, then O(K).
+    ~1e-15 relative; O(N) to count the sizes, then O(K) (docs/math.md#math-accuracy).
 
     Examples
     --------
@@ -102,8 +99,6 @@ def rand_index(
     """Rand index: the fraction of element pairs on which two clusterings agree.
 
     Formula: docs/math.md#math-rand (paper eq. 3).
-
-    RI = (N11 + N00) / C(N, 2) = (C(N,2) + 2 N11 - Q(A) - Q(B)) / C(N, 2).
 
     Parameters
     ----------
@@ -400,8 +395,6 @@ def mutual_information(
 
     Formula: docs/math.md#math-information (paper eq. 21).
 
-    MI = sum_ij (n_ij/N) log(N n_ij / (a_i b_j)) = H(A) + H(B) - H(A, B).
-
     Parameters
     ----------
     %(inputs)s
@@ -414,9 +407,8 @@ def mutual_information(
 
     Notes
     -----
-    Computed as a sum of non-negative deviance terms (no cancellation), so
-    the relative error is ~1e-15 even when MI is tiny compared with the
-    entropies. O(non-zero cells) after the table.
+    A sum of non-negative terms: ~1e-15 relative even for a tiny MI; O(non-zero cells)
+    after the table (docs/math.md#math-accuracy).
 
     See Also
     --------
@@ -484,10 +476,8 @@ default="arithmetic"
 
     Notes
     -----
-    MI and the entropies to ~1e-15 relative (sums of non-negative terms); an
-    MI at its bound (identical partitions, or a refinement under "min") gives
-    exactly 1.0. O(non-zero cells) after the table. Normalizations:
-    docs/math.md#math-information.
+    An MI at its bound (identical partitions, or a refinement under "min") gives exactly
+    1.0. Normalizations, accuracy: docs/math.md#math-information and #math-accuracy.
 
     Examples
     --------
@@ -564,11 +554,8 @@ def homogeneity_completeness_v_measure(
     """Homogeneity, completeness and V-measure of a clustering against a reference
     (Rosenberg & Hirschberg 2007).
 
-    Formula: docs/math.md#math-information. Homogeneity h = MI / H(A) (each cluster holds
-    members of a single class of ``labels_true``), completeness c = MI / H(B) (each class
-    is in a single cluster), V = (1 + beta) h c / (beta h + c). They are the NMI with the
-    one-side normalizations "true" and "pred", and V with ``beta=1`` is the arithmetic NMI;
-    none is adjusted for chance (use :func:`adjusted_mutual_information`).
+    Formula: docs/math.md#math-information (h = MI / H(A), c = MI / H(B), V their weighted
+    harmonic mean). None is adjusted for chance (use :func:`adjusted_mutual_information`).
 
     Parameters
     ----------
@@ -586,8 +573,7 @@ def homogeneity_completeness_v_measure(
 
     Notes
     -----
-    MI and the entropies to ~1e-15 relative; an MI at its bound gives exactly 1.0.
-    O(non-zero cells) after the table.
+    An MI at its bound gives exactly 1.0; accuracy as :func:`normalized_mutual_information`.
 
     See Also
     --------
@@ -723,10 +709,8 @@ def pair_confusion_matrix(
 ) -> NDArray[Any]:
     """The 2 x 2 pair confusion matrix of two clusterings, as scikit-learn defines it.
 
-    Formula: docs/math.md#math-rand. Over *ordered* pairs of distinct elements:
-    ``C[0, 0]`` apart in both, ``C[0, 1]`` together in ``labels_pred`` only (false
-    positives), ``C[1, 0]`` together in ``labels_true`` only (false negatives), ``C[1, 1]``
-    together in both; so ``C = 2 * [[n00, n01], [n10, n11]]`` of :func:`pair_counts`.
+    Over *ordered* pairs of distinct elements, ``C = 2 * [[n00, n01], [n10, n11]]`` of
+    :func:`pair_counts` (``C[0, 1]``: false positives); docs/math.md#math-information.
 
     Parameters
     ----------
@@ -842,9 +826,6 @@ def variation_of_information(
 
     Formula: docs/math.md#math-information.
 
-    VI = sum_ij (n_ij/N) (log(a_i/n_ij) + log(b_j/n_ij)), every term >= 0, so
-    no cancellation as in H(A) + H(B) - 2 MI.
-
     Parameters
     ----------
     %(inputs)s
@@ -857,8 +838,7 @@ def variation_of_information(
 
     Notes
     -----
-    Accuracy ~1e-15 relative (every term >= 0, logs by ``log1p``).
-    O(non-zero cells) after the table.
+    ~1e-15 relative (every term >= 0); O(non-zero cells) after the table.
 
     Examples
     --------
