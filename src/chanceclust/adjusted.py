@@ -1,10 +1,6 @@
 """Chance-adjusted Rand index and mutual information: (s - E[s]) / (s_max - E[s]).
 
-Degenerate ensembles (s_max - E[s] = 0, docs/math.md#math-degenerate) give 1.0 when s equals
-s_max and 0.0 otherwise, never NaN, with scikit-learn's conventions where it has one: both
-clusterings with a single cluster (or N = 0) give 1.0, exactly one gives 0.0. Except for AMI
-under ``all``: two single-cluster clusterings have MI = 0 < E[MI] two-sided, so a negative AMI
-(-0.40 at N = 3, -0.72 at N = 100), and one-sided their MI is 0 in every draw: 0.0.
+Degenerate ensembles (s_max - E[s] = 0) follow docs/math.md#math-degenerate, never NaN.
 """
 
 from __future__ import annotations
@@ -71,9 +67,8 @@ def adjusted_rand_index(
 
     Notes
     -----
-    perm: exact integer arithmetic, 2 (N11 N00 - N10 N01) / ((N11 + N10)(N10 + N00)
-    + (N11 + N01)(N01 + N00)), then one rounding. num and all: absolute error
-    ~1e-15. O(cells) after the table.
+    perm: exact integers, one rounding; num and all: ~1e-15 absolute. O(cells) after the
+    table.
 
     References
     ----------
@@ -192,25 +187,17 @@ default="arithmetic"
     Returns
     -------
     float
-        At most 1.0; 0.0 is the model's chance level. 1.0 when both
-        clusterings have a single cluster or N = 0 (scikit-learn), under ``perm``
-        and ``num``; under two-sided ``all`` two single-cluster clusterings share
-        less than two random partitions (MI = 0 < E[MI]): negative, -0.40 at N = 3,
-        -0.72 at N = 100; one-sided ``all``: 0.0.
-        For identical clusterings it is 1.0 under ``perm`` only: under ``num`` and
-        ``all`` s_max is the model's largest entropy (log K, log N), which a
-        clustering with unequal cluster sizes does not reach, so AMI(A, A) < 1
-        (the paper's convention: s_max is the largest entropy of the model's
-        clusterings; under two-sided ``all`` at small N it can even be negative). One-sided with
-        ``average_method="true"`` the bound is the reference's own entropy, and a
-        perfect answer scores 1.0 under every model.
+        At most 1.0; 0.0 is the model's chance level. Two single-cluster clusterings
+        give 1.0 (or N = 0) under ``perm`` and ``num``; under two-sided ``all`` a
+        negative value, -0.40 at N = 3, -0.72 at N = 100; one-sided ``all``: 0.0.
+        Identical clusterings give 1.0 under ``perm``, and one-sided with
+        ``average_method="true"``; under ``num`` and ``all`` s_max is the model's
+        largest entropy, so AMI(A, A) < 1 for unequal sizes.
 
     Notes
     -----
-    s_max = f(u, v) with, per side, the largest entropy in its ensemble
-    (docs/math.md#math-s-max): perm H(A), H(B); num log K_A, log K_B; all log N. One-sided,
-    the reference keeps its own entropy (the paper's rule; clusim uses log K or log N).
-    Accuracy ~1e-13 absolute (that of E[MI]); cost that of E[MI] plus O(non-zero cells).
+    s_max per model and side: docs/math.md#math-s-max (one-sided, the reference keeps its
+    own entropy). ~1e-13 absolute (that of E[MI]); cost that of E[MI] plus O(cells).
 
     References
     ----------
