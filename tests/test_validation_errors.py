@@ -408,7 +408,10 @@ def test_information_of_an_empty_summary():
 
 def test_draws_beyond_what_numpy_can_index(monkeypatch):
     # where the OS does not say how much memory there is, numpy's refusal is ours
-    monkeypatch.setattr(samplers, "_physical_memory", lambda: None)
+    def no_sysconf(name):
+        raise OSError(name)
+
+    monkeypatch.setattr(samplers.os, "sysconf", no_sysconf)
     with pytest.raises(
         InvalidInputError,
         match=r"Drawing m=1099511627776 clustering\(s\) of n=1099511627776 elements would need about .* draw fewer",

@@ -51,8 +51,7 @@ def random_clustering(
 
     Notes
     -----
-    Exactly uniform (up to the rounding of the probabilities involved); the algorithms are
-    those of :func:`random_clusterings`.
+    Exactly uniform (up to the rounding of the probabilities), as :func:`random_clusterings`.
 
     Examples
     --------
@@ -91,24 +90,8 @@ def random_clusterings(
 
     Notes
     -----
-    Algorithms (docs/math.md#math-samplers), each exactly uniform:
-
-    perm
-        A uniform permutation of the label sequence: every partition with this size
-        multiset is hit by the same number of labelings.
-    all (Stam 1983)
-        Draw u with P(u) = u^N / (e u! B_N), then N i.i.d. uniform labels in 0..u-1,
-        relabelled; a partition with k blocks then has probability
-        sum_u (u)_k / (e u! B_N) = 1/B_N. The law of u is evaluated in log space on the
-        window where its weights exceed ~4.5e-35 of the largest (docs/math.md#math-laws).
-    num (uniform surjection)
-        The size vector of a uniform surjection is that of K i.i.d. zero-truncated
-        Poisson(rho) variables conditioned on summing to N. Through a Poisson-process
-        view (first points t_i i.i.d., accepted with probability Poisson(M; L) /
-        Poisson(M; M), M = N - K, L = rho sum (1 - t_i), then a multinomial) the
-        conditioning is exact, with an acceptance bounded away from 0 for every K
-        (rho / (1 - e^-rho) = N / K), so the expected cost is O(N + K); then a uniform
-        permutation of the label sequence.
+    Each exactly uniform in expected O(N + K): perm a uniform permutation of the label
+    sequence, all by Stam (1983), num a uniform surjection; docs/math.md#math-samplers.
 
     References
     ----------
@@ -135,14 +118,6 @@ def random_clusterings(
     return out
 
 
-def _physical_memory() -> int | None:
-    """Bytes of physical memory of this machine, or None where the OS does not say."""
-    try:
-        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
-    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
-        return None
-
-
 def _bytes(size: float) -> str:
     for unit, scale in (("EB", 1e18), ("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
         if size >= scale:
@@ -153,7 +128,10 @@ def _bytes(size: float) -> str:
 def _output(m: int, n: int) -> NDArray[np.int64]:
     """The (m, n) int64 array of the draws, refused before allocating if it cannot fit."""
     need = 8 * m * n  # the labels alone; a draw's work arrays add O(n) more
-    memory = _physical_memory()
+    try:  # bytes of physical memory, None where the OS does not say
+        memory: int | None = int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        memory = None
     error = UnsupportedError(
         f"Drawing m={m} clustering(s) of n={n} elements would need about {_bytes(need)} of "
         "memory for the labels (8 bytes each)"
