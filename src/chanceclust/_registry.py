@@ -136,10 +136,6 @@ def _one(*_: Any) -> float:
     return 1.0
 
 
-def _zero(*_: Any) -> float:
-    return 0.0
-
-
 def _ari_batch(table: Table, sides: Sides | None, method: str) -> Kernel:
     expectation = _rand_expectation(_random(sides))
     return lambda t: _adjusted_rand_values(*t.pair_counts, expectation)
@@ -294,7 +290,7 @@ _MEASURES = (
         batch=lambda table, sides, method: lambda t: _variation_of_information_values(
             t.x, t.a, t.b, t.n, t.starts
         ),
-        best=_zero,
+        best=lambda *_: 0.0,
         distance=True,
     ),
     Measure(

@@ -981,11 +981,6 @@ def _parse_labels_arrow(
     return Clustering(name, "labels", Column(_dictionary(codes, values, pa)), None, where)
 
 
-def _strip_cell(field: str) -> str | None:
-    """A one-column table's field: stripped, None for an empty line (the csv module skips it)."""
-    return None if field == "" else field.strip()
-
-
 def _parse_table_arrow(
     text: str, name: str, fmt: str, columns: Sequence[str | None], id_column: str | None,
     pa: Any, data: bytes | None = None, header: bool | None = None,
@@ -1025,8 +1020,9 @@ def _parse_table_arrow(
             if "" in read[i][0] or len(read[i][0]) != len(read[i][1]):
                 return None  # an empty or repeated id: the Python parser names its line
         else:
-            read[i] = _clean_codes(table.column(names[i]),
-                                   _strip_cell if len(first) == 1 else str.strip)
+            # a one-column table's empty line is None (the csv module skips it)
+            read[i] = _clean_codes(table.column(names[i]), str.strip if len(first) > 1
+                                   else lambda field: None if field == "" else field.strip())
     del table
     decision = _decided(first, 1, chosen, header, named,
                         {i: values for i, (values, _) in read.items()})
