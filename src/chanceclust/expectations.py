@@ -168,8 +168,8 @@ def expected_mutual_information(
     Notes
     -----
     Sums of non-negative terms: ~1e-13 relative at any N up to 2^63 - 1. Sums, windows,
-    routes, accuracy and cost: docs/math.md#math-collapsed-sums, #math-windows,
-    #math-routes and #math-accuracy.
+    routes, accuracy and cost:
+    docs/math.md#math-collapsed-sums, #math-windows, #math-routes and #math-accuracy.
 
     References
     ----------
@@ -300,8 +300,8 @@ def expected_mutual_information_baseline(
 
     Notes
     -----
-    Any ``n`` up to 2^63 - 1; method, accuracy and cost: docs/math.md#math-collapsed-sums
-    and #math-accuracy.
+    Any ``n`` up to 2^63 - 1; method, accuracy and cost:
+    docs/math.md#math-collapsed-sums and #math-accuracy.
 
     Examples
     --------
