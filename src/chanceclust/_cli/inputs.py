@@ -127,16 +127,10 @@ def pair_paths(args: argparse.Namespace) -> list[str]:
     if args.a is not None and args.b is None and len(args.column or []) == 2:
         return [args.a, args.a]
     if args.a is None or args.b is None:
-        raise _missing_clusterings(args)
+        missing = "A, B" if args.a is None else "B"
+        raise UsageError(f"the following arguments are required: {missing} (or --contingency "
+                         f"CELLS) (see '{PROG} {args.command} --help')")
     return [args.a, args.b]
-
-
-def _missing_clusterings(args: argparse.Namespace) -> UsageError:
-    missing = "A, B" if args.a is None else "B"
-    return UsageError(
-        f"the following arguments are required: {missing} (or --contingency CELLS) "
-        f"(see '{PROG} {args.command} --help')"
-    )
 
 
 def large_table(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:

@@ -40,11 +40,6 @@ def _same(labels: np.ndarray) -> np.ndarray:
     return labels[:, None] == labels[None, :]
 
 
-def _agreements(same_z: np.ndarray, same_refs: list[np.ndarray]) -> np.ndarray:
-    """Number of agreeing pairs (RI * 190) of Z with each reference."""
-    return np.array([((same_z == s).sum() - N) // 2 for s in same_refs])
-
-
 def _size_sequences() -> list[tuple[int, ...]]:
     """Size sequences of ten clusters that can reach RI(Y, Z) <= 145/190.
 
@@ -95,7 +90,8 @@ def admissible_z() -> list[np.ndarray]:
                     z[list(group)] = g
                 singles = [i for i in rest if not any(i in group for group in groups)]
                 z[singles] = np.arange(len(groups) + 1, len(groups) + 1 + len(singles))
-                if _cost(_agreements(_same(z), same_refs)) == 0:
+                same_z = _same(z)  # agreeing pairs (RI * 190) of Z with each reference:
+                if _cost(np.array([((same_z == s).sum() - N) // 2 for s in same_refs])) == 0:
                     canon = _canonical(z)
                     found.setdefault(tuple(canon), canon)
     return [found[key] for key in sorted(found)]
