@@ -1,8 +1,6 @@
 """Exact variances of the Rand index and the mutual information, and the z-scores SRI and SMI.
 
-Var[RI]: the pair-pair sum of docs/math.md#math-rand-variance, regrouped for random sides so
-that nothing cancels; Var[MI]: #math-mi-variance. A one-sided reference enters exactly as a
-perm side with its sizes (#math-models), so one-sided perm equals two-sided perm.
+docs/math.md#math-rand-variance and #math-mi-variance; a one-sided reference is a perm side.
 """
 
 from __future__ import annotations
@@ -99,7 +97,6 @@ def _table_variance(table: Table, sides: tuple[Side, Side]) -> Number:
     n = table.n
     if n < 2:
         return Fraction(0)
-    # One-sided, the reference acts as a perm side with its own sizes (module notes).
     true, pred = sides
     if _is_fixed(true.law) and _is_fixed(pred.law):
         return _exact_variance(n, _fixed_moments(true.law), _fixed_moments(pred.law))
@@ -184,11 +181,8 @@ def rand_index_variance(
 
 
 def _table_centered(table: Table, sides: tuple[Side, Side]) -> Fraction:
-    """RI - E[RI] = 2 (N11/P - a1 b1) + (a1 - Q(A)/P) + (b1 - Q(B)/P), evaluated exactly.
-
-    Floats a1, b1 (random sides) enter as their exact binary values, so the
-    only error is theirs, never a cancellation in this sum.
-    """
+    """RI - E[RI] in exact rationals (docs/math.md#math-rand-variance): floats a1, b1 of
+    random sides enter as their exact binary values, so no cancellation in this sum."""
     counts = _pair_counts(table)
     pairs = counts.total
     a1, b1 = (exact_pair_probability(side.law) for side in sides)
