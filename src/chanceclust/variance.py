@@ -130,10 +130,6 @@ def rand_index_variance(
 
     Formula: docs/math.md#math-rand-variance.
 
-    The random clusterings have the cluster sizes (perm), the numbers of
-    clusters (num) or only the number of elements (all) of ``labels_true``
-    and ``labels_pred``; one-sided, ``labels_true`` is a fixed reference.
-
     Parameters
     ----------
     %(labels)s
@@ -421,10 +417,6 @@ def mutual_information_variance(
     """Exact variance of the mutual information (nats^2) of two random clusterings.
 
     Formula: docs/math.md#math-mi-variance.
-
-    The random clusterings have the cluster sizes (perm), the numbers of
-    clusters (num) or only the number of elements (all) of ``labels_true``
-    and ``labels_pred``; one-sided, ``labels_true`` is a fixed reference.
 
     Parameters
     ----------
