@@ -698,7 +698,7 @@ def _ints(array: Any, fill: int | None = None) -> np.ndarray:
     """The values of a pyarrow integer array as numpy, ``fill`` where null (a copy then).
 
     Read from its buffers: ``pyarrow.Array.to_numpy`` imports pandas (half a second) in some
-    pyarrow versions, and so does pyarrow's fill_null (through ``pyarrow.scalar``).
+    pyarrow versions, and so does ``pyarrow.Array.fill_null`` (through ``pyarrow.scalar``).
     """
     dtype = np.dtype(f"int{array.type.bit_width}")
     if not len(array):
@@ -789,8 +789,7 @@ def _plain(text: str) -> bool:
 
 
 def _parse_pairs_arrow(text: str, name: str, pa: Any, pc: Any) -> Clustering | None:
-    """The pairs of :func:`_parse_keyed` by pyarrow's kernels; None where a line is not two
-    TAB fields."""
+    """:func:`_parse_keyed` (pairs) by pyarrow's kernels; None where a line is not 2 fields."""
     if _plain(text):  # machine-written: pyarrow's csv reader, line i is element i
         table = _csv_columns(text, pa, ["e", "l"], delimiter="\t", kind=pa.string())
         if table is None:
@@ -817,7 +816,7 @@ def _parse_pairs_arrow(text: str, name: str, pa: Any, pc: Any) -> Clustering | N
 
 
 def _parse_clusters_arrow(text: str, name: str, pa: Any, pc: Any) -> Clustering:
-    """the clusters of :func:`_parse_keyed` by pyarrow's kernels: label ``"k"`` for the k-th cluster line."""
+    """:func:`_parse_keyed` (clusters) by pyarrow's kernels: label ``"k"`` for the k-th line."""
     lines, numbers = _arrow_data_lines(text, pa, pc)
     members = pc.ascii_split_whitespace(lines)
     sizes = pc.list_value_length(members).to_numpy(zero_copy_only=False)
