@@ -31,6 +31,9 @@ ENGINE_MAP = ast.get_docstring(TREES[ENGINE]) or ""
 #: that becomes a route switch moves to the routes table of docs/math.md.
 NOT_SWITCHES: dict[str, str] = {
     "bootstrap._BATCH_CELLS": "resampled cells per batch (memory)",
+    "_expected.size_pairs._MID_CELLS": "cells of the mid-mean blocks stepped together per flush "
+                                       "(memory; the same bits at any size: "
+                                       "tests/_expected/test_size_pairs_mid_batches.py)",
     "_expected.deviance_series._BLOCK": "block size of the series' monomials (memory)",
     "_expected.mi_variance._GRID": "block size of the pair grids (memory)",
     "_expected.mixture_fits._DEGREE": "the fixed degree of every fit, no switch",

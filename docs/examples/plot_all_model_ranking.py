@@ -9,6 +9,8 @@ index is then one increasing function of the raw index, and ranks the candidates
 the raw Rand index or the raw mutual information do. This is the figure behind
 :ref:`all-verdict-not-ranking` in :doc:`/guide/model-choice`.
 
+It needs matplotlib and scikit-learn: ``pip install ".[paper]"``.
+
 The candidates are K-means clusterings of scikit-learn's digits (1,797 images of 10 digits)
 for K = 2 to 20, compared with the digit labels.
 """

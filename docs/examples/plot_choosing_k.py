@@ -8,6 +8,8 @@ communities) says which one is right. Which adjusted measure picks it? This exam
 the candidates of :ref:`situation-resolution` in :doc:`/guide/model-choice`, and checks
 each claim made there: it fails if a claimed ordering fails.
 
+It needs matplotlib, scikit-learn and networkx: ``pip install ".[docs]"``.
+
 * K-means on scikit-learn's digits (1,797 images, 10 classes) and iris (150 flowers, 3
   classes), K = 2 to 20 (``n_init=1``, ``random_state=0``; the test
   ``tests/test_docs_advice.py`` repeats it for four seeds);

@@ -7,6 +7,8 @@ detection algorithms run on the friendship network before the split (Louvain, gr
 modularity, label propagation; files made by ``examples/karate/make_karate.py``) give 3 or
 4 communities. Which one agrees best with the clubs the 34 members actually joined?
 
+It needs matplotlib: ``pip install ".[paper]"``.
+
 The algorithms chose their own number of communities, and we compare each with a fixed
 reference. The guide to :doc:`/guide/model-choice` says: one-sided, and ``num`` if the
 number of communities is what the method is given or chooses freely but should not be

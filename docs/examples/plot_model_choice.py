@@ -6,6 +6,8 @@ The same seven clusterings, compared with the same reference, are ranked differe
 adjusted Rand index and the adjusted mutual information depending on the random model of the
 chance correction. This is the figure behind :doc:`/guide/model-choice`.
 
+It needs matplotlib: ``pip install ".[paper]"``.
+
 The reference has four groups of 25 elements. The candidates are what clustering methods
 typically return: a merge of the groups into two halves, one group against the rest, three
 clusters one of which lumps 58 elements, a clustering that lumps 40 elements and recovers 15 of

@@ -10,6 +10,8 @@ not normal (``significance_test(..., method="exact")`` sums the null law itself)
 This example measures, under ``perm`` and two-sided ``num``, how far the normal tail
 P(Z >= z) = 1 - Phi(z) is from the tail of the sampled null law of the same z-score,
 for N = 100, 300 and 1000 elements and 2 x 2, 5 x 5 and 10 x 10 equal clusters.
+
+It needs matplotlib: ``pip install ".[paper]"``.
 """
 
 # %%

@@ -7,6 +7,8 @@ it is compared with. Here one pair of clusterings — a reference of four groups
 clustering that lumps 60 elements together and recovers 10 of each group — is tested against
 each model with :func:`chanceclust.null_distribution`; the exact standardized Rand index
 (:func:`chanceclust.standardized_rand_index`) needs no sampling.
+
+It needs matplotlib: ``pip install ".[paper]"``.
 """
 
 # %%

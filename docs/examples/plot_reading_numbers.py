@@ -9,6 +9,8 @@ under ``num`` and ``all`` — below -100 under two-sided ``all``. The exact z-sc
 (:func:`chanceclust.standardized_rand_index`) says how decisive each verdict is. This is the
 figure behind :doc:`/guide/reading-numbers`.
 
+It needs matplotlib and scikit-learn: ``pip install ".[paper]"``.
+
 Noise points (DBSCAN's -1) are unassigned elements; here each one is its own cluster
 (``unassigned="singletons"``), so noise counts as disagreement.
 """

@@ -7,6 +7,8 @@ The Tsallis family (:ref:`math-tsallis`) puts Shannon's AMI at q = 1 and the ARI
 one large cluster (200) and five small ones (20 each); three candidates each get one thing
 wrong:
 
+It needs matplotlib: ``pip install ".[paper]"``.
+
 * *small merged*: the five small clusters are one cluster;
 * *large split*: the large cluster is cut in two halves;
 * *noise*: 10% of the elements get a random label.
