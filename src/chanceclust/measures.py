@@ -603,7 +603,8 @@ def homogeneity(
 ) -> float:
     """Homogeneity MI / H(A): 1.0 when each cluster of ``labels_pred`` holds one class.
 
-    Formula: docs/math.md#math-information. See :func:`homogeneity_completeness_v_measure` (formula, conventions, accuracy).
+    Formula: docs/math.md#math-information. Conventions and accuracy:
+    :func:`homogeneity_completeness_v_measure`.
 
     Parameters
     ----------
@@ -636,7 +637,8 @@ def completeness(
 ) -> float:
     """Completeness MI / H(B): 1.0 when each class of ``labels_true`` is in one cluster.
 
-    Formula: docs/math.md#math-information. See :func:`homogeneity_completeness_v_measure` (formula, conventions, accuracy).
+    Formula: docs/math.md#math-information. Conventions and accuracy:
+    :func:`homogeneity_completeness_v_measure`.
 
     Parameters
     ----------
@@ -670,7 +672,8 @@ def v_measure(
 ) -> float:
     """V-measure (1 + beta) h c / (beta h + c) of homogeneity h and completeness c.
 
-    Formula: docs/math.md#math-information. See :func:`homogeneity_completeness_v_measure` (formula, conventions, accuracy). With
+    Formula: docs/math.md#math-information. Conventions and accuracy:
+    :func:`homogeneity_completeness_v_measure`. With
     ``beta=1`` it equals :func:`normalized_mutual_information` with the arithmetic mean.
 
     Parameters

@@ -21,7 +21,7 @@ Differences, on purpose:
 - ``entropy`` raises no deprecation warning (scikit-learn deprecates it from 1.8).
 
 For models other than perm, one-sided comparisons and the rest, use the functions of
-:mod:`chanceclust` itself (docs/guide/coming-from.md maps the names).
+``chanceclust`` itself (docs/guide/coming-from.md maps the names).
 """
 
 from __future__ import annotations
