@@ -147,9 +147,8 @@ def _strict() -> Backend:
                           device=device)  # fmt: skip
 
     def bincount(a: Any, b: Any, k: int) -> Any:
-        host_a = np.from_dlpack(a, device="cpu", copy=True).astype(np.int64)
-        return np.bincount(host_a * k + np.from_dlpack(b, device="cpu", copy=True),
-                           minlength=k * k)  # fmt: skip
+        host_a = _host(a).astype(np.int64)
+        return np.bincount(host_a * k + _host(b), minlength=k * k)
 
     return Backend("array-api-strict device1 (dry run)", randint,
                    lambda x: xp.asarray(x, device=device), bincount)  # fmt: skip
@@ -158,7 +157,8 @@ def _strict() -> Backend:
 def _host(x: Any) -> np.ndarray:
     """A device array as numpy (for the CPU path and the peers' checks only)."""
     for move in (lambda: x.get(), lambda: x.cpu().numpy(),
-                 lambda: np.from_dlpack(x, device="cpu", copy=True), lambda: np.asarray(x)):
+                 lambda: np.from_dlpack(x, device="cpu", copy=True),
+                 lambda: np.from_dlpack(x).copy(), lambda: np.asarray(x)):  # numpy < 2.1
         with contextlib.suppress(Exception):
             return np.asarray(move())
     raise TypeError(f"cannot copy a {type(x).__name__} to the host")

@@ -976,15 +976,20 @@ def to_host(x: Any) -> NDArray[Any]:
     """A small array of another library (a table's cells, a side's K labels) in host memory:
     the one place where data leaves a device (DLPack with a copy to the CPU, else the
     library's own call)."""
+    xp = namespace(x)
+    if xp is not None and x.dtype == xp.bool:  # numpy < 1.25 imports no boolean by DLPack
+        return to_host(xp.astype(x, xp.uint8)).astype(np.bool_)
     moves = (lambda: np.from_dlpack(x, device="cpu", copy=True), lambda: np.asarray(x.get()),
              lambda: np.asarray(x.cpu()), lambda: np.from_dlpack(x), lambda: np.asarray(x))
     # (DLPack's copy to the CPU needs numpy >= 2.1; .get(): CuPy; .cpu(): PyTorch; the last
     # two: arrays already in host memory)
     for move in moves:
         try:
-            return move()
+            out = move()
         except (AttributeError, TypeError, ValueError, BufferError, RuntimeError):
             continue
+        # numpy < 2.1 imports DLPack without a copy, read-only: the table path writes in place
+        return out if out.flags.writeable else out.copy()
     raise InternalError(f"cannot copy a {type(x).__name__} to host memory")
 
 
