@@ -57,14 +57,14 @@ from numpy.typing import NDArray
 from chanceclust._expected.deviance_series import series_expected_deviance, series_min_mean
 from chanceclust._expected.elementary import unique
 from chanceclust._expected.interpolation import integer_checks, integer_nodes, lagrange
-from chanceclust._expected.pmfs import deviance, deviance_in_parts, hypergeom_pmf
+from chanceclust._expected.pmfs import deviance, deviance_in_parts
 from chanceclust._expected.small_means import (
     SMALL_MEAN,
     small_mean_block,
     small_mean_information,
     small_mean_order,
 )
-from chanceclust._expected.windows import mode_recurrence_sums, tail_halfwidth
+from chanceclust._expected.windows import hypergeometric_sums, mode_recurrence_sums, tail_halfwidth
 from chanceclust.exceptions import InternalError
 
 # Elements per block of pmf rows (2 MB): the rows are written step by step, then read by one
@@ -701,28 +701,7 @@ def _tiny_window_top(mean: NDArray[np.float64], tops: NDArray[np.float64]) -> ND
 
 def _general_information(a: NDArray[np.int64], b: NDArray[np.int64], n: int) -> NDArray[np.float64]:
     """N I(a, b) by Loader's pmf at each mode and its ratio recurrence outwards."""
-    mean = a * (b / n)
-    half = tail_halfwidth(mean * (1.0 - b / n))
-    lo = np.maximum(np.maximum(a + b - n, 0), np.floor(mean - half).astype(np.int64))
-    hi = np.minimum(np.minimum(a, b), np.ceil(mean + half).astype(np.int64))
-    mode = np.clip((a + 1) * (b + 1) // (n + 2), lo, hi)
-    af, bf = a.astype(np.float64), b.astype(np.float64)
-    rest = float(n) - af - bf  # N - a - b
-
-    def ratio_up(i: NDArray[np.intp], x: NDArray[np.float64]) -> NDArray[np.float64]:
-        # h(x+1)/h(x) = (a-x)(b-x) / ((x+1)(N-a-b+x+1))
-        ai, bi = af[i, None], bf[i, None]
-        return (ai - x) * (bi - x) / ((x + 1.0) * (rest[i, None] + x + 1.0))
-
-    def ratio_down(i: NDArray[np.intp], x: NDArray[np.float64]) -> NDArray[np.float64]:
-        # h(x-1)/h(x) = x (N-a-b+x) / ((a-x+1)(b-x+1))
-        return x * (rest[i, None] + x) / ((af[i, None] - x + 1.0) * (bf[i, None] - x + 1.0))
-
-    def term(i: NDArray[np.intp], x: NDArray[np.int64]) -> NDArray[np.float64]:
-        return _cell_deviance(x, a[i, None], b[i, None], n)
-
-    at_mode = hypergeom_pmf(mode, n, a, b)
-    return mode_recurrence_sums(mode, hi - mode, mode - lo, at_mode, ratio_up, ratio_down, term)
+    return hypergeometric_sums(a, b, n, lambda i, x: _cell_deviance(x, a[i, None], b[i, None], n))
 
 
 def _cell_deviance(

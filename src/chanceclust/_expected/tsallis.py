@@ -28,8 +28,12 @@ from numpy.typing import NDArray
 from chanceclust._expected.elementary import gammaln
 from chanceclust._expected.laws import Law, SizeLaw, SlotMixture
 from chanceclust._expected.mi_variance import SizeMoments, _between_variance
-from chanceclust._expected.pmfs import hypergeom_pmf
-from chanceclust._expected.windows import mode_recurrence_sums, tail_halfwidth
+from chanceclust._expected.windows import (
+    hypergeometric_sums,
+    hypergeometric_window,
+    mode_recurrence_sums,
+    tail_halfwidth,
+)
 from chanceclust.exceptions import InternalError
 
 __all__ = [
@@ -73,17 +77,6 @@ def _binomial_window(n: NDArray[np.int64], p: NDArray[np.float64]):
     return lo, mode, hi
 
 
-def _hypergeometric_window(a: NDArray[np.int64], b: NDArray[np.int64], n: int):
-    """(lo, mode, hi) of Hypergeometric(N, a, b), mass < 1e-20 outside (Bennett, as for the
-    binomial with the same p; Hoeffding 1963, Theorem 4)."""
-    mean = a * (b / n)
-    half = tail_halfwidth(mean * (1.0 - b / n))
-    lo = np.maximum(np.maximum(a + b - n, 0), np.floor(mean - half).astype(np.int64))
-    hi = np.minimum(np.minimum(a, b), np.ceil(mean + half).astype(np.int64))
-    mode = np.clip((a + 1) * (b + 1) // (n + 2), lo, hi)
-    return lo, mode, hi
-
-
 def window_points(law_a: Law, law_b: Law | None = None) -> int:
     """The number of pmf points the expectation of ``law_a`` (and of its table with ``law_b``)
     evaluates: the cost the public layer bounds before calling."""
@@ -95,7 +88,7 @@ def window_points(law_a: Law, law_b: Law | None = None) -> int:
         return int(np.sum(hi - lo + 1))
     if isinstance(law_a, SizeLaw) and isinstance(law_b, SizeLaw):
         a, b = np.meshgrid(law_a.sizes, law_b.sizes, indexing="ij")
-        lo, _, hi = _hypergeometric_window(a.ravel(), b.ravel(), n)
+        lo, _, hi = hypergeometric_window(a.ravel(), b.ravel(), n)
         return int(np.sum(hi - lo + 1))
     sizes, p, _ = _binomial_arguments(law_a, law_b)
     lo, _, hi = _binomial_window(sizes, p)
@@ -141,22 +134,7 @@ def _binomial_expectations(n: NDArray[np.int64], p: NDArray[np.float64], total: 
 def _hypergeometric_expectations(a: NDArray[np.int64], b: NDArray[np.int64], n: int, q: float
                                  ) -> NDArray[np.float64]:
     """E[g(X)], X ~ Hypergeometric(N, a, b): Loader's pmf at the mode, ratios outwards."""
-    lo, mode, hi = _hypergeometric_window(a, b, n)
-    af, bf = a.astype(np.float64), b.astype(np.float64)
-    rest = float(n) - af - bf
-
-    def ratio_up(i: NDArray[np.intp], x: NDArray[np.float64]) -> NDArray[np.float64]:
-        ai, bi = af[i, None], bf[i, None]
-        return (ai - x) * (bi - x) / ((x + 1.0) * (rest[i, None] + x + 1.0))
-
-    def ratio_down(i: NDArray[np.intp], x: NDArray[np.float64]) -> NDArray[np.float64]:
-        return x * (rest[i, None] + x) / ((af[i, None] - x + 1.0) * (bf[i, None] - x + 1.0))
-
-    def term(i: NDArray[np.intp], x: NDArray[np.int64]) -> NDArray[np.float64]:
-        return tsallis_terms(x, n, q)
-
-    at_mode = hypergeom_pmf(mode, n, a, b)
-    return mode_recurrence_sums(mode, hi - mode, mode - lo, at_mode, ratio_up, ratio_down, term)
+    return hypergeometric_sums(a, b, n, lambda i, x: tsallis_terms(x, n, q))
 
 
 def _binomial_arguments(law_a: Law, law_b: Law):

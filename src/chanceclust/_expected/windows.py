@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._expected.elementary import unique
+from chanceclust._expected.pmfs import hypergeom_pmf
 
 _LOG_TWO_OVER_DELTA = np.log(2.0 / 1e-20)
 _CHUNK = 1 << 18  # elements per padded block: small enough to stay in cache
@@ -112,3 +113,42 @@ def _block_sums(idx, mode, up, down, at_mode, ratio_up, ratio_down, term):
         cells = np.maximum(mode[:, None] + sign * (steps + 1), 0)
         total = total + np.sum(pmf * term(idx, cells), axis=1)
     return total
+
+
+def hypergeometric_window(
+    a: NDArray[np.int64], b: NDArray[np.int64], n: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64]]:
+    """(lo, mode, hi) of each Hypergeometric(N, a, b): mass < 1e-20 outside (Bennett, as for
+    the binomial with the same p; Hoeffding 1963, Theorem 4)."""
+    mean = a * (b / n)
+    half = tail_halfwidth(mean * (1.0 - b / n))
+    lo = np.maximum(np.maximum(a + b - n, 0), np.floor(mean - half).astype(np.int64))
+    hi = np.minimum(np.minimum(a, b), np.ceil(mean + half).astype(np.int64))
+    mode = np.clip((a + 1) * (b + 1) // (n + 2), lo, hi)
+    return lo, mode, hi
+
+
+def hypergeometric_sums(
+    a: NDArray[np.int64],
+    b: NDArray[np.int64],
+    n: int,
+    term: Callable[[NDArray[np.intp], NDArray[np.int64]], NDArray[np.float64]],
+) -> NDArray[np.float64]:
+    """sum_x h(x; N, a_i, b_i) term(i, x) for each i over its window: Loader's pmf at the mode,
+    carried outwards by the pmf's ratios (:func:`mode_recurrence_sums`); the one hypergeometric
+    window sum of the engine (E[MI]'s general route, E[MI_q])."""
+    lo, mode, hi = hypergeometric_window(a, b, n)
+    af, bf = a.astype(np.float64), b.astype(np.float64)
+    rest = float(n) - af - bf  # N - a - b
+
+    def ratio_up(i: NDArray[np.intp], x: NDArray[np.float64]) -> NDArray[np.float64]:
+        # h(x+1)/h(x) = (a-x)(b-x) / ((x+1)(N-a-b+x+1))
+        ai, bi = af[i, None], bf[i, None]
+        return (ai - x) * (bi - x) / ((x + 1.0) * (rest[i, None] + x + 1.0))
+
+    def ratio_down(i: NDArray[np.intp], x: NDArray[np.float64]) -> NDArray[np.float64]:
+        # h(x-1)/h(x) = x (N-a-b+x) / ((a-x+1)(b-x+1))
+        return x * (rest[i, None] + x) / ((af[i, None] - x + 1.0) * (bf[i, None] - x + 1.0))
+
+    at_mode = hypergeom_pmf(mode, n, a, b)
+    return mode_recurrence_sums(mode, hi - mode, mode - lo, at_mode, ratio_up, ratio_down, term)
