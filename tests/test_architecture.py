@@ -285,3 +285,19 @@ def test_the_unassigned_policy_is_a_value_never_compared_as_a_string():
         if pattern.search(line) and not line.lstrip().startswith("#")
     ]
     assert not found, "compare the policy's members, not its name:\n" + "\n".join(found)
+
+
+def test_the_random_model_is_never_compared_to_its_name():
+    """Issue 33: behaviour reads the sides' protocol (``sizes_given``, ``fixed_k``, ...), not
+    the model's name; only argument parsing (``_validation``, ``_models``) and the paper's
+    scripts handle names."""
+    pattern = re.compile(r"""(==|!=|\bin\b)\s*\(?\s*["'](perm|num|all)["']""")
+    allowed = ("_validation.py", "_models.py")
+    found = [
+        f"{path.relative_to(SRC)}:{number}: {line.strip()}"
+        for name, path in package_modules().items()
+        if ".paper" not in name and path.name not in allowed
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line) and not line.lstrip().startswith("#")
+    ]
+    assert not found, "read the sides' protocol, not the model's name:\n" + "\n".join(found)

@@ -18,6 +18,7 @@ from chanceclust._validation import (
     ONE_SIDE_AVERAGE_METHODS,
     UnassignedReport,
     check_average_method,
+    check_setting,
 )
 from chanceclust.adjusted import _adjusted_mutual_information
 from chanceclust.contingency import Table, _summarize_report
@@ -346,8 +347,17 @@ def degenerate_reason(
     """
     if model is None:
         return None
-    return _degenerate(measure.lower(), model, one_sided, _pattern(sizes_true),
-                       _pattern(sizes_pred))
+    setting = check_setting(model, one_sided)
+    true, pred = _pattern(sizes_true), _pattern(sizes_pred)
+    sides = setting.sides(true[0], np.asarray(sizes_true, dtype=np.int64), true[1],
+                          np.asarray(sizes_pred, dtype=np.int64), pred[1])  # fmt: skip
+    # a side by what the rule needs of it: whether it is the fixed reference, whether its
+    # sizes are given (perm, a reference), whether its K is fixed (all: no)
+    kinds = tuple((reference, side.sizes_given, side.fixed_k)
+                  for reference, side in zip((setting.one_sided, False), sides, strict=True))
+    # one-sided and two-sided are one setting when both sides' sizes are given (perm)
+    shown = setting.one_sided and not all(side.sizes_given for side in sides)
+    return _degenerate(measure.lower(), setting_name(setting.name, shown), kinds, true, pred)
 
 
 Pattern = tuple[int, int, bool, bool]
@@ -362,30 +372,36 @@ def _pattern(sizes: Any) -> Pattern:
     return int(array.sum()), k, k == 2 and low == 1, low == high
 
 
+Kind = tuple[bool, bool, bool]
+
+
 @functools.lru_cache(maxsize=4096)
-def _degenerate(measure: str, model: str, one_sided: bool, true: Pattern,
+def _degenerate(measure: str, name: str, kinds: tuple[Kind, Kind], true: Pattern,
                 pred: Pattern) -> str | None:
-    """degenerate_reason() of two size patterns (cached: pairwise() asks per pair)."""
+    """degenerate_reason() of two sides' kinds and size patterns (cached: pairwise() asks per
+    pair); the sides are read through the model protocol, never by the model's name."""
     n, k_true, k_pred = true[0], true[1], pred[1]
 
-    def single(k: int, fixed: bool) -> bool:  # the side's ensemble is one clustering
-        return fixed or n <= 1 or (model in ("perm", "num") and k in (1, n))
+    def single(k: int, reference: bool, given: bool, fixed_k: bool) -> bool:
+        # the side's ensemble is one clustering
+        return reference or n <= 1 or (fixed_k and k in (1, n))
 
-    def sized(k: int, fixed: bool) -> bool:  # every clustering of the side has its sizes
-        return fixed or model == "perm" or single(k, fixed) or (model == "num" and k == n - 1)
+    def sized(k: int, reference: bool, given: bool, fixed_k: bool) -> bool:
+        # every clustering of the side has its sizes (K = N - 1 with K fixed: one pair)
+        return given or single(k, reference, given, fixed_k) or (fixed_k and k == n - 1)
 
-    a, b = (k_true, one_sided), (k_pred, False)
+    a, b = (k_true, *kinds[0]), (k_pred, *kinds[1])
     constant = (single(*a) and single(*b)) or any(
         x[0] in (1, n) and single(*x) and sized(*y) for x, y in ((a, b), (b, a))
     )
-    # perm: the singleton lands in one of the other side's clusters, all alike
-    constant = constant or (model == "perm" and ((true[2] and pred[3]) or (pred[2] and true[3])))
-    where = (f"under {setting_name(model, one_sided)} (N = {n}, K_true = {k_true}, "
-             f"K_pred = {k_pred})")
+    # both sizes given: the singleton lands in one of the other side's clusters, all alike
+    both_given = kinds[0][1] and kinds[1][1]
+    constant = constant or (both_given and ((true[2] and pred[3]) or (pred[2] and true[3])))
+    where = f"under {name} (N = {n}, K_true = {k_true}, K_pred = {k_pred})"
     if constant:
         return (f"degenerate: every random draw {where} gives the observed table; the value "
                 f"is a convention, not a comparison with chance")
-    one_cluster = [k == 1 and (fixed or model != "all") for k, fixed in (a, b)]
+    one_cluster = [k == 1 and (reference or fixed_k) for k, reference, _, fixed_k in (a, b)]
     if measure in _MI_FAMILY and any(one_cluster):
         return (f"degenerate: a side with one cluster makes MI 0 in every random draw {where}; "
                 f"the value is a convention, not a comparison with chance")
@@ -396,8 +412,8 @@ def degenerate_notes(contingency: Any, measure: str, models: Any, one_sided: boo
     """The distinct ``degenerate_reason`` of ``measure`` on a table, one per model that
     has one (the command line prints them beside its values)."""
     table, _ = _summarize_report(None, None, contingency)
-    notes = (degenerate_reason(measure, model, one_sided and model != "perm", table.row_sums,
-                               table.col_sums) for model in models)
+    notes = (degenerate_reason(measure, model, one_sided, table.row_sums, table.col_sums)
+             for model in models)
     return list(dict.fromkeys(note for note in notes if note is not None))
 
 

@@ -965,22 +965,24 @@ def _analytic_test(
     name, setting, _, _, table = _observed(
         measure, labels_true, labels_pred, model, one_sided, unassigned_label, unassigned
     )
+    sides = setting.sides_of_table(table)
+    # both sizes given (perm): the null is the law of the table given its margins
+    margins_fixed = all(side.sizes_given for side in sides)
     base = _BASES.get(name) if isinstance(name, str) else None
-    if base is None or (setting.name != "perm" and name not in _ANY_MODEL):
-        served = _BASES if setting.name == "perm" else _ANY_MODEL
+    if base is None or (not margins_fixed and name not in _ANY_MODEL):
+        served = _BASES if margins_fixed else _ANY_MODEL
         raise InvalidInputError(
             f"method={method!r} under model={setting.name!r} takes the measures "
             f"{', '.join(map(repr, served))} (monotone in RI or MI given the model); got "
             f"`measure` {_describe(measure)}. Use method='monte-carlo' for the others."
         )
     kind, direction = base
-    if method == "gamma" and (kind != ENTROPY or setting.name != "perm"):
+    if method == "gamma" and (kind != ENTROPY or not margins_fixed):
         raise InvalidInputError(
             f"method='gamma' takes the MI measures under model='perm' (its error is measured "
             f"there, docs/math.md#math-exact-null); got `measure` {name!r} under "
             f"model={setting.name!r}. Use method='exact' or 'monte-carlo'."
         )
-    sides = setting.sides_of_table(table)
     measure_ = _REGISTRY[name]
     agreement = "less" if measure_.distance else "greater"
     if alternative is None:
