@@ -390,7 +390,7 @@ def _degenerate_pairs(codes: list[Any], ks: list[int], flagged: list[bool], spec
             a, b = code_sizes(c.codes_true, c.k_true), code_sizes(c.codes_pred, c.k_pred)
         else:
             a, b = sizes_of(i), sizes_of(j)
-        out[t] = degenerate_reason(spec.measure, spec.setting.name, spec.setting.one_sided,
+        out[t] = degenerate_reason(spec.measure, spec.setting.model, spec.setting.one_sided,
                                    a, b) is not None
     return out
 

@@ -309,7 +309,7 @@ def compare(
                 continue
             expected = m.expected(sides)
             key = (m.title, setting.name, setting.one_sided)
-            note = degenerate_reason(m.name, setting.name, setting.one_sided, table.row_sums,
+            note = degenerate_reason(m.name, setting.model, setting.one_sided, table.row_sums,
                                      table.col_sums)
             if not m.normalized:
                 rows.append(ComparisonRow(*key, None, _model_value(m, table, sides), expected,
@@ -329,7 +329,7 @@ _MI_FAMILY = ("ami", "smi")
 
 
 def degenerate_reason(
-    measure: str, model: str | None, one_sided: bool, sizes_true: Any, sizes_pred: Any
+    measure: str, model: Any, one_sided: bool, sizes_true: Any, sizes_pred: Any
 ) -> str | None:
     """Why every draw of the random model gives the observed similarity, or None.
 
