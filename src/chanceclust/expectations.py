@@ -92,10 +92,7 @@ def expected_rand_index(
 
     Parameters
     ----------
-    %(labels)s
-    %(model)s
-    %(contingency)s
-    %(unassigned)s
+    %(model_inputs)s
 
     Returns
     -------
@@ -150,10 +147,7 @@ def expected_mutual_information(
 
     Parameters
     ----------
-    %(labels)s
-    %(model)s
-    %(contingency)s
-    %(unassigned)s
+    %(model_inputs)s
 
     Returns
     -------

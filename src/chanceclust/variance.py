@@ -132,10 +132,7 @@ def rand_index_variance(
 
     Parameters
     ----------
-    %(labels)s
-    %(model)s
-    %(contingency)s
-    %(unassigned)s
+    %(model_inputs)s
 
     Returns
     -------
@@ -205,10 +202,7 @@ def standardized_rand_index(
 
     Parameters
     ----------
-    %(labels)s
-    %(model)s
-    %(contingency)s
-    %(unassigned)s
+    %(model_inputs)s
 
     Returns
     -------
@@ -420,10 +414,7 @@ def mutual_information_variance(
 
     Parameters
     ----------
-    %(labels)s
-    %(model)s
-    %(contingency)s
-    %(unassigned)s
+    %(model_inputs)s
 
     Returns
     -------
@@ -491,10 +482,7 @@ def standardized_mutual_information(
 
     Parameters
     ----------
-    %(labels)s
-    %(model)s
-    %(contingency)s
-    %(unassigned)s
+    %(model_inputs)s
 
     Returns
     -------
