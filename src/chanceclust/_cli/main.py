@@ -79,11 +79,7 @@ exit status: 0 success; 2 invalid input (an option, a file or a value; the messa
 
 
 def get_parser() -> argparse.ArgumentParser:
-    """Build the argument parser (apart from :func:`main`, for documentation tools and tests).
-
-    Each subcommand's own options are declared by the ``add_arguments`` of its module in
-    :mod:`chanceclust._cli`, next to the ``run`` that runs them (:func:`options.subparser`).
-    """
+    """Build the argument parser (apart from :func:`main`, for documentation tools and tests)."""
     parser = Parser(
         prog=PROG,
         description="Compare clusterings adjusted for chance under the perm, num and all "
