@@ -195,8 +195,8 @@ def _parquet_files(fs: Any, paths: list[str], globbed: bool) -> list[str]:
 
 
 def _is_marker(path: str) -> bool:
-    """_SUCCESS, _committed_*, _started_*, _metadata, .crc and other hidden files."""
-    name = path.rstrip("/").rsplit("/", 1)[-1]
+    """_SUCCESS, _committed_*, _started_*, _metadata, .crc and other hidden files (no data)."""
+    name = os.path.basename(path.rstrip("/" + os.sep))
     return name.startswith(("_", ".")) or name.endswith(".crc")
 
 

@@ -553,13 +553,9 @@ def _parquet_files(source: str, pafs: Any) -> tuple[list[str], Any]:
         else:
             found = []
     if len(found) > 1 or (found and found[0] != path):  # listed: leave Spark's markers out
+        from chanceclust.dask import _is_marker
+
         found = [p for p in found if not _is_marker(p)]
     if not found:
         raise InvalidFileError(source, None, "no Parquet file found")
     return found, fs
-
-
-def _is_marker(path: str) -> bool:
-    """Spark's and Hadoop's bookkeeping files (a _ or . prefix, a .crc suffix): no data."""
-    base = os.path.basename(path)
-    return base.startswith(("_", ".")) or base.endswith(".crc")
