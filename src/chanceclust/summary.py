@@ -402,16 +402,10 @@ def merge_tables(tables: Iterable[PartialTable]) -> PartialTable:
 
     Notes
     -----
-    Labels are united by one sort, cells by one sort of int64 keys. Labels keep their
-    identity: integer labels of different dtypes (int64, uint64) are united in a dtype that
-    holds them all exactly (Python ints in an object array when none does), integers meet
-    floats only when float64 holds them exactly, and labels of different kinds (numbers,
-    strings, bytes) are refused, never cast into one another.
-
-    Merging a merged table with more tables (a left fold, or any order) does not re-merge
-    everything each time: the result keeps a few pending pieces of geometrically decreasing
-    size (a log-structured merge) and unites them when first read, so k merges of one table
-    each cost about one merge of all k.
+    Labels are united by one sort, cells by one sort of int64 keys; k merges of one table each
+    (a fold, in any order) cost about one merge of all k: the result keeps a few pending pieces
+    of geometrically decreasing size. Labels keep their identity, never cast into one another
+    (int64 with uint64, integers with floats, numbers with strings: docs/guide/scaling.md).
 
     Examples
     --------
