@@ -67,6 +67,10 @@ base : float, optional
     The base of the logarithm: None (default) for nats, 2 for bits, 10 for bans."""
 #: The whole input block of a measure: the labels, or a table, and the unassigned policy.
 FRAGMENTS["inputs"] = "\n".join(FRAGMENTS[k] for k in ("labels", "contingency", "unassigned"))
+#: The same with the random model, in the order of the signatures of the model-taking functions.
+FRAGMENTS["model_inputs"] = "\n".join(
+    FRAGMENTS[k] for k in ("labels", "model", "contingency", "unassigned")
+)
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)%\((?P<name>\w+)\)s[ \t]*$", re.MULTILINE)
 

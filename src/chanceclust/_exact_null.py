@@ -313,8 +313,3 @@ def _partitions(n: int, parts: int, exact: bool) -> tuple[tuple[int, ...], ...]:
 
     grow(n, n, [])
     return tuple(out)
-
-
-def count_partitions(n: int, k: int | None) -> int:
-    """How many size multisets :func:`size_sequences` yields (to budget a mixture first)."""
-    return len(_partitions(n, n if k is None else k, k is not None))

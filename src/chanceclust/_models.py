@@ -122,15 +122,11 @@ class FixedSide:
         return draw_fixed
 
     def sized_sampler(self) -> SizedSampler:
-        """:meth:`sampler` with each draw's sizes: None (every draw has this side's sizes)."""
         draw = self.sampler()
         return lambda gen: (draw(gen), None)
 
     def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
-        """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other;
-        returns None (the rows' sizes are this side's).
-
-        One ``permutation`` of int64 labels per row: numpy's Generator.permuted along axis 1
+        """One ``permutation`` of int64 labels per row: numpy's Generator.permuted along axis 1
         draws the same stream for the whole batch, but is slower (numpy's shuffle is
         specialized for 8-byte items in ``permutation`` only; benchmarks/RESULTS.md #23).
         """
@@ -144,7 +140,6 @@ class FixedSide:
         return np.repeat(np.arange(len(self.sizes), dtype=np.int64), self.sizes)
 
     def order(self) -> tuple[Any, ...]:
-        """A total order on sides of one kind, for a canonical orientation of two sides."""
         return (len(self.law.sizes), self.law.sizes.tolist(), self.law.weights.tolist())
 
 
@@ -183,7 +178,6 @@ class NumSide:
         return _labels_only(self.sized_sampler())
 
     def sized_sampler(self) -> SizedSampler:
-        """:meth:`sampler` with each draw's cluster sizes (the surjection's, by label)."""
         n, k = self.n, self.k
         labels = np.arange(k, dtype=np.int64)
         rho = _surjection_rate(n, k)  # once per side, not per draw
@@ -197,9 +191,6 @@ class NumSide:
         return draw_num
 
     def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> NDArray[np.int64]:
-        """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other
-        (each draw's sizes, then its shuffle: the stream is that of the sampler); returns the
-        rows' sizes by label, (len(out), K)."""
         return _draw_sized_rows(self.sized_sampler(), gen, out)
 
     def order(self) -> tuple[Any, ...]:
@@ -239,7 +230,6 @@ class AllSide:
         return _labels_only(self.sized_sampler())
 
     def sized_sampler(self) -> SizedSampler:
-        """:meth:`sampler` with each draw's cluster sizes by label (K varies by draw)."""
         n = self.n
         if n == 1:
             return lambda gen: (np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64))
@@ -260,8 +250,6 @@ class AllSide:
         return draw_all
 
     def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> NDArray[np.int64]:
-        """Fill each row of ``out`` with a draw of :meth:`sampler`, one after the other;
-        returns the rows' sizes by label, zero padded to the largest K, (len(out), K)."""
         return _draw_sized_rows(self.sized_sampler(), gen, out)
 
     def order(self) -> tuple[Any, ...]:

@@ -197,16 +197,6 @@ def _smi_batch(table: Table, sides: Sides | None, method: str) -> Kernel:
     return lambda t: z(t.mi)
 
 
-def _sri_best(table: Table, sides: Sides | None) -> float:
-    """The SRI of perfect agreement (RI = 1): (1 - E[RI]) / sd[RI]."""
-    return float(_sri_standardizer(table, sides)(1.0))
-
-
-def _smi_best(table: Table, sides: Sides | None) -> float:
-    """The SMI of the MI bound under the model (arithmetic mean), as "mi" uses for best."""
-    return float(_smi_standardizer(table, sides)(_mi_best(table, sides)))
-
-
 def _mi_best(table: Table, sides: Sides | None) -> float:
     """The MI bound under the model (arithmetic mean): a Monte Carlo adjustment of MI is AMI."""
     return _mi_max(table, _random(sides), "arithmetic")
@@ -297,14 +287,14 @@ _MEASURES = (
         "sri", standardized_rand_index,
         table=lambda table, sides, method: _table_sri(table, _random(sides)),
         batch=_sri_batch,
-        best=_sri_best,
+        best=lambda table, sides: float(_sri_standardizer(table, sides)(1.0)),  # RI = 1
         expected=lambda sides: _expected_rand_index(*sides),
     ),
     Measure(
         "smi", standardized_mutual_information,
         table=lambda table, sides, method: _table_smi(table, _random(sides)),
         batch=_smi_batch,
-        best=_smi_best,
+        best=lambda table, sides: float(_smi_standardizer(table, sides)(_mi_best(table, sides))),
         expected=lambda sides: _expected_mutual_information(*sides),
     ),
 )

@@ -3,22 +3,13 @@
 Every contingency table of the library is a group-by-count of int64 cell keys
 ``row * K_B + col`` (built from labels, pairwise workspaces, significance
 batches, partial tables, Dask chunks) or a table a user gave. Both go through
-this module, so they give the same arrays and the same messages everywhere:
-
-* :func:`check_table` -- the one validator of a user's table (dense arrays,
-  nested lists, object arrays of Python ints, scipy sparse matrices and
-  arrays, pandas DataFrames); :func:`check_counts` -- the one validator of
-  counts (also used for cells and histograms); :func:`check_total`.
-* :func:`count_keys` -- the one group-by-count kernel (distinct keys in
-  ascending order and their counts or weight sums), :func:`count_rows` its
-  batched form (one table per row), both choosing dense counting or sorting by
-  :func:`dense_counting`, the one dense/sparse rule; :func:`count_cells` -- the cells of two
-  code arrays, counted in parallel chunks by threads on inputs of many elements (the
-  kernel's tally summed over chunks: the same integers as one call).
-* :class:`Table` -- the measures' currency; :func:`table_from_codes` (labels' codes, whose
-  only pass over the elements is :func:`count_cells`), :func:`table_of_cells` and
-  :func:`user_table` build it. The whole table path is this module: contingency.py only
-  reads labels into codes and shapes public results.
+this module, so they give the same arrays and the same messages everywhere: the validators
+(:func:`check_table`, :func:`check_counts`, :func:`check_total`), the kernel
+(:func:`count_keys`, its batched form :func:`count_rows` and threaded :func:`count_cells`,
+counting densely or by a sort by the one rule :func:`dense_counting`) and the builders of
+:class:`Table`, the measures' currency (:func:`table_from_codes`, :func:`table_of_cells`,
+:func:`user_table`). The whole table path is this module: contingency.py only reads labels
+into codes and shapes public results.
 
 numpy only (scipy.sparse is touched only when the user's table is sparse).
 """

@@ -948,23 +948,16 @@ def _community_of_each(labels: Any) -> Any:
     return values
 
 
-def _compat() -> Any:
-    """array-api-compat, when installed (it gives PyTorch, CuPy and JAX arrays the standard's
-    namespace: PyTorch's own has none), else None."""
-    try:
-        import array_api_compat
-    except ImportError:
-        return None
-    return array_api_compat
-
-
 def namespace(x: Any) -> Any:
     """The array-API namespace of a non-numpy array (array-api-compat's when installed, which
     also knows PyTorch tensors), else None (numpy arrays and every other input are read on
     the host)."""
     if isinstance(x, np.ndarray):
         return None
-    compat = _compat()
+    try:  # (PyTorch's own namespace has none)
+        import array_api_compat as compat
+    except ImportError:
+        compat = None
     known = compat is not None and (compat.is_torch_array(x) or compat.is_cupy_array(x)
                                     or compat.is_jax_array(x))  # fmt: skip
     if not known and not hasattr(x, "__array_namespace__"):
@@ -1369,9 +1362,6 @@ def choose_policy(option: str = "unassigned") -> str:
     )
 
 
-CHOOSE_POLICY = choose_policy()
-
-
 def unassigned_message(parts: Sequence[str], marks: frozenset[Any], nulls: str = "",
                        absent: str = "") -> str:  # fmt: skip
     """The error of unassigned='raise': ``parts`` say where each side's first unassigned
@@ -1379,7 +1369,7 @@ def unassigned_message(parts: Sequence[str], marks: frozenset[Any], nulls: str =
     marked = f", labels in unassigned_label={sorted(marks, key=repr)!r}" if marks else ""
     return (
         "; ".join(parts) + f" (missing values: {MISSING_VALUES}{nulls}{marked}{absent}). "
-        + CHOOSE_POLICY
+        + choose_policy()
     )
 
 
@@ -1419,22 +1409,11 @@ def validate_clusterings(
 ) -> Clusterings:
     """The one validation path of two clusterings: codes, cluster counts and a report.
 
-    Accepted inputs, for each argument: a 1-D sequence, iterator or array of
-    hashable labels (matched by position), array-likes of other libraries read
-    through DLPack, ``__array__`` or the buffer protocol, or the array API on their
-    device; a
-    pandas Series (by position, or by index when both are Series with different
-    indexes, or the other is element-keyed); a Categorical; a mapping ``{element:
-    label}`` (matched by key), or ``{element: its community as a set}`` (networkx's
-    LFR benchmark); a partition as communities, an iterable of collections of
-    elements (networkx, cdlib's ``.communities``, a mapping ``{cluster:
-    [members]}``); an igraph ``VertexClustering`` (its ``.membership``, matched by
-    the graph's ``name`` or ``_nx_name`` vertex attribute as a Series by its
-    index). Refused: sets of labels, DataFrames, a keyed input with a positional one
-    (TypeError), overlapping communities (ValueError). Elements that a keyed input
-    lacks, missing values and labels in ``unassigned_label`` are unassigned: the
-    ``unassigned`` policy raises, drops them from both clusterings (an error if none
-    is left), or gives them clusters (one each, or one per clustering).
+    Accepted inputs, how they are matched (by position, index or key) and what is refused:
+    docs/guide/inputs.md, 'In Python' (:func:`_read_side` reads each, :func:`_arrange` matches
+    them). Elements that a keyed input lacks, missing values and labels in ``unassigned_label``
+    are unassigned: the ``unassigned`` policy raises, drops them from both clusterings (an
+    error if none is left), or gives them clusters (one each, or one per clustering).
     ``keep_values``: also return the label of each code (``values_true``,
     ``values_pred``; under 'raise' and 'drop'). ``workers``: threads that encode dense
     integer label arrays (a count the caller resolved, e.g. by

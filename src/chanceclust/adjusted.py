@@ -53,10 +53,7 @@ def adjusted_rand_index(
 
     Parameters
     ----------
-    %(labels)s
-    %(model)s
-    %(contingency)s
-    %(unassigned)s
+    %(model_inputs)s
 
     Returns
     -------

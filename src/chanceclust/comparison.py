@@ -259,11 +259,6 @@ def compare(
     few distinct cluster sizes) to seconds (N = 10^5 with tens of distinct cluster
     sizes under perm; benchmarks/SMI.md; num and all below 0.5 s, benchmarks/SMI_SLOTS.md).
 
-    A row whose random ensemble holds a single table (for example a candidate with one
-    cluster, or N clusters, under one-sided ``num``) has a value fixed by convention,
-    not a comparison with chance: its ``degenerate`` says why
-    (``ComparisonRow.degenerate``, docs/guide/reading-numbers.md).
-
     Examples
     --------
     >>> from chanceclust import compare

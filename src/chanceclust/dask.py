@@ -195,8 +195,8 @@ def _parquet_files(fs: Any, paths: list[str], globbed: bool) -> list[str]:
 
 
 def _is_marker(path: str) -> bool:
-    """_SUCCESS, _committed_*, _started_*, _metadata, .crc and other hidden files."""
-    name = path.rstrip("/").rsplit("/", 1)[-1]
+    """_SUCCESS, _committed_*, _started_*, _metadata, .crc and other hidden files (no data)."""
+    name = os.path.basename(path.rstrip("/" + os.sep))
     return name.startswith(("_", ".")) or name.endswith(".crc")
 
 
@@ -824,12 +824,8 @@ def contingency_table(
 
     Notes
     -----
-    Every chunk's labels are read by the library's one encoding (as the
-    single calls read them: a label keeps its identity, missing values are
-    unassigned). Integer columns with footer statistics are then coded as
-    offsets from the column's minimum; any other column is factorized first
-    by a distributed ``unique`` united by the one label-union rule of
-    :func:`~chanceclust.merge_tables` (a second read of the data).
+    A column other than integers with Parquet footer statistics is factorized first (a second
+    read of the data); how the work is split: the module docstring and docs/guide/scaling.md.
 
     Examples
     --------

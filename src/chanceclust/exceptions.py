@@ -1,22 +1,8 @@
 """The exceptions chanceclust raises, by whose fault they are.
 
-- :class:`InvalidInputError` (a :class:`ValueError`): an argument, option or input file the
-  user gave cannot be used. The message names the argument (or file and line), what it must
-  be and what it got. The validation layer raises most of them, and the modules that check
-  what only they know (a Dask collection's partitions, a partial table's keys, the options of
-  the command line); ``except ValueError`` catches every one.
-- :class:`InvalidInputTypeError` (also a :class:`TypeError`): a container or object that
-  cannot hold what the argument asks for (a clustering, a table).
-- :class:`InvalidFileError`: an :class:`InvalidInputError` located in an input file:
-  ``str(err)`` is ``"<file>:<line>: <problem>"`` or ``"<file>: <problem>"``.
-- :class:`UnsupportedError` (an :class:`InvalidInputError` and a
-  :class:`NotImplementedError`): the input is valid, but beyond what chanceclust computes (the
-  range of N an exact variance is implemented for, tables too large to index by int64, more
-  memory than the machine has). The message names the limit and, where there is one, what to
-  use instead. ``except InvalidInputError`` and ``except ValueError`` catch it too.
-- :class:`InternalError` (a :class:`RuntimeError`, not a :class:`ValueError`): an invariant of
-  the computation failed. That is a bug of chanceclust, never the user's input; the command
-  line exits 1 with "please report it" for it, and 2 for the invalid-input errors above.
+Each class's docstring says what it means; the overview is docs/api.rst, "Errors". The command
+line exits 2 for the invalid-input errors (unsupported ones included) and 1 for
+:class:`InternalError`.
 
 Examples
 --------
@@ -43,7 +29,10 @@ __all__ = [
 
 
 class InvalidInputError(ValueError):
-    """An argument, option or input the user gave cannot be used (the message says why)."""
+    """An argument, option or input the user gave cannot be used.
+
+    The message names the argument (or file and line), what it must be and what it got.
+    """
 
 
 class InvalidInputTypeError(InvalidInputError, TypeError):

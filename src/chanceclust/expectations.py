@@ -92,10 +92,7 @@ def expected_rand_index(
 
     Parameters
     ----------
-    %(labels)s
-    %(model)s
-    %(contingency)s
-    %(unassigned)s
+    %(model_inputs)s
 
     Returns
     -------
@@ -150,10 +147,7 @@ def expected_mutual_information(
 
     Parameters
     ----------
-    %(labels)s
-    %(model)s
-    %(contingency)s
-    %(unassigned)s
+    %(model_inputs)s
 
     Returns
     -------
@@ -239,11 +233,6 @@ def expected_rand_index_baseline(
     float
         E[RI], as :func:`expected_rand_index`.
 
-    Raises
-    ------
-    InvalidInputError
-        For an invalid argument (a ``ValueError``; chanceclust.exceptions).
-
     Notes
     -----
     Any ``n`` up to 2^63 - 1; accuracy and cost: docs/math.md#math-accuracy.
@@ -292,11 +281,6 @@ def expected_mutual_information_baseline(
     -------
     float
         E[MI] in nats; two-sided num and all values are cached by (N, K_A, K_B).
-
-    Raises
-    ------
-    InvalidInputError
-        For an invalid argument (a ``ValueError``; chanceclust.exceptions).
 
     Notes
     -----

@@ -1,50 +1,9 @@
 """Read clusterings from files and align them by element (CLI output is written by ``_output``).
 
-Input formats
--------------
-``labels``
-    One cluster label per line; line *i* is element *i*. Elements are matched by position.
-``pairs``
-    Two columns ``element<TAB>cluster`` (or separated by spaces when the format is chosen
-    explicitly). Elements are matched by id, not by line order; no header line.
-``clusters``
-    One cluster per line, its members separated by whitespace, as community-detection tools
-    write. Each element may appear once; the cluster label is the line's ordinal (``"1"``,
-    ``"2"``, ...).
-``csv``, ``tsv``
-    A table (``delimiter``: another separator than ``,`` or TAB). ``column`` names the label
-    column (a header name, or a 1-based index when no header has that name); ``id_column``
-    names an element-id column. Defaults: a one-column table holds labels; a two-column table
-    holds ``element, cluster`` (its errors say so: a table of two label columns needs
-    ``column``). The first row is the header when a column is named by it or ``header=True``,
-    data when ``header=False``; else by the rule of :class:`Header` (recorded in
-    ``Clustering.header``).
-``json``
-    A list of labels (by position), a list of lists (one cluster per list), an object
-    ``{element: cluster}``, or an object ``{cluster: [members]}``.
-
-The text formats (labels, pairs, clusters) have no header line unless ``header=True`` (the CLI's
-``--header``) skips their first data line; a labels or pairs file whose first label is not an
-integer while all the others are is refused, never read with its header as a label
-(``header=False``, ``--no-header``, reads it as one). In the text formats lines starting with
-``#`` are comments and surrounding whitespace and ``\\r`` are removed; blank lines are skipped
-except in ``labels``, where a blank line is an empty (missing) label, named by its line in every
-error. A detected text file of one line of comma-, semicolon- or TAB-separated fields is refused
-(a row of labels), and binary files (NumPy, ZIP/xlsx, Parquet, ...) are named as what they are.
-Labels and element ids are kept as strings, never converted: ``01`` and ``1`` are different
-labels. Gzip input (detected by its magic bytes, whatever the file name) is decompressed
-transparently and ``-`` reads standard input.
-
-Format detection (``input_format="auto"``), first rule that applies wins:
-
-1. the file name, without a trailing ``.gz``, ends in ``.json``, ``.csv`` or ``.tsv``/``.tab``;
-2. the first non-blank, non-comment character is ``[`` or ``{``: json;
-3. every data line is a single field (no inner whitespace): labels;
-4. every data line is exactly two non-empty fields separated by one TAB: pairs;
-5. otherwise: clusters.
-
-A one-cluster-per-line file whose clusters all have two tab-separated members is therefore read as
-``pairs``: choose ``clusters`` explicitly for it. CSV is never guessed from content.
+Formats (labels, pairs, clusters, csv/tsv, json), their detection (``input_format="auto"``,
+:func:`detect_format`), comments, blank lines, gzip, the header rule of tables (:class:`Header`)
+and the refusal of binary files and of a header read as data: docs/guide/inputs.md, "Files".
+Labels and element ids are kept as strings, never converted: ``01`` and ``1`` differ.
 
 Readers: with pyarrow installed (an optional extra), a file of at least
 :data:`VECTOR_MIN_CHARS` characters is read by pyarrow wherever that reading is line for line the
@@ -304,7 +263,7 @@ def _by_name(name: str) -> str | None:
 
 
 def detect_format(name: str, text: str) -> str:
-    """Guess the input format of ``text`` read from ``name`` (rules in the module docstring).
+    """Guess the input format of ``text`` read from ``name`` (rules: docs/guide/inputs.md).
 
     Examples
     --------
@@ -1170,7 +1129,7 @@ def read_clustering(
     path : str
         File to read; gzip is detected from its content.
     input_format : {"auto", "labels", "pairs", "clusters", "csv", "tsv", "json"}, default="auto"
-        See the module docstring for the formats and the detection rules.
+        The formats and their detection: docs/guide/inputs.md, "Files".
     column, id_column : str or None
         For csv/tsv: label column and element-id column (header name or 1-based index).
     encoding : str, default="utf-8"

@@ -49,10 +49,6 @@ def random_clustering(
     --------
     random_clusterings : many draws at once, as an (m, n) array.
 
-    Notes
-    -----
-    Exactly uniform (up to the rounding of the probabilities), as :func:`random_clusterings`.
-
     Examples
     --------
     >>> from chanceclust.samplers import random_clustering

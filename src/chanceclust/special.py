@@ -70,10 +70,6 @@ def stirling2(n: int, k: int) -> int:
     --------
     log_stirling2 : ``log S(n, k)`` in floating point, vectorized, for huge ``n``.
 
-    Notes
-    -----
-    Algorithm and cost: docs/math.md#math-special.
-
     Examples
     --------
     >>> from chanceclust.special import stirling2
@@ -111,10 +107,6 @@ def bell(n: int) -> int:
     See Also
     --------
     log_bell : ``log B_n`` in floating point, vectorized, for huge ``n``.
-
-    Notes
-    -----
-    Algorithm and cost: docs/math.md#math-special.
 
     Examples
     --------

@@ -1,27 +1,9 @@
 """Mergeable contingency tables and compact histogram summaries: the contract with any engine.
 
-Comparing two clusterings of 10^9 elements needs one pass over the labels
-(a group-by-count of label pairs) and then only small objects. This module
-holds those objects, with no dependency beyond numpy:
-
-* :class:`PartialTable` -- the non-zero cells ``(label_true, label_pred,
-  count)`` of any chunk of elements, in a canonical form (labels sorted,
-  cells in row-major order, duplicates summed). :func:`partial_table` builds
-  one from a chunk of labels, :meth:`PartialTable.from_cells` from the
-  triples an engine (Spark, Ray, polars, SQL) produced, and
-  :func:`merge_tables` merges any number of them; the merge is associative
-  and commutative, so any tree or shuffle of merges gives the same arrays.
-  :meth:`PartialTable.to_sparse` is exactly ``contingency_table(a, b,
-  sparse=True)`` of the concatenated chunks.
-* :class:`TableSummary` -- N, K_A, K_B and three histograms: of the cluster
-  sizes of each clustering and of the non-zero cell counts (each at most
-  sqrt(2N) rows). Every measure, expectation and variance of the library,
-  and :func:`chanceclust.compare`, is a function of these, except that MI,
-  NMI and VI are then computed in entropy form (see Notes of
-  :class:`TableSummary`).
-
-Both are accepted as ``contingency=`` wherever a table is, and are validated
-once, when built: measures called on them do not re-validate anything.
+The objects of the one pass over the labels (docs/math.md#math-summaries), numpy only:
+:class:`PartialTable`, the canonical non-zero cells of a chunk of elements, merged by
+:func:`merge_tables` in any order or tree; and :class:`TableSummary`, N and three histograms.
+Both are accepted as ``contingency=`` wherever a table is, validated once when built.
 """
 
 from __future__ import annotations
@@ -64,16 +46,6 @@ if TYPE_CHECKING:
     import scipy.sparse as sp
 
 __all__ = ["Histogram", "PartialTable", "TableSummary", "merge_tables", "partial_table"]
-
-
-def _distinct_labels(labels: Any, name: str) -> tuple[NDArray[Any], NDArray[np.int64]]:
-    """Validate one labeling by position; return (sorted distinct labels, codes into them).
-
-    The rules of every other reader (:func:`chanceclust._validation.distinct_labels`):
-    labels that cannot be sorted, e.g. numbers mixed with strings, are refused, since
-    chunks can only be merged when every label has one place in one order.
-    """
-    return distinct_labels(labels, name)
 
 
 def _position(i: int) -> str:
@@ -244,8 +216,8 @@ class PartialTable:
         >>> t.labels_true.tolist(), t.counts.tolist()
         (['x', 'y'], [6, 3])
         """
-        values_true, rows = _distinct_labels(labels_true, "labels_true")
-        values_pred, cols = _distinct_labels(labels_pred, "labels_pred")
+        values_true, rows = distinct_labels(labels_true, "labels_true")
+        values_pred, cols = distinct_labels(labels_pred, "labels_pred")
         if len(rows) != len(cols):
             raise InvalidInputError(
                 "`labels_true` and `labels_pred` must have one label per cell; got lengths "
@@ -430,16 +402,10 @@ def merge_tables(tables: Iterable[PartialTable]) -> PartialTable:
 
     Notes
     -----
-    Labels are united by one sort, cells by one sort of int64 keys. Labels keep their
-    identity: integer labels of different dtypes (int64, uint64) are united in a dtype that
-    holds them all exactly (Python ints in an object array when none does), integers meet
-    floats only when float64 holds them exactly, and labels of different kinds (numbers,
-    strings, bytes) are refused, never cast into one another.
-
-    Merging a merged table with more tables (a left fold, or any order) does not re-merge
-    everything each time: the result keeps a few pending pieces of geometrically decreasing
-    size (a log-structured merge) and unites them when first read, so k merges of one table
-    each cost about one merge of all k.
+    Labels are united by one sort, cells by one sort of int64 keys; k merges of one table each
+    (a fold, in any order) cost about one merge of all k: the result keeps a few pending pieces
+    of geometrically decreasing size. Labels keep their identity, never cast into one another
+    (int64 with uint64, integers with floats, numbers with strings: docs/guide/scaling.md).
 
     Examples
     --------
@@ -588,19 +554,11 @@ class TableSummary:
     compute by two group-bys), :meth:`from_cells`, :meth:`from_table`, or
     :meth:`PartialTable.summary`.
 
-    Passed as ``contingency=``: pair counts, RI, ARI (exact integers, as
-    from labels), FMI, Jaccard, E[RI], Var[RI], SRI and E[MI] under every
-    model, and the bounds s_max, equal those from the labels (the cluster
-    sizes are expanded once: K_A + K_B integers; entropies of sizes summed
-    in another order may differ in the last bit). MI, NMI, VI and AMI use the
-    entropy form MI = H(A) + H(B) - H(A, B): its terms are computed in
-    extended precision where numpy has it (x86-64) and added by one
-    compensated sum (``math.fsum``), so MI is within about one ulp of H(A, B)
-    of the exact value (measured: the correctly rounded MI at N = 5e6,
-    K = 3e5), where the deviance form used from labels or a table is
-    accurate relative to MI itself. This matters only for MI close to 0
-    compared with the entropies; AMI, whose denominator is of the order of
-    the entropies, agrees with the labels' value to ~1e-15.
+    Passed as ``contingency=``: pair counts, RI, ARI, FMI, Jaccard, E[RI], Var[RI], SRI, E[MI]
+    and s_max equal those from the labels (entropies of sizes summed in another order may differ
+    in the last bit). MI, NMI, VI and AMI use the entropy form MI = H(A) + H(B) - H(A, B),
+    compensated-summed: within about one ulp of H(A, B) (docs/math.md#math-summaries); AMI
+    agrees with the labels' value to ~1e-15.
 
     Examples
     --------

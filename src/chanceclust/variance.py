@@ -132,10 +132,7 @@ def rand_index_variance(
 
     Parameters
     ----------
-    %(labels)s
-    %(model)s
-    %(contingency)s
-    %(unassigned)s
+    %(model_inputs)s
 
     Returns
     -------
@@ -205,10 +202,7 @@ def standardized_rand_index(
 
     Parameters
     ----------
-    %(labels)s
-    %(model)s
-    %(contingency)s
-    %(unassigned)s
+    %(model_inputs)s
 
     Returns
     -------
@@ -270,7 +264,7 @@ def _constant_mi(sides: tuple[Side, Side]) -> bool:
     fixed = [side.sizes for side in sides if side.sizes_given]
     # Sizes (N - 1, 1) against equal sizes: the singleton's column changes no cell's law, so
     # every table has the same MI (the only other single-valued case, found by enumerating
-    # every pair of size sequences to N = 10; issue #35).
+    # every pair of size sequences to N = 10).
     if len(fixed) == 2 and any(len(s) == 2 and min(s) == 1 and bool(np.all(t == t[0]))
                                for s, t in (fixed, fixed[::-1])):
         return True
@@ -420,10 +414,7 @@ def mutual_information_variance(
 
     Parameters
     ----------
-    %(labels)s
-    %(model)s
-    %(contingency)s
-    %(unassigned)s
+    %(model_inputs)s
 
     Returns
     -------
@@ -491,10 +482,7 @@ def standardized_mutual_information(
 
     Parameters
     ----------
-    %(labels)s
-    %(model)s
-    %(contingency)s
-    %(unassigned)s
+    %(model_inputs)s
 
     Returns
     -------

@@ -18,7 +18,6 @@ compare results.csv --column truth --column kmeans
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The ``compare`` subcommand's own options; :func:`run` below runs it."""
     # A and B are optional: --contingency replaces them, a Parquet A holds both
     p.add_argument(
         "a", metavar="A", nargs="?", help="first clustering (the reference with --one-sided)"
@@ -59,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         notes += [n for n in degenerate_notes(table, name, models, args.one_sided)
                   if n not in notes]
     meta["average_method"] = args.average_method
-    if notes:  # values that are conventions (issue #35): said, never silent
+    if notes:  # values that are conventions: said, never silent
         meta["notes"] = notes
         meta["summary"] += "".join(f"\n# note: {name}" for name in notes)
     out(args, rows, ["measure", "model", "sided", "value"], meta)

@@ -18,7 +18,6 @@ expect --n 10 --sizes-true 5,3,2 --k-pred 4 --model num --one-sided
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The ``expect`` subcommand's own options; :func:`run` below runs it."""
     p.add_argument(
         "--n", type=options.bounded_int(1, MAX_N), required=True,
         help="number of elements (< 2**63)",

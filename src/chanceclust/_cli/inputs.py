@@ -75,13 +75,6 @@ def check_header_of(args: argparse.Namespace, paths: list[str]) -> None:
             )
 
 
-def aligned_codes(args: argparse.Namespace, a: Clustering, b: Clustering) -> tuple[Any, Any]:
-    """Integer codes of ``a`` and ``b`` on the same elements, after --unassigned (see
-    :func:`aligned`)."""
-    c = aligned(args, a, b)
-    return c.codes_true, c.codes_pred
-
-
 def aligned(args: argparse.Namespace, a: Clustering, b: Clustering) -> Any:
     """The validated :class:`~chanceclust._validation.Clusterings` of ``a`` and ``b`` on the
     same elements, after --unassigned: :func:`results.contingency` counts its table without
@@ -158,8 +151,8 @@ def large_table(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
         source = f"{args.a} [{columns[0]} vs {columns[1]}]"
     else:
         a, b = read_inputs(args, pair_paths(args))
-        ca, cb = aligned_codes(args, a, b)
-        table = partial_table(ca, cb)
+        c = aligned(args, a, b)
+        table = partial_table(c.codes_true, c.codes_pred)
         source = f"{a.source} vs {b.source}"
     k_a, k_b = table.shape
     meta = {
@@ -560,13 +553,9 @@ def _parquet_files(source: str, pafs: Any) -> tuple[list[str], Any]:
         else:
             found = []
     if len(found) > 1 or (found and found[0] != path):  # listed: leave Spark's markers out
+        from chanceclust.dask import _is_marker
+
         found = [p for p in found if not _is_marker(p)]
     if not found:
         raise InvalidFileError(source, None, "no Parquet file found")
     return found, fs
-
-
-def _is_marker(path: str) -> bool:
-    """Spark's and Hadoop's bookkeeping files (a _ or . prefix, a .crc suffix): no data."""
-    base = os.path.basename(path)
-    return base.startswith(("_", ".")) or base.endswith(".crc")

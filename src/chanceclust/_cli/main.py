@@ -1,12 +1,7 @@
 """The parser of every subcommand, :func:`main`, and the exit status of each failure.
 
-Exit status: 0 on success; 2 for the user's input: an argparse usage error or a
-:class:`~chanceclust.exceptions.InvalidInputError` (an option, a file or a value the library
-refuses), an optional module that is not installed (the message gives the install line), and a
-:class:`MemoryError` (the inputs and option values need more memory than the machine has); 130 on
-Ctrl-C; 1 for anything else, which is a bug of chanceclust (an
-:class:`~chanceclust.exceptions.InternalError`, or any other exception, a stray ``ValueError``
-of numpy included): the message says so and how to get the traceback (``--debug``).
+The exit statuses are those of docs/guide/cli.md (and ``--help``): :func:`_classify` maps each
+kind of exception to its status and one-line message.
 """
 
 from __future__ import annotations
@@ -79,11 +74,7 @@ exit status: 0 success; 2 invalid input (an option, a file or a value; the messa
 
 
 def get_parser() -> argparse.ArgumentParser:
-    """Build the argument parser (apart from :func:`main`, for documentation tools and tests).
-
-    Each subcommand's own options are declared by the ``add_arguments`` of its module in
-    :mod:`chanceclust._cli`, next to the ``run`` that runs them (:func:`options.subparser`).
-    """
+    """Build the argument parser (apart from :func:`main`, for documentation tools and tests)."""
     parser = Parser(
         prog=PROG,
         description="Compare clusterings adjusted for chance under the perm, num and all "

@@ -21,7 +21,6 @@ pairwise runs/*.txt --measure ari --heatmap ari.png
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The ``pairwise`` subcommand's own options; :func:`run` below runs it."""
     p.add_argument("files", metavar="FILE", nargs="+", help="clusterings of the same elements")
     p.add_argument(
         "--other",

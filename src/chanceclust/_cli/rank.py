@@ -20,7 +20,6 @@ rank --reference truth.txt algo1.txt algo2.txt --one-sided --model all
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The ``rank`` subcommand's own options; :func:`run` below runs it."""
     p.add_argument("files", nargs="+", metavar="FILE", help="clusterings to rank")
     p.add_argument(
         "--reference",
@@ -66,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         notes.append(degenerate_notes(table, args.measure, [args.model], args.one_sided))
         progress.set(done)
     progress.close()
-    order = sorted(  # a value by convention (degenerate, issue #35) after every real one
+    order = sorted(  # a value by convention (degenerate) after every real one
         range(len(pairs)),
         key=lambda i: (bool(notes[i]), values[i] if REGISTRY[args.measure].distance
                        else -values[i]),

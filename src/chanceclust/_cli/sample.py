@@ -23,7 +23,6 @@ sample --n 10 --model perm --sizes 5,3,2 --count 4 --format tsv --seed 1
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The ``sample`` subcommand's own options; :func:`run` below runs it."""
     p.add_argument(
         "--n",
         type=options.bounded_int(1, MAX_SAMPLE_LABELS),
@@ -45,12 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _sampler_keywords(args: argparse.Namespace) -> dict[str, Any]:
-    """--k and --sizes checked against --model, as the sampler's keywords.
-
-    The model is the library's parsed value (:func:`chanceclust._validation.check_model`):
-    what it needs (its field needs: sizes under perm, n_clusters under num, nothing under all)
-    decides which option is required and which is refused.
-    """
+    """--k and --sizes checked against what --model needs, as the sampler's keywords."""
     model = check_model(args.model)
     if model.needs == "n_clusters" and args.k is None:
         raise UsageError(f"--model {model.name} needs --k (number of clusters)")

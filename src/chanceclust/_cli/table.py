@@ -16,7 +16,6 @@ table truth.txt pred.txt --format tsv
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The ``table`` subcommand's own options; :func:`run` below runs it."""
     p.add_argument(
         "a", metavar="A", nargs="?", help="first clustering (the reference when one-sided)"
     )
@@ -38,7 +37,8 @@ def run(args: argparse.Namespace) -> int:
     compare = load("chanceclust.comparison", "compare")
     if not inputs.is_large(args):
         a, b = inputs.read_inputs(args, inputs.pair_paths(args))
-        ca, cb = inputs.aligned_codes(args, a, b)
+        c = inputs.aligned(args, a, b)
+        ca, cb = c.codes_true, c.codes_pred
         out(args, result_rows(compare(ca, cb, standardized=True)), COLUMNS, summary(a, b, ca, cb,
                                                                   args.unassigned_report))
         return 0

@@ -22,7 +22,6 @@ test truth.txt pred.txt --measure smi --method exact
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """The ``test`` subcommand's own options; :func:`run` below runs it."""
     p.add_argument("a", metavar="A", help="first clustering (the reference with --one-sided)")
     p.add_argument("b", metavar="B", help="second clustering")
     p.add_argument(
@@ -59,7 +58,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     a, b = inputs.read_inputs(args, [args.a, args.b])
-    ca, cb = inputs.aligned_codes(args, a, b)
+    c = inputs.aligned(args, a, b)
+    ca, cb = c.codes_true, c.codes_pred
     significance_test = load("chanceclust.significance", "significance_test")
     analytic = args.method != "monte-carlo"
     progress = options.progress("test", 0 if analytic else args.samples, args)

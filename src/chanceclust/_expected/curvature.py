@@ -2,14 +2,9 @@
 
 Var[RI] under num with small clusters needs P(two given pairs both co-clustered) =
 p1^2 exp(c), c the second difference of log S(., k) (docs/math.md#math-rand-variance).
-:func:`stirling2_ratio_curvature` picks the route:
-
-* lattice variance k Var X >= ``edgeworth.LATTICE_EXPANSION_FROM`` (1000): the asymptotic
-  expansion :func:`_stirling2_curvature_expansion` (relative error <= 4e-15 measured);
-* otherwise, n k <= ``CURVATURE_EXACT_MAX_NK`` (10^6): exact integers,
-  :func:`_stirling2_curvature_exact` (one rounding);
-* otherwise: trapezoid sums of the characteristic function,
-  :func:`_stirling2_curvature_fourier` (<= 3e-13 relative where used).
+:func:`stirling2_ratio_curvature` picks one of three routes (asymptotic expansion, exact
+integers, Fourier trapezoid sums): their switches are in the engine map
+(``_expected/__init__.py``), their accuracy in the table of docs/math.md#math-routes.
 """
 
 from __future__ import annotations
@@ -49,10 +44,10 @@ _DIFFERENCE_NODES = 8
 def stirling2_ratio_curvature(n: int, k: int) -> float:
     """log[S(n-2,k) S(n,k) / S(n-1,k)^2], the second difference of log S(., k) at n - 1.
 
-    For 2 <= k <= n - 2; picks the route of the module docstring (docs/math.md#math-rand-variance,
-    #math-routes). The Fourier route cancels between log(n/(n-1)) and the lattice term: <= 3e-13
-    where used, but 1.3e-12 for small k at mean sizes ~5 (numpy 1.24) and up to 1e-7 for large
-    k, hence the other routes there. Tested contract: 1e-12 relative.
+    For 2 <= k <= n - 2; picks the route (docs/math.md#math-rand-variance and #math-routes).
+    The Fourier route cancels between log(n/(n-1)) and the lattice term: <= 3e-13 where used,
+    but 1.3e-12 for small k at mean sizes ~5 (numpy 1.24) and up to 1e-7 for large k, hence
+    the other routes there. Tested contract: 1e-12 relative.
     """
     if ztp_saddle(n - 1, k)[2] >= LATTICE_EXPANSION_FROM:
         return _stirling2_curvature_expansion(n, k)

@@ -32,10 +32,8 @@ __all__ = [
     "ztp_mean_series",
 ]
 
-# From this variance of the lattice sum (K Var X, X zero-truncated Poisson at the saddle point)
-# the num model's curvature (curvature._stirling2_curvature_expansion) and size law
-# (laws._edgeworth_size_law) come from their saddle-point expansions, whose truncation error
-# ~(K Var X)^-4 is below 1e-14 there.
+# The switch of the module docstring (K Var X at the saddle point): the expansions' truncation
+# error ~(K Var X)^-4 is below 1e-14 from there.
 LATTICE_EXPANSION_FROM = 1000.0
 # Taylor coefficients of mu(theta) kept by the curvature's expansion: kappa_2 .. kappa_8 to
 # second order.

@@ -13,17 +13,13 @@ arrays, so they are written here:
   iteration from a branch-point series, log1p or log - log log start;
   as accurate as scipy.special.lambertw against mpmath (tests/_expected/test_elementary.py);
   near the branch point both are limited by the conditioning, ~eps / sqrt(e x + 1).
-* ``polygamma_large``: psi^(m)(x) for x >= 1000 by its asymptotic (Bernoulli)
-  series, for Stam's law at N >= 1e4; relative error < 1e-15 against mpmath
-  for m = 0 .. 30.
-* ``unique``: np.unique(x) without its first-call import of numpy.ma (~27 ms).
+* ``polygamma_large``: for Stam's law at N >= 1e4, < 1e-15 relative against mpmath for
+  m = 0 .. 30; ``unique``: its docstring says why.
 
 It also holds the one copy of three helpers the engine, ``special`` and ``samplers`` share:
-``STIRLING_SERIES`` (the coefficients of log n! - Stirling's formula), ``falling`` (exact
-falling factorials) and ``truncated_poisson_rate`` (the rate of a zero-truncated Poisson law
-with a given mean: the saddle point of Stirling numbers, the conditioned Poisson sizes of
-``num`` and the ``num`` sampler). Arguments outside a function's domain are a bug of the
-caller and raise ``InternalError``.
+``STIRLING_SERIES``, ``falling`` and ``truncated_poisson_rate`` (the saddle point of Stirling
+numbers, the conditioned Poisson sizes of ``num`` and the ``num`` sampler). Arguments outside
+a function's domain are a bug of the caller and raise ``InternalError``.
 """
 
 from __future__ import annotations

@@ -1,22 +1,11 @@
 """The covariance of two cells of a random table as a series over Hahn polynomials (docs/math.md#math-mi-lancaster).
 
-Given both size sequences, a table is uniform among those with these margins. A cell of
-row size a and column size b is X ~ Hyp(N, a, b). Let P_k be the orthonormal polynomials of
-that law (the Hahn polynomials), and Q_k those of another cell Y. Then, for the pairs of
-cells that share a row, a column or neither, E[Q_k(Y) | X] = rho_k P_k(X). So
-
-    Cov(f(X), g(Y)) = sum_{k >= 1} rho_k f_k g_k,    f_k = E[f(X) P_k(X)],  g_k = E[g(Y) Q_k(Y)],
-
-a Lancaster expansion, with canonical correlations that factor over the four sizes:
-
-* same row (b, b' in different columns): rho_k = (-1)^k beta_k(b) beta_k(b');
-* same column: rho_k = (-1)^k beta_k(a) beta_k(a');
-* neither: rho_k = beta_k(a) beta_k(a') beta_k(b) beta_k(b');
-
-where beta_k(s) = sqrt((s)_k / (N - s)_k), with (s)_k the falling factorial. |rho_k| <= 1
-and does not grow with k. This module computes the coefficients f_k of functions given on
-hypergeometric windows (:func:`hahn_coefficients`) and the factors beta_k
-(:func:`correlation_factors`); :mod:`mi_variance` sums the pairs.
+For two cells X, Y of a table uniform given its margins, Cov(f(X), g(Y)) = sum_{k >= 1}
+rho_k f_k g_k over the orthonormal (Hahn) polynomials of their hypergeometric laws, with
+canonical correlations rho_k that are products of beta_k(s) = sqrt((s)_k / (N - s)_k) over the
+sizes. This module computes the coefficients f_k of functions given on hypergeometric windows
+(:func:`hahn_coefficients`) and the factors beta_k (:func:`correlation_factors`);
+:mod:`mi_variance` sums the pairs.
 """
 
 from __future__ import annotations
@@ -56,18 +45,12 @@ def hahn_coefficients(n: int, a: NDArray[np.int64], b: NDArray[np.int64], x: NDA
       (its support has k + 1 points).
     * ``last[r]``: the last order whose coefficient is kept (top where every one is).
 
-    P_k comes from the three-term recurrence of the Hahn polynomials:
-    x P_k = b_{k+1} P_{k+1} + (A_k + C_k) P_k + b_k P_{k-1}, with b_k^2 = A_{k-1} C_k,
-    A_k = (k - N - 1)(k - b)(a - k) / ((2k - N - 1)(2k - N)) and
-    C_k = k (k - N + a - 1)(k + b - N - 1) / ((2k - N - 2)(2k - N - 1)).
-
-    On a window cut short of the support, the high orders' polynomials hold most of their
-    mass beyond the window, and the forward recurrence amplifies its rounding errors there
-    (by ~6x per order at a mean of 0.3). A shadow recurrence, P_1 perturbed by 2^-26, shows
-    that growth at every position. A row's coefficients stop at the last order whose
-    estimated error (unit roundoff x _SAFETY x the shadow's growth, summed with the pmf and
-    |values|) is at most ``tolerance`` times sqrt(energy). Its later coefficients are 0 and
-    its remainder stays that of ``last``.
+    P_k comes from the three-term recurrence of the Hahn polynomials (A_k, C_k and b_k of
+    docs/math.md#math-mi-lancaster). Where a window cut short of the support lets the
+    recurrence amplify its rounding, a shadow recurrence (P_1 perturbed by _SHADOW) shows that
+    growth, and a row stops at the last order whose estimated error (unit roundoff x _SAFETY x
+    the shadow's growth, summed with the pmf and |values|) is at most ``tolerance`` times
+    sqrt(energy): its later coefficients are 0, its remainder that of ``last``.
     """
     rows = len(a)
     support = np.minimum(a, b) - np.maximum(0, a + b - n) + 1

@@ -156,13 +156,8 @@ def _log_binomials(k: int, j: NDArray[np.int64]) -> NDArray[np.float64]:
 
 
 def _surjection_mixture(n: int, k: int) -> SlotMixture | None:
-    """Inclusion-exclusion mixture for num, or None when it is ill-conditioned.
-
-    The terms c_j = (-1)^j C(k,j) (1 - j/k)^n are log-concave in j, so their
-    size is decided by the first few: the first _MIXTURE_TERMS are evaluated,
-    and the mixture is refused when they are not negligible by then or when
-    sum |c| exceeds _MAX_CONDITION (T(n, k) <= 1).
-    """
+    """Inclusion-exclusion mixture for num, or None when it is ill-conditioned (its terms,
+    evaluation and refusal: docs/math.md#math-laws)."""
     j = np.arange(0, min(k, _MIXTURE_TERMS), dtype=np.int64)
     log_abs = _log_binomials(k, j) + n * np.log1p(-j / k)
     if log_abs.max() > np.log(_MAX_CONDITION) or (
@@ -218,11 +213,8 @@ def _convolve_trimmed(
 
 
 def _surjection_size_law(n: int, k: int) -> SizeLaw:
-    """w(a) = C(n,a) S(n-a, k-1) / S(n,k) for a = 1..n-k+1, negligible tails dropped.
-
-    The conditioned-Poisson law of docs/math.md#math-laws: k p(a) L_{k-1}(n - a) / L_k(n),
-    the (k-1)-fold convolution by binary powering, each step rescaled (~1e-14 per weight).
-    """
+    """w(a) = C(n,a) S(n-a, k-1) / S(n,k) for a = 1..n-k+1, negligible tails dropped: the
+    conditioned-Poisson law by convolutions of docs/math.md#math-laws."""
     excess = (n - k) / k
     rho = float(truncated_poisson_rate(excess))
     sd = math.sqrt(ztp_variance(excess, rho))  # of the truncated Poisson
@@ -263,13 +255,8 @@ _SIZE_SERIES_LENGTH = 16
 
 
 def _edgeworth_size_law(n: int, k: int) -> SizeLaw:
-    """w(a) = C(n,a) S(n-a,k-1)/S(n,k) for large k by the saddle-point (Edgeworth) expansion.
-
-    docs/math.md#math-laws: each summand tilted by e^(theta X) so that the sum's mean is
-    n - a; every piece a truncated Taylor series in theta (``edgeworth.ztp_mean_series``),
-    theta by Newton from mu(theta) - mu(0) = (mu - a) / m with n = qk + r unrounded.
-    Cost O(size support), independent of k.
-    """
+    """w(a) = C(n,a) S(n-a,k-1)/S(n,k) for large k by the saddle-point (Edgeworth) expansion
+    of docs/math.md#math-laws."""
     rho = float(truncated_poisson_rate((n - k) / k))
     length = _SIZE_SERIES_LENGTH
     mean = ztp_mean_series(np.array([rho]), length + 1)[0]

@@ -1,62 +1,18 @@
 """The exact variance of the mutual information of two random clusterings (docs/math.md#math-mi-variance).
 
-Write T = N MI. For any table, sum_ij (n_ij - a_i b_j / N) = 0 gives
-
-    T = sum_ij bd0(n_ij, a_i b_j / N),    bd0(x, m) = x log(x/m) + m - x >= 0,
-
-so T is a sum of non-negative cell terms D_ij, each of order 1, whose linear parts cancelled
-exactly: nothing of order N log N is ever subtracted (E[T^2] - E[T]^2 would lose ~20 digits).
-
-**Given both size sequences** (perm) the table is uniform among those with these margins and
-Var T is a sum of covariances of two cells, which depend only on whether the cells share the
-row, the column, both or neither, and on the sizes (a, a' of their rows, b, b' of their
-columns). With X = n_ij ~ Hyp(N, a, b) and, by the order in which a uniform column B_j and then
-B_j' are drawn,
-
-* m = n_i'j given X = x:  Hyp(N - a, a', b - x)    (B_j takes b - x of the N - a others),
-* y = n_i'j' given m:     Hyp(N - b, a' - m, b')   (B_j' is drawn from the N - b outside B_j),
-
-every covariance is a double sum over windows of centred terms:
-
-* same cell:    V(a, b)        = sum_x p(x) Dc(x)^2,
-* same row:     R(a; b, b')    = sum_x p(x) Dc(x) Gc_{a,b,b'}(x),
-* same column:  C(a, a'; b)    = sum_m r_{a,a',b}(m) Dc'(m),
-* neither:      Q(a, a'; b, b') = sum_m r_{a,a',b}(m) Gc_{a',b,b'}(m),
-
-with Dc(x) = bd0(x, ab/N) - E[bd0], r_{a,a',b}(m) = sum_x p(x) Dc(x) P(m | x) and
-Gc_{a',b,b'}(m) = E[bd0(y, a'b'/N) | m] - E[bd0(y, a'b'/N)]. Because sum_m r(m) = 0 the
-centring of G is free; it keeps every product small. The sums over the pairs of clusters are
-contracted as soon as they can be: Hsum_{a',b}(m) = sum_b' W2_B(b, b') Gc_{a',b,b'}(m).
-
-**Random sides** (num, all) enter through their size moments: W(a), the expected number of
-clusters of size a, and W2(a, a'), the expected number of ordered pairs of distinct clusters
-of sizes a and a'. Given both size sequences the law of the table is that of perm (the models
-are invariant under permutations of the elements), so
-
-    Var T = E[Var(T | sizes)] + Var(E[T | sizes]),
-
-the first term being the sums above with W and W2 in place of the counts, and the second
-sum Cov_A(a, a') Cov_B(b, b') e(a, b) e(a', b') + sum Cov_A(a, a') g_A(a) g_A(a')
-+ sum Cov_B(b, b') g_B(b) g_B(b'), with e(a, b) = E[bd0] of the cell, g_A(a) = sum_b W_B(b)
-e(a, b) and Cov(a, a') = Cov(n_a, n_a') of the counts of clusters of each size (exact
-rationals, rounded once). Every function g may be replaced by g - alpha - beta a (num: the
-counts satisfy sum n_a = K and sum a n_a = N) or g - beta a (all): the least-squares line is
-removed before the quadratic form, which then adds terms of the size of the result.
-
-**How the pairs are summed.** The same-cell sum V = sum W_A W_B Var[bd0] is summed directly.
-The pairs of distinct cells go by their Lancaster expansion (:mod:`lancaster`,
-docs/math.md#math-mi-lancaster): Cov(Dc, Dc') = sum_k rho_k f_k f'_k, with f_k the Hahn
-coefficients of each cell's centred bd0 and canonical correlations rho_k that factor over the
-four sizes. Each order is then three quadratic forms over the size pairs
-(:func:`_lancaster_pairs`). Orders are added until a Parseval bound of the rest is below
-LANCASTER_TOL of V. Where that bound is not reached, the double sums above are evaluated
-directly (:func:`_pair_route`): each is sum_x w(x) phi(x), with phi(x) a conditional
-expectation of a smooth function under a law whose parameter is linear in x. Over windows
-of >= SMOOTH_MIN points, phi is interpolated from Chebyshev nodes, with a check
+T = N MI is summed as sum_ij bd0(n_ij, a_i b_j / N), cell terms >= 0 of order 1 (never as
+E[T^2] - E[T]^2, which would lose ~20 digits). Given both size sequences (perm) Var T is a sum
+of covariances of two cells by what they share (the cell, the row, the column, nothing);
+random sides (num, all) enter through their size moments (:class:`SizeMoments`), with
+Var T = E[Var(T | sizes)] + Var(E[T | sizes]) (:func:`_between_variance`). The same-cell sum
+is summed directly, the pairs of distinct cells by their Lancaster expansion (:mod:`lancaster`,
+docs/math.md#math-mi-lancaster; :func:`_lancaster_pairs`) until a Parseval bound of the rest
+is below LANCASTER_TOL of it, else by the double sums over two windows (:func:`_pair_route`),
+interpolated from Chebyshev nodes on windows of >= SMOOTH_MIN points, with a check
 (:func:`conditional_rows`).
 
-The random sides' W and W2 are exact integers over Stirling or Bell numbers, summed over every
-size 1..N: the cost grows like N^3 windows, so this route is used for N up to
+The random sides' size moments (W, W2) are exact integers over Stirling or Bell numbers,
+summed over every size 1..N: the cost grows like N^3 windows, so this route is used for N up to
 :data:`MAX_RANDOM_N`; beyond, a random side that is a mixture of i.i.d. labelings goes through
 :mod:`mi_variance_slots`, and num with small clusters (a size law, which has no slot form)
 stays on this route up to :data:`MAX_SIZE_LAW_N` and is refused beyond.

@@ -1,19 +1,9 @@
 """Var[MI] with a fixed reference against a slot mixture (one-sided num and all at any N).
 
-docs/math.md#math-mi-variance. Given u, the random clustering B is N i.i.d. uniform labels
-on u values, so the rows of the table are independent multinomials, n_i. ~ Mult(a_i, 1/u),
-and (docs/math.md#math-collapsed-sums)
-
-    T = N MI = sum_i R_i - C,  R_i = sum_j bd0(n_ij, a_i/u),  C = sum_j bd0(b_j, N/u).
-
-Rows are independent given u, so
-
-    Var_u(T) = sum_i Var R_i - 2 sum_i Cov(R_i, C) + Var C,
-
-with, for X1, X2 two cells of one row (X2 | X1 = x ~ Binomial(a - x, 1/(u - 1))),
-Var R = u Var f(X1) + u (u - 1) Cov(f(X1), f(X2)), f = bd0(., a/u), and, since
-E[C | row i] = sum_j h(n_ij) with h(x) = E bd0(x + M, N/u), M ~ Binomial(N - a, 1/u),
-Cov(R, C) = u Cov(f(X1), h(X1)) + u (u - 1) Cov(f(X1), h(X2)). Over the mixture,
+docs/math.md#math-mi-variance, "Random sides beyond N = 30". Given u, B is N i.i.d. uniform
+labels on u values, the rows of the table are independent multinomials and
+T = N MI = sum_i R_i - C (docs/math.md#math-collapsed-sums): Var_u(T) is a sum of covariances
+of the cells of one row (R_i) and of the column totals (C), and over the mixture
 Var T = sum_u c_u Var_u(T) + sum_u c_u (E_u[T] - E[T])^2 (the weights sum to 1; an identity
 also for the signed weights of num). Real slots (Stam's quadrature from N = 10^4) are fine:
 every term is a smooth function of u.

@@ -1,19 +1,8 @@
 """The expected mutual information of two independent random clusterings, from their laws.
 
-E[MI] is never formed as E[H(A)] + E[H(B)] - E[H(A,B)], whose terms cancel
-(E[MI] ~ K_A K_B / 2N against entropies ~ log K). Every sum below has
-non-negative terms:
-
-* sizes x sizes (Vinh et al. 2010, rewritten): with mu = ab/N the mean of the
-  hypergeometric cell count n, sum_n h(n) (n/N) log(Nn/ab) equals
-  (1/N) sum_n h(n) bd0(n, mu) because sum_n h(n) (n - mu) = 0; so
-  E[MI] = sum_{a,b} w_A(a) w_B(b) I(a, b), I(a, b) = E_h[bd0(n, ab/N)] / N.
-* sizes x mixture: for B an i.i.d. uniform labeling with u labels,
-  MI = sum_ij (n_ij/N) log(n_ij u / a_i) - sum_j (b_j/N) log(b_j u / N), both
-  sums >= 0, with expectations D(a_i, u)/N and D(N, u)/N where
-  D(a, u) = u E[bd0(X, a/u)], X ~ Binomial(a, 1/u). Their difference loses
-  at most a factor K_A/(K_A - 1) <= 2 to cancellation.
-* mixture x mixture: E[MI] = (D(N, u_A u_B) - D(N, u_A) - D(N, u_B)) / N.
+docs/math.md#math-collapsed-sums: E[MI] is never formed as E[H(A)] + E[H(B)] - E[H(A,B)],
+whose terms cancel; sizes x sizes, sizes x mixture and mixture x mixture are each summed as
+terms >= 0 (bd0 of the cells, slot deviances :func:`slot_deviance`).
 """
 
 from __future__ import annotations

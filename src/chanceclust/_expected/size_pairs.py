@@ -2,43 +2,14 @@
 
 This is the whole cost of the perm expected MI (one value per pair of distinct
 cluster sizes: ~3.6e5 pairs for Zipf-like sizes with K = 1000 at N = 10^6, 10^6
-at N >= 10^8), so it is computed in three ways:
-
-* **Small means (ab/N <= 1, s + l <= N/2).** The factorial-moment series of E[X log X]
-  (``small_means``): no pmf, no window; over many pairs (``information_sum``) one matrix
-  product per 2-D block of sizes.
-* **Series (means ab/N >= 100, or >= 70 with s + l > N/2; any N up to 2**63 - 1).** The series of E[bd0]
-  in 1/mean with the hypergeometric cumulants (``deviance_series``), each pair to
-  the order its mean needs (J = 13 at mean 70, 2 from ~3e5): a few hundred
-  flops per pair where the pmf's window has ~20 sqrt(mean) points.
-* **2-D pmf blocks (``information_sum`` only: 1 < ab/N <= 10, s + l <= N/2).** The pmf
-  summed from 0 by Horner's rule over its ratios, per block of rows against a band of
-  columns (``_MidBlocks``).
-* **Interpolated tiles (``information_sum`` only: 10 <= ab/N < 100, s + l <= N/2).** Before
-  a tile of gathered pairs (64 sizes against up to 1024) goes pair by pair, its largest
-  rectangle of such cells (>= 4096) is interpolated in (a, b) from the exact values at rounded
-  Chebyshev nodes, if checks between the nodes agree within 4e-15 (``_smooth_block``).
-* **Grouped (nearly all other pairs: s + l <= N/2, s <= l the two sizes).** Pairs
-  are sorted into groups of nearby means. Within a group the pmf of every
-  pair is carried over one shared range of x (holding each pair's window) by
-  its exact ratio recurrence from the range's start, and every sum is one
-  matrix product of those rows with fixed columns, then divided by the row's
-  total: the pmf needs no anchor value, since it sums to 1 up to the < 1e-20
-  left outside the window. With m an integer near the group's means,
-      E[bd0(X, mu)] = S_bd0 - bd0(mu, m) + log(m/mu) (S_1 - (mu - m)),
-  S_bd0 = E[bd0(X, m)], S_1 = E[X - m]: an identity (bd0(x, mu) = bd0(x, m)
-  + x log(m/mu) + mu - m) whose terms are all O(1), since |mu - m| <~ sqrt(m),
-  so nothing cancels. (Pairs with mu <= 1 take the small-means route; the grouping
-  still handles them, by E[X log X] - mu log mu, two terms >= 0.)
-* **General (the rest, and any row whose pmf over the group range would
-  overflow: never seen, but checked).** Loader's pmf at each pair's own mode,
-  carried outwards through each pair's own window (``windows.mode_recurrence_sums``).
-
-* **Beyond N = 3037000499** (N**2 >= 2**63: x N - a b would overflow int64), the
-  pairs of means below 100 take ``_huge_pair_information``: the grouped route
-  (float64 throughout) or windowed sums through the 2x2 table's smallest-margin
-  cell; <= 7e-15 against the 50-digit references of
-  tests/_expected/test_size_pairs_huge.py (N = 1e9 .. 2**63 - 1).
+at N >= 10^8). Its routes, switches and accuracies are those of docs/math.md#math-perm-groups
+and #math-routes: the factorial-moment series of means <= 1 (``small_means``), the series in
+1/mean from mean 100 (``deviance_series``), 2-D pmf blocks (``_MidBlocks``) and interpolated
+tiles (``_smooth_block``) in ``information_sum``, the pmf of each group of nearby means carried
+over one shared range, Loader's pmf at each pair's own mode for the rest
+(``windows.mode_recurrence_sums``), and beyond N = INT64_EXACT_MAX_N (N**2 >= 2**63)
+``_huge_pair_information`` (<= 7e-15 against the 50-digit references of
+tests/_expected/test_size_pairs_huge.py, N = 1e9 .. 2**63 - 1).
 
 Windows are Bennett's (``windows.tail_halfwidth``, mass < 1e-20 left out).
 Accuracy: <= 2e-15 relative on every case of tests/_expected/test_size_pairs.py

@@ -2,31 +2,13 @@
 
 For these pairs (nearly all size pairs of the perm E[MI] when the sizes are small against
 N: 87 % of the 2x10^7 pairs of the "stair" sizes 1..4471 at N = 10^7)
-E[bd0(X, mu)] = E[X log X] - mu log mu, both terms >= 0, and by Newton's forward series
-
-    E[f(X)] = sum_k E[C(X, k)] Delta^k f(0),   E[C(X, k)] = F_k = C(a, k) C(b, k) / C(N, k),
-
-exact for every f (X <= min(a, b), so the sum is finite). For f(x) = x log x the
-differences d_k = Delta^k f(0) = sum_j (-1)^(k-j) C(k, j) j log j are constants
-(:func:`newton_differences`): d_0 = d_1 = 0, d_2 = 2 log 2, then alternating in sign with
-|d_k| = k int_0^1 u^(k-1) / (-log(1 - u)) du decreasing (1.39, 0.86, 0.68, ..., 0.31 at
-k = 20). With s <= l the two sizes,
-
-    F_(k+1) / F_k = (s - k)(l - k) / ((k + 1)(N - k)) <= mu / (k + 1) <= 1/3   (k >= 2),
-
-so the terms t_k = F_k d_k alternate and fall by a factor >= 3 each: the sum lies within
-|t_(K+1)| of its partial sum to K, E[X log X] >= t_2 + t_3 >= 0.79 t_2, and
-|t_(K+1)| / t_2 <= 2 mu^(K-1) / (K+1)!. The series is truncated after the least order K
-whose bound 2.53 mu^(K-1) / (K+1)! is <= 1e-17 (relative to E[X log X], so also to
-E[bd0] >= E[X log X]): :func:`order_switch_means` gives the largest mean of each order
-(K = 3 up to mu ~ 1e-8, 5 to 2.3e-4, 10 to 0.044, 15 to 0.39, 19 to 1).
-
-The sum is evaluated as E[X log X] = sum_k g_k (l)_k, g_k = (s)_k d_k / ((N)_k k!), with l
-scaled by a power of two rho (exact) so that nothing under- or overflows: a 2-D block of
-rows s against columns l is one matrix product of K - 1 row factors g_k / rho^k by K - 1
-falling powers rho^k (l)_k (:func:`small_mean_block`), no pmf, no window, no sort. The terms
-alternate and fall by >= 3 each, so the rounding stays at a few ulps of the result (no
-cancellation); the final E[X log X] - mu log mu adds two non-negative numbers.
+E[bd0(X, mu)] = E[X log X] - mu log mu, both terms >= 0, the first by Newton's forward series
+over the factorial moments F_k = C(a, k) C(b, k) / C(N, k) with the constant differences d_k of
+x log x (:func:`newton_differences`), truncated by the bound of docs/math.md#math-perm-groups
+(:func:`order_switch_means`). A 2-D block of rows s against columns l is one matrix product of
+K - 1 row factors by K - 1 falling powers rho^k (l)_k, rho a power of two
+(:func:`small_mean_block`): no pmf, no window, no sort; the terms alternate and fall by >= 3
+each, so the rounding stays at a few ulps.
 """
 
 from __future__ import annotations
@@ -66,7 +48,7 @@ def newton_differences() -> NDArray[np.float64]:
 @lru_cache(maxsize=1)
 def order_switch_means() -> NDArray[np.float64]:
     """The largest mean at which order K suffices, K = 0 .. _MAX_ORDER (0 for K < 2):
-    where the bound 2.53 mu^(K-1) / (K+1)! of the module docstring equals _TOLERANCE."""
+    where the bound 2.53 mu^(K-1) / (K+1)! of docs/math.md#math-perm-groups equals _TOLERANCE."""
     out = np.zeros(_MAX_ORDER + 1)
     for k in range(2, _MAX_ORDER + 1):
         out[k] = (_TOLERANCE * factorial(k + 1) / 2.53) ** (1.0 / (k - 1))

@@ -1,14 +1,8 @@
 """Vectorized sums over ragged integer windows, and the two concentration windows we need.
 
-Every expected mutual information reduces to sums of pmf(x) * bd0(x, mean)
-over the support of a binomial or hypergeometric variable. Far from the mean
-the pmf is negligible; the windows below drop only a mass delta = 1e-20
-(changing E[MI] by < 1e-17 relative: bd0 in the tails is < ~100 times its mean),
-bounded by Bennett's inequality P(|X - mu| >= t) <= 2 exp(-var h(t/var)),
-h(x) = (1 + x) log(1 + x) - x, for sums of independent indicators; it holds
-for the hypergeometric as for the binomial with the same p, because every
-Chernoff-type bound does (Hoeffding 1963, Theorem 4). For small means it is
-much narrower than Bernstein's.
+Every expected mutual information reduces to sums of pmf(x) * bd0(x, mean) over a binomial
+or hypergeometric window, outside which Bennett's inequality leaves a mass below 1e-20
+(docs/math.md#math-windows).
 """
 
 from __future__ import annotations
