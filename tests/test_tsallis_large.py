@@ -163,13 +163,13 @@ def test_large_references(case: dict) -> None:
             float(ref["expected"]), rel=RTOL), qs
 
 
-@pytest.mark.parametrize(("model", "one_sided"), [("perm", False), ("num", True),
-                                                  ("num", False), ("all", False)])
-def test_near_one_is_the_smi_at_large_n(model: str, one_sided: bool) -> None:
-    """q = 1 +- 1e-7 at N = 3000 (the large-N routes with the cell function of MI_q, their
-    level shifts included) is within 1e-5 of today's SMI (the bd0 routes)."""
+@pytest.mark.parametrize(("model", "one_sided", "n"), [("perm", False, 3000), ("num", True, 3000),
+                                                       ("num", False, 3000), ("all", False, 500)])
+def test_near_one_is_the_smi_at_large_n(model: str, one_sided: bool, n: int) -> None:
+    """q = 1 +- 1e-7 at N = 3000 (all: 500) by the large-N routes with the cell function of
+    MI_q, their level shifts included, is within 1e-5 of today's SMI (the bd0 routes)."""
     rng = np.random.default_rng(7)
-    a, b = rng.integers(0, 3, 3000), rng.integers(0, 4, 3000)
+    a, b = rng.integers(0, 3, n), rng.integers(0, 4, n)
     want = cc.standardized_mutual_information(a, b, model=model, one_sided=one_sided)
     for q in (1.0 - 1e-7, 1.0 + 1e-7):
         got = cc.standardized_tsallis_mutual_information(a, b, q=q, model=model,

@@ -20,6 +20,12 @@ import numpy as np
 
 from chanceclust._docs import fill_doc
 from chanceclust._entropy import entropy_of_sizes
+from chanceclust._expected.laws import SlotMixture, pair_probabilities
+from chanceclust._expected.mi_variance import MAX_RANDOM_N, SLOT_TWO_SIDED_N, total_variance
+from chanceclust._expected.mi_variance_slots import (
+    one_sided_slot_variance,
+    two_sided_slot_variance,
+)
 from chanceclust._expected.size_pairs import INT64_EXACT_MAX_N
 from chanceclust._expected.tsallis import (
     TsallisCell,
@@ -28,12 +34,6 @@ from chanceclust._expected.tsallis import (
     mi_q_variance,
     tsallis_terms,
     window_points,
-)
-from chanceclust._expected.laws import SlotMixture, pair_probabilities
-from chanceclust._expected.mi_variance import MAX_RANDOM_N, SLOT_TWO_SIDED_N, total_variance
-from chanceclust._expected.mi_variance_slots import (
-    one_sided_slot_variance,
-    two_sided_slot_variance,
 )
 from chanceclust._models import Model, Num, PerSide, Side, canonical_pair
 from chanceclust._validation import _describe, check_average_method, check_labels
@@ -389,7 +389,7 @@ def standardized_tsallis_mutual_information(
     ``num`` with mean cluster size well above log K) beyond N = 30 one-sided, 20 two-sided;
     elsewhere by the covariances of pairs of cells given the sizes, plus the variance over
     the sizes of a random side, for small tables (``MAX_VARIANCE_POINTS``). At N = 10^6,
-    100 x 100 it takes at most ~2x the SMI's time (benchmarks/tsallis.py).
+    100 x 100 it took at most 1.8x the SMI's time (benchmarks/tsallis.py smi).
 
     Parameters
     ----------

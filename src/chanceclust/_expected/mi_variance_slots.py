@@ -23,6 +23,10 @@ Computed for all slots (and slot pairs) at once, in batches of similar window le
 every covariance with the slot's cells is a dot product with (the cells are exchangeable);
 two-sided, phi(a) is interpolated in a on long windows and shared by the pairs of one v
 where the joint cells' mean is below 1 (_shared).
+
+The cell function is a value (:class:`Deviance`, bd0, by default): any Bregman divergence
+whose linear part sums to a constant over a row given u gives the same sums, with a level
+shift of E_u; :class:`chanceclust._expected.tsallis.TsallisCell` gives Var[N MI_q].
 """
 
 from __future__ import annotations
