@@ -681,7 +681,8 @@ def _expansion(n: int, rows: SizeMoments, cols: SizeMoments, top: int, cell=None
     coef, rest = np.zeros((top + 1, *shape)), np.zeros((top + 1, *shape))
     last = np.zeros(shape, dtype=np.int64)
     beyond = np.zeros(shape)
-    for at, s, b, x, p, c, m, v in _cell_groups(n, *_cell_windows(n, rows.sizes, cols.sizes), cell):
+    for at, s, b, x, p, c, m, v in _cell_groups(n, *_cell_windows(n, rows.sizes, cols.sizes),
+                                                cell=cell):
         mean[at], var[at] = m, v
         coef[:, at[0], at[1]], rest[:, at[0], at[1]], last[at] = hahn_coefficients(
             n, s, b, x, p, c, v, top, COEF_TOL)
