@@ -4,7 +4,8 @@ Two fixed sides go through the Lancaster expansion, slot mixtures through the sl
 (docs/math.md#math-tsallis). Checked against the small-table route (``mi_q_variance``, which
 equals enumeration: tests/test_tsallis.py) on tables where both run, on both sides of every
 switch, and against 50-digit mpmath sums over every table at N up to 10^5
-(``tests/reference/tsallis_large.json``, made by ``tests/reference/make_tsallis_large.py``).
+(``tests/reference/tsallis_large.json``, made by ``tests/reference/make_tsallis_large.py``),
+for q from 0.1 to 10.
 """
 
 from __future__ import annotations
@@ -151,8 +152,9 @@ def _table(rows: list[int], cols: list[int]) -> np.ndarray:
 
 @pytest.mark.parametrize("case", REFERENCE, ids=lambda c: f"{c['model']}-N{sum(c['rows'])}")
 def test_large_references(case: dict) -> None:
-    """E[MI_q] and Var[MI_q] against 50-digit sums over every table, N = 60 .. 10^5
-    (perm 2 x 2 at N = 10^5 and 2 x 3 at 600, num one-sided at 400 and two-sided at 60)."""
+    """E[MI_q] and Var[MI_q] against 50-digit sums over every table, N = 60 .. 10^5 (perm
+    2 x 2 at N = 10^5 and 2 x 3 at 600, num one-sided at 400 and two-sided at 60; q = 0.5,
+    1.5, 3), and N = 24 .. 40 at q = 0.1 .. 10."""
     table = _table(case["rows"], case["cols"])
     sides = _sides(None, None, case["model"], case["one_sided"], contingency=table)
     for qs, ref in case["values"].items():

@@ -15,6 +15,9 @@ Bailey and Verspoor 2016). Each case sums over every table of its shape with its
   then n_11 ~ Hyp(N, a_1, b) (N = 400);
 * ``num`` two-sided: both sides uniform among the clusterings into 2 clusters (N = 60).
 
+The large cases at q = 0.5, 1.5, 3; small ones (N = 24 to 40) also at q = 0.1, 6 and 10, where
+the cell-pair sums of the small-table route lose digits (the terms of x^q cancel).
+
 Run from the repository root: ``python tests/reference/make_tsallis_large.py`` writes
 ``tests/reference/tsallis_large.json`` (about a minute).
 """
@@ -29,6 +32,7 @@ import mpmath as mp
 
 mp.mp.dps = 50
 QS = ("0.5", "1.5", "3")
+WIDE_QS = ("0.1", "0.5", "3", "6", "10")
 OUT = Path(__file__).with_name("tsallis_large.json")
 
 
@@ -109,19 +113,25 @@ CASES = [
     ("num", True, (150, 250), (200, 200), lambda: num_one_sided(400, (150, 250))),
     ("num", False, (20, 40), (30, 30), lambda: num_two_sided(60)),
 ]
+WIDE_CASES = [
+    ("perm", False, (12, 18), (7, 10, 13), lambda: perm_two_by_three(30, (12, 18), (7, 10, 13))),
+    ("num", True, (15, 25), (20, 20), lambda: num_one_sided(40, (15, 25))),
+    ("num", False, (10, 14), (12, 12), lambda: num_two_sided(24)),
+]
 
 
 def main() -> None:
     out = []
-    for model, one_sided, rows, cols, make in CASES:
+    for (model, one_sided, rows, cols, make), qs in [(c, QS) for c in CASES] + [
+            (c, WIDE_QS) for c in WIDE_CASES]:
         weighted = make()
         if abs(mp.fsum(w for w, *_ in weighted) - 1) > mp.mpf(10) ** -40:
             raise AssertionError("the probabilities do not sum to 1")
         n = sum(rows)
         values = {}
-        for qs in QS:
-            mean, variance = moments(weighted, n, mp.mpf(qs))
-            values[qs] = {"expected": mp.nstr(mean, 30), "variance": mp.nstr(variance, 30)}
+        for q in qs:
+            mean, variance = moments(weighted, n, mp.mpf(q))
+            values[q] = {"expected": mp.nstr(mean, 30), "variance": mp.nstr(variance, 30)}
         out.append({"model": model, "one_sided": one_sided, "rows": rows, "cols": cols,
                     "values": values})
         print(model, rows, cols, "done", flush=True)
