@@ -243,7 +243,7 @@ def test_cost_limit_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_variance_limit_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     """Beyond MAX_VARIANCE_POINTS a num side with no slot form (N = 5) is refused, naming the
-    limit; all's sides (slot mixtures) go to the slot sums instead, with the same value."""
+    limit; all's sides (slot mixtures) take the slot sums, which the limit does not touch."""
     from chanceclust import tsallis
 
     a, b = [0, 0, 1, 1, 2], [0, 1, 0, 1, 1]

@@ -125,17 +125,18 @@ def test_two_sided_slot_route_equals_the_small_route(model: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(("model", "one_sided"), [("num", True), ("all", True),
                                                   ("num", False), ("all", False)])
-def test_public_route_on_both_sides_of_the_slot_switch(model: str, one_sided: bool) -> None:
-    """At the last N of the small-table route and the first of the slot route, the public
-    variance equals the other route (about a minute: the small route at N = 20 to 31)."""
+def test_slot_route_is_public_and_equals_the_small_route_at_larger_n(model: str,
+                                                                      one_sided: bool) -> None:
+    """Slot mixtures take the slot sums at every N; at the largest N where q = 1 still sums
+    over sizes (and one beyond) they equal the small-table route (about a minute)."""
     switch = MAX_RANDOM_N if one_sided else SLOT_TWO_SIDED_N
     for n in (switch, switch + 1):
         a, b = np.arange(n) % 3, (np.arange(n) * 7 // 5) % 3
         sides = _sides(a, b, model, one_sided)
         for q in QS:
             got = tsallis._mi_q_variance(*sides, q)
-            other = _slot_route(sides, q) if n == switch else _small_route(sides, q)
-            assert got == pytest.approx(other, rel=RTOL), (n, q)
+            assert got == _slot_route(sides, q)
+            assert got == pytest.approx(_small_route(sides, q), rel=RTOL), (n, q)
 
 
 def _table(rows: list[int], cols: list[int]) -> np.ndarray:
@@ -150,19 +151,18 @@ def _table(rows: list[int], cols: list[int]) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize("case", REFERENCE, ids=lambda c: f"{c['model']}-N{sum(c['rows'])}")
-def test_large_references(case: dict) -> None:
+@pytest.mark.parametrize(("case", "qs"), [(c, qs) for c in REFERENCE for qs in c["values"]],
+                         ids=lambda v: v if isinstance(v, str) else f"{v['model']}-N{sum(v['rows'])}")
+def test_large_references(case: dict, qs: str) -> None:
     """E[MI_q] and Var[MI_q] against 50-digit sums over every table, N = 60 .. 10^5 (perm
     2 x 2 at N = 10^5 and 2 x 3 at 600, num one-sided at 400 and two-sided at 60; q = 0.5,
-    1.5, 3), and N = 24 .. 40 at q = 0.1 .. 10."""
+    1.5, 3), N = 24 .. 40 at q = 0.1 .. 10, and all one-sided at N = 30, q = 3, 6, 10 in exact
+    rationals."""
     table = _table(case["rows"], case["cols"])
     sides = _sides(None, None, case["model"], case["one_sided"], contingency=table)
-    for qs, ref in case["values"].items():
-        q = float(qs)
-        assert tsallis._mi_q_variance(*sides, q) == pytest.approx(
-            float(ref["variance"]), rel=RTOL), qs
-        assert tsallis._expected_mi_q(*sides, q) == pytest.approx(
-            float(ref["expected"]), rel=RTOL), qs
+    ref, q = case["values"][qs], float(qs)
+    assert tsallis._mi_q_variance(*sides, q) == pytest.approx(float(ref["variance"]), rel=RTOL)
+    assert tsallis._expected_mi_q(*sides, q) == pytest.approx(float(ref["expected"]), rel=RTOL)
 
 
 @pytest.mark.parametrize(("model", "one_sided", "n"), [("perm", False, 3000), ("num", True, 3000),

@@ -21,7 +21,7 @@ import numpy as np
 from chanceclust._docs import fill_doc
 from chanceclust._entropy import entropy_of_sizes
 from chanceclust._expected.laws import SlotMixture, pair_probabilities
-from chanceclust._expected.mi_variance import MAX_RANDOM_N, SLOT_TWO_SIDED_N, total_variance
+from chanceclust._expected.mi_variance import total_variance
 from chanceclust._expected.mi_variance_slots import (
     one_sided_slot_variance,
     two_sided_slot_variance,
@@ -386,9 +386,9 @@ def standardized_tsallis_mutual_information(
     q by the routes of the exact Var[MI] with the cell function of MI_q: two fixed sides
     (``perm``) by the Lancaster expansion, ``num`` and ``all`` (one- and two-sided) by the
     sums over slots where the random sides are mixtures of uniform labelings (``all``;
-    ``num`` with mean cluster size well above log K) beyond N = 30 one-sided, 20 two-sided;
-    elsewhere by the covariances of pairs of cells given the sizes, plus the variance over
-    the sizes of a random side, for small tables (``MAX_VARIANCE_POINTS``). At N = 10^6,
+    ``num`` with mean cluster size well above log K), at every N; elsewhere (``num`` with
+    small clusters) by the covariances of pairs of cells given the sizes, plus the variance
+    over the sizes of a random side, for small tables (``MAX_VARIANCE_POINTS``). At N = 10^6,
     100 x 100 it took at most 1.8x the SMI's time (benchmarks/tsallis.py smi).
 
     Parameters
@@ -454,8 +454,8 @@ def _smi_q(table: Table, sides: tuple[Side, Side], q: float) -> float:
 def _mi_q_variance(true: Side, pred: Side, q: float) -> float:
     """Var[MI_q] (q != 1, 2) by the routes of Var[MI] with the cell function of MI_q
     (docs/math.md#math-tsallis): two fixed sides by the Lancaster expansion; random sides
-    that are slot mixtures by the slot sums beyond the q = 1 switches (MAX_RANDOM_N,
-    SLOT_TWO_SIDED_N) or where the small-table route would pass its limit; else (and where
+    that are slot mixtures by the slot sums, at every N (not only beyond q = 1's switches:
+    the small-table route loses digits as q grows, its terms of x^q cancel); else (and where
     the expansion does not reach its bound) the small-table route (``mi_q_variance``)."""
     n = true.n
     if n > MAX_VARIANCE_N:
@@ -464,22 +464,20 @@ def _mi_q_variance(true: Side, pred: Side, q: float) -> float:
             f"N = {n}); use significance_test for a Monte Carlo null"
         )
     random = [side for side in (true, pred) if not side.sizes_given]
-    points = _small_route_points(true, pred)
     if not random:
         rows, cols = _size_moments(true), _size_moments(pred)
         _check_grid(n, rows, cols)
         total = total_variance(n, rows, cols, cell=TsallisCell(n, q))
         if total is not None:
             return total / (n * n)
-    elif all(isinstance(side.law, SlotMixture) for side in random) and (
-            n > (SLOT_TWO_SIDED_N if len(random) == 2 else MAX_RANDOM_N)
-            or points > MAX_VARIANCE_POINTS):
+    elif all(isinstance(side.law, SlotMixture) for side in random):
         _check_slot_windows(n, random)
         if len(random) == 2:
             return _two_sided_slot_variance_q(true, pred, q)
         fixed = pred if random[0] is true else true
         cell = TsallisCell(n, q)
         return one_sided_slot_variance(fixed.law, random[0].law, cell) / (n * n)
+    points = _small_route_points(true, pred)
     if points > MAX_VARIANCE_POINTS:
         raise UnsupportedError(
             f"the exact variance of MI_q (q != 1, 2) would evaluate up to {points} pmf points, "

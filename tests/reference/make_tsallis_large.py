@@ -18,6 +18,12 @@ Bailey and Verspoor 2016). Each case sums over every table of its shape with its
 The large cases at q = 0.5, 1.5, 3; small ones (N = 24 to 40) also at q = 0.1, 6 and 10, where
 the cell-pair sums of the small-table route lose digits (the terms of x^q cancel).
 
+* ``all`` one-sided (N = 30, reference sizes (10, 20)), integer q = 3, 6, 10 in exact
+  rationals: the other side's shape (an integer partition of N, of multiplicity
+  N! / (prod parts! prod multiplicities!) among the B_N clusterings), then, given it, the
+  first row's cells by a recursion over the blocks of the sums of prod C(part, n_1j) times
+  1, S and S^2 for S = sum_ij n_ij^q (every table of the shape once).
+
 Run from the repository root: ``python tests/reference/make_tsallis_large.py`` writes
 ``tests/reference/tsallis_large.json`` (about a minute).
 """
@@ -25,7 +31,9 @@ Run from the repository root: ``python tests/reference/make_tsallis_large.py`` w
 from __future__ import annotations
 
 import json
-from math import comb
+from collections import Counter
+from fractions import Fraction
+from math import comb, factorial
 from pathlib import Path
 
 import mpmath as mp
@@ -120,6 +128,60 @@ WIDE_CASES = [
 ]
 
 
+def partitions(n: int, largest: int | None = None):
+    """The integer partitions of n, parts non-increasing."""
+    if n == 0:
+        yield ()
+        return
+    for part in range(min(n, n if largest is None else largest), 0, -1):
+        for rest in partitions(n - part, part):
+            yield (part, *rest)
+
+
+def shape_count(parts: tuple[int, ...], n: int) -> int:
+    """The clusterings of n elements whose sizes are ``parts``."""
+    count = factorial(n)
+    for part in parts:
+        count //= factorial(part)
+    for multiplicity in Counter(parts).values():
+        count //= factorial(multiplicity)
+    return count
+
+
+def row_sums(parts: tuple[int, ...], first: int, q: int) -> tuple[int, int, int]:
+    """Over the tables of a 2-row side (first row ``first`` elements) against these column
+    parts: sum of prod C(part, n_1j) times 1, S and S^2, S = sum_ij n_ij^q."""
+    w0, w1, w2 = [1] + [0] * first, [0] * (first + 1), [0] * (first + 1)
+    for part in parts:
+        n0, n1, n2 = [0] * (first + 1), [0] * (first + 1), [0] * (first + 1)
+        for used in range(first + 1):
+            if w0[used]:
+                for x in range(min(part, first - used) + 1):
+                    w, s = comb(part, x), x**q + (part - x) ** q
+                    n0[used + x] += w * w0[used]
+                    n1[used + x] += w * (w1[used] + s * w0[used])
+                    n2[used + x] += w * (w2[used] + 2 * s * w1[used] + s * s * w0[used])
+        w0, w1, w2 = n0, n1, n2
+    return w0[first], w1[first], w2[first]
+
+
+def all_one_sided(rows: tuple[int, int], q: int) -> tuple[Fraction, Fraction]:
+    """Exact (E, Var) of MI_q, the reference ``rows`` fixed, the other side under all."""
+    n = sum(rows)
+    total = first_moment = second_moment = 0
+    for parts in partitions(n):
+        count = shape_count(parts, n)
+        w0, w1, w2 = row_sums(parts, rows[0], q)
+        columns = sum(part**q for part in parts)  # T = S - sum_j b_j^q
+        total += count * w0
+        first_moment += count * (w1 - columns * w0)
+        second_moment += count * (w2 - 2 * columns * w1 + columns * columns * w0)
+    mean = Fraction(first_moment, total)
+    scale = (q - 1) * Fraction(n) ** q  # MI_q = (N^q - sum a^q + T) / ((q - 1) N^q)
+    expected = (n**q - sum(a**q for a in rows) + mean) / scale
+    return expected, (Fraction(second_moment, total) - mean * mean) / (scale * scale)
+
+
 def main() -> None:
     out = []
     for (model, one_sided, rows, cols, make), qs in [(c, QS) for c in CASES] + [
@@ -135,6 +197,15 @@ def main() -> None:
         out.append({"model": model, "one_sided": one_sided, "rows": rows, "cols": cols,
                     "values": values})
         print(model, rows, cols, "done", flush=True)
+    rows = (10, 20)
+    values = {}
+    for q in (3, 6, 10):
+        mean, variance = all_one_sided(rows, q)
+        values[str(q)] = {"expected": mp.nstr(mp.mpf(mean.numerator) / mean.denominator, 30),
+                          "variance": mp.nstr(mp.mpf(variance.numerator) / variance.denominator, 30)}
+    out.append({"model": "all", "one_sided": True, "rows": rows, "cols": (15, 15),
+                "values": values})
+    print("all", rows, "done", flush=True)
     OUT.write_text(json.dumps(out, indent=1) + "\n")
 
 
