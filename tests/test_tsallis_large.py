@@ -57,7 +57,7 @@ def _slot_route(sides, q: float) -> float:
     return one_sided_slot_variance(fixed.law, random[0].law, cell) / (n * n)
 
 
-@pytest.mark.parametrize("q", [0.05, 0.5, 0.9999, 1.5, 3.0, 10.0])
+@pytest.mark.parametrize("q", [0.05, 0.5, 0.9999, 1.5, 3.0, 10.0, 40.0])
 def test_divergence_ratio_against_mpmath(q: float) -> None:
     """K_q(t) = (t^q - 1 - q (t - 1)) / (q - 1) on both sides of its series' switch
     (|log t| = min(1/2, 1/q)), at t = 0 and far out: ~1e-15 relative (measured <= 2e-14)."""
