@@ -112,9 +112,9 @@ def _orders_used(monkeypatch) -> list[int]:
     used: list[int] = []
     original = engine._expansion
 
-    def spy(n, rows, cols, top):
+    def spy(n, rows, cols, top, *cell):
         used.append(top)
-        return original(n, rows, cols, top)
+        return original(n, rows, cols, top, *cell)
 
     monkeypatch.setattr(engine, "_expansion", spy)
     return used

@@ -213,17 +213,23 @@ def test_inputs_validated_as_the_other_measures() -> None:
         cc.tsallis_mutual_information([0, 1], [0, 1, 2], q=2)
 
 
-@pytest.mark.parametrize(("q", "model"), [(3, "num"), (0.5, "all"), (1.5, "perm")])
-def test_smi_refused_beyond_its_range(q: float, model: str) -> None:
-    """Random sides may have every size up to N: the cost bound refuses N = 60 at once; under
-    perm, 76 distinct sizes (N = 2926) are refused."""
-    if model == "perm":
-        a = np.repeat(np.arange(76), np.arange(1, 77))
-        b = np.arange(a.size) % 5
-    else:
-        a = b = np.arange(60) % 3
+@pytest.mark.parametrize("q", [3, 0.5])
+def test_smi_refused_beyond_its_range(q: float) -> None:
+    """A num side with small clusters has no slot form: the small-table route's cost bound
+    refuses N = 60 in 20 clusters two-sided (N = 60 in 3 clusters, a slot mixture, is
+    computed: tests/test_tsallis_large.py)."""
+    a = b = np.arange(60) % 20
     with pytest.raises(UnsupportedError, match="variance of MI_q"):
-        cc.standardized_tsallis_mutual_information(a, b, q=q, model=model)
+        cc.standardized_tsallis_mutual_information(a, b, q=q, model="num")
+
+
+def test_smi_refused_beyond_the_grid(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two fixed sides: the SMI's bound on the windows' points (MAX_GRID_POINTS) holds."""
+    from chanceclust import variance
+
+    monkeypatch.setattr(variance, "MAX_GRID_POINTS", 10)
+    with pytest.raises(UnsupportedError, match="points of hypergeometric windows"):
+        cc.standardized_tsallis_mutual_information(np.arange(60) % 3, np.arange(60) % 4, q=3)
 
 
 def test_cost_limit_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -236,11 +242,17 @@ def test_cost_limit_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_variance_limit_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beyond MAX_VARIANCE_POINTS a num side with no slot form (N = 5) is refused, naming the
+    limit; all's sides (slot mixtures) take the slot sums, which the limit does not touch."""
     from chanceclust import tsallis
 
+    a, b = [0, 0, 1, 1, 2], [0, 1, 0, 1, 1]
+    small = cc.standardized_tsallis_mutual_information(a, b, q=3, model="all")
     monkeypatch.setattr(tsallis, "MAX_VARIANCE_POINTS", 10)
     with pytest.raises(UnsupportedError, match="limit 10 "):
-        cc.standardized_tsallis_mutual_information([0, 0, 1, 1, 2], [0, 1, 0, 1, 1], q=3)
+        cc.standardized_tsallis_mutual_information(a, b, q=3, model="num")
+    slots = cc.standardized_tsallis_mutual_information(a, b, q=3, model="all")
+    assert slots == pytest.approx(small, rel=RTOL)
 
 
 def test_constant_mi_has_smi_zero() -> None:

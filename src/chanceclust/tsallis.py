@@ -20,15 +20,21 @@ import numpy as np
 
 from chanceclust._docs import fill_doc
 from chanceclust._entropy import entropy_of_sizes
+from chanceclust._expected.laws import SlotMixture, pair_probabilities
+from chanceclust._expected.mi_variance import total_variance
+from chanceclust._expected.mi_variance_slots import (
+    one_sided_slot_variance,
+    two_sided_slot_variance,
+)
 from chanceclust._expected.size_pairs import INT64_EXACT_MAX_N
 from chanceclust._expected.tsallis import (
+    TsallisCell,
     expected_entropy_q,
     expected_joint_entropy_q,
     mi_q_variance,
     tsallis_terms,
     window_points,
 )
-from chanceclust._expected.laws import pair_probabilities
 from chanceclust._models import Model, Num, PerSide, Side, canonical_pair
 from chanceclust._validation import _describe, check_average_method, check_labels
 from chanceclust.adjusted import _adjust_for_chance, _adjusted_mutual_information
@@ -36,7 +42,16 @@ from chanceclust.contingency import Table, _pair_counts
 from chanceclust.exceptions import InvalidInputError, UnsupportedError
 from chanceclust.expectations import _expected_mutual_information, _validated_table
 from chanceclust.measures import _generalized_mean, _mutual_information
-from chanceclust.variance import _constant_mi, _table_smi, _table_sri, _table_variance
+from chanceclust.variance import (
+    MAX_VARIANCE_N,
+    _check_grid,
+    _check_slot_windows,
+    _constant_mi,
+    _size_moments,
+    _table_smi,
+    _table_sri,
+    _table_variance,
+)
 
 __all__ = [
     "adjusted_tsallis_mutual_information",
@@ -367,11 +382,14 @@ def standardized_tsallis_mutual_information(
     model (it is :func:`~chanceclust.standardized_mutual_information`); q = 2 under every
     model, where MI_q = 2 N00 / N^2 (N00: pairs apart in both clusterings) and Var[N00]
     follows from three exact Rand-index variances (under ``perm`` it is the standardized
-    Rand index :func:`~chanceclust.standardized_rand_index`, exact rationals); other q under
-    every model by the covariances of pairs of cells (multivariate hypergeometric laws)
-    given the sizes, plus the variance over the sizes of a random side, for small tables
-    (``MAX_VARIANCE_POINTS``: few distinct sizes under ``perm``; N up to about 25
-    two-sided, 60 one-sided, under ``num`` and ``all``).
+    Rand index :func:`~chanceclust.standardized_rand_index`, exact rationals); every other
+    q by the routes of the exact Var[MI] with the cell function of MI_q: two fixed sides
+    (``perm``) by the Lancaster expansion, ``num`` and ``all`` (one- and two-sided) by the
+    sums over slots where the random sides are mixtures of uniform labelings (``all``;
+    ``num`` with mean cluster size well above log K), at every N; elsewhere (``num`` with
+    small clusters) by the covariances of pairs of cells given the sizes, plus the variance
+    over the sizes of a random side, for small tables (``MAX_VARIANCE_POINTS``). At N = 10^6,
+    100 x 100 it took at most 1.8x the SMI's time (benchmarks/tsallis.py smi).
 
     Parameters
     ----------
@@ -390,8 +408,10 @@ def standardized_tsallis_mutual_information(
     Raises
     ------
     UnsupportedError
-        q other than 1 and 2 beyond ``MAX_VARIANCE_POINTS`` (2^25) pmf points (use
-        significance_test for a Monte Carlo null).
+        q other than 1 and 2 where the small-table route is needed beyond
+        ``MAX_VARIANCE_POINTS`` (2^25) pmf points (``num`` with small clusters, whose sizes
+        have no slot form: e.g. N = 60 in 20 clusters, two-sided), and beyond the limits
+        of the SMI's routes (use significance_test for a Monte Carlo null).
 
     Examples
     --------
@@ -421,11 +441,43 @@ def _moment_bound(side: Side) -> tuple[int, int]:
 
 
 def _smi_q(table: Table, sides: tuple[Side, Side], q: float) -> float:
-    """(MI_q - E[MI_q]) / sd[MI_q] for q != 1, 2 from the sides' size moments (small tables)."""
+    """(MI_q - E[MI_q]) / sd[MI_q] for q != 1, 2 (:func:`_mi_q_variance`)."""
     if _constant_mi(sides):  # a single cluster or N singletons: MI_q takes one value
         return 0.0
-    (da, top_a), (db, top_b) = (_moment_bound(side) for side in sides)
-    points = da * db * (da + db + 1) * (min(top_a, top_b) + 1) ** 2  # the loops of mi_q_variance
+    variance = _mi_q_variance(*canonical_pair(*sides), q)
+    if not variance > 0:
+        return 0.0
+    centered = _mutual_information_q(table, q) - _expected_mi_q(*sides, q)
+    return centered / math.sqrt(variance)
+
+
+def _mi_q_variance(true: Side, pred: Side, q: float) -> float:
+    """Var[MI_q] (q != 1, 2) by the routes of Var[MI] with the cell function of MI_q
+    (docs/math.md#math-tsallis): two fixed sides by the Lancaster expansion; random sides
+    that are slot mixtures by the slot sums, at every N (not only beyond q = 1's switches:
+    the small-table route loses digits as q grows, its terms of x^q cancel); else (and where
+    the expansion does not reach its bound) the small-table route (``mi_q_variance``)."""
+    n = true.n
+    if n > MAX_VARIANCE_N:
+        raise UnsupportedError(
+            f"the exact variance of MI_q is implemented for N <= {MAX_VARIANCE_N:.0e} (got "
+            f"N = {n}); use significance_test for a Monte Carlo null"
+        )
+    random = [side for side in (true, pred) if not side.sizes_given]
+    if not random:
+        rows, cols = _size_moments(true), _size_moments(pred)
+        _check_grid(n, rows, cols)
+        total = total_variance(n, rows, cols, cell=TsallisCell(n, q))
+        if total is not None:
+            return total / (n * n)
+    elif all(isinstance(side.law, SlotMixture) for side in random):
+        _check_slot_windows(n, random)
+        if len(random) == 2:
+            return _two_sided_slot_variance_q(true, pred, q)
+        fixed = pred if random[0] is true else true
+        cell = TsallisCell(n, q)
+        return one_sided_slot_variance(fixed.law, random[0].law, cell) / (n * n)
+    points = _small_route_points(true, pred)
     if points > MAX_VARIANCE_POINTS:
         raise UnsupportedError(
             f"the exact variance of MI_q (q != 1, 2) would evaluate up to {points} pmf points, "
@@ -433,12 +485,20 @@ def _smi_q(table: Table, sides: tuple[Side, Side], q: float) -> float:
             "distinct cluster sizes, small clusters; under num and all, small N); use q = 1 "
             "or 2, or significance_test for a Monte Carlo null"
         )
-    true, pred = sides
-    variance = mi_q_variance(table.n, true.size_moments(), pred.size_moments(), q)
-    if not variance > 0:
-        return 0.0
-    centered = _mutual_information_q(table, q) - _expected_mi_q(true, pred, q)
-    return centered / math.sqrt(variance)
+    return mi_q_variance(n, true.size_moments(), pred.size_moments(), q)
+
+
+def _small_route_points(true: Side, pred: Side) -> int:
+    """The most pmf points of the small-table route (the loops of ``mi_q_variance``)."""
+    (da, top_a), (db, top_b) = (_moment_bound(side) for side in (true, pred))
+    return da * db * (da + db + 1) * (min(top_a, top_b) + 1) ** 2
+
+
+@lru_cache(maxsize=64)
+def _two_sided_slot_variance_q(true: Side, pred: Side, q: float) -> float:
+    """Var[MI_q] of two random sides (slot mixtures; hashable: they depend on N and K)."""
+    n = true.n
+    return two_sided_slot_variance(true.law, pred.law, TsallisCell(n, q)) / (n * n)
 
 
 def _smi_2(table: Table, sides: tuple[Side, Side]) -> float:

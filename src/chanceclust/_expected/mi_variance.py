@@ -37,6 +37,7 @@ from chanceclust._expected.lancaster import correlation_factors, hahn_coefficien
 from chanceclust._expected.laws import SizeLaw
 from chanceclust._expected.pmfs import deviance, hypergeom_pmf
 from chanceclust._expected.windows import tail_halfwidth
+from chanceclust.exceptions import InternalError
 
 __all__ = [
     "MAX_RANDOM_N", "MAX_SIZE_LAW_N", "SLOT_TWO_SIDED_N", "SizeMoments", "fixed_moments",
@@ -430,7 +431,7 @@ def _cell_windows(n: int, rows: NDArray[np.int64], cols: NDArray[np.int64]) -> t
     return (s, b, *_window(n, s, b))
 
 
-def _cell_groups(n: int, s: NDArray, b: NDArray, lo: NDArray, hi: NDArray):
+def _cell_groups(n: int, s: NDArray, b: NDArray, lo: NDArray, hi: NDArray, cell=None):
     """Per (row size s, column size b) of :func:`_cell_windows`, the window of Hyp(N, s, b),
     its pmf and centred bd0,
     in groups of window lengths within 25% (padding to the longest window of all would
@@ -444,19 +445,20 @@ def _cell_groups(n: int, s: NDArray, b: NDArray, lo: NDArray, hi: NDArray):
     count = hi - lo + 1
     for group in _key_groups(_length_key(count).ravel()):
         for part in _chunks(group, int(count.ravel()[group].max())):
-            yield _cell_group(n, s, b, lo, hi, part)
+            yield _cell_group(n, s, b, lo, hi, part, cell)
 
 
-def _cell_group(n: int, s: NDArray, b: NDArray, lo: NDArray, hi: NDArray, group: NDArray
-                ) -> tuple:
-    """One group of :func:`_cell_groups` (the cells at the flat indices ``group``)."""
+def _cell_group(n: int, s: NDArray, b: NDArray, lo: NDArray, hi: NDArray, group: NDArray,
+                cell=None) -> tuple:
+    """One group of :func:`_cell_groups` (the cells at the flat indices ``group``); ``cell``:
+    another cell function than bd0 (``cell.of_cells(x, s, b, n)``, :func:`conditional_variance`)."""
     at = np.unravel_index(group, s.shape)
     x = lo[at][:, None] + np.arange(int((hi[at] - lo[at]).max()) + 1)
     inside = x <= hi[at][:, None]
     x = np.where(inside, x, lo[at][:, None])
     # Loader's form at each cell's mode, carried by the ratios (as every conditional row).
     p = np.where(inside, _hyp_rows(n, s[at], b[at], lo[at], x.shape[1]), 0.0)
-    dev = _bd0(x, s[at][:, None], b[at][:, None], n)
+    dev = (_bd0 if cell is None else cell.of_cells)(x, s[at][:, None], b[at][:, None], n)
     m = np.sum(p * dev, axis=-1) / np.sum(p, axis=-1)
     c = np.where(inside, dev - m[:, None], 0.0)
     return at, s[at], b[at], x, p, c, m, np.sum(p * c * c, axis=-1)
@@ -628,14 +630,15 @@ def _linear_polynomial(n: int, s: NDArray, b: NDArray, x: NDArray) -> NDArray[np
         return np.where(sd[:, None] > 0, (x - (sf * bf / nf)[:, None]) / sd[:, None], 0.0)
 
 
-def _expansion(n: int, rows: SizeMoments, cols: SizeMoments, top: int) -> _Expansion:
+def _expansion(n: int, rows: SizeMoments, cols: SizeMoments, top: int, cell=None) -> _Expansion:
     """Every cell's moments and Hahn coefficients, group by group (no padded arrays)."""
     shape = (len(rows.sizes), len(cols.sizes))
     mean, var = np.zeros(shape), np.zeros(shape)
     coef, rest = np.zeros((top + 1, *shape)), np.zeros((top + 1, *shape))
     last = np.zeros(shape, dtype=np.int64)
     beyond = np.zeros(shape)
-    for at, s, b, x, p, c, m, v in _cell_groups(n, *_cell_windows(n, rows.sizes, cols.sizes)):
+    for at, s, b, x, p, c, m, v in _cell_groups(n, *_cell_windows(n, rows.sizes, cols.sizes),
+                                                cell=cell):
         mean[at], var[at] = m, v
         coef[:, at[0], at[1]], rest[:, at[0], at[1]], last[at] = hahn_coefficients(
             n, s, b, x, p, c, v, top, COEF_TOL)
@@ -667,8 +670,8 @@ def _quadratic_forms(first: NDArray, second: NDArray, rows: SizeMoments,
 
 
 def _lancaster_pairs(n: int, rows: SizeMoments, cols: SizeMoments, first: _Expansion,
-                     orders: list[float] | None = None, target: float | None = None
-                     ) -> float | None:
+                     orders: list[float] | None = None, target: float | None = None,
+                     cell=None) -> float | None:
     """The pairs of distinct cells of E[Var(T | sizes)] by the Lancaster expansion: order k
     adds sum rho_k f_k(c) f_k(c') over the pairs (same row: (-1)^k beta_k(b) beta_k(b'),
     same column: (-1)^k beta_k(a) beta_k(a'), neither: the four factors).
@@ -679,13 +682,15 @@ def _lancaster_pairs(n: int, rows: SizeMoments, cols: SizeMoments, first: _Expan
     rest_q(c')) (its orders from q + 1 on are left out). Stops at the first order where
     these add up to at most LANCASTER_TOL of V. None where no order in LANCASTER_ORDERS
     reaches that. ``first`` holds the coefficients to the first count of LANCASTER_ORDERS;
-    ``orders`` (a list) receives each order's sum; ``target``: another bound to reach."""
+    ``orders`` (a list) receives each order's sum; ``target``: another bound to reach;
+    ``cell``: the cell function of ``first``."""
     if target is None:
         target = LANCASTER_TOL * _same_cell(rows, cols, first.var)
     for top in LANCASTER_ORDERS:
         if orders is not None:
             orders.clear()
-        expansion = first if first.coef.shape[0] == top + 1 else _expansion(n, rows, cols, top)
+        expansion = (first if first.coef.shape[0] == top + 1
+                     else _expansion(n, rows, cols, top, cell))
         coef, rest, last = expansion.coef, expansion.rest, expansion.last
         row_factors = correlation_factors(rows.sizes, n, top + 1)
         col_factors = correlation_factors(cols.sizes, n, top + 1)
@@ -714,29 +719,39 @@ def _lancaster_pairs(n: int, rows: SizeMoments, cols: SizeMoments, first: _Expan
 
 
 def conditional_variance(n: int, rows: SizeMoments, cols: SizeMoments,
-                         pair_limit: float = np.inf) -> tuple[float, NDArray[np.float64]] | None:
+                         pair_limit: float = np.inf, cell=None
+                         ) -> tuple[float, NDArray[np.float64]] | None:
     """(E[Var(T | sizes)], E[bd0] per size pair): the same-cell sum V = sum W_A W_B
     Var[bd0], plus the pairs of distinct cells by their Lancaster expansion
     (:func:`_lancaster_pairs`), or, where that does not reach its bound, by the pair sums
     (:func:`_pair_route`). None where the pair sums are needed and their arrays would pass
-    ``pair_limit`` points (:func:`pair_points`)."""
-    first = _expansion(n, rows, cols, LANCASTER_ORDERS[0] if LANCASTER_ORDERS else 0)
+    ``pair_limit`` points (:func:`pair_points`).
+
+    ``cell``: two fixed sides and T = sum_cells (cell.of_cells(n_c, a, b, N) +
+    cell.slopes(a, b, N) n_c) + const instead of sum bd0 (N MI_q, docs/math.md#math-tsallis);
+    its order 1 always as the linear statistic (the slopes join the order-1 coefficients);
+    None where the expansion does not reach its bound."""
+    if cell is not None and (rows.spread is not None or cols.spread is not None):
+        raise InternalError("a cell function other than bd0 needs two fixed sides")
+    first = _expansion(n, rows, cols, LANCASTER_ORDERS[0] if LANCASTER_ORDERS else 0, cell)
     same_cell = _same_cell(rows, cols, first.var)
     orders: list[float] = []
-    pairs = _lancaster_pairs(n, rows, cols, first, orders)
+    pairs = _lancaster_pairs(n, rows, cols, first, orders, cell=cell)
     if pairs is None:
-        if pair_points(n, rows, cols) > pair_limit:
+        if cell is not None or pair_points(n, rows, cols) > pair_limit:
             return None
         pairs = _pair_route(n, rows, cols, _cells(n, rows.sizes, cols.sizes))
     elif (rows.spread is None and cols.spread is None
-          and same_cell + pairs < LINEAR_EXACT_BELOW * same_cell):
+          and (cell is not None or same_cell + pairs < LINEAR_EXACT_BELOW * same_cell)):
         # Var far below V: the cells' linear parts cancel over the pairs (one cluster of
         # almost every element beside singletons). Order 1 as one sum of squares instead,
         # and the orders summed until their bound is LANCASTER_TOL of that variance.
+        slopes = None if cell is None else cell.slopes(rows.sizes[:, None], cols.sizes[None, :], n)
         base = (float(rows.once @ first.beyond_linear @ cols.once)
-                + _linear_variance(n, rows, cols, first.coef[1]))
+                + _linear_variance(n, rows, cols, first.coef[1], slopes))
         estimate = base + math.fsum(orders[1:])
-        if _lancaster_pairs(n, rows, cols, first, orders, LANCASTER_TOL * estimate) is not None:
+        if (cell is None or estimate < LINEAR_EXACT_BELOW * same_cell) and _lancaster_pairs(
+                n, rows, cols, first, orders, LANCASTER_TOL * estimate, cell) is not None:
             estimate = base + math.fsum(orders[1:])
         return estimate, first.mean
     return same_cell + pairs, first.mean
@@ -750,18 +765,21 @@ LINEAR_EXACT_BELOW = 1e-3
 
 
 def _linear_variance(n: int, rows: SizeMoments, cols: SizeMoments,
-                     coef: NDArray[np.float64]) -> float:
+                     coef: NDArray[np.float64], slopes: NDArray | None = None) -> float:
     """Var(sum_cells f_1 P_1(n_c)) for two fixed sides: the order-1 part of the same-cell
     sum and of every pair, as one permutation statistic sum_ij c_ij n_ij, c = f_1 / sd.
 
     Hoeffding's combinatorial theorem: Var = sum_ij a_i b_j d_ij^2 / (N - 1), d the doubly
     centred c (d = c - row mean - column mean + mean, weighted by the sizes): non-negative
-    terms, no cancellation between cells.
+    terms, no cancellation between cells. ``slopes``: per size pair, added to c (a term
+    slope * n_c of the cell function, :func:`conditional_variance`).
     """
     sa, sb, nf = rows.sizes.astype(np.float64), cols.sizes.astype(np.float64), float(n)
     sd = np.sqrt(np.outer(sa * (nf - sa), sb * (nf - sb)) / (nf * nf * (nf - 1.0)))
     with np.errstate(divide="ignore", invalid="ignore"):
         c = np.where(sd > 0, coef / sd, 0.0)
+    if slopes is not None:
+        c = c + slopes
     wa, wb = rows.once * sa, cols.once * sb
     row_mean, col_mean = (c @ wb) / nf, (wa @ c) / nf
     d = c - row_mean[:, None] - col_mean[None, :] + float(wa @ c @ wb) / (nf * nf)
@@ -816,12 +834,13 @@ def _between_variance(rows: SizeMoments, cols: SizeMoments, mean: NDArray) -> fl
 
 
 def total_variance(n: int, rows: SizeMoments, cols: SizeMoments,
-                   pair_limit: float = np.inf) -> float | None:
+                   pair_limit: float = np.inf, cell=None) -> float | None:
     """Var[N MI] of two independent sides given by their size moments (nats^2); None where
-    the pair sums are needed beyond ``pair_limit`` points (:func:`conditional_variance`)."""
+    the pair sums are needed beyond ``pair_limit`` points (:func:`conditional_variance`);
+    ``cell``: another sum over the cells (:func:`conditional_variance`)."""
     if n < 2:
         return 0.0
-    conditional = conditional_variance(n, rows, cols, pair_limit)
+    conditional = conditional_variance(n, rows, cols, pair_limit, cell)
     if conditional is None:
         return None
     within, mean = conditional

@@ -13,6 +13,10 @@ Computed for all slots (and slot pairs) at once, in batches of similar window le
 every covariance with the slot's cells is a dot product with (the cells are exchangeable);
 two-sided, phi(a) is interpolated in a on long windows and shared by the pairs of one v
 where the joint cells' mean is below 1 (_shared).
+
+The cell function is a value (:class:`Deviance`, bd0, by default): any Bregman divergence
+whose linear part sums to a constant over a row given u gives the same sums, with a level
+shift of E_u; :class:`chanceclust._expected.tsallis.TsallisCell` gives Var[N MI_q].
 """
 
 from __future__ import annotations
@@ -28,7 +32,37 @@ from chanceclust._expected.pmfs import deviance, stirlerr
 from chanceclust._expected.windows import tail_halfwidth
 from chanceclust.exceptions import InternalError
 
-__all__ = ["longest_window", "one_sided_slot_variance", "two_sided_slot_variance"]
+__all__ = ["SHANNON", "Deviance", "longest_window", "one_sided_slot_variance",
+           "two_sided_slot_variance"]
+
+
+class Deviance:
+    """The cell function of T = N MI: bd0(x, m) = x log(x/m) + m - x, the Bregman divergence
+    of x log x at a cell's mean m (``bregman``), and the form taken where the mean is below
+    1, x log x (``small``: 0 on the cells with 0 or 1 element; it differs from bd0 by a
+    linear function of x, whose sum over the cells of a row is a constant given u).
+
+    The routes take any object with these methods (and the level shifts below):
+    :class:`chanceclust._expected.tsallis.TsallisCell` is the one of N MI_q. Given the slots,
+    T differs from sum_cells bregman - sum_totals bregman by ``one_sided_shift`` (a fixed
+    side of these sizes against u slots) or ``two_sided_shift`` (u and v slots): 0 here.
+    """
+
+    def bregman(self, x: NDArray, mean: NDArray | float) -> NDArray[np.float64]:
+        return deviance(x, mean, x - mean)
+
+    def small(self, xf: NDArray[np.float64]) -> NDArray[np.float64]:
+        return np.where(xf > 1.0, xf * np.log(np.maximum(xf, 1.0)), 0.0)
+
+    def one_sided_shift(self, sizes: NDArray, weights: NDArray, u: float) -> float:
+        return 0.0
+
+    def two_sided_shift(self, u: NDArray, v: NDArray) -> NDArray | float:
+        return 0.0
+
+
+#: The cell function of Var[MI] (the default of every route).
+SHANNON = Deviance()
 
 
 def _binom_rows(n: NDArray, p: float | NDArray, start: NDArray, width: int) -> NDArray[np.float64]:
@@ -85,20 +119,22 @@ def longest_window(n: int, slots: list[float]) -> float:
     return float((2.0 * _half(n, p) + 2.0).max(initial=0.0))
 
 
-def _cell_values(x: NDArray, total: int, p: float | NDArray) -> NDArray[np.float64]:
+def _cell_values(x: NDArray, total: int, p: float | NDArray, cell: Deviance = SHANNON
+                 ) -> NDArray[np.float64]:
     """A function of a cell count whose sum over cells differs from the bd0 sum by a constant.
 
     bd0(x, total p) where the mean is >= 1; x log x below (where bd0's constant part
     bd0(0, m) = m would make the sum over the many empty cells cancel: u Var f against
     u (u - 1) Cov loses ~u eps, while x log x is 0 on the cells with 0 or 1 element).
-    ``p`` is one value or one per row of x (a column).
+    ``p`` is one value or one per row of x (a column); ``cell``: another cell function
+    (:class:`Deviance`).
     """
     mean = total * np.asarray(p, dtype=np.float64)
     xf = np.asarray(x, dtype=np.float64)
-    small = np.where(xf > 1.0, xf * np.log(np.maximum(xf, 1.0)), 0.0)
+    small = cell.small(xf)
     if np.all(mean < 1.0):
         return small
-    return np.where(mean >= 1.0, deviance(x, mean, x - mean), small)
+    return np.where(mean >= 1.0, cell.bregman(x, mean), small)
 
 
 #: Floats in one temporary array of a batch (a batch takes at least one row).
@@ -141,7 +177,8 @@ class _Slots:
     cov_weights: NDArray[np.float64] | None = None
 
 
-def _slots(total: int, w: NDArray[np.float64], rows: bool = False) -> _Slots:
+def _slots(total: int, w: NDArray[np.float64], rows: bool = False,
+           cell: Deviance = SHANNON) -> _Slots:
     """The multinomial cells of every slot w > 1, batched by window length; with ``rows``,
     also their covariance weights (padded to the longest window)."""
     p = 1.0 / w
@@ -162,9 +199,9 @@ def _slots(total: int, w: NDArray[np.float64], rows: bool = False) -> _Slots:
         px = np.where(inside, _binom_rows(np.full(batch.size, total), p[batch], lo[batch], width), 0.0)
         m = mean[batch, None]
         with np.errstate(divide="ignore", invalid="ignore"):
-            dev = np.where(inside, deviance(x, m, x - m), 0.0)
+            dev = np.where(inside, cell.bregman(x, m), 0.0)
         mean_sum[batch] = w[batch] * np.sum(px * dev, axis=1)
-        f = _cell_values(x, total, p[batch, None])
+        f = _cell_values(x, total, p[batch, None], cell)
         fc = np.where(inside, f - np.sum(px * f, axis=1)[:, None], 0.0)
         psi = _conditional(total, w[batch], lo[batch], count[batch], width, fc)
         wb = w[batch, None]
@@ -192,8 +229,8 @@ def _conditional(total: int, w: NDArray, lo: NDArray, count: NDArray, width: int
     return conditional_rows(count, width, given)
 
 
-def _rows_terms(sizes: NDArray[np.int64], n: int, u: float, column: NDArray | None = None
-                ) -> tuple[NDArray, NDArray, NDArray]:
+def _rows_terms(sizes: NDArray[np.int64], n: int, u: float, column: NDArray | None = None,
+                cell: Deviance = SHANNON) -> tuple[NDArray, NDArray, NDArray]:
     """(E_u[R], Var R, Cov(R, C)) per row size a < n with u labels; ``column``: the values of
     another column function at 0 .. total, C = sum_j column[M_j] over the rows' own column
     totals M (total elements), instead of the bd0 of the n elements' column totals.
@@ -209,18 +246,18 @@ def _rows_terms(sizes: NDArray[np.int64], n: int, u: float, column: NDArray | No
     hi = np.minimum(np.ceil(af * p + half).astype(np.int64), sizes)
     count = hi - lo + 1
     if sizes.size * int(count.max(initial=1)) <= _BATCH:
-        return _rows_batch(sizes, n, u, lo, hi, column)
+        return _rows_batch(sizes, n, u, lo, hi, column, cell)
     out = [np.empty(sizes.size) for _ in range(3)]
     for batch in _batches((count,), count):
-        parts = _rows_batch(sizes[batch], n, u, lo[batch], hi[batch], column)
+        parts = _rows_batch(sizes[batch], n, u, lo[batch], hi[batch], column, cell)
         for into, part in zip(out, parts, strict=True):
             into[batch] = part
     return out[0], out[1], out[2]
 
 
 def _rows_batch(sizes: NDArray[np.int64], n: int, u: float, lo: NDArray[np.int64],
-                hi: NDArray[np.int64], column: NDArray | None = None
-                ) -> tuple[NDArray, NDArray, NDArray]:
+                hi: NDArray[np.int64], column: NDArray | None = None,
+                cell: Deviance = SHANNON) -> tuple[NDArray, NDArray, NDArray]:
     """_rows_terms on one padded grid: the rows' windows lo .. hi.
 
     C is over all n elements; h(x) = E g(x + M), M ~ Binomial(n - a, 1/u), g the column
@@ -233,9 +270,8 @@ def _rows_batch(sizes: NDArray[np.int64], n: int, u: float, lo: NDArray[np.int64
     px = _binom_rows(sizes, p, lo, width)
     mean = (af * p)[:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
-        dev = np.where(px > 0, deviance(x, mean, x - mean), 0.0)
-        xf = x.astype(np.float64)
-        f = np.where(mean >= 1.0, dev, np.where(xf > 1.0, xf * np.log(np.maximum(xf, 1.0)), 0.0))
+        dev = np.where(px > 0, cell.bregman(x, mean), 0.0)
+        f = np.where(mean >= 1.0, dev, cell.small(x.astype(np.float64)))
     mean_sum = u * np.sum(px * dev, axis=1)
     fc = np.where(px > 0, f - np.sum(px * f, axis=1)[:, None], 0.0)
     weight = px * fc
@@ -273,7 +309,7 @@ def _rows_batch(sizes: NDArray[np.int64], n: int, u: float, lo: NDArray[np.int64
     mwidth = mhi - mlo + 1
     pm = _binom_rows(rest, p, mlo, int(mwidth.max()))
     at = (x[:, :1] + mlo[:, None]) + np.arange(width + int(mwidth.max()) - 1)
-    g = _cell_values(at, n, p) if column is None else column[np.clip(at, 0, total)]
+    g = _cell_values(at, n, p, cell) if column is None else column[np.clip(at, 0, total)]
     h = np.zeros_like(fc)  # on each row's support x <= a only (px is 0 beyond)
     support = np.minimum(sizes - lo + 1, width)
     direct = support * mwidth <= _CORRELATED
@@ -296,26 +332,29 @@ def _rows_batch(sizes: NDArray[np.int64], n: int, u: float, lo: NDArray[np.int64
     return mean_sum, cov_sum(fc), cov_sum(hc)
 
 
-def one_sided_slot_variance(fixed: SizeLaw, mixture: SlotMixture) -> float:
-    """Var[N MI] for a fixed size law against a slot mixture (module notes)."""
+def one_sided_slot_variance(fixed: SizeLaw, mixture: SlotMixture, cell: Deviance = SHANNON
+                            ) -> float:
+    """Var[N MI] for a fixed size law against a slot mixture (module notes); ``cell``: the
+    cell function of another sum (:class:`Deviance`; Var[N MI_q])."""
     n = fixed.n
     sizes = np.asarray(fixed.sizes, dtype=np.int64)
     if np.any(sizes == n):  # one cluster of every element: MI = 0 for every draw
         return 0.0
     slots = np.asarray(mixture.slots, dtype=np.float64)
     live = slots > 1.0  # u <= 1: one cluster, T = 0
-    columns = _slots(n, slots[live])
+    columns = _slots(n, slots[live], cell=cell)
     means, variances = np.zeros(slots.size), np.zeros(slots.size)
     weights = np.asarray(fixed.weights, dtype=np.float64)
     rest = n - int(sizes.max())
     small = sizes < n - rest
     for k, (index, u) in enumerate(zip(np.flatnonzero(live).tolist(), slots[live].tolist(), strict=True)):
-        e, v, c = _rows_terms(sizes, n, u)
-        mean = -columns.mean_sum[k] + float(weights @ e)
+        e, v, c = _rows_terms(sizes, n, u, cell=cell)
+        mean = -columns.mean_sum[k] + float(weights @ e) + cell.one_sided_shift(sizes, weights, u)
         var = columns.var_sum[k] + float(weights @ (v - 2.0 * c))
-        huge = _huge_row(n, rest, u) if 0 < rest <= min(HUGE_ROW_REST, n - rest - 1) else None
+        huge = (_huge_row(n, rest, u, cell) if 0 < rest <= min(HUGE_ROW_REST, n - rest - 1)
+                else None)
         if huge is not None:  # the same variance without the cancellation of R_1 and C
-            _, v, c = _rows_terms(sizes[small], n, u, huge[1])
+            _, v, c = _rows_terms(sizes[small], n, u, huge[1], cell)
             var = huge[0] + float(weights[small] @ (v - 2.0 * c))
         means[index], variances[index] = mean, var
     return _mixed(np.asarray(mixture.coefs, dtype=np.float64), means, variances)
@@ -328,7 +367,8 @@ HUGE_ROW_REST = 64
 _HUGE_ROW_WIDTH = 2048
 
 
-def _huge_row(n: int, rest: int, u: float) -> tuple[float, NDArray[np.float64]] | None:
+def _huge_row(n: int, rest: int, u: float, cell: Deviance = SHANNON
+              ) -> tuple[float, NDArray[np.float64]] | None:
     """(Var D, delta) given u, for a row of a = n - rest elements (rest small), or None
     where its window is longer than _HUGE_ROW_WIDTH.
 
@@ -352,7 +392,7 @@ def _huge_row(n: int, rest: int, u: float) -> tuple[float, NDArray[np.float64]] 
     px = _binom_rows(np.array([a]), p, np.array([lo]), width)[0]
     m = np.arange(rest + 1)[:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
-        delta = deviance(x + m, mu, x + m - mu) - deviance(x, mu, x - mu)  # (m, x)
+        delta = cell.bregman(x + m, mu) - cell.bregman(x, mu)  # (m, x)
     delta = np.where(px > 0, delta, 0.0)
     mean_of = delta @ px  # delta(m)
     pm = _binom_rows(np.array([rest]), p, np.array([0]), rest + 1)[0]
@@ -373,7 +413,7 @@ def _mixed(coefs: NDArray, means: NDArray, variances: NDArray) -> float:
 
 
 def _phi(n: int, v: NDArray, lo: NDArray[np.int64], count: NDArray[np.int64],
-         p: NDArray) -> NDArray[np.float64]:
+         p: NDArray, cell: Deviance = SHANNON) -> NDArray[np.float64]:
     """phi(a) = v E[f(Binomial(a, 1/v))] at a = lo .. lo + count - 1 per row (0 beyond), f the
     cell values of the joint cells (_cell_values with total n, probability p).
 
@@ -390,7 +430,7 @@ def _phi(n: int, v: NDArray, lo: NDArray[np.int64], count: NDArray[np.int64],
     for batch in _batches((count, ycount), evaluated * ycount):
         width, ywidth = int(count[batch].max()), int(ycount[batch].max())
         y = ylo[batch, None] + np.arange(ywidth)
-        f = _cell_values(y, n, p[batch, None])
+        f = _cell_values(y, n, p[batch, None], cell)
 
         def phi(r: NDArray, pos: NDArray, batch: NDArray = batch, f: NDArray = f,
                 ywidth: int = ywidth) -> NDArray:
@@ -420,7 +460,8 @@ def _shared(n: int, p: NDArray[np.float64]) -> NDArray[np.bool_]:
     return n * p < 1.0
 
 
-def _joint_cross(n: int, rows: _Slots, which: NDArray[np.int64], v: NDArray) -> NDArray:
+def _joint_cross(n: int, rows: _Slots, which: NDArray[np.int64], v: NDArray,
+                 cell: Deviance = SHANNON) -> NDArray:
     """Cov(J, RA) per pair (rows slot ``which``, the other side's slot v): J the sum over the
     u v joint cells, RA over the u row totals.
 
@@ -446,7 +487,7 @@ def _joint_cross(n: int, rows: _Slots, which: NDArray[np.int64], v: NDArray) -> 
     glo = np.concatenate([glo, lo[own]])
     gcount = np.concatenate([ghi - glo[: values.size] + 1, count[own]])
     phi = _phi(n, np.concatenate([values, v[own]]), glo, gcount,
-               np.concatenate([np.zeros(values.size), p[own]]))
+               np.concatenate([np.zeros(values.size), p[own]]), cell)
     out = np.empty(which.size)
     if not which.size:
         return out
@@ -460,8 +501,9 @@ def _joint_cross(n: int, rows: _Slots, which: NDArray[np.int64], v: NDArray) -> 
     return out
 
 
-def two_sided_slot_variance(mix_a: SlotMixture, mix_b: SlotMixture) -> float:
-    """Var[N MI] for two independent slot mixtures.
+def two_sided_slot_variance(mix_a: SlotMixture, mix_b: SlotMixture, cell: Deviance = SHANNON
+                            ) -> float:
+    """Var[N MI] for two independent slot mixtures (``cell``: as one_sided_slot_variance).
 
     Given (u, v) the N pairs of labels are i.i.d. uniform on u v cells and
     T = J - RA - CB: J = sum_cells bd0(n_c, N/(uv)), RA (CB) the same over the u row (v
@@ -480,13 +522,15 @@ def two_sided_slot_variance(mix_a: SlotMixture, mix_b: SlotMixture) -> float:
     i, j = i[live], j[live]
     side_a, at_a = np.unique(i, return_inverse=True)
     side_b, at_b = np.unique(j, return_inverse=True)
-    rows, cols = _slots(n, ua[side_a], rows=True), _slots(n, ub[side_b], rows=True)
+    rows = _slots(n, ua[side_a], rows=True, cell=cell)
+    cols = _slots(n, ub[side_b], rows=True, cell=cell)
     u, v = ua[i], ub[j]
-    joint = _slots(n, u * v)
+    joint = _slots(n, u * v, cell=cell)
     means, variances = np.zeros(live.size), np.zeros(live.size)
-    means[live] = joint.mean_sum - rows.mean_sum[at_a] - cols.mean_sum[at_b]
+    means[live] = (joint.mean_sum - rows.mean_sum[at_a] - cols.mean_sum[at_b]
+                   + cell.two_sided_shift(u, v))
     variances[live] = (
         joint.var_sum + rows.var_sum[at_a] + cols.var_sum[at_b]
-        - 2.0 * _joint_cross(n, rows, at_a, v) - 2.0 * _joint_cross(n, cols, at_b, u)
+        - 2.0 * _joint_cross(n, rows, at_a, v, cell) - 2.0 * _joint_cross(n, cols, at_b, u, cell)
     )
     return _mixed(weights[keep], means, variances)

@@ -17,10 +17,15 @@ hypergeometric pmf at the mode by Loader's form (``pmfs.hypergeom_pmf``), the bi
 (real 1/u too, Stam's quadrature) normalized by its own window sum. Every term is >= 0.
 
 Var[MI_q] (:func:`mi_q_variance`, small tables): the covariances of pairs of cells given the
-sizes, weighted by the sides' size moments, plus the variance over the sizes.
+sizes, weighted by the sides' size moments, plus the variance over the sizes. At any N, the
+routes of Var[MI] with the cell function of N MI_q (:class:`TsallisCell`): two fixed sides by
+the Lancaster expansion (``mi_variance.total_variance``), a slot mixture against a fixed side
+or another slot mixture by the slot sums (:mod:`mi_variance_slots`).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -28,6 +33,7 @@ from numpy.typing import NDArray
 from chanceclust._expected.elementary import gammaln
 from chanceclust._expected.laws import Law, SizeLaw, SlotMixture
 from chanceclust._expected.mi_variance import SizeMoments, _between_variance
+from chanceclust._expected.mi_variance_slots import Deviance
 from chanceclust._expected.windows import (
     hypergeometric_sums,
     hypergeometric_window,
@@ -37,8 +43,8 @@ from chanceclust._expected.windows import (
 from chanceclust.exceptions import InternalError
 
 __all__ = [
-    "expected_entropy_q", "expected_joint_entropy_q", "mi_q_variance", "tsallis_terms",
-    "window_points",
+    "TsallisCell", "expected_entropy_q", "expected_joint_entropy_q", "mi_q_variance",
+    "tsallis_terms", "window_points",
 ]
 
 # Mixture pairs whose weight is below this fraction of the largest are dropped: each term
@@ -61,6 +67,88 @@ def tsallis_terms(x: NDArray, n: int, q: float) -> NDArray[np.float64]:
         else:
             out = -frac * np.expm1((q - 1.0) * logs) / (q - 1.0)
     return np.where(xf > 0, np.maximum(out, 0.0), 0.0)
+
+
+# ------------------------------------------------------------------ the cell function of N MI_q
+
+#: Terms of the series of K_q (:func:`_divergence_ratio`) where |log t| < min(1/2, 1/q):
+#: the k-th is at most k |L|^(k-2) / (k-2)! of the second's size, < 1e-20 of it at k = 24.
+_SERIES_TERMS = 24
+
+
+def _divergence_ratio(x: NDArray[np.float64], mean: NDArray[np.float64], q: float
+                      ) -> NDArray[np.float64]:
+    """K_q(t) = (t^q - 1 - q (t - 1)) / (q - 1) >= 0 at t = x / mean (x >= 0, mean > 0).
+
+    With L = log t: sum_{k >= 2} c_k L^k / k!, c_2 = q, c_{k+1} = q (1 + c_k) (no division
+    by q - 1) where |L| < min(1/2, 1/q); elsewhere 1 - t + t expm1((q - 1) L) / (q - 1),
+    whose terms are O(|L|) against a value >= ~q L^2 / 2 (a few eps relative at the
+    switch, uniformly in q); 1 at x = 0. q = 1 is t log t - t + 1 = bd0(x, mean) / mean.
+    """
+    x, mean = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(mean, np.float64))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        log = np.log1p((x - mean) / mean)
+        t = x / mean
+        direct = 1.0 - t + t * (np.expm1((q - 1.0) * log) / (q - 1.0))
+    near = np.abs(log) < min(0.5, 1.0 / q)
+    if near.any():
+        ell = log[near]
+        power, coef = ell * ell / 2.0, q
+        terms = []
+        for k in range(2, _SERIES_TERMS + 1):
+            terms.append(coef * power)
+            power = power * ell / (k + 1)
+            coef = q * (1.0 + coef)
+        direct[near] = np.sum(terms[::-1], axis=0)
+    return np.where(x > 0, direct, 1.0)
+
+
+@dataclass(frozen=True)
+class TsallisCell(Deviance):
+    """The cell function of T = N MI_q (q != 1, N elements) for the routes of Var[MI].
+
+    N MI_q = const + sum_cells x^q / ((q - 1) N^(q - 1)). ``bregman(x, m)`` is that term's
+    Bregman divergence at m, F(x, m) = m (m/N)^(q-1) K_q(x/m) >= 0 (bd0 at q = 1), so that,
+    given u slots, a fixed side's rows of means a/u (and the column totals, mean N/u) leave
+    a linear part whose sum over a row is a constant: T = sum_cells F - sum_totals F +
+    ``one_sided_shift`` = N H_q(A) (1 - u^(1-q)), or, two-sided (u, v slots),
+    J - R_A - C_B + ``two_sided_shift`` = N (1 - u^(1-q)) (1 - v^(1-q)) / (q - 1)
+    (docs/math.md#math-tsallis). ``small``: (x^q - x) / ((q - 1) N^(q-1)), 0 at x = 0, 1.
+    Two fixed sides: F at the cell's mean a b / N (``of_cells``) plus ``slopes`` x, the
+    slope of the term at the mean less the constant q / (q - 1).
+    """
+
+    n: int
+    q: float
+
+    def _scale(self, mean: NDArray) -> NDArray[np.float64]:  # m (m/N)^(q-1)
+        with np.errstate(divide="ignore", invalid="ignore"):  # mean 0: rows not taken
+            return mean * np.exp((self.q - 1.0) * np.log(mean / self.n))
+
+    def bregman(self, x: NDArray, mean: NDArray | float) -> NDArray[np.float64]:
+        m = np.asarray(mean, dtype=np.float64)
+        return self._scale(m) * _divergence_ratio(x, m, self.q)
+
+    def small(self, xf: NDArray[np.float64]) -> NDArray[np.float64]:
+        q = self.q
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = xf * np.exp((1.0 - q) * np.log(self.n)) * np.expm1((q - 1.0) * np.log(xf)) / (q - 1.0)
+        return np.where(xf > 1.0, value, 0.0)
+
+    def of_cells(self, x: NDArray, a: NDArray, b: NDArray, n: int) -> NDArray[np.float64]:
+        return self.bregman(x, a * b / float(n))
+
+    def slopes(self, a: NDArray, b: NDArray, n: int) -> NDArray[np.float64]:
+        q = self.q
+        return q * np.expm1((q - 1.0) * np.log(a * b / (float(n) * n))) / (q - 1.0)
+
+    def one_sided_shift(self, sizes: NDArray, weights: NDArray, u: float) -> float:
+        entropy = float(np.asarray(weights, np.float64) @ tsallis_terms(sizes, self.n, self.q))
+        return -self.n * entropy * float(np.expm1((1.0 - self.q) * np.log(u)))
+
+    def two_sided_shift(self, u: NDArray, v: NDArray) -> NDArray[np.float64]:
+        lift = 1.0 - self.q
+        return self.n * np.expm1(lift * np.log(u)) * np.expm1(lift * np.log(v)) / (self.q - 1.0)
 
 
 # ------------------------------------------------------------------ windows
