@@ -29,7 +29,6 @@ import chanceclust as cc
 from chanceclust import dask as ccd
 from chanceclust.variance import rand_index_variance
 
-pytestmark = pytest.mark.slow
 SETTINGS = [(m, s) for m in ("perm", "num", "all") for s in (False, True)]
 
 

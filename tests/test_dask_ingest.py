@@ -24,7 +24,6 @@ import pandas as pd
 import chanceclust as cc
 from chanceclust import dask as ccd
 
-pytestmark = pytest.mark.slow
 POLICIES = ("drop", "singletons", "cluster")
 
 

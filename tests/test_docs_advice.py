@@ -96,6 +96,7 @@ def test_spread_of_ami_under_the_null_grows_with_k(choosing_k):
             assert round(spreads[-1] / spreads[0], 1) == 2.6
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_recipe_across_kmeans_seeds(choosing_k, seed):
     """The recipe's pick is not one seed's accident: 10 to 12 on digits, 3 on iris."""

@@ -247,6 +247,7 @@ def test_range_on_both_sides_of_its_two_limits(monkeypatch):
         cc.mutual_information_variance(a, b)
 
 
+@pytest.mark.slow
 def test_a_cluster_of_most_elements_equals_the_pair_route(monkeypatch):
     """N = 2 x 10^4 with clusters of 60 % on both sides (correlations of the large cells'
     pairs near 1), and the same with the cells' groups cut into blocks of 1000 points."""

@@ -133,6 +133,7 @@ def test_short_pair_rows_on_both_sides_of_the_switch(length):
                                 rel=1e-12, abs=0)
 
 
+@pytest.mark.slow
 def test_short_pair_rows_equal_every_position(monkeypatch):
     """N = 10^4, 20 x 20 Dirichlet(1) sizes: the pair rows of 32 to 95 positions
     interpolated (seen) give the value of every position there at 1e-12."""

@@ -29,7 +29,6 @@ pytest.importorskip("sklearn", reason="the paper extra (scikit-learn) is not ins
 from chanceclust import datasets, paper
 from chanceclust.paper import genes, preferential
 
-pytestmark = pytest.mark.slow
 
 #: Data homes searched for the gene expression files, in order: that of
 #: ``chanceclust.datasets.fetch_gene_expression`` (``$CHANCECLUST_DATA``, else the user cache
@@ -268,6 +267,7 @@ def _run_cli(*argv: str) -> subprocess.CompletedProcess[str]:
 
 
 @NEEDS_DATA
+@pytest.mark.slow
 def test_all_checks_the_data_before_any_experiment(tmp_path: Path) -> None:
     """An empty data file stops `reproduce all` with status 2 naming it; nothing is written."""
     data = tmp_path / "data"
@@ -295,6 +295,7 @@ def test_out_naming_a_file_is_an_input_error(tmp_path: Path) -> None:
     assert target.read_text() == "keep me"
 
 
+@pytest.mark.slow
 def test_offline_without_data_says_what_to_download(tmp_path: Path) -> None:
     """No --data and no network: status 2 and where to get the files (checked first)."""
     pytest.importorskip("pooch")
@@ -324,6 +325,7 @@ def test_command_lines_carry_no_absolute_paths(monkeypatch: pytest.MonkeyPatch,
     assert line == "chanceclust reproduce genes --out 'out dir' --data ../data --quick --seed 2017"
 
 
+@pytest.mark.slow
 def test_admissible_z_against_full_enumeration() -> None:
     """The pruned exhaustive search equals a plain enumeration of every ten-cluster Z.
 
@@ -437,6 +439,7 @@ def test_genes_fragility_and_preprocessing(out: Path) -> None:
 
 
 @NEEDS_DATA
+@pytest.mark.slow
 def test_genes_without_data_fetches_into_the_data_home(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """No data_dir: the fetcher downloads (from the local copy as a file:// URL) and caches."""

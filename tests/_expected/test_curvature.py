@@ -54,7 +54,7 @@ def test_stirling2_curvature_routes_agree_at_the_switch():
         assert expansion == pytest.approx(fourier, rel=1e-12, abs=0.0)
 
 
-@pytest.mark.parametrize(("n", "k"), [(20, 5), (200, 40), (500, 100), (1440, 625), (100, 98)])
+@pytest.mark.parametrize(("n", "k"), [(20, 5), (200, 40), (500, 100), pytest.param(1440, 625, marks=pytest.mark.slow), (100, 98)])
 def test_stirling2_curvature_exact_route_is_exact(n, k):
     """Small k at mean sizes of a few (where the Fourier sums lost 1.3e-12 on numpy 1.24):
     exact integers, one rounding, against the exact Stirling numbers of the recurrence."""
