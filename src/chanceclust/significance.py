@@ -912,7 +912,7 @@ def significance_test(
     network over the columns met in the middle (docs/math.md#math-exact-null). Ties of
     T within 3.7e-9 N ln N count as equal. Cost: the work is counted before the sum (a refusal
     takes milliseconds); every 3 x 4 table at N = 200 and 2 x 2 table up to N = 10^4 is
-    within the budget (about a second at most); beyond it, extreme tables are still summed
+    within the budget (at most ~1.5 s of CPU); beyond it, extreme tables are still summed
     with pruning. Under perm two-sided and one-sided are the same law.
 
     References
