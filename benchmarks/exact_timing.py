@@ -19,6 +19,7 @@ import numpy as np
 
 import chanceclust as cc
 from chanceclust import _exact_null as engine
+from chanceclust.io import read_clustering, union
 
 
 def _labels(table):
@@ -29,14 +30,11 @@ def _labels(table):
 
 
 def _karate():
+    """The club split and the Louvain communities of examples/karate, matched by member."""
     root = Path(__file__).resolve().parents[1] / "examples" / "karate"
-    clubs = dict(line.split("\t") for line in (root / "factions.txt").read_text().splitlines()
-                 if line.strip())  # fmt: skip
-    factions = np.array([clubs[str(i)] for i in range(34)])
-    louvain = np.full(34, -1)
-    for k, line in enumerate((root / "louvain.txt").read_text().splitlines()):
-        louvain[[int(m) for m in line.split()]] = k
-    return factions, louvain
+    pair = union(read_clustering(str(root / "factions.txt")),
+                 read_clustering(str(root / "louvain.txt")))  # fmt: skip
+    return pair.labels_a, pair.labels_b
 
 
 CASES = [
