@@ -16,9 +16,10 @@ partial tables are merged by a network (Mehta and Patel 1983) into nodes (the ro
 counts, the statistic), vectorized in numpy; a table is one node of each half whose used
 counts add up to the row sums, and each tail is one search per node among the matching
 nodes of the other half, sorted by statistic with running log-sums. Beyond the budget,
-:func:`log_tail_pruned` sums one tail with Mehta-Patel pruning: a node whose every
-completion is inside the tail (or none is), by bounds of the statistic, is closed at once
-with its whole weight (or dropped); it stops as soon as its work passes a cap.
+:func:`log_tail` sums one tail column by column with Mehta-Patel pruning (pure Python: the
+engine of the num and all mixtures, many small tables): a node whose every completion is
+inside the tail (or none is), by bounds of the statistic, is closed at once with its whole
+weight (or dropped); it stops before its budget of steps would pass.
 Probabilities are summed in log space. :func:`size_sequences` gives the law of a side's
 cluster sizes under num and all, for the exact mixtures of those models.
 
@@ -333,7 +334,7 @@ def log_tails(scheme: Plan, stat: Statistic, least: int, most: int) -> tuple[flo
     table is a node of each half whose usages add up to the row sums, so for each node of
     the first half the matching nodes of the second are one group, sorted by statistic with
     running log-sums from both ends: each tail is one search per node. The caller checks
-    ``scheme.work`` against its budget first; :class:`TooLarge` only where the statistic's
+    the plan's work against its budget first; :class:`TooLarge` only where the statistic's
     range would overflow the search's int64 keys.
     """
     rows_ = scheme.rows
@@ -486,7 +487,7 @@ def _join(rows: tuple[int, ...], left: _Level, right: _Level, least: int,
           most: int) -> tuple[float, float]:  # fmt: skip
     """log of the weight of the tables with S >= least and with S <= most made of a node of
     ``left`` and one of ``right`` (sorted by usage code, then statistic, as _merge leaves it)
-    whose usages add up to ``rows``; ``left.shift`` included, ``right.shift`` not."""
+    whose usages add up to ``rows``; the shift of ``left`` included, that of ``right`` not."""
     caps = np.asarray(rows, dtype=np.int64)
     radix = np.cumprod([1, *(caps[:-1] + 1)]).astype(np.int64)
     code, key, logw = right.usage @ radix, right.key, right.logw
