@@ -43,6 +43,9 @@ NOT_SWITCHES: dict[str, str] = {
     "_expected.size_pairs._MANY_PAIRS": "two loop orders of the same pmf ratio products "
                                          "(speed; the rounding of one product differs)",
     "_expected.windows._CHUNK": "elements per padded block (cache)",
+    "_exact_null._CHUNK": "rows per cross product of a column (memory)",
+    "_exact_null._MAX_CODE": "the int64 range of a sort or search key: one key or two, the "
+                             "same order (its overflow refuses, unreached within the budget)",
     "_expected.windows._SERIAL_PRODUCT": "rows per block of a product (cache)",
     "_tables.MAX_TOTAL": "the largest valid total (a limit of valid input)",
     "_tables._CHUNK_ELEMENTS": "labels per chunk of a counting thread (memory)",

@@ -9,11 +9,17 @@ measure is a monotone function of one of two statistics given the margins:
   ``unit`` = 2^-40 max(1, N ln N), each cell's n ln n rounded to the unit, so that sums are
   exact and the same in every order.
 
-:func:`log_tail` sums the law over the tables at least (or at most) as extreme as a
-threshold, column by column (a network algorithm, Mehta and Patel 1983): a node is the
-multiset of the rows' remaining capacities with the statistic of the columns placed so far;
-equal nodes merge, and a node whose every completion lies inside the tail (or outside it) by
-the bounds of ``_Network.bounds`` is closed at once with its total weight (or dropped).
+:func:`log_tails` sums the law over the tables at least (and at most) as extreme as two
+thresholds by meeting in the middle: the columns are split in two halves (:func:`plan`, which
+also counts the work before anything is built, so that a refusal is immediate); each half's
+partial tables are merged by a network (Mehta and Patel 1983) into nodes (the rows' used
+counts, the statistic), vectorized in numpy; a table is one node of each half whose used
+counts add up to the row sums, and each tail is one search per node among the matching
+nodes of the other half, sorted by statistic with running log-sums. Beyond the budget,
+:func:`log_tail` sums one tail column by column with Mehta-Patel pruning (pure Python: the
+engine of the num and all mixtures, many small tables): a node whose every completion is
+inside the tail (or none is), by bounds of the statistic, is closed at once with its whole
+weight (or dropped); it stops before its budget of steps would pass.
 Probabilities are summed in log space. :func:`size_sequences` gives the law of a side's
 cluster sizes under num and all, for the exact mixtures of those models.
 
@@ -22,10 +28,15 @@ Formula and accuracy: docs/math.md#math-exact-null.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
 
 from chanceclust.exceptions import InternalError
 
@@ -71,11 +82,11 @@ def statistic(kind: str, n: int) -> Statistic:
 
 
 class TooLarge(Exception):
-    """The sum would take more than its budget of steps (``steps`` is how many were used)."""
+    """The sum cannot be done within int64 keys (``work``: the plan's)."""
 
-    def __init__(self, steps: int) -> None:
-        super().__init__(steps)
-        self.steps = steps
+    def __init__(self, work: int) -> None:
+        super().__init__(work)
+        self.work = work
 
 
 def _logaddexp(a: float, b: float) -> float:
@@ -93,6 +104,150 @@ def _logsumexp(values: Sequence[float]) -> float:
     if top == -math.inf:
         return top
     return top + math.log(math.fsum(math.exp(v - top) for v in values))
+
+
+# Rows of one cross product (partial tables times fillings of a column) built at once.
+_CHUNK = 1 << 20
+# The largest mixed-radix code of a usage vector (prod of (a_i + 1)) kept in int64.
+_MAX_CODE = 2**62
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How :func:`log_tails` sums the tables with row sums ``rows`` and column sums ``cols``:
+    the columns split in two halves, each summed by a network, and the work (partial tables
+    generated) that bounds its cost, known before anything is built."""
+
+    rows: tuple[int, ...]
+    cols: tuple[int, ...]
+    halves: tuple[tuple[int, ...], tuple[int, ...]]
+    work: int
+
+
+def _count_fillings(total: int, caps: Sequence[int]) -> int:
+    """How many x >= 0 with x_i <= caps_i and sum x = total (the coefficient of z^total in
+    prod (1 + z + ... + z^cap)), by prefix sums over the rows."""
+    ways = [1] + [0] * total
+    for cap in caps:
+        prefix = list(itertools.accumulate(ways, initial=0))
+        ways = [prefix[s + 1] - prefix[max(0, s - cap)] for s in range(total + 1)]
+    return ways[total]
+
+
+# Up to this many columns every split in two halves is tried; beyond, a greedy split.
+_SPLIT_ALL = 10
+
+
+def plan(rows: Sequence[int], cols: Sequence[int], stat: Statistic) -> Plan:
+    """The plan of the sum and its work, counted without building a table (microseconds to
+    milliseconds): the side with fewer clusters is the rows; the columns are split in two
+    halves, the split of least work among all (up to ``_SPLIT_ALL`` columns; else greedy:
+    largest first to the half of smaller product of fillings)."""
+    rows_, cols_ = _oriented(rows, cols)
+    fills = {b: _count_fillings(b, rows_) for b in set(cols_)}
+    if len(cols_) <= _SPLIT_ALL:
+        splits = [
+            [b for i, b in enumerate(cols_) if mask >> i & 1] for mask in range(2 ** len(cols_))
+        ]
+    else:
+        half: list[int] = []
+        products = [1, 1]
+        for b in sorted(cols_, key=lambda b: -fills[b]):
+            side = 0 if products[0] <= products[1] else 1
+            if side == 0:
+                half.append(b)
+            products[side] *= fills[b]
+        splits = [half]
+    best: tuple[int, tuple[int, ...], tuple[int, ...]] | None = None
+    for first in splits:
+        second = list(cols_)
+        for b in first:
+            second.remove(b)
+        work = _half_work(rows_, first, fills, stat) + _half_work(rows_, second, fills, stat)
+        if best is None or work < best[0]:
+            best = (work, _by_fills(first, fills), _by_fills(second, fills))
+    assert best is not None
+    return Plan(tuple(rows_), tuple(cols_), (best[1], best[2]), best[0])
+
+
+def _by_fills(half: Sequence[int], fills: dict[int, int]) -> tuple[int, ...]:
+    return tuple(sorted(half, key=lambda b: (fills[b], b)))
+
+
+def _half_work(rows: Sequence[int], half: Sequence[int], fills: dict[int, int],
+               stat: Statistic) -> int:  # fmt: skip
+    """The partial tables a half generates: the sum over its columns (fewest fillings first)
+    of (partial tables) x (fillings), the partial tables bounded by the product of fillings
+    and, for the integer pair count, by (usage vectors) x (values of the statistic); plus the
+    join's reading of the last level."""
+    work, level, placed, top = 0, 1, 0, 0
+    for b in _by_fills(half, fills):
+        work += level * fills[b]
+        placed += b
+        level *= fills[b]
+        if stat.kind == PAIRS:
+            top += stat.cell(b)
+            states = math.prod(min(a, placed) + 1 for a in rows)
+            level = min(level, states * (top + 1))
+    return work + level
+
+
+def _fillings(total: int, caps: Sequence[int]) -> NDArray[np.int64]:
+    """Every x >= 0 with x_i <= caps_i and sum x = total, as rows of an array."""
+    size = len(caps)
+    after = [sum(caps[i + 1 :]) for i in range(size)]
+    parts = np.zeros((1, 0), dtype=np.int64)
+    used = np.zeros(1, dtype=np.int64)
+    for i in range(size - 1):
+        low = np.maximum(0, total - used - after[i])
+        high = np.minimum(caps[i], total - used)
+        counts = np.maximum(high - low + 1, 0)
+        parent = np.repeat(np.arange(used.size), counts)
+        offset = np.arange(parent.size) - np.repeat(np.cumsum(counts) - counts, counts)
+        value = low[parent] + offset
+        parts = np.concatenate([parts[parent], value[:, None]], axis=1)
+        used = used[parent] + value
+    return np.concatenate([parts, (total - used)[:, None]], axis=1)
+
+
+@dataclass
+class _Level:
+    """Partial tables of some columns merged by (usage vector, statistic): the rows' used
+    counts, the statistic as an integer, and log of the sum of prod 1/n_ij! over the merged
+    tables minus ``shift`` (kept near 0)."""
+
+    usage: NDArray[np.int64]
+    key: NDArray[np.int64]
+    logw: NDArray[np.float64]
+    shift: float
+
+
+def _half(rows: tuple[int, ...], cols: Sequence[int], f: NDArray[np.int64],
+          log_fact: NDArray[np.float64]) -> _Level:  # fmt: skip
+    """Every partial table of the columns ``cols`` whose row sums stay within ``rows``, merged
+    column by column (a network: equal (usage, statistic) are one node)."""
+    caps = np.asarray(rows, dtype=np.int64)
+    radix = np.cumprod([1, *(caps[:-1] + 1)]).astype(np.int64)
+    level = _Level(np.zeros((1, caps.size), dtype=np.int64), np.zeros(1, dtype=np.int64),
+                   np.zeros(1), 0.0)  # fmt: skip
+    for b in cols:
+        fill = _fillings(b, rows)
+        gain = f[fill].sum(axis=1)
+        weight = -log_fact[fill].sum(axis=1)
+        top = float(weight.max())
+        weight -= top
+        chunk = max(1, _CHUNK // fill.shape[0])
+        usage, key, logw = [], [], []
+        for start in range(0, level.key.size, chunk):
+            stop = start + chunk
+            both = level.usage[start:stop, None, :] + fill[None, :, :]
+            node, move = np.nonzero((both <= caps).all(axis=2))
+            usage.append(both[node, move])
+            key.append(level.key[start:stop][node] + gain[move])
+            logw.append(level.logw[start:stop][node] + weight[move])
+        level = _merge(np.concatenate(usage), np.concatenate(key), np.concatenate(logw),
+                       level.shift + top, radix)  # fmt: skip
+    return level
 
 
 def _column_max(f: Sequence[int], caps: Sequence[int], total: int) -> int:
@@ -124,6 +279,72 @@ def _column_min(f: Sequence[int], caps: Sequence[int], total: int) -> int:
         rest = len(ordered) - index
         return out + extra * f[share + 1] + (rest - extra) * f[share]
     return out
+
+
+def _merge(usage: NDArray[np.int64], key: NDArray[np.int64], logw: NDArray[np.float64],
+           shift: float, radix: NDArray[np.int64]) -> _Level:  # fmt: skip
+    """One node per (usage, statistic), sorted by (usage code, statistic): the weights summed
+    (max + log sum exp, per node)."""
+    code = usage @ radix
+    top_key = int(key.max()) + 1
+    if (int(code.max()) + 1) * top_key < _MAX_CODE:  # one int64 sort key
+        order = np.argsort(code * top_key + key, kind="stable")
+    else:
+        order = np.lexsort((key, code))
+    code, key, logw = code[order], key[order], logw[order]
+    new = np.ones(code.size, dtype=bool)
+    new[1:] = (code[1:] != code[:-1]) | (key[1:] != key[:-1])
+    starts = np.flatnonzero(new)
+    group = np.cumsum(new) - 1
+    top = np.maximum.reduceat(logw, starts)
+    merged = top + np.log(np.add.reduceat(np.exp(logw - top[group]), starts))
+    peak = float(merged.max())
+    return _Level(usage[order[starts]], key[starts], merged - peak, shift + peak)
+
+
+def _segment_cumulative(values: NDArray[np.float64], starts: NDArray[np.int64],
+                        lengths: NDArray[np.int64], backward: bool) -> NDArray[np.float64]:  # fmt: skip
+    """log of the running sums of exp(values) within each segment (from its start, or from
+    its end when ``backward``), each segment shifted by its maximum; segments of similar
+    length are padded into one block (at most twice the entries)."""
+    out = np.empty_like(values)
+    bucket = np.ceil(np.log2(lengths)).astype(np.int64)
+    for b in np.unique(bucket):
+        chosen = np.flatnonzero(bucket == b)
+        width = int(lengths[chosen].max())
+        step = np.arange(width)
+        valid = step[None, :] < lengths[chosen, None]
+        if backward:
+            index = starts[chosen, None] + lengths[chosen, None] - 1 - step[None, :]
+        else:
+            index = starts[chosen, None] + step[None, :]
+        index = np.where(valid, index, starts[chosen, None])
+        block = np.where(valid, values[index], -np.inf)
+        top = block.max(axis=1, keepdims=True)
+        running = np.logaddexp.accumulate(block - top, axis=1) + top
+        out[index[valid]] = running[valid]
+    return out
+
+
+def log_tails(scheme: Plan, stat: Statistic, least: int, most: int) -> tuple[float, float]:
+    """(log P(S >= least), log P(S <= most)) under perm, S the statistic of the table.
+
+    Meet in the middle: the columns are split in two halves (:func:`plan`); each half's
+    partial tables are summed by a network into nodes (usage of the rows, statistic). A
+    table is a node of each half whose usages add up to the row sums, so for each node of
+    the first half the matching nodes of the second are one group, sorted by statistic with
+    running log-sums from both ends: each tail is one search per node. The caller checks
+    the plan's work against its budget first; :class:`TooLarge` only where the statistic's
+    range would overflow the search's int64 keys.
+    """
+    rows_ = scheme.rows
+    f, log_fact = _tables(stat, sum(rows_))
+    left = _half(rows_, scheme.halves[0], f, log_fact)
+    same = sorted(scheme.halves[0]) == sorted(scheme.halves[1])
+    right = left if same else _half(rows_, scheme.halves[1], f, log_fact)
+    upper, lower = _join(rows_, left, right, least, most)
+    constant = _constant(rows_, scheme.cols, log_fact) + right.shift
+    return min(0.0, constant + upper), min(0.0, constant + lower)
 
 
 class _Network:
@@ -214,8 +435,8 @@ def log_tail(
     """log P(S >= threshold) (``greater``) or log P(S <= threshold) under perm, and the
     steps used; raises :class:`TooLarge` past ``budget`` steps (one step: one filling of a
     column from one node)."""
-    rows, cols = _oriented(rows, cols)
-    net = _Network(rows, cols, stat)
+    rows_, cols_ = _oriented(rows, cols)
+    net = _Network(rows_, cols_, stat)
     sign = 1 if greater else -1
     inside: list[float] = []
     level: dict[tuple[tuple[int, ...], int], float] = {(net.rows, 0): 0.0}
@@ -223,6 +444,10 @@ def log_tail(
     for j in range(len(net.cols)):
         nxt: dict[tuple[tuple[int, ...], int], float] = {}
         for (state, key), weight in level.items():
+            if (state, j) not in net._moves:  # count the fillings before enumerating them
+                bound = math.prod(min(v, net.cols[j]) + 1 for v in state[:-1])
+                if steps + bound > budget and steps + _count_fillings(net.cols[j], state) > budget:
+                    raise TooLarge(steps + bound)
             moves = net.moves(state, j)
             steps += len(moves)
             if steps > budget:
@@ -247,26 +472,78 @@ def log_tail(
     return min(0.0, net.constant + _logsumexp(inside)), steps
 
 
+def _tables(stat: Statistic, n: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """The statistic of a cell and ln n! for n = 0..N."""
+    f = np.array([stat.cell(v) for v in range(n + 1)], dtype=np.int64)
+    return f, np.array([math.lgamma(v + 1) for v in range(n + 1)])
+
+
+def _constant(rows: Sequence[int], cols: Sequence[int], log_fact: NDArray[np.float64]) -> float:
+    """log of prod a_i! prod b_j! / N!, the law's constant."""
+    return float(log_fact[list(rows)].sum() + log_fact[list(cols)].sum() - log_fact[sum(rows)])
+
+
+def _join(rows: tuple[int, ...], left: _Level, right: _Level, least: int,
+          most: int) -> tuple[float, float]:  # fmt: skip
+    """log of the weight of the tables with S >= least and with S <= most made of a node of
+    ``left`` and one of ``right`` (sorted by usage code, then statistic, as _merge leaves it)
+    whose usages add up to ``rows``; the shift of ``left`` included, that of ``right`` not."""
+    caps = np.asarray(rows, dtype=np.int64)
+    radix = np.cumprod([1, *(caps[:-1] + 1)]).astype(np.int64)
+    code, key, logw = right.usage @ radix, right.key, right.logw
+    new = np.ones(code.size, dtype=bool)
+    new[1:] = code[1:] != code[:-1]
+    starts = np.flatnonzero(new)
+    lengths = np.diff(np.append(starts, code.size))
+    prefix = _segment_cumulative(logw, starts, lengths, backward=False)
+    suffix = _segment_cumulative(logw, starts, lengths, backward=True)
+    # Each first-half node's group: the usage that completes its rows.
+    wanted = (caps - left.usage) @ radix
+    group = np.minimum(np.searchsorted(code[starts], wanted), starts.size - 1)
+    if not np.array_equal(code[starts][group], wanted):
+        raise InternalError("a node of the exact null's first half has no completion")
+    # Keys made increasing across groups: key - lowest + offset of the group; a target is
+    # clipped to just outside its group's range, so one search stays within the group.
+    lowest = key[starts]
+    span = key[starts + lengths - 1] - lowest + 2
+    if int(span.astype(object).sum()) >= _MAX_CODE:
+        raise TooLarge(int(code.size))
+    offset = np.cumsum(span) - span
+    flat = key - np.repeat(lowest, lengths) + np.repeat(offset, lengths)
+
+    def position(target: NDArray[np.int64], side: Literal["left", "right"]) -> NDArray[np.int64]:
+        inside = np.clip(target - lowest[group], -1, span[group] - 1) + offset[group]
+        return np.searchsorted(flat, inside, side=side)
+
+    first = position(least - left.key, "left")  # first key >= least - k
+    last = position(most - left.key, "right") - 1  # last key <= most - k
+    end = starts[group] + lengths[group]
+    upper = np.where(first < end, left.logw + suffix[np.minimum(first, code.size - 1)], -np.inf)
+    lower = np.where(last >= starts[group], left.logw + prefix[np.maximum(last, 0)], -np.inf)
+    return _log_total(upper) + left.shift, _log_total(lower) + left.shift
+
+
+def _log_total(values: NDArray[np.float64]) -> float:
+    """log sum exp(values) (-inf for none)."""
+    top = float(values.max(initial=-np.inf))
+    if top == -math.inf:
+        return top
+    return top + math.log(float(np.exp(values - top).sum()))
+
+
 def law(rows: Sequence[int], cols: Sequence[int], stat: Statistic) -> dict[int, float]:
-    """The whole law of S under perm: {value: log probability} (no pruning; for tests and
-    the study)."""
-    rows, cols = _oriented(rows, cols)
-    net = _Network(rows, cols, stat)
-    level: dict[tuple[tuple[int, ...], int], float] = {(net.rows, 0): 0.0}
-    for j in range(len(net.cols)):
-        nxt: dict[tuple[tuple[int, ...], int], float] = {}
-        for (state, key), weight in level.items():
-            for new_state, gain, log_w in net.moves(state, j):
-                node = (new_state, key + gain)
-                held = nxt.get(node)
-                nxt[node] = weight + log_w if held is None else _logaddexp(held, weight + log_w)
-        level = nxt
-    return {key: net.constant + w for (_, key), w in level.items()}
+    """The whole law of S under perm: {value: log probability} (one network over every
+    column; for tests and the study)."""
+    rows_, cols_ = _oriented(rows, cols)
+    f, log_fact = _tables(stat, sum(rows_))
+    level = _half(tuple(rows_), cols_, f, log_fact)
+    constant = _constant(rows_, cols_, log_fact) + level.shift
+    return {int(k): constant + float(w) for k, w in zip(level.key, level.logw, strict=True)}
 
 
 def _oriented(rows: Sequence[int], cols: Sequence[int]) -> tuple[list[int], list[int]]:
     """Fewer rows than columns (a column's fillings are compositions into the rows), the
-    columns from smallest to largest (the last column is forced: its nodes close exactly)."""
+    empty clusters dropped."""
     rows, cols = [int(a) for a in rows if a], [int(b) for b in cols if b]
     if len(rows) > len(cols):
         rows, cols = cols, rows
