@@ -663,8 +663,8 @@ def _encode_sorted(
             if values.size <= _ENCODE_CHUNK:  # one chunk: no chunk or thread machinery
                 shifted = _shifted(values, base)
                 present[shifted] = True
-                rank = np.cumsum(present, dtype=dtype) - 1
-                codes, k = np.take(rank, shifted), int(rank[-1]) + 1  # take: faster than []
+                rank = present.cumsum(dtype=dtype) - 1  # (methods: no dispatch wrapper)
+                codes, k = rank.take(shifted), int(rank[-1]) + 1  # take: faster than []
             else:  # in chunks: never a shifted int64 copy of all the labels (memory: #23)
                 codes, k = _dense_codes_in_chunks(values, base, present, dtype, threads)
             if marks:  # the labels present, as Python ints (no overflow near 2**64)
