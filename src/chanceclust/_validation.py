@@ -476,6 +476,11 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray | list[Any]:
                 array = None  # ints beyond 2**53 among floats: float64 would merge them
         if array is None:
             return values if isinstance(values, list) else list(values)
+    return _one_dimensional(array, name)
+
+
+def _one_dimensional(array: np.ndarray, name: str) -> np.ndarray:
+    """``array`` if it is 1-D; else the error naming ``name``."""
     if array.ndim != 1:
         raise InvalidInputError(
             f"`{name}` must be 1-D (one label per element); got an array of shape {array.shape}."
@@ -1132,7 +1137,7 @@ def _read_side(
     :func:`chanceclust._tables.count_cells` (else they are copied to the host).
     """
     if type(labels) is np.ndarray:  # the common case: no other container's rule applies
-        array = _as_label_array(labels, name)
+        array = _one_dimensional(labels, name)  # (what _as_label_array makes of it)
         codes, k, n_bad = _encode_array(array, name, marks, threads)
         return _Side(codes, k, n_bad,
                      values=_code_values(array, codes, k) if keep_values else None)  # fmt: skip
