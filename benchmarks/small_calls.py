@@ -58,7 +58,7 @@ def main(argv: list[str]) -> None:
         argv = argv[:i] + argv[i + 2:]
     while "--src" in argv:  # --src OLD/src --src NEW/src: the same as positional trees
         i = argv.index("--src")
-        argv = argv[:i] + [argv[i + 1]] + argv[i + 2:]
+        argv = [*argv[:i], argv[i + 1], *argv[i + 2:]]
     best: dict[str, dict[str, float]] = {src: {} for src in argv}
     print(f"load average {os.getloadavg()[0]:.1f}", file=sys.stderr)
     for r in range(rounds):

@@ -1137,7 +1137,7 @@ def _read_side(
     :func:`chanceclust._tables.count_cells` (else they are copied to the host).
     """
     if type(labels) is np.ndarray:  # the common case: no other container's rule applies
-        array = _one_dimensional(labels, name)  # (what _as_label_array makes of it)
+        array: np.ndarray | list[Any] = _one_dimensional(labels, name)  # as _as_label_array
         codes, k, n_bad = _encode_array(array, name, marks, threads)
         return _Side(codes, k, n_bad,
                      values=_code_values(array, codes, k) if keep_values else None)  # fmt: skip

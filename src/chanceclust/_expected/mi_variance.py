@@ -67,7 +67,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from math import comb
 
 import numpy as np
 from numpy.typing import NDArray
@@ -153,9 +152,7 @@ def random_moments(
     # Exact integer numerators over the common denominator ``total`` (``total``^2 for the
     # covariances), each rounded once by int / int: correctly rounded, so the same float as
     # the reduced Fraction's, without its gcds of ~total-sized integers (issue #38).
-    binom = [1] * (n + 1)  # C(n, a)
-    for a in range(1, n + 1):
-        binom[a] = binom[a - 1] * (n - a + 1) // a
+    binom = _binomial_row(n, n)  # C(n, a)
     # Sizes expected fewer than 1e-30 times are dropped: each enters Var[N MI] through
     # terms bounded by its expected count times N^2 log^2 N K_A K_B (< 1e-18 here). A
     # size whose factors' bit lengths already put C(n, a) rest(n - a, 1) 10^30 below
@@ -169,15 +166,18 @@ def random_moments(
         if w * _NEGLIGIBLE_INVERSE > total:
             once[a] = w
     kept = list(once)
-    pairs = [
-        [binom[a] * comb(n - a, c) * two[n - a - c] if a + c <= n else 0 for c in kept]
-        for a in kept
-    ]
-    # Cov(n_a, n_c) T^2 = (E[pairs] + [a = c] E[n_a]) T^2 - E[n_a] E[n_c] T^2, symmetric.
-    spread = [[0] * len(kept) for _ in kept]
+    # E[pairs] T = C(n, a) C(n - a, c) rest(n - a - c, 2) = N! / (a! c! (n-a-c)!) rest(..),
+    # symmetric in (a, c); Cov(n_a, n_c) T^2 = (E[pairs] + [a = c] E[n_a]) T^2 - E[n_a] E[n_c] T^2
+    size = len(kept)
+    pairs = [[0] * size for _ in kept]
+    spread = [[0] * size for _ in kept]
     for i, a in enumerate(kept):
-        for j in range(i, len(kept)):
-            w = (pairs[i][j] + (once[a] if i == j else 0)) * total - once[a] * once[kept[j]]
+        others = _binomial_row(n - a, kept[-1])  # C(n - a, c), c = 0 .. the largest size
+        for j in range(i, size):
+            c = kept[j]
+            w = binom[a] * others[c] * two[n - a - c] if a + c <= n else 0
+            pairs[i][j] = pairs[j][i] = w
+            w = (w + (once[a] if i == j else 0)) * total - once[a] * once[c]
             spread[i][j] = spread[j][i] = w
     square = total * total
     return SizeMoments(
@@ -188,6 +188,15 @@ def random_moments(
         np.array([[w / square for w in row] for row in spread]).reshape(len(kept), len(kept)),
         linear,
     )
+
+
+def _binomial_row(m: int, top: int) -> list[int]:
+    """C(m, c) for c = 0 .. ``top`` (0 beyond m), each from the last by one small product and
+    exact division: no big-integer comb per entry."""
+    row = [1] * (top + 1)
+    for c in range(1, top + 1):
+        row[c] = row[c - 1] * (m - c + 1) // c
+    return row
 
 
 # --------------------------------------------------------------------------- pmf grids
