@@ -501,28 +501,20 @@ def table_from_codes(
     column_major = k_true > k_pred
     if column_major:  # count the transpose: keys col * K_A + row
         codes_true, k_true, codes_pred, k_pred = codes_pred, k_pred, codes_true, k_true
-    counted = count_cells(codes_true, codes_pred, k_true, k_pred, workers=workers)
-    cells, counts = counted.cells, counted.counts
-    # every major code is used: its cells are the keys in [i K_B, (i + 1) K_B), a run of >= 1
-    bounds = np.searchsorted(cells, np.arange(k_true + 1, dtype=np.int64) * k_pred)
-    runs = np.diff(bounds)
-    if runs.size and int(runs.min()) == 0:
-        raise InternalError("table_from_codes: a code without elements")
-    rows = np.repeat(np.arange(k_true, dtype=np.intp), runs)
-    cols = _minor_codes(cells, rows, k_pred)
-    del cells
-    if counted.tally is not None:  # threaded: the margins of the dense table (K_A K_B <= N / 2)
+    # Few elements (the N = 100 calls of #38): the dense tally gives the margins and one
+    # divmod each cell's row and column, fewer numpy calls than the runs of the sorted keys.
+    small = (n <= _SMALL_TABLE_ELEMENTS and dense_counting(k_true * k_pred, n)
+             and isinstance(codes_true, np.ndarray) and isinstance(codes_pred, np.ndarray))
+    counted = count_cells(codes_true, codes_pred, k_true, k_pred, workers=workers, tally=small)
+    counts = counted.counts
+    if small and counted.tally is not None:  # (always, with tally=True)
         square = counted.tally.reshape(k_true, k_pred)
         margins = square.sum(axis=1), square.sum(axis=0)
-        del square
-    else:  # each row's run of cells; the columns from the codes or the cells
-        major = np.add.reduceat(counts, bounds[:-1]) if k_true else np.zeros(0, np.int64)
-        if 2 * cols.size >= n and isinstance(codes_pred, np.ndarray):  # a weighted pass over
-            # the cells costs about two plain ones (codes on a device: the cells, on the host)
-            minor = np.bincount(codes_pred, minlength=k_pred)
-        else:
-            minor = exact_bincount(cols, counts, k_pred, n)
-        margins = major, minor
+        if k_true and int(margins[0].min()) == 0:
+            raise InternalError(_UNUSED_CODE)
+        rows, cols = np.divmod(counted.cells, k_pred)
+    else:
+        rows, cols, margins = _runs_of_cells(counted, codes_pred, k_true, k_pred, n)
     del counted
     if column_major:  # back to (true, pred): rows are labels_true's clusters
         rows, cols, margins = cols, rows, margins[::-1]
@@ -530,7 +522,36 @@ def table_from_codes(
     return table_of_cells(rows, cols, counts, shape, n, margins, column_major=column_major)
 
 
+def _runs_of_cells(
+    counted: CountedCells, codes_pred: NDArray[np.integer], k_true: int, k_pred: int, n: int
+) -> tuple[NDArray[np.intp], NDArray[np.int64], tuple[NDArray[np.int64], NDArray[np.int64]]]:
+    """Rows, columns and margins of :func:`table_from_codes`' sorted cells, by their runs."""
+    cells, counts = counted.cells, counted.counts
+    # every major code is used: its cells are the keys in [i K_B, (i + 1) K_B), a run of >= 1
+    bounds = np.searchsorted(cells, np.arange(k_true + 1, dtype=np.int64) * k_pred)
+    runs = np.diff(bounds)
+    if runs.size and int(runs.min()) == 0:
+        raise InternalError(_UNUSED_CODE)
+    rows = np.repeat(np.arange(k_true, dtype=np.intp), runs)
+    cols = _minor_codes(cells, rows, k_pred)
+    del cells
+    if counted.tally is not None:  # threaded: the margins of the dense table (K_A K_B <= N / 2)
+        square = counted.tally.reshape(k_true, k_pred)
+        return rows, cols, (square.sum(axis=1), square.sum(axis=0))
+    # each row's run of cells; the columns from the codes or the cells
+    major = np.add.reduceat(counts, bounds[:-1]) if k_true else np.zeros(0, np.int64)
+    if 2 * cols.size >= n and isinstance(codes_pred, np.ndarray):  # a weighted pass over
+        # the cells costs about two plain ones (codes on a device: the cells, on the host)
+        minor = np.bincount(codes_pred, minlength=k_pred)
+    else:
+        minor = exact_bincount(cols, counts, k_pred, n)
+    return rows, cols, (major, minor)
+
+
 _MINOR_BLOCK = 1 << 16  # cells converted at a time (temporaries stay in cache)
+# table_from_codes counts at most this many elements by the dense tally's route (the same table)
+_SMALL_TABLE_ELEMENTS = 1 << 16
+_UNUSED_CODE = "table_from_codes: a code without elements"
 
 
 def _minor_codes(

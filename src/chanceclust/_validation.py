@@ -476,6 +476,11 @@ def _as_label_array(labels: Any, name: str) -> np.ndarray | list[Any]:
                 array = None  # ints beyond 2**53 among floats: float64 would merge them
         if array is None:
             return values if isinstance(values, list) else list(values)
+    return _one_dimensional(array, name)
+
+
+def _one_dimensional(array: np.ndarray, name: str) -> np.ndarray:
+    """``array`` if it is 1-D; else the error naming ``name``."""
     if array.ndim != 1:
         raise InvalidInputError(
             f"`{name}` must be 1-D (one label per element); got an array of shape {array.shape}."
@@ -663,8 +668,8 @@ def _encode_sorted(
             if values.size <= _ENCODE_CHUNK:  # one chunk: no chunk or thread machinery
                 shifted = _shifted(values, base)
                 present[shifted] = True
-                rank = np.cumsum(present, dtype=dtype) - 1
-                codes, k = np.take(rank, shifted), int(rank[-1]) + 1  # take: faster than []
+                rank = present.cumsum(dtype=dtype) - 1  # (methods: no dispatch wrapper)
+                codes, k = rank.take(shifted), int(rank[-1]) + 1  # take: faster than []
             else:  # in chunks: never a shifted int64 copy of all the labels (memory: #23)
                 codes, k = _dense_codes_in_chunks(values, base, present, dtype, threads)
             if marks:  # the labels present, as Python ints (no overflow near 2**64)
@@ -1125,7 +1130,7 @@ def _read_side(
     :func:`chanceclust._tables.count_cells` (else they are copied to the host).
     """
     if type(labels) is np.ndarray:  # the common case: no other container's rule applies
-        array = _as_label_array(labels, name)
+        array: np.ndarray | list[Any] = _one_dimensional(labels, name)  # as _as_label_array
         codes, k, n_bad = _encode_array(array, name, marks, threads)
         return _Side(codes, k, n_bad,
                      values=_code_values(array, codes, k) if keep_values else None)  # fmt: skip

@@ -210,12 +210,16 @@ def _summarize_report(
     return table_from_codes(c.codes_true, c.k_true, c.codes_pred, c.k_pred), c.report
 
 
-def _sum_pairs(values: NDArray[np.int64]) -> int:
-    """Sum of C(v, 2), exact: int64 while it cannot overflow, Python ints beyond."""
+def _sum_pairs(values: NDArray[np.int64], total: int | None = None) -> int:
+    """Sum of C(v, 2), exact: int64 while it cannot overflow, Python ints beyond.
+
+    ``total``: the sum of ``values`` when the caller knows it (a table's N)."""
     if values.size == 0:
         return 0
-    if int(np.sum(values, dtype=np.float64)) < 2**31:  # then sum C(v, 2) < 2**61
-        return int(np.sum(values * (values - 1) // 2))
+    if total is None:
+        total = int(values.sum(dtype=np.float64))
+    if total < 2**31:  # then sum v (v - 1) < 2**62: one int64 dot product, halved (even)
+        return int(np.dot(values, values - 1)) // 2
     return sum(int(v) * (int(v) - 1) // 2 for v in values)
 
 
@@ -276,14 +280,18 @@ def pair_counts(
 
 def _pair_counts(table: Table) -> PairCounts:
     """The :class:`PairCounts` of a :class:`Table`."""
+    n = table.n
+    # a table of cells (built here, never by a user) has counts and sizes that sum to N; a
+    # TableSummary's histograms are the user's: their sums are taken
+    known = n if table.weights is None else None
     if table.weights is None:
-        n11 = _sum_pairs(table.counts)
+        n11 = _sum_pairs(table.counts, n)
     else:  # a histogram of cell counts: sum of multiplicity x C(count, 2)
         n11 = sum(
             int(w) * (int(v) * (int(v) - 1) // 2)
             for v, w in zip(table.counts, table.weights, strict=True)
         )
-    q_true = _sum_pairs(table.row_sums)
-    q_pred = _sum_pairs(table.col_sums)
-    total = table.n * (table.n - 1) // 2
+    q_true = _sum_pairs(table.row_sums, known)
+    q_pred = _sum_pairs(table.col_sums, known)
+    total = n * (n - 1) // 2
     return PairCounts(n11, q_true - n11, q_pred - n11, total - q_true - q_pred + n11)

@@ -134,6 +134,10 @@ _SMALL_COUNT = 2**25
 
 def _exact_counts(*values: Any) -> tuple[NDArray[Any], ...]:
     """Integer arrays on which + - * are exact: int64 for small counts, else Python ints."""
+    if all(type(v) is int and -_SMALL_COUNT < v < _SMALL_COUNT for v in values):
+        # one pair's counts (PairCounts): one array, no per-value conversion and maximum
+        row = np.array(values, dtype=np.int64)
+        return tuple(row[i : i + 1] for i in range(len(values)))
     arrays = [np.atleast_1d(np.asarray(v)) for v in values]
     small = all(
         a.dtype != object and (a.size == 0 or int(np.max(np.abs(a))) < _SMALL_COUNT) for a in arrays

@@ -23,8 +23,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
-from math import comb
 
 import numpy as np
 from numpy.typing import NDArray
@@ -56,7 +54,8 @@ SLOT_TWO_SIDED_N = 20
 #: (about 1 s at N = 60, 5 s at N = 100 here) and far less with one (about 5 s at N = 1000).
 MAX_SIZE_LAW_N = (1000, 100)
 
-_NEGLIGIBLE_COUNT = Fraction(1, 10**30)
+# 1 / (the expected count below which a size is dropped: 1e-30).
+_NEGLIGIBLE_INVERSE = 10**30
 
 # Elements per pmf grid evaluated at once (memory ~ 10 arrays of this many float64).
 _GRID = 1 << 21
@@ -107,29 +106,54 @@ def random_moments(
     """
     one = [rest(m, 1) for m in range(n + 1)]  # clusterings of the other m elements
     two = [rest(m, 2) for m in range(n + 1)]
-    once = {a: Fraction(comb(n, a) * one[n - a], total) for a in range(1, n + 1)}
+    # Exact integer numerators over the common denominator ``total`` (``total``^2 for the
+    # covariances), each rounded once by int / int: correctly rounded, so the same float as
+    # the reduced Fraction's, without its gcds of ~total-sized integers (issue #38).
+    binom = _binomial_row(n, n)  # C(n, a)
     # Sizes expected fewer than 1e-30 times are dropped: each enters Var[N MI] through
-    # terms bounded by its expected count times N^2 log^2 N K_A K_B (< 1e-18 here).
-    kept = [a for a, w in once.items() if w > _NEGLIGIBLE_COUNT]
-    pairs = [
-        [
-            Fraction(comb(n, a) * comb(n - a, c) * two[n - a - c], total) if a + c <= n else 0
-            for c in kept
-        ]
-        for a in kept
-    ]
-    spread = [
-        [pairs[i][j] + (once[a] if i == j else 0) - once[a] * once[c] for j, c in enumerate(kept)]
-        for i, a in enumerate(kept)
-    ]
+    # terms bounded by its expected count times N^2 log^2 N K_A K_B (< 1e-18 here). A
+    # size whose factors' bit lengths already put C(n, a) rest(n - a, 1) 10^30 below
+    # 2^(bits(total) - 1) is dropped without its product.
+    short = total.bit_length() - 1 - _NEGLIGIBLE_INVERSE.bit_length()
+    once = {}
+    for a in range(1, n + 1):
+        if binom[a].bit_length() + one[n - a].bit_length() <= short:
+            continue
+        w = binom[a] * one[n - a]
+        if w * _NEGLIGIBLE_INVERSE > total:
+            once[a] = w
+    kept = list(once)
+    # E[pairs] T = C(n, a) C(n - a, c) rest(n - a - c, 2) = N! / (a! c! (n-a-c)!) rest(..),
+    # symmetric in (a, c); Cov(n_a, n_c) T^2 = (E[pairs] + [a = c] E[n_a]) T^2 - E[n_a] E[n_c] T^2
+    size = len(kept)
+    pairs = [[0] * size for _ in kept]
+    spread = [[0] * size for _ in kept]
+    for i, a in enumerate(kept):
+        others = _binomial_row(n - a, kept[-1])  # C(n - a, c), c = 0 .. the largest size
+        for j in range(i, size):
+            c = kept[j]
+            w = binom[a] * others[c] * two[n - a - c] if a + c <= n else 0
+            pairs[i][j] = pairs[j][i] = w
+            w = (w + (once[a] if i == j else 0)) * total - once[a] * once[c]
+            spread[i][j] = spread[j][i] = w
+    square = total * total
     return SizeMoments(
         n,
         np.array(kept, dtype=np.int64),
-        np.array([float(once[a]) for a in kept]),
-        np.array([[float(w) for w in row] for row in pairs]).reshape(len(kept), len(kept)),
-        np.array([[float(w) for w in row] for row in spread]).reshape(len(kept), len(kept)),
+        np.array([once[a] / total for a in kept], dtype=np.float64),
+        np.array([[w / total for w in row] for row in pairs]).reshape(len(kept), len(kept)),
+        np.array([[w / square for w in row] for row in spread]).reshape(len(kept), len(kept)),
         linear,
     )
+
+
+def _binomial_row(m: int, top: int) -> list[int]:
+    """C(m, c) for c = 0 .. ``top`` (0 beyond m), each from the last by one small product and
+    exact division: no big-integer comb per entry."""
+    row = [1] * (top + 1)
+    for c in range(1, top + 1):
+        row[c] = row[c - 1] * (m - c + 1) // c
+    return row
 
 
 # --------------------------------------------------------------------------- pmf grids
