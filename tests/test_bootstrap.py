@@ -56,6 +56,20 @@ def _labels(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.repeat(rows, counts), np.repeat(cols, counts)
 
 
+def _documented_draws(seed: int, counts: np.ndarray, size: int) -> np.ndarray:
+    """The resampled cell counts as the docstring of ``_resample`` states the stream: block b
+    of 512 resamples by PCG64 seeded with child b of SeedSequence(four 63-bit integers drawn
+    from default_rng(seed))."""
+    entropy = [int(v) for v in np.random.default_rng(seed).integers(2**63, size=4)]
+    children = np.random.SeedSequence(entropy).spawn(-(-size // 512))
+    n = counts.sum()
+    return np.concatenate([
+        np.random.Generator(np.random.PCG64(child)).multinomial(
+            n, counts / n, size=min(512, size - 512 * b))
+        for b, child in enumerate(children)
+    ])  # fmt: skip
+
+
 SETTINGS = [("perm", False), ("perm", True), ("num", False), ("num", True), ("all", False)]
 
 
@@ -78,7 +92,7 @@ def test_resampled_values_are_the_single_calls(measure, model, one_sided):
                                  method="percentile")  # fmt: skip
     rows, cols = np.nonzero(TABLE)
     counts = TABLE[rows, cols]
-    draws = np.random.default_rng(7).multinomial(counts.sum(), counts / counts.sum(), size=6)
+    draws = _documented_draws(7, counts, 6)
     expected = []
     for draw in draws:
         table = np.zeros_like(TABLE)
@@ -383,7 +397,6 @@ def test_huge_n_goes_through_the_table_function():
         res = cc.confidence_interval(measure, contingency=table, n_resamples=4, rng=5,
                                      method="percentile")  # fmt: skip
         counts = table.ravel()
-        draws = np.random.default_rng(5).multinomial(counts.sum(), counts / counts.sum(),
-                                                     size=4)  # fmt: skip
+        draws = _documented_draws(5, counts, 4)
         expected = [_single(measure, draw.reshape(2, 2)) for draw in draws]
         np.testing.assert_allclose(res.bootstrap_distribution, expected, rtol=1e-12)

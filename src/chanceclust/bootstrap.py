@@ -19,6 +19,7 @@ docs/math.md#math-bootstrap.
 from __future__ import annotations
 
 import math
+import os
 import warnings
 from collections import namedtuple
 from collections.abc import Callable, Iterator
@@ -29,6 +30,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._docs import fill_doc
+from chanceclust._entropy import entropy_values
+from chanceclust._expected.size_pairs import pair_information
 from chanceclust._models import Setting
 from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust._registry import Measure
@@ -45,8 +48,10 @@ from chanceclust._validation import (
     validate_many,
 )
 from chanceclust.contingency import Table, _table_of_cells
+from chanceclust.adjusted import _adjust_for_chance
 from chanceclust.exceptions import InternalError, InvalidInputError
-from chanceclust.expectations import _validated_table
+from chanceclust.expectations import _expected_mutual_information, _validated_table
+from chanceclust.measures import _generalized_mean
 from chanceclust.significance import _Batch
 
 __all__ = [
@@ -68,6 +73,22 @@ _BATCH_CELLS = 1 << 22
 # The batches of significance.py hold pair counts and products of sizes in int64: above this
 # N each resampled table goes through the measure's table function instead.
 _BATCH_MAX_N = 2**31
+# Resamples per random stream: block b of the resamples is drawn by its own generator, the
+# b-th child of a SeedSequence seeded from ``rng`` (so the blocks can be drawn in any order,
+# by any number of threads, with the same values).
+_BLOCK = 512
+# Cells x resamples from which the blocks are drawn and evaluated by a pool of threads
+# (numpy's multinomial sampler releases the GIL).
+_THREADED_CELLS = 1 << 22
+# E[MI] of resampled margins by the distinct size pairs of a batch while they are at most
+# this many (size_pairs.pair_information, ~1-10 us a pair); else one resample at a time.
+_PAIRS_MAX = 1 << 21
+# The linearized E[MI] of resampled margins (``_LinearEMI``) is used where its error bound,
+# _LINEAR_FACTOR times the curvature scale (docs/math.md#math-bootstrap), is at most
+# _LINEAR_TOL nats: the largest error measured was 2.0 times the scale
+# (benchmarks/bootstrap_emi_linear.py).
+_LINEAR_FACTOR = 20.0
+_LINEAR_TOL = 1e-10
 
 
 @dataclass(frozen=True)
@@ -236,6 +257,48 @@ class _Rows:
 
 
 @dataclass(frozen=True)
+class _LinearEMI:
+    """E[MI] under perm of margins near the observed ones, to first order around them:
+    E(a', b') = E(a, b) + sum_i g_i (a'_i - a_i) + sum_j h_j (b'_j - b_j), with g and h the
+    central differences of the exact E[MI] (docs/math.md#math-bootstrap)."""
+
+    expected: float
+    sizes_true: NDArray[np.int64]
+    sizes_pred: NDArray[np.int64]
+    grad_true: NDArray[np.float64]
+    grad_pred: NDArray[np.float64]
+
+    def __call__(self, sizes_true: NDArray[np.int64], sizes_pred: NDArray[np.int64]
+                 ) -> NDArray[np.float64]:  # fmt: skip
+        return (self.expected + (sizes_true - self.sizes_true) @ self.grad_true
+                + (sizes_pred - self.sizes_pred) @ self.grad_pred)  # fmt: skip
+
+
+def _curvature_scale(sizes_true: NDArray[np.int64], sizes_pred: NDArray[np.int64]) -> float:
+    """(sum 1/a^2 sum 1/b + sum 1/b^2 sum 1/a) / 6: the size of the second-order term of
+    E[MI] under perm over margins resampled around (a, b) (docs/math.md#math-bootstrap)."""
+    a, b = sizes_true.astype(np.float64), sizes_pred.astype(np.float64)
+    return float(np.sum(a**-2) * np.sum(1 / b) + np.sum(b**-2) * np.sum(1 / a)) / 6
+
+
+def _linear_emi(table: Table, sides: tuple[Any, Any]) -> _LinearEMI | None:
+    """The linearized E[MI] around the table's margins, where its bound allows it, else None."""
+    a, b = np.asarray(table.row_sums, np.int64), np.asarray(table.col_sums, np.int64)
+    if _LINEAR_FACTOR * _curvature_scale(a, b) > _LINEAR_TOL:
+        return None
+    n = table.n
+    rows, cols = np.repeat(a, len(b)), np.tile(b, len(a))
+    shape = (len(a), len(b))
+
+    def step(da: int, db: int) -> NDArray[np.float64]:
+        return pair_information(rows + da, cols + db, n).reshape(shape)
+
+    grad_true = (step(1, 0) - step(-1, 0)).sum(axis=1) / 2
+    grad_pred = (step(0, 1) - step(0, -1)).sum(axis=0) / 2
+    return _LinearEMI(_expected_mutual_information(*sides), a, b, grad_true, grad_pred)
+
+
+@dataclass(frozen=True)
 class _Cells:
     """A table's cells as the resamples see them: fixed positions, counts per resample."""
 
@@ -243,10 +306,22 @@ class _Cells:
     cols: NDArray[np.intp]
     shape: tuple[int, int]
     table: Table  # the observed table (the constants of the unadjusted kernels)
+    # Under perm (both sides' sizes given) ARI and AMI take vectorized routes: ``route`` is
+    # "ari", "ami" or "" (every resample through the registry's kernel of its own sides).
+    route: str = ""
+    linear: _LinearEMI | None = None
 
 
-def _table_cells(table: Table) -> _Cells:
-    return _Cells(table.rows, table.cols, (len(table.row_sums), len(table.col_sums)), table)
+def _table_cells(table: Table, options: _Options) -> _Cells:
+    shape = (len(table.row_sums), len(table.col_sums))
+    route, linear = "", None
+    if options.measure.name in ("ari", "ami") and table.n <= _BATCH_MAX_N:
+        sides = options.setting.sides_of_table(table)
+        if all(side.sizes_given for side in sides):
+            route = options.measure.name
+            if route == "ami":
+                linear = _linear_emi(table, sides)
+    return _Cells(table.rows, table.cols, shape, table, route, linear)
 
 
 def _values(options: _Options, cells: _Cells, counts: NDArray[np.int64]) -> NDArray[np.float64]:
@@ -266,9 +341,14 @@ def _values(options: _Options, cells: _Cells, counts: NDArray[np.int64]) -> NDAr
     codes = np.broadcast_to(cells.rows * k_pred + cells.cols, counts.shape)
     batch = _Batch(n, counts[used], codes[used].astype(np.int64), used.sum(axis=1),
                    k_pred, sizes_true, sizes_pred)  # fmt: skip
-    if not measure.uses_model:
-        kernel = measure.batch(cells.table, None, method)
+    if not measure.uses_model or cells.route == "ari":
+        # ARI under perm is exact in the pair counts: its kernel needs no sizes (E[RI] is
+        # n11's expectation given each sample's own margins, formed from its pair counts).
+        sides = options.setting.sides_of_table(cells.table) if measure.uses_model else None
+        kernel = measure.batch(cells.table, sides, method)
         return np.asarray(kernel(batch), dtype=np.float64)
+    if cells.route == "ami":
+        return _ami_values(batch, cells, options.setting, method)
     # An adjusted measure: the model's constants of each sample's own sides (sizes, K).
     out = np.empty(len(counts), dtype=np.float64)
     for rows in _groups(options.setting, sizes_true, sizes_pred, n).values():
@@ -276,6 +356,57 @@ def _values(options: _Options, cells: _Cells, counts: NDArray[np.int64]) -> NDAr
         table = _resampled_table(cells, n, counts[first], sizes_true[first], sizes_pred[first])
         kernel = measure.batch(table, options.setting.sides_of_table(table), method)
         out[rows] = kernel(_Rows(batch, np.asarray(rows)))
+    return out
+
+
+def _ami_values(batch: _Batch, cells: _Cells, setting: Setting, method: str
+                ) -> NDArray[np.float64]:  # fmt: skip
+    """AMI under perm of every sample of ``batch``, each adjusted with its own sizes: MI of
+    the batch, s_max the mean of the two entropies (each side's entropy_bound under perm),
+    E[MI] of the sample's own margins (:func:`_resampled_emi`)."""
+    sizes_true, sizes_pred = batch.sizes_true, batch.sizes_pred
+    expected = _resampled_emi(cells, setting, sizes_true, sizes_pred, batch.n)
+    bound = np.broadcast_to(_generalized_mean(entropy_values(sizes_true, batch.n),
+                                              entropy_values(sizes_pred, batch.n), method),
+                            expected.shape)  # fmt: skip
+    k_true = (sizes_true > 0).sum(axis=1)
+    k_pred = (sizes_pred > 0).sum(axis=1)
+    mi = batch.mi
+    return np.array([
+        _adjust_for_chance(mi[i], float(expected[i]), float(bound[i]), k_true=k_true[i],
+                           k_pred=k_pred[i])
+        for i in range(len(mi))
+    ], dtype=np.float64)  # fmt: skip
+
+
+def _resampled_emi(cells: _Cells, setting: Setting, sizes_true: NDArray[np.int64],
+                   sizes_pred: NDArray[np.int64], n: int) -> NDArray[np.float64]:  # fmt: skip
+    """E[MI] under perm of each row's margins (zero-padded over the observed clusters):
+    linearized where ``cells.linear`` is set and the sample keeps every cluster, else exact,
+    sum_ij I(a_i, b_j) over the distinct size pairs of the batch (size_pairs), else (too
+    many distinct pairs) by the single call's E[MI] of each sample."""
+    out = np.empty(len(sizes_true))
+    todo = np.ones(len(out), dtype=bool)
+    if cells.linear is not None:
+        full = (sizes_true > 0).all(axis=1) & (sizes_pred > 0).all(axis=1)
+        if full.any():
+            out[full] = cells.linear(sizes_true[full], sizes_pred[full])
+        todo = ~full
+    if not todo.any():
+        return out
+    a, b = sizes_true[todo], sizes_pred[todo]
+    if a.size * b.shape[1] <= _PAIRS_MAX:
+        keys = a[:, :, None] * (n + 1) + b[:, None, :]
+        distinct, inverse = np.unique(keys, return_inverse=True)
+        size_a, size_b = np.divmod(distinct, n + 1)
+        values = np.zeros(len(distinct))
+        nonzero = (size_a > 0) & (size_b > 0)
+        values[nonzero] = pair_information(size_a[nonzero], size_b[nonzero], n)
+        out[todo] = values[inverse.reshape(keys.shape)].reshape(len(a), -1).sum(axis=1)
+        return out
+    out[todo] = [_expected_mutual_information(*setting.sides(
+        n, row_a[row_a > 0], int((row_a > 0).sum()), row_b[row_b > 0], int((row_b > 0).sum())))
+        for row_a, row_b in zip(a, b, strict=True)]  # fmt: skip
     return out
 
 
@@ -316,19 +447,42 @@ def _batches(total: int, cells: int, batch: int | None) -> Iterator[int]:
         yield min(size, total - first)
 
 
+def _block_seeds(rng: np.random.Generator, resamples: int) -> list[np.random.SeedSequence]:
+    """The seeds of the blocks of ``_BLOCK`` resamples: the children of a SeedSequence whose
+    entropy is four 63-bit integers drawn from ``rng``."""
+    entropy = [int(v) for v in rng.integers(2**63, size=4)]
+    return np.random.SeedSequence(entropy).spawn(-(-resamples // _BLOCK))
+
+
 def _resample(counts: NDArray[np.int64], options: _Options,
               evaluate: Callable[[NDArray[np.int64]], NDArray[np.float64]]
               ) -> NDArray[np.float64]:  # fmt: skip
     """``evaluate`` of every bootstrap table: multinomial draws of N over the cells with
-    probabilities n_ij / N, drawn one after the other (the values do not depend on
-    ``batch``: numpy draws each row of a multinomial batch in turn from the stream)."""
+    probabilities n_ij / N, block b of ``_BLOCK`` resamples by ``Generator(PCG64(seed_b))``
+    (``_block_seeds``). The values depend on ``rng`` only: not on ``batch`` (numpy draws the
+    rows of a block one after the other), nor on the threads that draw the blocks."""
     n = int(counts.sum())
     p = counts / n
-    parts = [
-        evaluate(options.rng.multinomial(n, p, size=size).astype(np.int64, copy=False))
-        for size in _batches(options.n_resamples, len(counts), options.batch)
-    ]
-    return np.concatenate(parts)
+    total = options.n_resamples
+    seeds = _block_seeds(options.rng, total)
+
+    def block(index: int) -> NDArray[np.float64]:
+        size = min(_BLOCK, total - index * _BLOCK)
+        gen = np.random.Generator(np.random.PCG64(seeds[index]))
+        draws = gen.multinomial(n, p, size=size).astype(np.int64, copy=False)
+        parts, first = [], 0
+        for rows in _batches(size, len(counts), options.batch):
+            parts.append(evaluate(draws[first:first + rows]))
+            first += rows
+        return np.concatenate(parts)
+
+    threads = min(len(seeds), os.cpu_count() or 1)
+    if threads > 1 and total * len(counts) >= _THREADED_CELLS:
+        from concurrent.futures import ThreadPoolExecutor  # here: only large jobs use it
+
+        with ThreadPoolExecutor(threads) as pool:
+            return np.concatenate(list(pool.map(block, range(len(seeds)))))
+    return np.concatenate([block(index) for index in range(len(seeds))])
 
 
 def _jackknife(counts: NDArray[np.int64], batch: int | None,
@@ -522,7 +676,7 @@ def confidence_interval(
             "counts, and a bootstrap resamples the cells."
         )
     _check_size(table.n)
-    cells = _table_cells(table)
+    cells = _table_cells(table, options)
 
     def evaluate(counts: NDArray[np.int64]) -> NDArray[np.float64]:
         return _values(options, cells, counts)
@@ -616,8 +770,8 @@ def paired_test(
     counts = counts.astype(np.int64)
     ref_cell, rest = np.divmod(cell_keys, k_a * k_b)
     a_cell, b_cell = np.divmod(rest, k_b)
-    pair_a = _two_way(ref_cell, a_cell, counts, n)
-    pair_b = _two_way(ref_cell, b_cell, counts, n)
+    pair_a = _two_way(ref_cell, a_cell, counts, n, options)
+    pair_b = _two_way(ref_cell, b_cell, counts, n, options)
 
     def evaluate(rows: NDArray[np.int64]) -> NDArray[np.float64]:
         return _pair_values(options, pair_a, rows) - _pair_values(options, pair_b, rows)
@@ -661,7 +815,7 @@ class _TwoWay:
 
 
 def _two_way(first: NDArray[np.int64], second: NDArray[np.int64], counts: NDArray[np.int64],
-             n: int) -> _TwoWay:  # fmt: skip
+             n: int, options: _Options) -> _TwoWay:  # fmt: skip
     """The (first, second) table of the three-way cells (both codes dense 0..K-1)."""
     k_second = int(second.max()) + 1
     keys, of_cell = np.unique(first * k_second + second, return_inverse=True)
@@ -669,7 +823,7 @@ def _two_way(first: NDArray[np.int64], second: NDArray[np.int64], counts: NDArra
     summed = _sums(counts[None], of_cell, len(keys))[0]
     shape = (int(rows.max()) + 1, k_second)
     table = _table_of_cells(rows, cols, summed, shape, n)
-    return _TwoWay(_table_cells(table), of_cell)
+    return _TwoWay(_table_cells(table, options), of_cell)
 
 
 def _pair_values(options: _Options, pair: _TwoWay, rows: NDArray[np.int64]
