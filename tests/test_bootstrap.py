@@ -400,3 +400,90 @@ def test_huge_n_goes_through_the_table_function():
         draws = _documented_draws(5, counts, 4)
         expected = [_single(measure, draw.reshape(2, 2)) for draw in draws]
         np.testing.assert_allclose(res.bootstrap_distribution, expected, rtol=1e-12)
+
+
+def test_threads_and_batches_do_not_change_the_values(monkeypatch):
+    """The blocks drawn by a pool of threads or one after the other: the same bootstrap
+    distribution (each block has its own stream); evaluated in other batches, the same up to
+    rounding (E[MI] of a batch's distinct size pairs may take other routes of size_pairs)."""
+    from chanceclust import bootstrap
+
+    table = np.array([[40, 3, 2], [5, 30, 6], [1, 4, 50]])
+    kwargs = {"contingency": table, "n_resamples": 1500, "rng": 11, "method": "percentile"}
+    monkeypatch.setattr(bootstrap, "_THREADED_CELLS", 0)
+    threaded = cc.confidence_interval("ami", **kwargs).bootstrap_distribution
+    monkeypatch.setattr(bootstrap, "_THREADED_CELLS", 1 << 62)
+    serial = cc.confidence_interval("ami", **kwargs).bootstrap_distribution
+    np.testing.assert_array_equal(threaded, serial)
+    assert len(serial) == 1500
+    batched = cc.confidence_interval("ami", batch=7, **kwargs).bootstrap_distribution
+    np.testing.assert_allclose(batched, serial, rtol=1e-13, atol=1e-15)
+
+
+def test_linearized_expected_mi_is_the_single_call():
+    """AMI under perm at N ~ 10^7 (the linearized E[MI] of each resample's margins) equals
+    the single call on the same resampled tables to 1e-10 (the route's bound, in nats,
+    divided by s_max - E[MI] ~ 1)."""
+    from chanceclust import bootstrap
+
+    table = np.array([[3_000_000, 200_000, 100_000], [150_000, 2_500_000, 300_000],
+                      [50_000, 400_000, 3_300_000]])  # fmt: skip
+    summary = bootstrap._validated_table(None, None, table, "perm", False, None, "raise")[0]
+    options = bootstrap._options("ami", "perm", False, "arithmetic", 0.95, 4, "percentile",
+                                 None, 0, "auto")  # fmt: skip
+    assert bootstrap._table_cells(summary, options).linear is not None
+    res = cc.confidence_interval("ami", contingency=table, n_resamples=4, rng=3,
+                                 method="percentile")  # fmt: skip
+    draws = _documented_draws(3, table.ravel(), 4)
+    expected = [_single("ami", draw.reshape(3, 3)) for draw in draws]
+    np.testing.assert_allclose(res.bootstrap_distribution, expected, rtol=0, atol=1e-10)
+
+
+def test_normal_draws_have_the_multinomial_mean_and_covariance():
+    """The normal approximation's tables: integers summing to N exactly, the small cells by
+    the exact multinomial given their total, the multinomial's mean and covariance
+    N (diag p - p p^T) (within 5 Monte Carlo standard errors over 100,000 draws)."""
+    from chanceclust import bootstrap
+
+    counts = np.array([5, 300, 200, 7, 1000, 2, 150])
+    large = counts >= bootstrap.NORMAL_MIN_COUNT
+    n = int(counts.sum())
+    small = counts[~large]
+    gaussian = bootstrap._Gaussian(n, large, np.where(large, counts, 0) / counts[large].sum(),
+                                   small / small.sum(), small.sum() / n, 0.0)  # fmt: skip
+    draws = gaussian.draw(np.random.default_rng(0), 100_000)
+    assert draws.dtype == np.int64 and (draws.sum(axis=1) == n).all() and draws.min() >= 0
+    p = counts / n
+    mean_error = np.sqrt(n * p * (1 - p) / 100_000)
+    assert np.all(np.abs(draws.mean(axis=0) - n * p) < 5 * mean_error)
+    covariance = n * (np.diag(p) - np.outer(p, p))
+    scale = np.sqrt(np.outer(np.diag(covariance), np.diag(covariance)) * 2 / 100_000)
+    assert np.all(np.abs(np.cov(draws.T) - covariance) < 5 * scale + 0.3)
+
+
+def test_normal_route_agrees_with_exact_draws(monkeypatch):
+    """"auto" on a table of cells >= 100 (the work threshold lowered here) keeps the exact
+    draws where the bound exceeds a tenth of the Monte Carlo error (N = 3,570: skewness
+    ~ 1/sqrt(N)); allowed (the share raised here), it draws by the normal approximation,
+    says so, and its 2.5/50/97.5 % quantiles agree with exact draws' within 4 Monte Carlo
+    standard errors (20,000 resamples each)."""
+    from chanceclust import bootstrap
+
+    monkeypatch.setattr(bootstrap, "_NORMAL_MIN_WORK", 0)
+    table = np.array([[900, 150, 120], [130, 700, 200], [110, 160, 1000]])
+    kwargs = {"contingency": table, "n_resamples": 20_000, "method": "percentile"}
+    assert cc.confidence_interval("ari", rng=1, **kwargs).resampling == "multinomial"
+    monkeypatch.setattr(bootstrap, "_NORMAL_SHARE", 100.0)
+    normal = cc.confidence_interval("ari", rng=1, **kwargs)
+    exact = cc.confidence_interval("ari", rng=2, resampling="multinomial", **kwargs)
+    assert (normal.resampling, exact.resampling) == ("normal", "multinomial")
+    levels = np.array([0.025, 0.5, 0.975])
+    noise = np.sqrt(2 * levels * (1 - levels) / 20_000) / stats.norm.pdf(stats.norm.ppf(levels))
+    shift = (np.quantile(normal.bootstrap_distribution, levels)
+             - np.quantile(exact.bootstrap_distribution, levels)) / exact.standard_error
+    assert np.all(np.abs(shift) < 4 * noise)
+
+
+def test_resampling_is_checked():
+    with pytest.raises(InvalidInputError, match="`resampling`"):
+        cc.confidence_interval("ari", contingency=TABLE, resampling="gauss")

@@ -24,6 +24,7 @@ import warnings
 from collections import namedtuple
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -52,7 +53,7 @@ from chanceclust.adjusted import _adjust_for_chance
 from chanceclust.exceptions import InternalError, InvalidInputError
 from chanceclust.expectations import _expected_mutual_information, _validated_table
 from chanceclust.measures import _generalized_mean
-from chanceclust.significance import _Batch
+from chanceclust.significance import _Batch, _pairs
 
 __all__ = [
     "ConfidenceInterval",
@@ -111,6 +112,10 @@ class ConfidenceIntervalResult:
     measure, method : str
         The measure's name and the interval method ("percentile", "basic" or "bca").
     confidence_level : float
+    resampling : str
+        How the resamples were drawn: "multinomial" (exactly) or "normal" (the large cells
+        by the multinomial's normal approximation, where its error bound is below a tenth of
+        the Monte Carlo error: docs/math.md#math-bootstrap).
     """
 
     confidence_interval: ConfidenceInterval
@@ -120,6 +125,7 @@ class ConfidenceIntervalResult:
     measure: str
     method: str
     confidence_level: float
+    resampling: str = "multinomial"
 
 
 @dataclass(frozen=True)
@@ -143,6 +149,8 @@ class PairedTestResult:
         s(reference, A) and s(reference, B).
     measure, method, alternative : str
     confidence_level : float
+    resampling : str
+        As :class:`ConfidenceIntervalResult`'s.
     """
 
     statistic: float
@@ -156,6 +164,7 @@ class PairedTestResult:
     method: str
     alternative: str
     confidence_level: float
+    resampling: str = "multinomial"
 
 
 # ----------------------------------------------------------------- arguments
@@ -202,11 +211,23 @@ class _Options:
     method: str
     batch: int | None
     rng: np.random.Generator
+    resampling: str
+
+
+RESAMPLINGS = ("auto", "multinomial")
+
+
+def _check_resampling(resampling: Any) -> str:
+    if isinstance(resampling, str) and resampling.lower() in RESAMPLINGS:
+        return resampling.lower()
+    raise InvalidInputError(
+        f"`resampling` must be 'auto' or 'multinomial'; got {_describe(resampling)}."
+    )
 
 
 def _options(measure: Any, model: Any, one_sided: Any, average_method: Any,
              confidence_level: Any, n_resamples: Any, method: Any, batch: Any,
-             rng: Any) -> _Options:  # fmt: skip
+             rng: Any, resampling: Any) -> _Options:  # fmt: skip
     return _Options(
         _check_measure(measure),
         check_setting(model, one_sided),
@@ -216,6 +237,7 @@ def _options(measure: Any, model: Any, one_sided: Any, average_method: Any,
         _check_method(method),
         None if batch is None else check_count(batch, "batch", minimum=1),
         check_rng(rng),
+        _check_resampling(resampling),
     )
 
 
@@ -225,6 +247,8 @@ def _options(measure: Any, model: Any, one_sided: Any, average_method: Any,
 def _sums(counts: NDArray[np.int64], groups: NDArray[np.intp], k: int) -> NDArray[np.int64]:
     """Per row of ``counts`` (m, c), the sums of the columns by group 0..k-1 (every group
     has a column): exact integers, (m, k)."""
+    if groups.size > 1 and np.all(groups[1:] >= groups[:-1]):  # grouped already: no copy
+        return np.add.reduceat(counts, np.searchsorted(groups, np.arange(k)), axis=1)
     order = np.argsort(groups, kind="stable")
     starts = np.searchsorted(groups[order], np.arange(k))
     return np.add.reduceat(counts[:, order], starts, axis=1)
@@ -337,18 +361,21 @@ def _values(options: _Options, cells: _Cells, counts: NDArray[np.int64]) -> NDAr
         tables = (_resampled_table(cells, n, *row) for row in rows)
         return np.array([measure.table(table, options.setting.sides_of_table(table), method)
                          for table in tables], dtype=np.float64)  # fmt: skip
+    if cells.route == "ari":
+        # ARI under perm is exact in the pair counts: its kernel needs no sizes (E[RI] is
+        # n11's expectation given each sample's own margins, formed from its pair counts).
+        kernel = measure.batch(cells.table, options.setting.sides_of_table(cells.table), method)
+        return np.asarray(kernel(_Dense(n, counts, sizes_true, sizes_pred)), dtype=np.float64)
+    if cells.route == "ami":
+        return _ami_values(_Dense(n, counts, sizes_true, sizes_pred), cells, options.setting,
+                           method)  # fmt: skip
     used = counts > 0
     codes = np.broadcast_to(cells.rows * k_pred + cells.cols, counts.shape)
     batch = _Batch(n, counts[used], codes[used].astype(np.int64), used.sum(axis=1),
                    k_pred, sizes_true, sizes_pred)  # fmt: skip
-    if not measure.uses_model or cells.route == "ari":
-        # ARI under perm is exact in the pair counts: its kernel needs no sizes (E[RI] is
-        # n11's expectation given each sample's own margins, formed from its pair counts).
-        sides = options.setting.sides_of_table(cells.table) if measure.uses_model else None
-        kernel = measure.batch(cells.table, sides, method)
+    if not measure.uses_model:
+        kernel = measure.batch(cells.table, None, method)
         return np.asarray(kernel(batch), dtype=np.float64)
-    if cells.route == "ami":
-        return _ami_values(batch, cells, options.setting, method)
     # An adjusted measure: the model's constants of each sample's own sides (sizes, K).
     out = np.empty(len(counts), dtype=np.float64)
     for rows in _groups(options.setting, sizes_true, sizes_pred, n).values():
@@ -357,6 +384,29 @@ def _values(options: _Options, cells: _Cells, counts: NDArray[np.int64]) -> NDAr
         kernel = measure.batch(table, options.setting.sides_of_table(table), method)
         out[rows] = kernel(_Rows(batch, np.asarray(rows)))
     return out
+
+
+class _Dense(_Batch):
+    """Tables of the same cells, a row of counts (m, C) each (zeros kept): the pair counts
+    and the MI of a :class:`_Batch` read from the rows directly, with no list of non-zero
+    cells. MI = H(A) + H(B) - H(A, B) by ``entropy_values`` (within ~1e-15 times the
+    entropies of the batch's deviance form: tests/test_bootstrap.py)."""
+
+    def __init__(self, n: int, counts: NDArray[np.int64], sizes_true: NDArray[np.int64],
+                 sizes_pred: NDArray[np.int64]) -> None:  # fmt: skip
+        rows = np.ones(len(counts), dtype=np.int64)  # no per-cell list: never read
+        super().__init__(n, counts[:0, 0], counts[:0, 0], rows, 1, sizes_true, sizes_pred)
+        self.counts = counts
+
+    @cached_property
+    def n11(self) -> NDArray[np.int64]:
+        return _pairs(self.counts).sum(axis=1)
+
+    @cached_property
+    def mi(self) -> NDArray[np.float64]:
+        joint = entropy_values(self.counts, self.n)
+        both = entropy_values(self.sizes_true, self.n) + entropy_values(self.sizes_pred, self.n)
+        return np.maximum(both - joint, 0.0)
 
 
 def _ami_values(batch: _Batch, cells: _Cells, setting: Setting, method: str
@@ -455,12 +505,13 @@ def _block_seeds(rng: np.random.Generator, resamples: int) -> list[np.random.See
 
 
 def _resample(counts: NDArray[np.int64], options: _Options,
-              evaluate: Callable[[NDArray[np.int64]], NDArray[np.float64]]
-              ) -> NDArray[np.float64]:  # fmt: skip
+              evaluate: Callable[[NDArray[np.int64]], NDArray[np.float64]],
+              gaussian: _Gaussian | None = None) -> NDArray[np.float64]:  # fmt: skip
     """``evaluate`` of every bootstrap table: multinomial draws of N over the cells with
     probabilities n_ij / N, block b of ``_BLOCK`` resamples by ``Generator(PCG64(seed_b))``
     (``_block_seeds``). The values depend on ``rng`` only: not on ``batch`` (numpy draws the
-    rows of a block one after the other), nor on the threads that draw the blocks."""
+    rows of a block one after the other), nor on the threads that draw the blocks. With
+    ``gaussian``, its draws (the multinomial's normal approximation on the large cells)."""
     n = int(counts.sum())
     p = counts / n
     total = options.n_resamples
@@ -469,7 +520,10 @@ def _resample(counts: NDArray[np.int64], options: _Options,
     def block(index: int) -> NDArray[np.float64]:
         size = min(_BLOCK, total - index * _BLOCK)
         gen = np.random.Generator(np.random.PCG64(seeds[index]))
-        draws = gen.multinomial(n, p, size=size).astype(np.int64, copy=False)
+        if gaussian is None:
+            draws = gen.multinomial(n, p, size=size).astype(np.int64, copy=False)
+        else:
+            draws = gaussian.draw(gen, size)
         parts, first = [], 0
         for rows in _batches(size, len(counts), options.batch):
             parts.append(evaluate(draws[first:first + rows]))
@@ -483,6 +537,93 @@ def _resample(counts: NDArray[np.int64], options: _Options,
         with ThreadPoolExecutor(threads) as pool:
             return np.concatenate(list(pool.map(block, range(len(seeds)))))
     return np.concatenate([block(index) for index in range(len(seeds))])
+
+
+# Cells of at least this count may be drawn by the normal approximation (``_Gaussian``).
+NORMAL_MIN_COUNT = 100
+# ``resampling="auto"`` draws by ``_Gaussian`` from this many cells x resamples (below it the
+# exact draws cost little), where the error bound is at most _NORMAL_SHARE of the Monte Carlo
+# error of the interval's ends (docs/math.md#math-bootstrap).
+_NORMAL_MIN_WORK = 1 << 24
+_NORMAL_SHARE = 0.1
+
+
+@dataclass(frozen=True)
+class _Gaussian:
+    """Resampled tables with the cells of count >= NORMAL_MIN_COUNT (``large``) drawn by the
+    multinomial's normal approximation (docs/math.md#math-bootstrap): S, the total of the
+    other cells, ~ Binomial(N, P_S) exactly; those cells ~ Multinomial(S, p_S / P_S)
+    exactly; the large ones given S, Multinomial(N - S, q) with q = p_L / P_L, as
+    (N - S) q + sqrt(N - S) (sqrt(q) Z - q (sqrt(q) . Z)), Z standard normal (the same mean
+    and covariance), rounded by their cumulative sums (integers summing to N - S)."""
+
+    n: int
+    large: NDArray[np.bool_]
+    q: NDArray[np.float64]  # over every cell, 0 at the small ones
+    p_small: NDArray[np.float64]
+    share_small: float
+    bound: float  # the error bound on the interval's ends, in standard errors
+
+    def draw(self, gen: np.random.Generator, size: int) -> NDArray[np.int64]:
+        small = self.p_small.size > 0
+        rest = gen.binomial(self.n, self.share_small, size=size) if small else (
+            np.zeros(size, dtype=np.int64))  # fmt: skip
+        m = (self.n - rest).astype(np.float64)
+        root = np.sqrt(self.q)
+        # The cumulative sums of x = m q + sqrt(m) (sqrt(q) Z - q (sqrt(q) . Z)), in place:
+        # sqrt(m) cumsum(sqrt(q) Z) + (m - sqrt(m) (sqrt(q) . Z)) cumsum(q).
+        ends = gen.standard_normal((size, self.q.size))
+        ends *= root
+        scale = np.sqrt(m)
+        shift = m - scale * ends.sum(axis=1)
+        np.cumsum(ends, axis=1, out=ends)
+        ends *= scale[:, None]
+        ends += np.multiply.outer(shift, np.cumsum(self.q))
+        np.rint(ends, out=ends)
+        last = int(np.flatnonzero(self.large)[-1])
+        ends[:, last:] = m[:, None]  # the exact total (the sum of x is N - S up to rounding)
+        out = np.empty(ends.shape, dtype=np.int64)
+        out[:, 0] = ends[:, 0]
+        np.subtract(ends[:, 1:], ends[:, :-1], out=out[:, 1:], casting="unsafe")
+        if (out < 0).any():  # never seen: 10 standard deviations below the mean
+            raise InternalError("the normal approximation drew a negative count")
+        if small:
+            out[:, ~self.large] = gen.multinomial(rest, self.p_small)
+        return out
+
+
+def _gaussian(counts: NDArray[np.int64], options: _Options, alternative: str,
+              jack: Callable[[], tuple[NDArray[np.float64], NDArray[np.int64]]]
+              ) -> _Gaussian | None:  # fmt: skip
+    """The normal approximation where ``resampling="auto"`` takes it, else None: a large job
+    whose error bound on the interval's ends (lost skewness |a_L| (z^2 - 1) plus rounding
+    z / (12 n_min), in standard errors) is at most _NORMAL_SHARE of their Monte Carlo error
+    sqrt(alpha (1 - alpha) / B) / phi(z) (docs/math.md#math-bootstrap)."""
+    large = counts >= NORMAL_MIN_COUNT
+    if (options.resampling != "auto" or large.sum() < 2
+            or options.n_resamples * counts.size < _NORMAL_MIN_WORK):  # fmt: skip
+        return None
+    from scipy.special import ndtri  # here: importing chanceclust loads no scipy
+
+    alpha = (1 - options.level) / 2 if alternative == "two-sided" else 1 - options.level
+    z = abs(float(ndtri(alpha)))
+    monte_carlo = math.sqrt(alpha * (1 - alpha) / options.n_resamples) / (
+        math.exp(-z * z / 2) / math.sqrt(2 * math.pi))  # fmt: skip
+    values, weights = jack()
+    n = float(weights.sum())
+    u = (n - 1) * (np.sum(weights * values) / n - values)
+    spread = float(np.sum(weights * u**2)) / n**2
+    if not spread > 0 or not np.isfinite(u).all():
+        return None
+    skew = float(np.sum((weights * u**3)[large])) / n**3 / 6 / spread**1.5
+    bound = abs(skew) * (z * z - 1) + z / (12 * int(counts[large].min()))
+    if bound > _NORMAL_SHARE * monte_carlo:
+        return None
+    total = int(weights.sum())
+    share = float(counts[~large].sum()) / total
+    q = np.where(large, counts, 0) / float(counts[large].sum())
+    p_small = counts[~large] / float(max(counts[~large].sum(), 1))
+    return _Gaussian(total, large, q, p_small, share, bound)
 
 
 def _jackknife(counts: NDArray[np.int64], batch: int | None,
@@ -563,14 +704,20 @@ def _interval(theta_b: NDArray[np.float64], theta: float, level: float, method: 
 
 def _bootstrap(counts: NDArray[np.int64], theta: float, options: _Options,
                evaluate: Callable[[NDArray[np.int64]], NDArray[np.float64]], alternative: str
-               ) -> tuple[NDArray[np.float64], ConfidenceInterval]:  # fmt: skip
-    """The bootstrap distribution of the cells ``counts`` and its interval around ``theta``."""
-    theta_b = _resample(counts, options, evaluate)
+               ) -> tuple[NDArray[np.float64], ConfidenceInterval, str]:  # fmt: skip
+    """The bootstrap distribution of the cells ``counts``, its interval around ``theta``,
+    and how it was drawn ("multinomial", or "normal": ``_Gaussian``)."""
+    held: list[NDArray[np.float64]] = []
 
     def jack() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-        return _jackknife(counts, options.batch, evaluate), counts
+        if not held:
+            held.append(_jackknife(counts, options.batch, evaluate))
+        return held[0], counts
 
-    return theta_b, _interval(theta_b, theta, options.level, options.method, jack, alternative)
+    gaussian = _gaussian(counts, options, alternative, jack)
+    theta_b = _resample(counts, options, evaluate, gaussian)
+    interval = _interval(theta_b, theta, options.level, options.method, jack, alternative)
+    return theta_b, interval, "multinomial" if gaussian is None else "normal"
 
 
 # ----------------------------------------------------------------- public functions
@@ -592,6 +739,7 @@ def confidence_interval(
     alternative: str = "two-sided",
     batch: int | None = None,
     rng: Any = None,
+    resampling: str = "auto",
     unassigned_label: Any = None,
     unassigned: str = "raise",
 ) -> ConfidenceIntervalResult:
@@ -633,6 +781,16 @@ def confidence_interval(
         Resamples evaluated at once (default: about 4 million cells' worth); the result
         does not depend on it.
     rng : None, int or numpy.random.Generator
+        The resamples are drawn in blocks of 512, block b by ``Generator(PCG64(seed_b))``
+        with seed_b the b-th child of a ``SeedSequence`` seeded by four integers drawn from
+        ``rng``; large jobs draw the blocks in parallel threads. The values depend on ``rng``
+        only (not on ``batch`` or the number of threads).
+    resampling : {"auto", "multinomial"}, default="auto"
+        "multinomial" draws every resample exactly. "auto" does too, except for large jobs
+        (cells x resamples >= 2**24) whose cells of count >= 100 can be drawn by the
+        multinomial's normal approximation with an error on the interval's ends below a
+        tenth of their Monte Carlo error (the bound is in docs/math.md#math-bootstrap;
+        ``.resampling`` says which was used).
     %(unassigned)s
 
     Returns
@@ -666,7 +824,7 @@ def confidence_interval(
     True
     """
     options = _options(measure, model, one_sided, average_method, confidence_level,
-                       n_resamples, method, batch, rng)  # fmt: skip
+                       n_resamples, method, batch, rng, resampling)  # fmt: skip
     alternative = check_alternative(alternative)
     table, _ = _validated_table(labels_true, labels_pred, contingency, model, one_sided,
                                 unassigned_label, unassigned)  # fmt: skip
@@ -682,10 +840,10 @@ def confidence_interval(
         return _values(options, cells, counts)
 
     theta = float(evaluate(table.counts[None])[0])
-    theta_b, interval = _bootstrap(table.counts, theta, options, evaluate, alternative)
+    theta_b, interval, drawn = _bootstrap(table.counts, theta, options, evaluate, alternative)
     return ConfidenceIntervalResult(interval, theta_b, float(np.std(theta_b, ddof=1)), theta,
                                     options.measure.name, options.method,
-                                    options.level)  # fmt: skip
+                                    options.level, drawn)  # fmt: skip
 
 
 def _check_size(n: int) -> None:
@@ -712,6 +870,7 @@ def paired_test(
     method: str = "BCa",
     batch: int | None = None,
     rng: Any = None,
+    resampling: str = "auto",
     unassigned_label: Any = None,
     unassigned: str = "raise",
 ) -> PairedTestResult:
@@ -737,7 +896,7 @@ def paired_test(
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         The alternative hypothesis about the population difference; the interval is
         one-sided the same way (as :func:`confidence_interval`'s ``alternative``).
-    confidence_level, n_resamples, method, batch, rng
+    confidence_level, n_resamples, method, batch, rng, resampling
         As :func:`confidence_interval`; the interval is that of the difference.
     %(unassigned)s
         Over the three clusterings: "drop" leaves out an element unassigned in any of them
@@ -759,7 +918,7 @@ def paired_test(
     (True, True)
     """
     options = _options(measure, model, one_sided, average_method, confidence_level,
-                       n_resamples, method, batch, rng)  # fmt: skip
+                       n_resamples, method, batch, rng, resampling)  # fmt: skip
     alternative = check_alternative(alternative)
     codes, ks = _three(reference, labels_a, labels_b, unassigned_label, unassigned)
     n = len(codes[0])
@@ -779,11 +938,11 @@ def paired_test(
     value_a = float(_pair_values(options, pair_a, counts[None])[0])
     value_b = float(_pair_values(options, pair_b, counts[None])[0])
     theta = value_a - value_b
-    theta_b, interval = _bootstrap(counts, theta, options, evaluate, alternative)
+    theta_b, interval, drawn = _bootstrap(counts, theta, options, evaluate, alternative)
     return PairedTestResult(
         theta, _paired_pvalue(theta_b, alternative), interval, theta_b,
         float(np.std(theta_b, ddof=1)), value_a, value_b, options.measure.name,
-        options.method, alternative, options.level,
+        options.method, alternative, options.level, drawn,
     )  # fmt: skip
 
 
