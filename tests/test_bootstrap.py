@@ -30,6 +30,10 @@ from scipy import stats
 import chanceclust as cc
 from chanceclust.exceptions import InvalidInputError
 
+# The small tables of these tests (N ~ 40) have biased measures: the shift warning is
+# tested on its own (test_shifted_bootstrap_law_warns).
+pytestmark = pytest.mark.filterwarnings("ignore:The bootstrap distribution's mean:UserWarning")
+
 FUNCTIONS = {
     "ri": cc.rand_index, "ari": cc.adjusted_rand_index, "mi": cc.mutual_information,
     "nmi": cc.normalized_mutual_information, "ami": cc.adjusted_mutual_information,
@@ -487,3 +491,19 @@ def test_normal_route_agrees_with_exact_draws(monkeypatch):
 def test_resampling_is_checked():
     with pytest.raises(InvalidInputError, match="`resampling`"):
         cc.confidence_interval("ari", contingency=TABLE, resampling="gauss")
+
+
+def test_shifted_bootstrap_law_warns():
+    """Many small cells (N = 60 over 40 cells): the bootstrap law's mean is more than half a
+    standard error from the observed ARI, and the interval warns; a table of large cells
+    does not (its shift ~ 0.05)."""
+    rng = np.random.default_rng(3)
+    small = rng.multinomial(60, np.full(40, 1 / 40)).reshape(5, 8) + np.eye(5, 8, dtype=int) * 3
+    res_small = None
+    with pytest.warns(UserWarning, match="standard errors from the observed value"):
+        res_small = cc.confidence_interval("ari", contingency=small, n_resamples=999, rng=0)
+    shift = abs(res_small.bootstrap_distribution.mean() - res_small.statistic)
+    assert shift / res_small.standard_error > 0.5
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cc.confidence_interval("ari", contingency=TABLE * 20, n_resamples=999, rng=0)
