@@ -407,8 +407,9 @@ def test_huge_n_goes_through_the_table_function():
 
 
 def test_threads_and_batches_do_not_change_the_values(monkeypatch):
-    """The blocks drawn by a pool of threads or one after the other: the same bootstrap
-    distribution (each block has its own stream); evaluated in other batches, the same up to
+    """The blocks drawn (and the jackknife evaluated) by a pool of threads or one after the
+    other: the same bootstrap distribution and BCa interval (each block has its own
+    stream); evaluated in other batches, the same up to
     rounding (E[MI] of a batch's distinct size pairs may take other routes of size_pairs)."""
     from chanceclust import bootstrap
 
@@ -416,9 +417,12 @@ def test_threads_and_batches_do_not_change_the_values(monkeypatch):
     kwargs = {"contingency": table, "n_resamples": 1500, "rng": 11, "method": "percentile"}
     monkeypatch.setattr(bootstrap, "_THREADED_CELLS", 0)
     threaded = cc.confidence_interval("ami", **kwargs).bootstrap_distribution
+    threaded_bca = cc.confidence_interval("ari", **{**kwargs, "method": "BCa"})
     monkeypatch.setattr(bootstrap, "_THREADED_CELLS", 1 << 62)
     serial = cc.confidence_interval("ami", **kwargs).bootstrap_distribution
+    serial_bca = cc.confidence_interval("ari", **{**kwargs, "method": "BCa"})
     np.testing.assert_array_equal(threaded, serial)
+    assert threaded_bca.confidence_interval == serial_bca.confidence_interval  # jackknife too
     assert len(serial) == 1500
     batched = cc.confidence_interval("ami", batch=7, **kwargs).bootstrap_distribution
     np.testing.assert_allclose(batched, serial, rtol=1e-13, atol=1e-15)

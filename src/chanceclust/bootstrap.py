@@ -530,13 +530,7 @@ def _resample(counts: NDArray[np.int64], options: _Options,
             first += rows
         return np.concatenate(parts)
 
-    threads = min(len(seeds), os.cpu_count() or 1)
-    if threads > 1 and total * len(counts) >= _THREADED_CELLS:
-        from concurrent.futures import ThreadPoolExecutor  # here: only large jobs use it
-
-        with ThreadPoolExecutor(threads) as pool:
-            return np.concatenate(list(pool.map(block, range(len(seeds)))))
-    return np.concatenate([block(index) for index in range(len(seeds))])
+    return np.concatenate(_map(block, list(range(len(seeds))), work=total * len(counts)))
 
 
 # Cells of at least this count may be drawn by the normal approximation (``_Gaussian``).
@@ -629,16 +623,33 @@ def _gaussian(counts: NDArray[np.int64], options: _Options, alternative: str,
 def _jackknife(counts: NDArray[np.int64], batch: int | None,
                evaluate: Callable[[NDArray[np.int64]], NDArray[np.float64]]
                ) -> NDArray[np.float64]:  # fmt: skip
-    """The value with one element of cell k left out, for each cell k (weight n_k)."""
+    """The value with one element of cell k left out, for each cell k (weight n_k); large
+    tables' batches evaluated by a pool of threads (the same values)."""
     c = len(counts)
-    out = []
-    first = 0
+    firsts = [0]
     for size in _batches(c, c, batch):
-        rows = np.broadcast_to(counts, (size, c)).copy()
-        rows[np.arange(size), np.arange(first, first + size)] -= 1
-        out.append(evaluate(rows))
-        first += size
-    return np.concatenate(out)
+        firsts.append(firsts[-1] + size)
+
+    def part(first: int, stop: int) -> NDArray[np.float64]:
+        rows = np.broadcast_to(counts, (stop - first, c)).copy()
+        rows[np.arange(stop - first), np.arange(first, stop)] -= 1
+        return evaluate(rows)
+
+    return np.concatenate(_map(part, firsts[:-1], firsts[1:], work=c * c))
+
+
+def _map(function: Callable[..., NDArray[np.float64]], *arguments: list[int], work: int
+         ) -> list[NDArray[np.float64]]:  # fmt: skip
+    """``function`` over the arguments, in order: by a pool of threads from ``work`` (cells
+    evaluated) ``_THREADED_CELLS`` up where there are several calls and cores."""
+    calls = len(arguments[0])
+    threads = min(calls, os.cpu_count() or 1)
+    if threads > 1 and work >= _THREADED_CELLS:
+        from concurrent.futures import ThreadPoolExecutor  # here: only large jobs use it
+
+        with ThreadPoolExecutor(threads) as pool:
+            return list(pool.map(function, *arguments))
+    return [function(*values) for values in zip(*arguments, strict=True)]
 
 
 # ----------------------------------------------------------------- intervals (SciPy's)
@@ -703,8 +714,8 @@ def _interval(theta_b: NDArray[np.float64], theta: float, level: float, method: 
 
 
 # The bootstrap's bias, |mean(theta*) - theta| in bootstrap standard errors, from which
-# the interval warns (benchmarks/BOOTSTRAP_COVERAGE.md: the rows whose samples lie above it
-# cover 80-90 % or less at 95 %; those below it, 92-97 %).
+# the interval warns (benchmarks/BOOTSTRAP_COVERAGE.md: the rows whose samples mostly lie
+# above it covered 85-89 % or less at 95 %).
 SHIFT_WARNING = 0.5
 
 
@@ -717,9 +728,10 @@ def _warn_if_shifted(theta_b: NDArray[np.float64], theta: float) -> None:
     if shift > max(SHIFT_WARNING, 4 / math.sqrt(theta_b.size)):
         warnings.warn(
             f"The bootstrap distribution's mean is {shift:.2f} standard errors from the "
-            "observed value: at this sample size the measure's bias is of the order of its "
-            "spread (small cells), and bootstrap intervals cover the population value less "
-            "often than the confidence level says (docs/guide/uncertainty.md).",
+            "observed value: the measure's bias (at least in the bootstrap) is of the order "
+            "of its spread, as with few elements per cell, where the coverage study found "
+            "the intervals covering the population value less often than the confidence "
+            "level says (docs/guide/uncertainty.md).",
             UserWarning, stacklevel=4,
         )  # fmt: skip
 
