@@ -5,8 +5,10 @@ For each population table p (balanced, one large cluster, many small clusters) a
 N, ``--samples`` samples of N elements are drawn from p (a multinomial over its cells);
 on each, the 95 % bootstrap interval (``--resamples`` resamples; BCa, and the percentile
 interval of the same bootstrap distribution) is computed and checked against the
-population value: the measure of the table N p_ij (every p_ij is a multiple of 1/100, so
-N p_ij is a table of integers for N >= 100; docs/math.md#math-bootstrap).
+population value (``population_value``: for ARI the ARI of the pair probabilities, for AMI
+the AMI of the table N p_ij -- every p_ij is a multiple of 1/100, so N p_ij is a table of
+integers for N >= 100; docs/math.md#math-bootstrap). ``--raw`` saves each sample's coverage
+by method and its bootstrap shift |mean(theta*) - theta| / standard error.
 
 Run: ``PYTHONPATH=src python benchmarks/bootstrap_coverage.py --out
 benchmarks/BOOTSTRAP_COVERAGE.md``
@@ -157,7 +159,8 @@ def main() -> None:
         "the 95 % interval of `confidence_interval` (model perm, two-sided, arithmetic "
         "normalization) with `resamples` resamples, BCa, and the percentile and basic "
         "intervals of the same bootstrap distribution; coverage = the share of samples whose "
-        "interval holds the population value (the measure of the table N p_ij). BCa "
+        "interval holds the population value (`population_value`: for ARI the ARI of the pair "
+        "probabilities, for AMI that of the table N p_ij; docs/math.md#math-bootstrap). BCa "
         "intervals that are undefined (a degenerate bootstrap law: SciPy returns nan) are "
         "left out of `samples`. Monte "
         "Carlo standard error of a coverage near 95 %: sqrt(0.95 * 0.05 / samples) (0.7 "

@@ -63,8 +63,8 @@ def main() -> None:
         (f"100 x 100 table, every cell non-zero, N = 10^7, {args.resamples} resamples, model "
         "perm, 95 %; one call each."),
         "",
-        ("`time` is wall-clock; `CPU` the process's CPU time over all its threads (on an "
-        "otherwise idle 2-core machine the wall time of a threaded run is about CPU / 2)."),
+        ("`time` is wall-clock; `CPU` the process's CPU time over all its threads (CPU / 2 "
+        "is the least wall time two cores could give; not measured on an idle machine)."),
         "",
         "| measure | method | resampling | time | CPU | value [interval] |",
         "|---|---|---|---|---|---|",
