@@ -432,9 +432,9 @@ def _ami_values(batch: _Batch, cells: _Cells, setting: Setting, method: str
 def _resampled_emi(cells: _Cells, setting: Setting, sizes_true: NDArray[np.int64],
                    sizes_pred: NDArray[np.int64], n: int) -> NDArray[np.float64]:  # fmt: skip
     """E[MI] under perm of each row's margins (zero-padded over the observed clusters):
-    linearized where ``cells.linear`` is set and the sample keeps every cluster, else exact,
-    sum_ij I(a_i, b_j) over the distinct size pairs of the batch (size_pairs), else (too
-    many distinct pairs) by the single call's E[MI] of each sample."""
+    linearized where the cells hold a ``_LinearEMI`` and the sample keeps every cluster,
+    else exact, sum_ij I(a_i, b_j) over the distinct size pairs of the batch (size_pairs),
+    else (too many distinct pairs) by the single call's E[MI] of each sample."""
     out = np.empty(len(sizes_true))
     todo = np.ones(len(out), dtype=bool)
     if cells.linear is not None:
