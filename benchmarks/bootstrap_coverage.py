@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import warnings
 import platform
 import subprocess
 import time
+import warnings
 
 import numpy as np
 

@@ -25,7 +25,7 @@ from bootstrap_coverage import provenance, report
 from scipy import stats
 
 import chanceclust as cc
-from chanceclust.bootstrap import _gaussian, _options, _jackknife, _table_cells, _values
+from chanceclust.bootstrap import _gaussian, _jackknife, _options, _table_cells, _values
 from chanceclust.expectations import _validated_table
 
 

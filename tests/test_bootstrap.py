@@ -460,7 +460,9 @@ def test_normal_draws_have_the_multinomial_mean_and_covariance():
     gaussian = bootstrap._Gaussian(n, large, np.where(large, counts, 0) / counts[large].sum(),
                                    small / small.sum(), small.sum() / n, 0.0)  # fmt: skip
     draws = gaussian.draw(np.random.default_rng(0), 100_000)
-    assert draws.dtype == np.int64 and (draws.sum(axis=1) == n).all() and draws.min() >= 0
+    assert draws.dtype == np.int64
+    assert (draws.sum(axis=1) == n).all()
+    assert draws.min() >= 0
     p = counts / n
     mean_error = np.sqrt(n * p * (1 - p) / 100_000)
     assert np.all(np.abs(draws.mean(axis=0) - n * p) < 5 * mean_error)

@@ -48,8 +48,8 @@ from chanceclust._validation import (
     nothing_left,
     validate_many,
 )
-from chanceclust.contingency import Table, _table_of_cells
 from chanceclust.adjusted import _adjust_for_chance
+from chanceclust.contingency import Table, _table_of_cells
 from chanceclust.exceptions import InternalError, InvalidInputError
 from chanceclust.expectations import _expected_mutual_information, _validated_table
 from chanceclust.measures import _generalized_mean
