@@ -52,11 +52,10 @@ def main() -> None:
         table = rng.multinomial(n, rng.dirichlet(np.ones(r * c))).reshape(r, c)
         table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
         summary, _ = _validated_table(None, None, table, "perm", False, None, "raise")
-        sides = options.setting.sides_of_table(summary)
         a, b = summary.row_sums, summary.col_sums
         # The linearization itself, whether or not the bootstrap would take it here.
-        taken = _table_cells(summary, options).linear is not None
-        linear = _force_linear(summary, sides)
+        taken = bool(_table_cells(summary, options).linear)
+        linear = _force_linear(summary, options.setting)
         counts = summary.counts
         error = 0.0
         for draw in rng.multinomial(n, counts / n, size=args.draws):
@@ -87,14 +86,14 @@ def main() -> None:
     report(lines, rows, args.out, "w")
 
 
-def _force_linear(summary, sides):
+def _force_linear(summary, setting):
     """The linearization around the table's margins, its bound not applied."""
     from chanceclust import bootstrap
 
     held = bootstrap._LINEAR_TOL
     bootstrap._LINEAR_TOL = float("inf")
     try:
-        return bootstrap._linear_emi(summary, sides)
+        return bootstrap._linear_emi(summary, setting)[0]
     finally:
         bootstrap._LINEAR_TOL = held
 

@@ -429,9 +429,9 @@ def test_threads_and_batches_do_not_change_the_values(monkeypatch):
 
 
 def test_linearized_expected_mi_is_the_single_call():
-    """AMI under perm at N ~ 10^7 (the linearized E[MI] of each resample's margins) equals
-    the single call on the same resampled tables to 1e-10 (the route's bound, in nats,
-    divided by s_max - E[MI] ~ 1)."""
+    """AMI under perm at N ~ 10^7 (the linearized E[MI] of each resample's margins, and of
+    each jackknife table's at N - 1) equals the single call on the same tables to 1e-10
+    (the route's bound, in nats, divided by s_max - E[MI] ~ 1)."""
     from chanceclust import bootstrap
 
     table = np.array([[3_000_000, 200_000, 100_000], [150_000, 2_500_000, 300_000],
@@ -439,12 +439,21 @@ def test_linearized_expected_mi_is_the_single_call():
     summary = bootstrap._validated_table(None, None, table, "perm", False, None, "raise")[0]
     options = bootstrap._options("ami", "perm", False, "arithmetic", 0.95, 4, "percentile",
                                  None, 0, "auto")  # fmt: skip
-    assert bootstrap._table_cells(summary, options).linear is not None
+    assert [plan.n for plan in bootstrap._table_cells(summary, options).linear] == [
+        table.sum(), table.sum() - 1]  # the resamples' and the jackknife's totals
     res = cc.confidence_interval("ami", contingency=table, n_resamples=4, rng=3,
                                  method="percentile")  # fmt: skip
     draws = _documented_draws(3, table.ravel(), 4)
     expected = [_single("ami", draw.reshape(3, 3)) for draw in draws]
     np.testing.assert_allclose(res.bootstrap_distribution, expected, rtol=0, atol=1e-10)
+    # The jackknife's tables (one element of a cell left out, total N - 1).
+    cells = bootstrap._table_cells(summary, options)
+    jack = bootstrap._jackknife(summary.counts, None,
+                                lambda c: bootstrap._values(options, cells, c))  # fmt: skip
+    for k in range(len(summary.counts)):
+        left = table.ravel().copy()
+        left[k] -= 1
+        assert jack[k] == pytest.approx(_single("ami", left.reshape(3, 3)), abs=1e-10)
 
 
 def test_normal_draws_have_the_multinomial_mean_and_covariance():

@@ -282,10 +282,11 @@ class _Rows:
 
 @dataclass(frozen=True)
 class _LinearEMI:
-    """E[MI] under perm of margins near the observed ones, to first order around them:
+    """E[MI] under perm of margins of total ``n`` near (a, b), to first order around them:
     E(a', b') = E(a, b) + sum_i g_i (a'_i - a_i) + sum_j h_j (b'_j - b_j), with g and h the
     central differences of the exact E[MI] (docs/math.md#math-bootstrap)."""
 
+    n: int
     expected: float
     sizes_true: NDArray[np.int64]
     sizes_pred: NDArray[np.int64]
@@ -305,12 +306,9 @@ def _curvature_scale(sizes_true: NDArray[np.int64], sizes_pred: NDArray[np.int64
     return float(np.sum(a**-2) * np.sum(1 / b) + np.sum(b**-2) * np.sum(1 / a)) / 6
 
 
-def _linear_emi(table: Table, sides: tuple[Any, Any]) -> _LinearEMI | None:
-    """The linearized E[MI] around the table's margins, where its bound allows it, else None."""
-    a, b = np.asarray(table.row_sums, np.int64), np.asarray(table.col_sums, np.int64)
-    if _LINEAR_FACTOR * _curvature_scale(a, b) > _LINEAR_TOL:
-        return None
-    n = table.n
+def _linear_at(a: NDArray[np.int64], b: NDArray[np.int64], n: int, setting: Setting
+               ) -> _LinearEMI:  # fmt: skip
+    """The linearized E[MI] around the margins (a, b) of total n."""
     rows, cols = np.repeat(a, len(b)), np.tile(b, len(a))
     shape = (len(a), len(b))
 
@@ -319,7 +317,24 @@ def _linear_emi(table: Table, sides: tuple[Any, Any]) -> _LinearEMI | None:
 
     grad_true = (step(1, 0) - step(-1, 0)).sum(axis=1) / 2
     grad_pred = (step(0, 1) - step(0, -1)).sum(axis=0) / 2
-    return _LinearEMI(_expected_mutual_information(*sides), a, b, grad_true, grad_pred)
+    sides = setting.sides(n, a, len(a), b, len(b))
+    return _LinearEMI(n, _expected_mutual_information(*sides), a, b, grad_true, grad_pred)
+
+
+def _linear_emi(table: Table, setting: Setting) -> tuple[_LinearEMI, ...]:
+    """The linearized E[MI] around the table's margins (the resamples, total N) and around
+    the margins of its first cell's jackknife table (the jackknife's tables, total N - 1,
+    within one element of it in two clusters), where its bound allows it, else ()."""
+    a, b = np.asarray(table.row_sums, np.int64), np.asarray(table.col_sums, np.int64)
+    if _LINEAR_FACTOR * _curvature_scale(a, b) > _LINEAR_TOL:
+        return ()
+    a_less, b_less = a.copy(), b.copy()
+    a_less[table.rows[0]] -= 1
+    b_less[table.cols[0]] -= 1
+    if not (a_less.all() and b_less.all()):
+        return (_linear_at(a, b, table.n, setting),)
+    return (_linear_at(a, b, table.n, setting),
+            _linear_at(a_less, b_less, table.n - 1, setting))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -333,18 +348,18 @@ class _Cells:
     # Under perm (both sides' sizes given) ARI and AMI take vectorized routes: ``route`` is
     # "ari", "ami" or "" (every resample through the registry's kernel of its own sides).
     route: str = ""
-    linear: _LinearEMI | None = None
+    linear: tuple[_LinearEMI, ...] = ()  # linearized E[MI] by total (``_linear_emi``)
 
 
 def _table_cells(table: Table, options: _Options) -> _Cells:
     shape = (len(table.row_sums), len(table.col_sums))
-    route, linear = "", None
+    route, linear = "", ()
     if options.measure.name in ("ari", "ami") and table.n <= _BATCH_MAX_N:
         sides = options.setting.sides_of_table(table)
         if all(side.sizes_given for side in sides):
             route = options.measure.name
             if route == "ami":
-                linear = _linear_emi(table, sides)
+                linear = _linear_emi(table, options.setting)
     return _Cells(table.rows, table.cols, shape, table, route, linear)
 
 
@@ -437,10 +452,11 @@ def _resampled_emi(cells: _Cells, setting: Setting, sizes_true: NDArray[np.int64
     else (too many distinct pairs) by the single call's E[MI] of each sample."""
     out = np.empty(len(sizes_true))
     todo = np.ones(len(out), dtype=bool)
-    if cells.linear is not None:
+    linear = [plan for plan in cells.linear if plan.n == n]
+    if linear:
         full = (sizes_true > 0).all(axis=1) & (sizes_pred > 0).all(axis=1)
         if full.any():
-            out[full] = cells.linear(sizes_true[full], sizes_pred[full])
+            out[full] = linear[0](sizes_true[full], sizes_pred[full])
         todo = ~full
     if not todo.any():
         return out
@@ -526,7 +542,7 @@ def _resample(counts: NDArray[np.int64], options: _Options,
             draws = gaussian.draw(gen, size)
         parts, first = [], 0
         for rows in _batches(size, len(counts), options.batch):
-            parts.append(evaluate(draws[first:first + rows]))
+            parts.append(evaluate(draws[first : first + rows]))
             first += rows
         return np.concatenate(parts)
 
