@@ -3,11 +3,16 @@
 A bootstrap sample draws N elements with replacement from the N observed ones. Two
 clusterings of an element are its cell (i, j) of the contingency table, so the bootstrap
 table is a multinomial draw of N elements over the observed non-zero cells with
-probabilities n_ij / N: one resample costs O(cells), not O(N). The measure of every
-resampled table comes from the registry (:mod:`chanceclust._registry`): its vectorized
-form on whole batches of tables (:mod:`chanceclust.significance`'s batches), with the
-random model's constants (E[RI], E[MI], the bound s_max, Var) recomputed for each
-resample's own cluster sizes -- a resample's margins are not the observed ones.
+probabilities n_ij / N: one resample costs O(cells), not O(N). The resamples are drawn in
+seeded blocks (by threads for large jobs, with the same values), exactly or, for large jobs
+where its error bound allows, with the large cells by the multinomial's normal approximation
+(``_Gaussian``). The measure of every resampled table comes from the registry
+(:mod:`chanceclust._registry`): its vectorized form on whole batches of tables
+(:mod:`chanceclust.significance`'s batches), with the random model's constants (E[RI],
+E[MI], the bound s_max, Var) recomputed for each resample's own cluster sizes -- a
+resample's margins are not the observed ones. ARI and AMI under perm read the batch's rows
+of counts directly (``_Dense``), AMI with each resample's E[MI] exact per distinct size
+pair or linearized at large margins (``_LinearEMI``).
 
 The intervals follow :func:`scipy.stats.bootstrap` (percentile, basic, BCa; BCa's
 acceleration by the jackknife over the N elements, which for a table is a jackknife over
@@ -533,17 +538,24 @@ def _resample(counts: NDArray[np.int64], options: _Options,
     total = options.n_resamples
     seeds = _block_seeds(options.rng, total)
 
+    # Rows drawn at once (memory: ~_BATCH_CELLS cells); the multinomial draws the same rows
+    # in any pieces, the normal approximation in these (fixed by the table).
+    piece = max(1, min(_BLOCK, _BATCH_CELLS // max(len(counts), 1)))
+
     def block(index: int) -> NDArray[np.float64]:
         size = min(_BLOCK, total - index * _BLOCK)
         gen = np.random.Generator(np.random.PCG64(seeds[index]))
-        if gaussian is None:
-            draws = gen.multinomial(n, p, size=size).astype(np.int64, copy=False)
-        else:
-            draws = gaussian.draw(gen, size)
-        parts, first = [], 0
-        for rows in _batches(size, len(counts), options.batch):
-            parts.append(evaluate(draws[first : first + rows]))
-            first += rows
+        parts = []
+        for start in range(0, size, piece):
+            rows = min(piece, size - start)
+            if gaussian is None:
+                draws = gen.multinomial(n, p, size=rows).astype(np.int64, copy=False)
+            else:
+                draws = gaussian.draw(gen, rows)
+            first = 0
+            for chunk in _batches(rows, len(counts), options.batch):
+                parts.append(evaluate(draws[first : first + chunk]))
+                first += chunk
         return np.concatenate(parts)
 
     return np.concatenate(_map(block, list(range(len(seeds))), work=total * len(counts)))
