@@ -577,7 +577,9 @@ class _Gaussian:
     other cells, ~ Binomial(N, P_S) exactly; those cells ~ Multinomial(S, p_S / P_S)
     exactly; the large ones given S, Multinomial(N - S, q) with q = p_L / P_L, as
     (N - S) q + sqrt(N - S) (sqrt(q) Z - q (sqrt(q) . Z)), Z standard normal (the same mean
-    and covariance), rounded by their cumulative sums (integers summing to N - S)."""
+    and covariance), rounded by their cumulative sums (integers summing to N - S). A block
+    of resamples is drawn in pieces of max(1, _BATCH_CELLS // cells) rows (at most
+    _BLOCK), each S first."""
 
     n: int
     large: NDArray[np.bool_]
