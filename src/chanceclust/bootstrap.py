@@ -869,6 +869,11 @@ def confidence_interval(
     scipy.stats.DegenerateDataWarning
         BCa on a degenerate distribution (e.g. identical clusterings: every resample has
         the same value); the interval is then (nan, nan), as SciPy's.
+    UserWarning
+        When the bootstrap distribution's mean lies more than max(0.5, 4 / sqrt(B))
+        standard errors from the observed value: the measure's bias is of the order of its
+        spread, as with few elements per cell, where the coverage study measured intervals
+        covering less often than their level (docs/math.md#math-bootstrap).
 
     Notes
     -----
@@ -971,6 +976,11 @@ def paired_test(
     -------
     PairedTestResult
         ``.statistic`` (d), ``.pvalue``, ``.confidence_interval``, ``.bootstrap_distribution``.
+
+    Warns
+    -----
+    UserWarning
+        As :func:`confidence_interval`, for the difference's bootstrap distribution.
 
     Examples
     --------
