@@ -5,8 +5,10 @@ For each population table p (balanced, one large cluster, many small clusters) a
 N, ``--samples`` samples of N elements are drawn from p (a multinomial over its cells);
 on each, the 95 % bootstrap interval (``--resamples`` resamples; BCa, and the percentile
 interval of the same bootstrap distribution) is computed and checked against the
-population value: the measure of the table N p_ij (every p_ij is a multiple of 1/100, so
-N p_ij is a table of integers for N >= 100; docs/math.md#math-bootstrap).
+population value (``population_value``: for ARI the ARI of the pair probabilities, for AMI
+the AMI of the table N p_ij -- every p_ij is a multiple of 1/100, so N p_ij is a table of
+integers for N >= 100; docs/math.md#math-bootstrap). ``--raw`` saves each sample's coverage
+by method and its bootstrap shift |mean(theta*) - theta| / standard error.
 
 Run: ``PYTHONPATH=src python benchmarks/bootstrap_coverage.py --out
 benchmarks/BOOTSTRAP_COVERAGE.md``
@@ -21,6 +23,7 @@ import os
 import platform
 import subprocess
 import time
+import warnings
 
 import numpy as np
 
@@ -45,28 +48,53 @@ FUNCTIONS = {"ari": cc.adjusted_rand_index, "ami": cc.adjusted_mutual_informatio
              "nmi": cc.normalized_mutual_information}  # fmt: skip
 
 
+#: The population scale of the pair measures' limit (see ``population_value``).
+LIMIT_SCALE = 10**6
+
+
+def population_value(measure: str, population: np.ndarray, n: int) -> float:
+    """The population value of the measure for samples of N elements from ``population``
+    (docs/math.md#math-bootstrap): for ARI (a measure of pairs of elements) the limit of
+    s(M p) as M grows, the measure of the pair probabilities sum p_ij^2, sum p_i.^2,
+    sum p_.j^2 (evaluated at M = 100 * LIMIT_SCALE: within ~1e-8 of the limit); for AMI
+    and NMI s(N p), whose MI and entropies are those of p and whose E[MI] is that of N
+    elements with margins N p_i., N p_.j."""
+    if measure == "ari":
+        return FUNCTIONS[measure](contingency=population * LIMIT_SCALE)
+    return FUNCTIONS[measure](contingency=population * (n // 100))
+
+
+METHODS = ("bca", "percentile", "basic")
+
+
 def _coverage(measure: str, population: np.ndarray, n: int, samples: int, resamples: int,
-              rng: np.random.Generator) -> tuple[dict[str, float], int, float]:  # fmt: skip
-    truth = FUNCTIONS[measure](contingency=population * (n // 100))
+              rng: np.random.Generator) -> tuple[dict[str, float], int, float, dict]:  # fmt: skip
+    truth = population_value(measure, population, n)
     p = (population / population.sum()).ravel()
-    hits = {"bca": 0, "percentile": 0, "basic": 0}
-    valid = 0
+    hits = {method: [] for method in METHODS}
+    shifts = []
     start = time.perf_counter()
     for _ in range(samples):
         table = rng.multinomial(n, p).reshape(population.shape)
         table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
-        res = cc.confidence_interval(measure, contingency=table, n_resamples=resamples,
-                                     rng=rng, method="BCa")  # fmt: skip
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the small-sample warning: recorded as `shift`
+            res = cc.confidence_interval(measure, contingency=table, n_resamples=resamples,
+                                         rng=rng, method="BCa")  # fmt: skip
         others = {method: _interval(res.bootstrap_distribution, res.statistic, 0.95, method,
                                     None) for method in ("percentile", "basic")}  # fmt: skip
         if np.isnan(res.confidence_interval.low):
             continue
-        valid += 1
-        hits["bca"] += res.confidence_interval.low <= truth <= res.confidence_interval.high
-        for method, interval in others.items():
-            hits[method] += interval.low <= truth <= interval.high
+        intervals = {"bca": res.confidence_interval, **others}
+        for method, interval in intervals.items():
+            hits[method].append(interval.low <= truth <= interval.high)
+        spread = res.standard_error
+        shifts.append(abs(np.mean(res.bootstrap_distribution) - res.statistic) / spread
+                      if spread > 0 else 0.0)  # fmt: skip
     seconds = time.perf_counter() - start
-    return {method: count / valid for method, count in hits.items()}, valid, seconds
+    valid = len(shifts)
+    raw = {"shift": np.array(shifts), **{m: np.array(h, dtype=bool) for m, h in hits.items()}}
+    return {m: float(np.mean(h)) for m, h in hits.items()}, valid, seconds, raw
 
 
 def provenance() -> str:
@@ -94,7 +122,9 @@ def main() -> None:
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--out")
+    parser.add_argument("--raw", help="an .npz file for each sample's results (by row)")
     args = parser.parse_args()
+    arrays: dict[str, np.ndarray] = {}
     if args.quick:
         args.samples, args.resamples = 20, 99
     rng = np.random.default_rng(20261128)
@@ -103,8 +133,12 @@ def main() -> None:
     for measure in args.measures.split(","):
         for name, population in _tables().items():
             for n in map(int, args.sizes.split(",")):
-                covered, valid, seconds = _coverage(measure, population, n, args.samples,
-                                                    args.resamples, rng)  # fmt: skip
+                covered, valid, seconds, raw = _coverage(measure, population, n,
+                                                         args.samples, args.resamples, rng)
+                if args.raw:
+                    key = f"{measure}|{name}|{n}"
+                    arrays.update({f"{key}|{k}": v for k, v in raw.items()})
+                    np.savez(args.raw, **arrays)
                 row = (f"| {measure.upper()} | {name} | {n} | {valid} | {args.resamples} | "
                        + " | ".join(f"{100 * covered[m]:.1f} %"
                                     for m in ("bca", "percentile", "basic"))
@@ -125,7 +159,8 @@ def main() -> None:
         "the 95 % interval of `confidence_interval` (model perm, two-sided, arithmetic "
         "normalization) with `resamples` resamples, BCa, and the percentile and basic "
         "intervals of the same bootstrap distribution; coverage = the share of samples whose "
-        "interval holds the population value (the measure of the table N p_ij). BCa "
+        "interval holds the population value (`population_value`: for ARI the ARI of the pair "
+        "probabilities, for AMI that of the table N p_ij; docs/math.md#math-bootstrap). BCa "
         "intervals that are undefined (a degenerate bootstrap law: SciPy returns nan) are "
         "left out of `samples`. Monte "
         "Carlo standard error of a coverage near 95 %: sqrt(0.95 * 0.05 / samples) (0.7 "

@@ -30,6 +30,10 @@ from scipy import stats
 import chanceclust as cc
 from chanceclust.exceptions import InvalidInputError
 
+# The small tables of these tests (N ~ 40) have biased measures: the shift warning is
+# tested on its own (test_shifted_bootstrap_law_warns).
+pytestmark = pytest.mark.filterwarnings("ignore:The bootstrap distribution's mean:UserWarning")
+
 FUNCTIONS = {
     "ri": cc.rand_index, "ari": cc.adjusted_rand_index, "mi": cc.mutual_information,
     "nmi": cc.normalized_mutual_information, "ami": cc.adjusted_mutual_information,
@@ -56,6 +60,20 @@ def _labels(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.repeat(rows, counts), np.repeat(cols, counts)
 
 
+def _documented_draws(seed: int, counts: np.ndarray, size: int) -> np.ndarray:
+    """The resampled cell counts as the docstring of ``_resample`` states the stream: block b
+    of 512 resamples by PCG64 seeded with child b of SeedSequence(four 63-bit integers drawn
+    from default_rng(seed))."""
+    entropy = [int(v) for v in np.random.default_rng(seed).integers(2**63, size=4)]
+    children = np.random.SeedSequence(entropy).spawn(-(-size // 512))
+    n = counts.sum()
+    return np.concatenate([
+        np.random.Generator(np.random.PCG64(child)).multinomial(
+            n, counts / n, size=min(512, size - 512 * b))
+        for b, child in enumerate(children)
+    ])  # fmt: skip
+
+
 SETTINGS = [("perm", False), ("perm", True), ("num", False), ("num", True), ("all", False)]
 
 
@@ -78,7 +96,7 @@ def test_resampled_values_are_the_single_calls(measure, model, one_sided):
                                  method="percentile")  # fmt: skip
     rows, cols = np.nonzero(TABLE)
     counts = TABLE[rows, cols]
-    draws = np.random.default_rng(7).multinomial(counts.sum(), counts / counts.sum(), size=6)
+    draws = _documented_draws(7, counts, 6)
     expected = []
     for draw in draws:
         table = np.zeros_like(TABLE)
@@ -383,7 +401,124 @@ def test_huge_n_goes_through_the_table_function():
         res = cc.confidence_interval(measure, contingency=table, n_resamples=4, rng=5,
                                      method="percentile")  # fmt: skip
         counts = table.ravel()
-        draws = np.random.default_rng(5).multinomial(counts.sum(), counts / counts.sum(),
-                                                     size=4)  # fmt: skip
+        draws = _documented_draws(5, counts, 4)
         expected = [_single(measure, draw.reshape(2, 2)) for draw in draws]
         np.testing.assert_allclose(res.bootstrap_distribution, expected, rtol=1e-12)
+
+
+def test_threads_and_batches_do_not_change_the_values(monkeypatch):
+    """The blocks drawn (and the jackknife evaluated) by a pool of threads or one after the
+    other: the same bootstrap distribution and BCa interval (each block has its own
+    stream); evaluated in other batches, the same up to
+    rounding (E[MI] of a batch's distinct size pairs may take other routes of size_pairs)."""
+    from chanceclust import bootstrap
+
+    table = np.array([[40, 3, 2], [5, 30, 6], [1, 4, 50]])
+    kwargs = {"contingency": table, "n_resamples": 700, "rng": 11, "method": "percentile"}
+    monkeypatch.setattr(bootstrap, "_THREADED_CELLS", 0)
+    threaded = cc.confidence_interval("ami", **kwargs).bootstrap_distribution
+    threaded_bca = cc.confidence_interval("ari", **{**kwargs, "method": "BCa"})
+    monkeypatch.setattr(bootstrap, "_THREADED_CELLS", 1 << 62)
+    serial = cc.confidence_interval("ami", **kwargs).bootstrap_distribution
+    serial_bca = cc.confidence_interval("ari", **{**kwargs, "method": "BCa"})
+    np.testing.assert_array_equal(threaded, serial)
+    assert threaded_bca.confidence_interval == serial_bca.confidence_interval  # jackknife too
+    assert len(serial) == 700
+    batched = cc.confidence_interval("ami", batch=7, **kwargs).bootstrap_distribution
+    np.testing.assert_allclose(batched, serial, rtol=1e-13, atol=1e-15)
+
+
+def test_linearized_expected_mi_is_the_single_call():
+    """AMI under perm at N ~ 10^7 (the linearized E[MI] of each resample's margins, and of
+    each jackknife table's at N - 1) equals the single call on the same tables to 1e-10
+    (the route's bound, in nats, divided by s_max - E[MI] ~ 1)."""
+    from chanceclust import bootstrap
+
+    table = np.array([[3_000_000, 200_000, 100_000], [150_000, 2_500_000, 300_000],
+                      [50_000, 400_000, 3_300_000]])  # fmt: skip
+    summary = bootstrap._validated_table(None, None, table, "perm", False, None, "raise")[0]
+    options = bootstrap._options("ami", "perm", False, "arithmetic", 0.95, 4, "percentile",
+                                 None, 0, "auto")  # fmt: skip
+    assert [plan.n for plan in bootstrap._table_cells(summary, options).linear] == [
+        table.sum(), table.sum() - 1]  # the resamples' and the jackknife's totals
+    res = cc.confidence_interval("ami", contingency=table, n_resamples=4, rng=3,
+                                 method="percentile")  # fmt: skip
+    draws = _documented_draws(3, table.ravel(), 4)
+    expected = [_single("ami", draw.reshape(3, 3)) for draw in draws]
+    np.testing.assert_allclose(res.bootstrap_distribution, expected, rtol=0, atol=1e-10)
+    # The jackknife's tables (one element of a cell left out, total N - 1).
+    cells = bootstrap._table_cells(summary, options)
+    jack = bootstrap._jackknife(summary.counts, None,
+                                lambda c: bootstrap._values(options, cells, c))  # fmt: skip
+    for k in range(len(summary.counts)):
+        left = table.ravel().copy()
+        left[k] -= 1
+        assert jack[k] == pytest.approx(_single("ami", left.reshape(3, 3)), abs=1e-10)
+
+
+def test_normal_draws_have_the_multinomial_mean_and_covariance():
+    """The normal approximation's tables: integers summing to N exactly, the small cells by
+    the exact multinomial given their total, the multinomial's mean and covariance
+    N (diag p - p p^T) (within 5 Monte Carlo standard errors over 100,000 draws)."""
+    from chanceclust import bootstrap
+
+    counts = np.array([5, 300, 200, 7, 1000, 2, 150])
+    large = counts >= bootstrap.NORMAL_MIN_COUNT
+    n = int(counts.sum())
+    small = counts[~large]
+    gaussian = bootstrap._Gaussian(n, large, np.where(large, counts, 0) / counts[large].sum(),
+                                   small / small.sum(), small.sum() / n, 0.0)  # fmt: skip
+    draws = gaussian.draw(np.random.default_rng(0), 100_000)
+    assert draws.dtype == np.int64
+    assert (draws.sum(axis=1) == n).all()
+    assert draws.min() >= 0
+    p = counts / n
+    mean_error = np.sqrt(n * p * (1 - p) / 100_000)
+    assert np.all(np.abs(draws.mean(axis=0) - n * p) < 5 * mean_error)
+    covariance = n * (np.diag(p) - np.outer(p, p))
+    scale = np.sqrt(np.outer(np.diag(covariance), np.diag(covariance)) * 2 / 100_000)
+    assert np.all(np.abs(np.cov(draws.T) - covariance) < 5 * scale + 0.3)
+
+
+def test_normal_route_agrees_with_exact_draws(monkeypatch):
+    """"auto" on a table of cells >= 100 (the work threshold lowered here) keeps the exact
+    draws where the bound exceeds a tenth of the Monte Carlo error (N = 3,570: skewness
+    ~ 1/sqrt(N)); allowed (the share raised here), it draws by the normal approximation,
+    says so, and its 2.5/50/97.5 % quantiles agree with exact draws' within 4 Monte Carlo
+    standard errors (20,000 resamples each)."""
+    from chanceclust import bootstrap
+
+    monkeypatch.setattr(bootstrap, "_NORMAL_MIN_WORK", 0)
+    table = np.array([[900, 150, 120], [130, 700, 200], [110, 160, 1000]])
+    kwargs = {"contingency": table, "n_resamples": 20_000, "method": "percentile"}
+    assert cc.confidence_interval("ari", rng=1, **kwargs).resampling == "multinomial"
+    monkeypatch.setattr(bootstrap, "_NORMAL_SHARE", 100.0)
+    normal = cc.confidence_interval("ari", rng=1, **kwargs)
+    exact = cc.confidence_interval("ari", rng=2, resampling="multinomial", **kwargs)
+    assert (normal.resampling, exact.resampling) == ("normal", "multinomial")
+    levels = np.array([0.025, 0.5, 0.975])
+    noise = np.sqrt(2 * levels * (1 - levels) / 20_000) / stats.norm.pdf(stats.norm.ppf(levels))
+    shift = (np.quantile(normal.bootstrap_distribution, levels)
+             - np.quantile(exact.bootstrap_distribution, levels)) / exact.standard_error
+    assert np.all(np.abs(shift) < 4 * noise)
+
+
+def test_resampling_is_checked():
+    with pytest.raises(InvalidInputError, match="`resampling`"):
+        cc.confidence_interval("ari", contingency=TABLE, resampling="gauss")
+
+
+def test_shifted_bootstrap_law_warns():
+    """Many small cells (N = 60 over 40 cells): the bootstrap law's mean is more than half a
+    standard error from the observed ARI, and the interval warns; a table of large cells
+    does not (its shift ~ 0.05)."""
+    rng = np.random.default_rng(3)
+    small = rng.multinomial(60, np.full(40, 1 / 40)).reshape(5, 8) + np.eye(5, 8, dtype=int) * 3
+    res_small = None
+    with pytest.warns(UserWarning, match="standard errors from the observed value"):
+        res_small = cc.confidence_interval("ari", contingency=small, n_resamples=999, rng=0)
+    shift = abs(res_small.bootstrap_distribution.mean() - res_small.statistic)
+    assert shift / res_small.standard_error > 0.5
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cc.confidence_interval("ari", contingency=TABLE * 20, n_resamples=999, rng=0)

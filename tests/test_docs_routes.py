@@ -31,6 +31,9 @@ ENGINE_MAP = ast.get_docstring(TREES[ENGINE]) or ""
 #: that becomes a route switch moves to the routes table of docs/math.md.
 NOT_SWITCHES: dict[str, str] = {
     "bootstrap._BATCH_CELLS": "resampled cells per batch (memory)",
+    "bootstrap._BLOCK": "resamples per random stream (the unit of the seeding, no route)",
+    "bootstrap._THREADED_CELLS": "work from which threads draw the blocks (the same values)",
+    "bootstrap.SHIFT_WARNING": "the shift from which a warning is given (no computed value)",
     "_expected.size_pairs._MID_CELLS": "cells of the mid-mean blocks stepped together per flush "
                                        "(memory; the same bits at any size: "
                                        "tests/_expected/test_size_pairs_mid_batches.py)",

@@ -173,6 +173,7 @@ def _same(x, y) -> bool:
 
 @pytest.mark.parametrize("function", sorted(_ARGUMENTS))
 @pytest.mark.parametrize("name", list(VALUES))
+@pytest.mark.filterwarnings("ignore:The bootstrap distribution's mean:UserWarning")  # N = 7
 def test_model_values_give_the_names_values_to_the_last_bit(function, name):
     args, kw = _ARGUMENTS[function](name)
     f = getattr(cc, function)

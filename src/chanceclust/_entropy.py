@@ -21,10 +21,12 @@ def entropy_values(sizes: NDArray[np.integer], n: int) -> NDArray[np.float64]:
     if n == 0:
         return np.zeros(a.shape[0])
     frac = a / n
-    # a - N exactly in integers: near N = 2**63 the floats a and N differ by rounding only.
-    deficit = (sizes - n).astype(np.float64) if sizes.dtype.kind in "iu" else a - n
-    with np.errstate(divide="ignore"):
-        logs = np.where(2 * a > n, np.log1p(deficit / n), np.log(np.where(a > 0, frac, 1.0)))
+    logs = np.log(np.where(a > 0, frac, 1.0))
+    big = 2 * a > n  # at most one size per row: log1p of the deficit only there
+    if big.any():
+        # a - N exactly in integers: near N = 2**63 the floats a and N differ by rounding only.
+        deficit = (sizes[big] - n).astype(np.float64) if sizes.dtype.kind in "iu" else a[big] - n
+        logs[big] = np.log1p(deficit / n)
     return np.maximum(-np.sum(frac * logs, axis=1), 0.0) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 

@@ -3,11 +3,16 @@
 A bootstrap sample draws N elements with replacement from the N observed ones. Two
 clusterings of an element are its cell (i, j) of the contingency table, so the bootstrap
 table is a multinomial draw of N elements over the observed non-zero cells with
-probabilities n_ij / N: one resample costs O(cells), not O(N). The measure of every
-resampled table comes from the registry (:mod:`chanceclust._registry`): its vectorized
-form on whole batches of tables (:mod:`chanceclust.significance`'s batches), with the
-random model's constants (E[RI], E[MI], the bound s_max, Var) recomputed for each
-resample's own cluster sizes -- a resample's margins are not the observed ones.
+probabilities n_ij / N: one resample costs O(cells), not O(N). The resamples are drawn in
+seeded blocks (by threads for large jobs, with the same values), exactly or, for large jobs
+where its error bound allows, with the large cells by the multinomial's normal approximation
+(``_Gaussian``). The measure of every resampled table comes from the registry
+(:mod:`chanceclust._registry`): its vectorized form on whole batches of tables
+(:mod:`chanceclust.significance`'s batches), with the random model's constants (E[RI],
+E[MI], the bound s_max, Var) recomputed for each resample's own cluster sizes -- a
+resample's margins are not the observed ones. ARI and AMI under perm read the batch's rows
+of counts directly (``_Dense``), AMI with each resample's E[MI] exact per distinct size
+pair or linearized at large margins (``_LinearEMI``).
 
 The intervals follow :func:`scipy.stats.bootstrap` (percentile, basic, BCa; BCa's
 acceleration by the jackknife over the N elements, which for a table is a jackknife over
@@ -19,16 +24,20 @@ docs/math.md#math-bootstrap.
 from __future__ import annotations
 
 import math
+import os
 import warnings
 from collections import namedtuple
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._docs import fill_doc
+from chanceclust._entropy import entropy_values
+from chanceclust._expected.size_pairs import pair_information
 from chanceclust._models import Setting
 from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust._registry import Measure
@@ -44,10 +53,12 @@ from chanceclust._validation import (
     nothing_left,
     validate_many,
 )
+from chanceclust.adjusted import _adjust_for_chance
 from chanceclust.contingency import Table, _table_of_cells
 from chanceclust.exceptions import InternalError, InvalidInputError
-from chanceclust.expectations import _validated_table
-from chanceclust.significance import _Batch
+from chanceclust.expectations import _expected_mutual_information, _validated_table
+from chanceclust.measures import _generalized_mean
+from chanceclust.significance import _Batch, _pairs
 
 __all__ = [
     "ConfidenceInterval",
@@ -68,6 +79,22 @@ _BATCH_CELLS = 1 << 22
 # The batches of significance.py hold pair counts and products of sizes in int64: above this
 # N each resampled table goes through the measure's table function instead.
 _BATCH_MAX_N = 2**31
+# Resamples per random stream: block b of the resamples is drawn by its own generator, the
+# b-th child of a SeedSequence seeded from ``rng`` (so the blocks can be drawn in any order,
+# by any number of threads, with the same values).
+_BLOCK = 512
+# Cells x resamples from which the blocks are drawn and evaluated by a pool of threads
+# (numpy's multinomial sampler releases the GIL).
+_THREADED_CELLS = 1 << 22
+# E[MI] of resampled margins by the distinct size pairs of a batch while they are at most
+# this many (size_pairs.pair_information, ~1-10 us a pair); else one resample at a time.
+_PAIRS_MAX = 1 << 21
+# The linearized E[MI] of resampled margins (``_LinearEMI``) is used where its error bound,
+# _LINEAR_FACTOR times the curvature scale (docs/math.md#math-bootstrap), is at most
+# _LINEAR_TOL nats: the largest error measured was 2.0 times the scale
+# (benchmarks/bootstrap_emi_linear.py).
+_LINEAR_FACTOR = 20.0
+_LINEAR_TOL = 1e-10
 
 
 @dataclass(frozen=True)
@@ -90,6 +117,10 @@ class ConfidenceIntervalResult:
     measure, method : str
         The measure's name and the interval method ("percentile", "basic" or "bca").
     confidence_level : float
+    resampling : str
+        How the resamples were drawn: "multinomial" (exactly) or "normal" (the large cells
+        by the multinomial's normal approximation, where its error bound is below a tenth of
+        the Monte Carlo error: docs/math.md#math-bootstrap).
     """
 
     confidence_interval: ConfidenceInterval
@@ -99,6 +130,7 @@ class ConfidenceIntervalResult:
     measure: str
     method: str
     confidence_level: float
+    resampling: str = "multinomial"
 
 
 @dataclass(frozen=True)
@@ -122,6 +154,8 @@ class PairedTestResult:
         s(reference, A) and s(reference, B).
     measure, method, alternative : str
     confidence_level : float
+    resampling : str
+        As :class:`ConfidenceIntervalResult`'s.
     """
 
     statistic: float
@@ -135,6 +169,7 @@ class PairedTestResult:
     method: str
     alternative: str
     confidence_level: float
+    resampling: str = "multinomial"
 
 
 # ----------------------------------------------------------------- arguments
@@ -181,11 +216,23 @@ class _Options:
     method: str
     batch: int | None
     rng: np.random.Generator
+    resampling: str
+
+
+RESAMPLINGS = ("auto", "multinomial")
+
+
+def _check_resampling(resampling: Any) -> str:
+    if isinstance(resampling, str) and resampling.lower() in RESAMPLINGS:
+        return resampling.lower()
+    raise InvalidInputError(
+        f"`resampling` must be 'auto' or 'multinomial'; got {_describe(resampling)}."
+    )
 
 
 def _options(measure: Any, model: Any, one_sided: Any, average_method: Any,
              confidence_level: Any, n_resamples: Any, method: Any, batch: Any,
-             rng: Any) -> _Options:  # fmt: skip
+             rng: Any, resampling: Any) -> _Options:  # fmt: skip
     return _Options(
         _check_measure(measure),
         check_setting(model, one_sided),
@@ -195,6 +242,7 @@ def _options(measure: Any, model: Any, one_sided: Any, average_method: Any,
         _check_method(method),
         None if batch is None else check_count(batch, "batch", minimum=1),
         check_rng(rng),
+        _check_resampling(resampling),
     )
 
 
@@ -204,6 +252,8 @@ def _options(measure: Any, model: Any, one_sided: Any, average_method: Any,
 def _sums(counts: NDArray[np.int64], groups: NDArray[np.intp], k: int) -> NDArray[np.int64]:
     """Per row of ``counts`` (m, c), the sums of the columns by group 0..k-1 (every group
     has a column): exact integers, (m, k)."""
+    if groups.size > 1 and np.all(groups[1:] >= groups[:-1]):  # grouped already: no copy
+        return np.add.reduceat(counts, np.searchsorted(groups, np.arange(k)), axis=1)
     order = np.argsort(groups, kind="stable")
     starts = np.searchsorted(groups[order], np.arange(k))
     return np.add.reduceat(counts[:, order], starts, axis=1)
@@ -236,6 +286,63 @@ class _Rows:
 
 
 @dataclass(frozen=True)
+class _LinearEMI:
+    """E[MI] under perm of margins of total ``n`` near (a, b), to first order around them:
+    E(a', b') = E(a, b) + sum_i g_i (a'_i - a_i) + sum_j h_j (b'_j - b_j), with g and h the
+    central differences of the exact E[MI] (docs/math.md#math-bootstrap)."""
+
+    n: int
+    expected: float
+    sizes_true: NDArray[np.int64]
+    sizes_pred: NDArray[np.int64]
+    grad_true: NDArray[np.float64]
+    grad_pred: NDArray[np.float64]
+
+    def __call__(self, sizes_true: NDArray[np.int64], sizes_pred: NDArray[np.int64]
+                 ) -> NDArray[np.float64]:  # fmt: skip
+        return (self.expected + (sizes_true - self.sizes_true) @ self.grad_true
+                + (sizes_pred - self.sizes_pred) @ self.grad_pred)  # fmt: skip
+
+
+def _curvature_scale(sizes_true: NDArray[np.int64], sizes_pred: NDArray[np.int64]) -> float:
+    """(sum 1/a^2 sum 1/b + sum 1/b^2 sum 1/a) / 6: the size of the second-order term of
+    E[MI] under perm over margins resampled around (a, b) (docs/math.md#math-bootstrap)."""
+    a, b = sizes_true.astype(np.float64), sizes_pred.astype(np.float64)
+    return float(np.sum(a**-2) * np.sum(1 / b) + np.sum(b**-2) * np.sum(1 / a)) / 6
+
+
+def _linear_at(a: NDArray[np.int64], b: NDArray[np.int64], n: int, setting: Setting
+               ) -> _LinearEMI:  # fmt: skip
+    """The linearized E[MI] around the margins (a, b) of total n."""
+    rows, cols = np.repeat(a, len(b)), np.tile(b, len(a))
+    shape = (len(a), len(b))
+
+    def step(da: int, db: int) -> NDArray[np.float64]:
+        return pair_information(rows + da, cols + db, n).reshape(shape)
+
+    grad_true = (step(1, 0) - step(-1, 0)).sum(axis=1) / 2
+    grad_pred = (step(0, 1) - step(0, -1)).sum(axis=0) / 2
+    sides = setting.sides(n, a, len(a), b, len(b))
+    return _LinearEMI(n, _expected_mutual_information(*sides), a, b, grad_true, grad_pred)
+
+
+def _linear_emi(table: Table, setting: Setting) -> tuple[_LinearEMI, ...]:
+    """The linearized E[MI] around the table's margins (the resamples, total N) and around
+    the margins of its first cell's jackknife table (the jackknife's tables, total N - 1,
+    within one element of it in two clusters), where its bound allows it, else ()."""
+    a, b = np.asarray(table.row_sums, np.int64), np.asarray(table.col_sums, np.int64)
+    if _LINEAR_FACTOR * _curvature_scale(a, b) > _LINEAR_TOL:
+        return ()
+    a_less, b_less = a.copy(), b.copy()
+    a_less[table.rows[0]] -= 1
+    b_less[table.cols[0]] -= 1
+    if not (a_less.all() and b_less.all()):
+        return (_linear_at(a, b, table.n, setting),)
+    return (_linear_at(a, b, table.n, setting),
+            _linear_at(a_less, b_less, table.n - 1, setting))  # fmt: skip
+
+
+@dataclass(frozen=True)
 class _Cells:
     """A table's cells as the resamples see them: fixed positions, counts per resample."""
 
@@ -243,10 +350,22 @@ class _Cells:
     cols: NDArray[np.intp]
     shape: tuple[int, int]
     table: Table  # the observed table (the constants of the unadjusted kernels)
+    # Under perm (both sides' sizes given) ARI and AMI take vectorized routes: ``route`` is
+    # "ari", "ami" or "" (every resample through the registry's kernel of its own sides).
+    route: str = ""
+    linear: tuple[_LinearEMI, ...] = ()  # linearized E[MI] by total (``_linear_emi``)
 
 
-def _table_cells(table: Table) -> _Cells:
-    return _Cells(table.rows, table.cols, (len(table.row_sums), len(table.col_sums)), table)
+def _table_cells(table: Table, options: _Options) -> _Cells:
+    shape = (len(table.row_sums), len(table.col_sums))
+    route, linear = "", ()
+    if options.measure.name in ("ari", "ami") and table.n <= _BATCH_MAX_N:
+        sides = options.setting.sides_of_table(table)
+        if all(side.sizes_given for side in sides):
+            route = options.measure.name
+            if route == "ami":
+                linear = _linear_emi(table, options.setting)
+    return _Cells(table.rows, table.cols, shape, table, route, linear)
 
 
 def _values(options: _Options, cells: _Cells, counts: NDArray[np.int64]) -> NDArray[np.float64]:
@@ -262,6 +381,14 @@ def _values(options: _Options, cells: _Cells, counts: NDArray[np.int64]) -> NDAr
         tables = (_resampled_table(cells, n, *row) for row in rows)
         return np.array([measure.table(table, options.setting.sides_of_table(table), method)
                          for table in tables], dtype=np.float64)  # fmt: skip
+    if cells.route == "ari":
+        # ARI under perm is exact in the pair counts: its kernel needs no sizes (E[RI] is
+        # n11's expectation given each sample's own margins, formed from its pair counts).
+        kernel = measure.batch(cells.table, options.setting.sides_of_table(cells.table), method)
+        return np.asarray(kernel(_Dense(n, counts, sizes_true, sizes_pred)), dtype=np.float64)
+    if cells.route == "ami":
+        return _ami_values(_Dense(n, counts, sizes_true, sizes_pred), cells, options.setting,
+                           method)  # fmt: skip
     used = counts > 0
     codes = np.broadcast_to(cells.rows * k_pred + cells.cols, counts.shape)
     batch = _Batch(n, counts[used], codes[used].astype(np.int64), used.sum(axis=1),
@@ -276,6 +403,81 @@ def _values(options: _Options, cells: _Cells, counts: NDArray[np.int64]) -> NDAr
         table = _resampled_table(cells, n, counts[first], sizes_true[first], sizes_pred[first])
         kernel = measure.batch(table, options.setting.sides_of_table(table), method)
         out[rows] = kernel(_Rows(batch, np.asarray(rows)))
+    return out
+
+
+class _Dense(_Batch):
+    """Tables of the same cells, a row of counts (m, C) each (zeros kept): the pair counts
+    and the MI of a :class:`_Batch` read from the rows directly, with no list of non-zero
+    cells. MI = H(A) + H(B) - H(A, B) by ``entropy_values`` (within ~1e-15 times the
+    entropies of the batch's deviance form: tests/test_bootstrap.py)."""
+
+    def __init__(self, n: int, counts: NDArray[np.int64], sizes_true: NDArray[np.int64],
+                 sizes_pred: NDArray[np.int64]) -> None:  # fmt: skip
+        rows = np.ones(len(counts), dtype=np.int64)  # no per-cell list: never read
+        super().__init__(n, counts[:0, 0], counts[:0, 0], rows, 1, sizes_true, sizes_pred)
+        self.counts = counts
+
+    @cached_property
+    def n11(self) -> NDArray[np.int64]:
+        return _pairs(self.counts).sum(axis=1)
+
+    @cached_property
+    def mi(self) -> NDArray[np.float64]:
+        joint = entropy_values(self.counts, self.n)
+        both = entropy_values(self.sizes_true, self.n) + entropy_values(self.sizes_pred, self.n)
+        return np.maximum(both - joint, 0.0)
+
+
+def _ami_values(batch: _Batch, cells: _Cells, setting: Setting, method: str
+                ) -> NDArray[np.float64]:  # fmt: skip
+    """AMI under perm of every sample of ``batch``, each adjusted with its own sizes: MI of
+    the batch, s_max the mean of the two entropies (each side's entropy_bound under perm),
+    E[MI] of the sample's own margins (:func:`_resampled_emi`)."""
+    sizes_true, sizes_pred = batch.sizes_true, batch.sizes_pred
+    expected = _resampled_emi(cells, setting, sizes_true, sizes_pred, batch.n)
+    bound = np.broadcast_to(_generalized_mean(entropy_values(sizes_true, batch.n),
+                                              entropy_values(sizes_pred, batch.n), method),
+                            expected.shape)  # fmt: skip
+    k_true = (sizes_true > 0).sum(axis=1)
+    k_pred = (sizes_pred > 0).sum(axis=1)
+    mi = batch.mi
+    return np.array([
+        _adjust_for_chance(mi[i], float(expected[i]), float(bound[i]), k_true=k_true[i],
+                           k_pred=k_pred[i])
+        for i in range(len(mi))
+    ], dtype=np.float64)  # fmt: skip
+
+
+def _resampled_emi(cells: _Cells, setting: Setting, sizes_true: NDArray[np.int64],
+                   sizes_pred: NDArray[np.int64], n: int) -> NDArray[np.float64]:  # fmt: skip
+    """E[MI] under perm of each row's margins (zero-padded over the observed clusters):
+    linearized where the cells hold a ``_LinearEMI`` and the sample keeps every cluster,
+    else exact, sum_ij I(a_i, b_j) over the distinct size pairs of the batch (size_pairs),
+    else (too many distinct pairs) by the single call's E[MI] of each sample."""
+    out = np.empty(len(sizes_true))
+    todo = np.ones(len(out), dtype=bool)
+    linear = [plan for plan in cells.linear if plan.n == n]
+    if linear:
+        full = (sizes_true > 0).all(axis=1) & (sizes_pred > 0).all(axis=1)
+        if full.any():
+            out[full] = linear[0](sizes_true[full], sizes_pred[full])
+        todo = ~full
+    if not todo.any():
+        return out
+    a, b = sizes_true[todo], sizes_pred[todo]
+    if a.size * b.shape[1] <= _PAIRS_MAX:
+        keys = a[:, :, None] * (n + 1) + b[:, None, :]
+        distinct, inverse = np.unique(keys, return_inverse=True)
+        size_a, size_b = np.divmod(distinct, n + 1)
+        values = np.zeros(len(distinct))
+        nonzero = (size_a > 0) & (size_b > 0)
+        values[nonzero] = pair_information(size_a[nonzero], size_b[nonzero], n)
+        out[todo] = values[inverse.reshape(keys.shape)].reshape(len(a), -1).sum(axis=1)
+        return out
+    out[todo] = [_expected_mutual_information(*setting.sides(
+        n, row_a[row_a > 0], int((row_a > 0).sum()), row_b[row_b > 0], int((row_b > 0).sum())))
+        for row_a, row_b in zip(a, b, strict=True)]  # fmt: skip
     return out
 
 
@@ -316,34 +518,168 @@ def _batches(total: int, cells: int, batch: int | None) -> Iterator[int]:
         yield min(size, total - first)
 
 
+def _block_seeds(rng: np.random.Generator, resamples: int) -> list[np.random.SeedSequence]:
+    """The seeds of the blocks of ``_BLOCK`` resamples: the children of a SeedSequence whose
+    entropy is four 63-bit integers drawn from ``rng``."""
+    entropy = [int(v) for v in rng.integers(2**63, size=4)]
+    return np.random.SeedSequence(entropy).spawn(-(-resamples // _BLOCK))
+
+
 def _resample(counts: NDArray[np.int64], options: _Options,
-              evaluate: Callable[[NDArray[np.int64]], NDArray[np.float64]]
-              ) -> NDArray[np.float64]:  # fmt: skip
+              evaluate: Callable[[NDArray[np.int64]], NDArray[np.float64]],
+              gaussian: _Gaussian | None = None) -> NDArray[np.float64]:  # fmt: skip
     """``evaluate`` of every bootstrap table: multinomial draws of N over the cells with
-    probabilities n_ij / N, drawn one after the other (the values do not depend on
-    ``batch``: numpy draws each row of a multinomial batch in turn from the stream)."""
+    probabilities n_ij / N, block b of ``_BLOCK`` resamples by ``Generator(PCG64(seed_b))``
+    (``_block_seeds``). The values depend on ``rng`` only: not on ``batch`` (numpy draws the
+    rows of a block one after the other), nor on the threads that draw the blocks. With
+    ``gaussian``, its draws (the multinomial's normal approximation on the large cells)."""
     n = int(counts.sum())
     p = counts / n
-    parts = [
-        evaluate(options.rng.multinomial(n, p, size=size).astype(np.int64, copy=False))
-        for size in _batches(options.n_resamples, len(counts), options.batch)
-    ]
-    return np.concatenate(parts)
+    total = options.n_resamples
+    seeds = _block_seeds(options.rng, total)
+
+    # Rows drawn at once (memory: ~_BATCH_CELLS cells); the multinomial draws the same rows
+    # in any pieces, the normal approximation in these (fixed by the table).
+    piece = max(1, min(_BLOCK, _BATCH_CELLS // max(len(counts), 1)))
+
+    def block(index: int) -> NDArray[np.float64]:
+        size = min(_BLOCK, total - index * _BLOCK)
+        gen = np.random.Generator(np.random.PCG64(seeds[index]))
+        parts = []
+        for start in range(0, size, piece):
+            rows = min(piece, size - start)
+            if gaussian is None:
+                draws = gen.multinomial(n, p, size=rows).astype(np.int64, copy=False)
+            else:
+                draws = gaussian.draw(gen, rows)
+            first = 0
+            for chunk in _batches(rows, len(counts), options.batch):
+                parts.append(evaluate(draws[first : first + chunk]))
+                first += chunk
+        return np.concatenate(parts)
+
+    return np.concatenate(_map(block, list(range(len(seeds))), work=total * len(counts)))
+
+
+# Cells of at least this count may be drawn by the normal approximation (``_Gaussian``).
+NORMAL_MIN_COUNT = 100
+# ``resampling="auto"`` draws by ``_Gaussian`` from this many cells x resamples (below it the
+# exact draws cost little), where the error bound is at most _NORMAL_SHARE of the Monte Carlo
+# error of the interval's ends (docs/math.md#math-bootstrap).
+_NORMAL_MIN_WORK = 1 << 24
+_NORMAL_SHARE = 0.1
+
+
+@dataclass(frozen=True)
+class _Gaussian:
+    """Resampled tables with the cells of count >= NORMAL_MIN_COUNT (``large``) drawn by the
+    multinomial's normal approximation (docs/math.md#math-bootstrap): S, the total of the
+    other cells, ~ Binomial(N, P_S) exactly; those cells ~ Multinomial(S, p_S / P_S)
+    exactly; the large ones given S, Multinomial(N - S, q) with q = p_L / P_L, as
+    (N - S) q + sqrt(N - S) (sqrt(q) Z - q (sqrt(q) . Z)), Z standard normal (the same mean
+    and covariance), rounded by their cumulative sums (integers summing to N - S). A block
+    of resamples is drawn in pieces of max(1, _BATCH_CELLS // cells) rows (at most
+    _BLOCK), each S first."""
+
+    n: int
+    large: NDArray[np.bool_]
+    q: NDArray[np.float64]  # over every cell, 0 at the small ones
+    p_small: NDArray[np.float64]
+    share_small: float
+    bound: float  # the error bound on the interval's ends, in standard errors
+
+    def draw(self, gen: np.random.Generator, size: int) -> NDArray[np.int64]:
+        small = self.p_small.size > 0
+        rest = gen.binomial(self.n, self.share_small, size=size) if small else (
+            np.zeros(size, dtype=np.int64))  # fmt: skip
+        m = (self.n - rest).astype(np.float64)
+        root = np.sqrt(self.q)
+        # The cumulative sums of x = m q + sqrt(m) (sqrt(q) Z - q (sqrt(q) . Z)), in place:
+        # sqrt(m) cumsum(sqrt(q) Z) + (m - sqrt(m) (sqrt(q) . Z)) cumsum(q).
+        ends = gen.standard_normal((size, self.q.size))
+        ends *= root
+        scale = np.sqrt(m)
+        shift = m - scale * ends.sum(axis=1)
+        np.cumsum(ends, axis=1, out=ends)
+        ends *= scale[:, None]
+        ends += np.multiply.outer(shift, np.cumsum(self.q))
+        np.rint(ends, out=ends)
+        last = int(np.flatnonzero(self.large)[-1])
+        ends[:, last:] = m[:, None]  # the exact total (the sum of x is N - S up to rounding)
+        out = np.empty(ends.shape, dtype=np.int64)
+        out[:, 0] = ends[:, 0]
+        np.subtract(ends[:, 1:], ends[:, :-1], out=out[:, 1:], casting="unsafe")
+        if (out < 0).any():  # never seen: 10 standard deviations below the mean
+            raise InternalError("the normal approximation drew a negative count")
+        if small:
+            out[:, ~self.large] = gen.multinomial(rest, self.p_small)
+        return out
+
+
+def _gaussian(counts: NDArray[np.int64], options: _Options, alternative: str,
+              jack: Callable[[], tuple[NDArray[np.float64], NDArray[np.int64]]]
+              ) -> _Gaussian | None:  # fmt: skip
+    """The normal approximation where ``resampling="auto"`` takes it, else None: a large job
+    whose error bound on the interval's ends (lost skewness |a_L| (z^2 - 1) plus rounding
+    z / (12 n_min), in standard errors) is at most _NORMAL_SHARE of their Monte Carlo error
+    sqrt(alpha (1 - alpha) / B) / phi(z) (docs/math.md#math-bootstrap)."""
+    large = counts >= NORMAL_MIN_COUNT
+    if (options.resampling != "auto" or large.sum() < 2
+            or options.n_resamples * counts.size < _NORMAL_MIN_WORK):  # fmt: skip
+        return None
+    from scipy.special import ndtri  # here: importing chanceclust loads no scipy
+
+    alpha = (1 - options.level) / 2 if alternative == "two-sided" else 1 - options.level
+    z = abs(float(ndtri(alpha)))
+    monte_carlo = math.sqrt(alpha * (1 - alpha) / options.n_resamples) / (
+        math.exp(-z * z / 2) / math.sqrt(2 * math.pi))  # fmt: skip
+    values, weights = jack()
+    n = float(weights.sum())
+    u = (n - 1) * (np.sum(weights * values) / n - values)
+    spread = float(np.sum(weights * u**2)) / n**2
+    if not spread > 0 or not np.isfinite(u).all():
+        return None
+    skew = float(np.sum((weights * u**3)[large])) / n**3 / 6 / spread**1.5
+    bound = abs(skew) * (z * z - 1) + z / (12 * int(counts[large].min()))
+    if bound > _NORMAL_SHARE * monte_carlo:
+        return None
+    total = int(weights.sum())
+    share = float(counts[~large].sum()) / total
+    q = np.where(large, counts, 0) / float(counts[large].sum())
+    p_small = counts[~large] / float(max(counts[~large].sum(), 1))
+    return _Gaussian(total, large, q, p_small, share, bound)
 
 
 def _jackknife(counts: NDArray[np.int64], batch: int | None,
                evaluate: Callable[[NDArray[np.int64]], NDArray[np.float64]]
                ) -> NDArray[np.float64]:  # fmt: skip
-    """The value with one element of cell k left out, for each cell k (weight n_k)."""
+    """The value with one element of cell k left out, for each cell k (weight n_k); large
+    tables' batches evaluated by a pool of threads (the same values)."""
     c = len(counts)
-    out = []
-    first = 0
+    firsts = [0]
     for size in _batches(c, c, batch):
-        rows = np.broadcast_to(counts, (size, c)).copy()
-        rows[np.arange(size), np.arange(first, first + size)] -= 1
-        out.append(evaluate(rows))
-        first += size
-    return np.concatenate(out)
+        firsts.append(firsts[-1] + size)
+
+    def part(first: int, stop: int) -> NDArray[np.float64]:
+        rows = np.broadcast_to(counts, (stop - first, c)).copy()
+        rows[np.arange(stop - first), np.arange(first, stop)] -= 1
+        return evaluate(rows)
+
+    return np.concatenate(_map(part, firsts[:-1], firsts[1:], work=c * c))
+
+
+def _map(function: Callable[..., NDArray[np.float64]], *arguments: list[int], work: int
+         ) -> list[NDArray[np.float64]]:  # fmt: skip
+    """``function`` over the arguments, in order: by a pool of threads from ``work`` (cells
+    evaluated) ``_THREADED_CELLS`` up where there are several calls and cores."""
+    calls = len(arguments[0])
+    threads = min(calls, os.cpu_count() or 1)
+    if threads > 1 and work >= _THREADED_CELLS:
+        from concurrent.futures import ThreadPoolExecutor  # here: only large jobs use it
+
+        with ThreadPoolExecutor(threads) as pool:
+            return list(pool.map(function, *arguments))
+    return [function(*values) for values in zip(*arguments, strict=True)]
 
 
 # ----------------------------------------------------------------- intervals (SciPy's)
@@ -407,16 +743,46 @@ def _interval(theta_b: NDArray[np.float64], theta: float, level: float, method: 
     return ConfidenceInterval(low, high)
 
 
+# The bootstrap's bias, |mean(theta*) - theta| in bootstrap standard errors, from which
+# the interval warns (benchmarks/BOOTSTRAP_COVERAGE.md: the rows whose samples mostly lie
+# above it covered 85-89 % or less at 95 %).
+SHIFT_WARNING = 0.5
+
+
+def _warn_if_shifted(theta_b: NDArray[np.float64], theta: float) -> None:
+    spread = float(np.std(theta_b, ddof=1)) if theta_b.size > 1 else 0.0
+    if not spread > 0:
+        return
+    shift = abs(float(np.mean(theta_b)) - theta) / spread
+    # Only a shift beyond 4 Monte Carlo standard errors of the mean (1 / sqrt(B) each).
+    if shift > max(SHIFT_WARNING, 4 / math.sqrt(theta_b.size)):
+        warnings.warn(
+            f"The bootstrap distribution's mean is {shift:.2f} standard errors from the "
+            "observed value: the measure's bias (at least in the bootstrap) is of the order "
+            "of its spread, as with few elements per cell, where the coverage study found "
+            "the intervals covering the population value less often than the confidence "
+            "level says (docs/guide/uncertainty.md).",
+            UserWarning, stacklevel=4,
+        )  # fmt: skip
+
+
 def _bootstrap(counts: NDArray[np.int64], theta: float, options: _Options,
                evaluate: Callable[[NDArray[np.int64]], NDArray[np.float64]], alternative: str
-               ) -> tuple[NDArray[np.float64], ConfidenceInterval]:  # fmt: skip
-    """The bootstrap distribution of the cells ``counts`` and its interval around ``theta``."""
-    theta_b = _resample(counts, options, evaluate)
+               ) -> tuple[NDArray[np.float64], ConfidenceInterval, str]:  # fmt: skip
+    """The bootstrap distribution of the cells ``counts``, its interval around ``theta``,
+    and how it was drawn ("multinomial", or "normal": ``_Gaussian``)."""
+    held: list[NDArray[np.float64]] = []
 
     def jack() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-        return _jackknife(counts, options.batch, evaluate), counts
+        if not held:
+            held.append(_jackknife(counts, options.batch, evaluate))
+        return held[0], counts
 
-    return theta_b, _interval(theta_b, theta, options.level, options.method, jack, alternative)
+    gaussian = _gaussian(counts, options, alternative, jack)
+    theta_b = _resample(counts, options, evaluate, gaussian)
+    _warn_if_shifted(theta_b, theta)
+    interval = _interval(theta_b, theta, options.level, options.method, jack, alternative)
+    return theta_b, interval, "multinomial" if gaussian is None else "normal"
 
 
 # ----------------------------------------------------------------- public functions
@@ -438,6 +804,7 @@ def confidence_interval(
     alternative: str = "two-sided",
     batch: int | None = None,
     rng: Any = None,
+    resampling: str = "auto",
     unassigned_label: Any = None,
     unassigned: str = "raise",
 ) -> ConfidenceIntervalResult:
@@ -479,6 +846,16 @@ def confidence_interval(
         Resamples evaluated at once (default: about 4 million cells' worth); the result
         does not depend on it.
     rng : None, int or numpy.random.Generator
+        The resamples are drawn in blocks of 512, block b by ``Generator(PCG64(seed_b))``
+        with seed_b the b-th child of a ``SeedSequence`` seeded by four integers drawn from
+        ``rng``; large jobs draw the blocks in parallel threads. The values depend on ``rng``
+        only (not on ``batch`` or the number of threads).
+    resampling : {"auto", "multinomial"}, default="auto"
+        "multinomial" draws every resample exactly. "auto" does too, except for large jobs
+        (cells x resamples >= 2**24) whose cells of count >= 100 can be drawn by the
+        multinomial's normal approximation with an error on the interval's ends below a
+        tenth of their Monte Carlo error (the bound is in docs/math.md#math-bootstrap;
+        ``.resampling`` says which was used).
     %(unassigned)s
 
     Returns
@@ -492,6 +869,11 @@ def confidence_interval(
     scipy.stats.DegenerateDataWarning
         BCa on a degenerate distribution (e.g. identical clusterings: every resample has
         the same value); the interval is then (nan, nan), as SciPy's.
+    UserWarning
+        When the bootstrap distribution's mean lies more than max(0.5, 4 / sqrt(B))
+        standard errors from the observed value: the measure's bias is of the order of its
+        spread, as with few elements per cell, where the coverage study measured intervals
+        covering less often than their level (docs/math.md#math-bootstrap).
 
     Notes
     -----
@@ -512,7 +894,7 @@ def confidence_interval(
     True
     """
     options = _options(measure, model, one_sided, average_method, confidence_level,
-                       n_resamples, method, batch, rng)  # fmt: skip
+                       n_resamples, method, batch, rng, resampling)  # fmt: skip
     alternative = check_alternative(alternative)
     table, _ = _validated_table(labels_true, labels_pred, contingency, model, one_sided,
                                 unassigned_label, unassigned)  # fmt: skip
@@ -522,16 +904,16 @@ def confidence_interval(
             "counts, and a bootstrap resamples the cells."
         )
     _check_size(table.n)
-    cells = _table_cells(table)
+    cells = _table_cells(table, options)
 
     def evaluate(counts: NDArray[np.int64]) -> NDArray[np.float64]:
         return _values(options, cells, counts)
 
     theta = float(evaluate(table.counts[None])[0])
-    theta_b, interval = _bootstrap(table.counts, theta, options, evaluate, alternative)
+    theta_b, interval, drawn = _bootstrap(table.counts, theta, options, evaluate, alternative)
     return ConfidenceIntervalResult(interval, theta_b, float(np.std(theta_b, ddof=1)), theta,
                                     options.measure.name, options.method,
-                                    options.level)  # fmt: skip
+                                    options.level, drawn)  # fmt: skip
 
 
 def _check_size(n: int) -> None:
@@ -558,6 +940,7 @@ def paired_test(
     method: str = "BCa",
     batch: int | None = None,
     rng: Any = None,
+    resampling: str = "auto",
     unassigned_label: Any = None,
     unassigned: str = "raise",
 ) -> PairedTestResult:
@@ -583,7 +966,7 @@ def paired_test(
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         The alternative hypothesis about the population difference; the interval is
         one-sided the same way (as :func:`confidence_interval`'s ``alternative``).
-    confidence_level, n_resamples, method, batch, rng
+    confidence_level, n_resamples, method, batch, rng, resampling
         As :func:`confidence_interval`; the interval is that of the difference.
     %(unassigned)s
         Over the three clusterings: "drop" leaves out an element unassigned in any of them
@@ -593,6 +976,11 @@ def paired_test(
     -------
     PairedTestResult
         ``.statistic`` (d), ``.pvalue``, ``.confidence_interval``, ``.bootstrap_distribution``.
+
+    Warns
+    -----
+    UserWarning
+        As :func:`confidence_interval`, for the difference's bootstrap distribution.
 
     Examples
     --------
@@ -605,7 +993,7 @@ def paired_test(
     (True, True)
     """
     options = _options(measure, model, one_sided, average_method, confidence_level,
-                       n_resamples, method, batch, rng)  # fmt: skip
+                       n_resamples, method, batch, rng, resampling)  # fmt: skip
     alternative = check_alternative(alternative)
     codes, ks = _three(reference, labels_a, labels_b, unassigned_label, unassigned)
     n = len(codes[0])
@@ -616,8 +1004,8 @@ def paired_test(
     counts = counts.astype(np.int64)
     ref_cell, rest = np.divmod(cell_keys, k_a * k_b)
     a_cell, b_cell = np.divmod(rest, k_b)
-    pair_a = _two_way(ref_cell, a_cell, counts, n)
-    pair_b = _two_way(ref_cell, b_cell, counts, n)
+    pair_a = _two_way(ref_cell, a_cell, counts, n, options)
+    pair_b = _two_way(ref_cell, b_cell, counts, n, options)
 
     def evaluate(rows: NDArray[np.int64]) -> NDArray[np.float64]:
         return _pair_values(options, pair_a, rows) - _pair_values(options, pair_b, rows)
@@ -625,11 +1013,11 @@ def paired_test(
     value_a = float(_pair_values(options, pair_a, counts[None])[0])
     value_b = float(_pair_values(options, pair_b, counts[None])[0])
     theta = value_a - value_b
-    theta_b, interval = _bootstrap(counts, theta, options, evaluate, alternative)
+    theta_b, interval, drawn = _bootstrap(counts, theta, options, evaluate, alternative)
     return PairedTestResult(
         theta, _paired_pvalue(theta_b, alternative), interval, theta_b,
         float(np.std(theta_b, ddof=1)), value_a, value_b, options.measure.name,
-        options.method, alternative, options.level,
+        options.method, alternative, options.level, drawn,
     )  # fmt: skip
 
 
@@ -661,7 +1049,7 @@ class _TwoWay:
 
 
 def _two_way(first: NDArray[np.int64], second: NDArray[np.int64], counts: NDArray[np.int64],
-             n: int) -> _TwoWay:  # fmt: skip
+             n: int, options: _Options) -> _TwoWay:  # fmt: skip
     """The (first, second) table of the three-way cells (both codes dense 0..K-1)."""
     k_second = int(second.max()) + 1
     keys, of_cell = np.unique(first * k_second + second, return_inverse=True)
@@ -669,7 +1057,7 @@ def _two_way(first: NDArray[np.int64], second: NDArray[np.int64], counts: NDArra
     summed = _sums(counts[None], of_cell, len(keys))[0]
     shape = (int(rows.max()) + 1, k_second)
     table = _table_of_cells(rows, cols, summed, shape, n)
-    return _TwoWay(_table_cells(table), of_cell)
+    return _TwoWay(_table_cells(table, options), of_cell)
 
 
 def _pair_values(options: _Options, pair: _TwoWay, rows: NDArray[np.int64]
