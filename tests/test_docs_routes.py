@@ -39,6 +39,10 @@ NOT_SWITCHES: dict[str, str] = {
                                        "tests/_expected/test_size_pairs_mid_batches.py)",
     "_expected.deviance_series._BLOCK": "block size of the series' monomials (memory)",
     "_expected.mi_variance._GRID": "block size of the pair grids (memory)",
+    "_expected.mi_variance._NEGLIGIBLE_INVERSE": "sizes expected fewer than 1e-30 times are "
+                                               "left out of the size moments (a cut-off, "
+                                               "no route; tests/_expected/"
+                                               "test_random_moments.py)",
     "_expected.mixture_fits._DEGREE": "the fixed degree of every fit, no switch",
     "_expected.size_pairs._CHUNK": "rows per block of the mid-mean pmf blocks (memory)",
     "_expected.size_pairs._ROWS": "rows per tile of the pair sums (memory)",
