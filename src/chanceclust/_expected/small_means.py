@@ -87,14 +87,21 @@ def _row_factors(s: NDArray[np.float64], n: int, rho: NDArray[np.float64] | floa
     N - j, j < k, positive."""
     d = newton_differences()
     s = np.asarray(s, dtype=np.float64)
-    out = np.empty((len(s), order - 1))
+    rho = np.asarray(rho, dtype=np.float64)
+    column = rho[:, None] if rho.ndim else rho
+    # The running products of the steps below, as numpy's accumulate takes them (one after the
+    # other, as a loop over k would): the same values to the bit, in a few calls.
+    factors = np.empty((len(s), order - 1))
     factor = s * (1.0 / (float(n) * rho))
     factor *= (s - 1.0) * (1.0 / (2.0 * (float(n) - 1.0) * rho))
-    out[:, 0] = factor * d[2]
-    for k in range(3, order + 1):
-        factor *= (s - (k - 1.0)) * (1.0 / (k * (float(n) - (k - 1.0)) * rho))
-        out[:, k - 2] = factor * d[k]
-    return out
+    factors[:, 0] = factor
+    k = np.arange(3.0, order + 1.0)
+    np.multiply(
+        np.subtract.outer(s, k - 1.0), 1.0 / (k * (float(n) - (k - 1.0)) * column), out=factors[:, 1:]
+    )
+    np.multiply.accumulate(factors, axis=1, out=factors)
+    factors *= d[2 : order + 1]
+    return factors
 
 
 def _falling_powers(l: NDArray[np.float64], rho: NDArray[np.float64] | float, order: int):
@@ -103,8 +110,9 @@ def _falling_powers(l: NDArray[np.float64], rho: NDArray[np.float64] | float, or
     lam = np.asarray(l, dtype=np.float64) * rho
     out = np.empty((order - 1, len(lam)))
     out[0] = lam * (lam - rho)
-    for k in range(3, order + 1):
-        out[k - 2] = out[k - 3] * (lam - (k - 1) * rho)
+    steps = np.multiply.outer(np.arange(2.0, order), np.broadcast_to(rho, lam.shape))
+    np.subtract(lam, steps, out=out[1:])
+    np.multiply.accumulate(out, axis=0, out=out)  # row by row, as a loop over k would
     return out
 
 
