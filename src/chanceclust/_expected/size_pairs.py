@@ -544,16 +544,16 @@ class _MidBlocks:
                 ratio = row_factors[low:high].take(row[:wide], axis=1, mode="clip")
                 ratio *= lf[:wide] - k
                 ratio /= rest[:wide] + k
-                term = by_row[low:high].take(row[:wider], axis=1, mode="clip")
+                # The terms added at each step: bd0(x, m) to the first sum, 1 to the mass.
+                terms = np.ones((high - low, 2, wider))
+                by_row[low:high].take(row[:wider], axis=1, out=terms[:, 0], mode="clip")
                 for step in range(high - low - 1, -1, -1):
                     m, new = int(active[low + step]), int(starting[low + step])
                     if new > m:  # the cells whose window ends here
-                        sums[0, m:new] = term[step, m:new]
-                        sums[1, m:new] = 1.0
+                        sums[:, m:new] = terms[step, :, m:new]
                     if m:
                         sums[:, :m] *= ratio[step, :m]
-                        sums[0, :m] += term[step, :m]
-                        sums[1, :m] += 1.0
+                        sums[:, :m] += terms[step, :, :m]
         # E[bd0(X, m)] - bd0(mu, m) on every block's cells, row after row, then each part.
         mean = np.concatenate([block[3].ravel() for block in blocks])
         width = np.array([block[3].shape[1] for block in blocks])
