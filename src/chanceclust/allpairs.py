@@ -11,8 +11,9 @@ calls, and with the work shared out the way that scales:
 * two-sided ``num``/``all`` expectations of MI depend only on (N, K_i, K_j):
   each distinct pair of numbers of clusters is computed once, by the one task
   that holds all the pairs sharing it; other E[MI] (``perm``, one-sided) once
-  per distinct pair of size laws in a worker, by the single call's function
-  (equal-sized or repeated clusterings share it);
+  per distinct pair of size laws in a worker, equal to the single call's float
+  (equal-sized or repeated clusterings share it); under ``perm`` the pairs of
+  one first law in one call of the batched kernel (``expected_mi_of_law_rows``);
 * pairs are dealt in turn to about four tasks per worker (a Dask client's
   threads over all its workers, a pool's maximum number of workers), of equal
   size to within a pair or a group of pairs sharing an E[MI];
@@ -273,7 +274,8 @@ default="ami"
     Each pair costs one pass over N codes (the contingency table in reused
     buffers) plus the measure's cost from the table; per-pair E[MI] under
     ``perm`` dominates for AMI (computed once per distinct pair of size laws:
-    clusterings with equal sizes share it). Two-sided ``num``/``all`` E[MI] are
+    clusterings with equal sizes share it; the pairs of one clustering's law in one
+    batched call, with the single call's values). Two-sided ``num``/``all`` E[MI] are
     computed once per distinct (K_i, K_j), by the task holding those pairs. SMI adds the exact
     Var[MI] of each pair (its cost: :func:`~chanceclust.mutual_information_variance`);
     two-sided ``num``/``all`` variances depend on (N, K_i, K_j) only and are

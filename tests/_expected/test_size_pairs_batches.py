@@ -56,9 +56,9 @@ def test_one_law_against_many_gives_each_law_its_own_bits(case, mid_cells, monke
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"N{c[0]}")
-def test_pmf_block_steps_in_chunks_give_the_bits_of_one_step_at_a_time(case, monkeypatch):
-    """``_MID_STEP_CELLS`` 1: the 2-D ratios and terms of 4 steps at a time (the minimum);
-    2^40: of every step at once."""
+def test_pmf_block_steps_formed_first_give_the_bits_of_one_step_at_a_time(case, monkeypatch):
+    """``_MID_STEP_CELLS`` 1: every flush step by step (``_horner``); 2^40: every flush's
+    ratios and terms formed first as 2-D arrays (``_horner_few``)."""
     n, shapes = case
     laws = _laws(n, shapes)
     got = {}

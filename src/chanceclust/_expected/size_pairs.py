@@ -82,8 +82,9 @@ _MID_MEAN = 10.0
 # Cells of the 2-D pmf blocks stepped together (``_MidBlocks``): their table of bd0 terms by
 # x (<= ~56 values a cell) stays within ~8 MB.
 _MID_CELLS = 1 << 14
-# Elements of the 2-D ratios and terms that ``_MidBlocks`` forms for a few steps at once.
-_MID_STEP_CELLS = 1 << 16
+# Up to this many cells x steps, ``_MidBlocks`` forms the ratios and terms of every step first
+# (``_horner_few``): fewer numpy calls for small inputs; beyond, step by step (``_horner``).
+_MID_STEP_CELLS = 1 << 13
 _MANY_PAIRS = 512  # from this many pairs in a block, step over x with vector operations
 # Up to this N the general route forms x N - a b in int64 (N**2 < 2**63); beyond, every pair
 # goes through ``_huge_pair_information``, which forms no such product.
@@ -533,27 +534,11 @@ class _MidBlocks:
         active = np.searchsorted(-end, -np.arange(steps), "left")  # the cells whose end is > k
         starting = np.searchsorted(-end, -np.arange(steps), "right")  # ... >= k
         sums = np.empty((2, len(sf)))  # E[bd0(X, m)] and the mass, unnormalized
-        # The ratios and terms of a few steps at a time as 2-D arrays (the same operations on
-        # each element as step by step), then Horner's steps on their rows: few calls a step.
-        chunk = max(4, _MID_STEP_CELLS // len(sf))
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            for high in range(steps, 0, -chunk):
-                low = max(high - chunk, 0)
-                k = np.arange(float(low), float(high))[:, None]
-                wide, wider = int(active[low]), int(starting[low])
-                ratio = row_factors[low:high].take(row[:wide], axis=1, mode="clip")
-                ratio *= lf[:wide] - k
-                ratio /= rest[:wide] + k
-                # The terms added at each step: bd0(x, m) to the first sum, 1 to the mass.
-                terms = np.ones((high - low, 2, wider))
-                by_row[low:high].take(row[:wider], axis=1, out=terms[:, 0], mode="clip")
-                for step in range(high - low - 1, -1, -1):
-                    m, new = int(active[low + step]), int(starting[low + step])
-                    if new > m:  # the cells whose window ends here
-                        sums[:, m:new] = terms[step, :, m:new]
-                    if m:
-                        sums[:, :m] *= ratio[step, :m]
-                        sums[:, :m] += terms[step, :, :m]
+            if steps * len(sf) <= _MID_STEP_CELLS:
+                _horner_few(sums, steps, active, starting, row_factors, by_row, row, lf, rest)
+            else:
+                _horner(sums, steps, active, starting, row_factors, by_row, row, lf, rest)
         # E[bd0(X, m)] - bd0(mu, m) on every block's cells, row after row, then each part.
         mean = np.concatenate([block[3].ravel() for block in blocks])
         width = np.array([block[3].shape[1] for block in blocks])
@@ -577,6 +562,47 @@ class _MidBlocks:
             total = parts[part]
             total += float(np.sum(values[first : first + shape[0] * shape[1]].reshape(shape)))
             parts[part] = total / n
+
+
+def _horner(sums, steps, active, starting, row_factors, by_row, row, lf, rest):
+    """The Horner steps of ``_MidBlocks.flush`` from the longest window down, one vector
+    operation a step over the cells still stepping (a prefix: the longest first)."""
+    ratio, other = np.empty(len(lf)), np.empty(len(lf))
+    for k in range(steps - 1, -1, -1):
+        m, new = int(active[k]), int(starting[k])
+        if new > m:  # the cells whose window ends at k
+            by_row[k].take(row[m:new], out=sums[0, m:new], mode="clip")
+            sums[1, m:new] = 1.0
+        if not m:
+            continue
+        row_factors[k].take(row[:m], out=ratio[:m], mode="clip")
+        np.subtract(lf[:m], k, out=other[:m])
+        ratio[:m] *= other[:m]
+        np.add(rest[:m], float(k), out=other[:m])
+        ratio[:m] /= other[:m]
+        sums[:, :m] *= ratio[:m]
+        by_row[k].take(row[:m], out=other[:m], mode="clip")
+        sums[0, :m] += other[:m]
+        sums[1, :m] += 1.0
+
+
+def _horner_few(sums, steps, active, starting, row_factors, by_row, row, lf, rest):
+    """:func:`_horner` for few cells and steps (small inputs, where numpy's cost per call is
+    most of it): every step's ratios and terms first, as 2-D arrays (each element by the same
+    operations), then two operations a step. The same bits."""
+    k = np.arange(float(steps))[:, None]
+    ratio = row_factors.take(row, axis=1, mode="clip")
+    ratio *= lf - k
+    ratio /= rest + k
+    terms = np.ones((steps, 2, len(lf)))  # bd0(x, m) to the first sum, 1 to the mass
+    by_row.take(row, axis=1, out=terms[:, 0], mode="clip")
+    for step in range(steps - 1, -1, -1):
+        m, new = int(active[step]), int(starting[step])
+        if new > m:  # the cells whose window ends here
+            sums[:, m:new] = terms[step, :, m:new]
+        if m:
+            sums[:, :m] *= ratio[step, :m]
+            sums[:, :m] += terms[step, :, :m]
 
 
 def _deviance_in_blocks(x, m, firsts):
