@@ -536,7 +536,7 @@ class _MidBlocks:
         sums = np.empty((2, len(sf)))  # E[bd0(X, m)] and the mass, unnormalized
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             if steps * len(sf) <= _MID_STEP_CELLS:
-                _horner_few(sums, steps, active, starting, row_factors, by_row, row, lf, rest)
+                _horner_few(sums, steps, end, row_factors, by_row, row, lf, rest)
             else:
                 _horner(sums, steps, active, starting, row_factors, by_row, row, lf, rest)
         # E[bd0(X, m)] - bd0(mu, m) on every block's cells, row after row, then each part.
@@ -586,23 +586,23 @@ def _horner(sums, steps, active, starting, row_factors, by_row, row, lf, rest):
         sums[1, :m] += 1.0
 
 
-def _horner_few(sums, steps, active, starting, row_factors, by_row, row, lf, rest):
+def _horner_few(sums, steps, end, row_factors, by_row, row, lf, rest):
     """:func:`_horner` for few cells and steps (small inputs, where numpy's cost per call is
     most of it): every step's ratios and terms first, as 2-D arrays (each element by the same
-    operations), then two operations a step. The same bits."""
+    operations), then two operations a step over all the cells, the terms of a cell 0 above its
+    window's end (so its sums stay 0 until its end: 0 ratio + term is the term itself, every
+    ratio being finite). The same bits."""
     k = np.arange(float(steps))[:, None]
     ratio = row_factors.take(row, axis=1, mode="clip")
     ratio *= lf - k
     ratio /= rest + k
     terms = np.ones((steps, 2, len(lf)))  # bd0(x, m) to the first sum, 1 to the mass
     by_row.take(row, axis=1, out=terms[:, 0], mode="clip")
+    np.copyto(terms, 0.0, where=(k > end)[:, None, :])  # 0 above each cell's end
+    sums.fill(0.0)
     for step in range(steps - 1, -1, -1):
-        m, new = int(active[step]), int(starting[step])
-        if new > m:  # the cells whose window ends here
-            sums[:, m:new] = terms[step, :, m:new]
-        if m:
-            sums[:, :m] *= ratio[step, :m]
-            sums[:, :m] += terms[step, :, :m]
+        sums *= ratio[step]
+        sums += terms[step]
 
 
 def _deviance_in_blocks(x, m, firsts):
