@@ -531,14 +531,12 @@ class _MidBlocks:
         sf, lf = sf.astype(np.float64)[order], lf.astype(np.float64)[order]
         end, row = end[order], row[order]
         rest = (float(n) + 1.0) - (sf + lf)  # N - s - l + 1 >= N/2 + 1
-        active = np.searchsorted(-end, -np.arange(steps), "left")  # the cells whose end is > k
-        starting = np.searchsorted(-end, -np.arange(steps), "right")  # ... >= k
         sums = np.empty((2, len(sf)))  # E[bd0(X, m)] and the mass, unnormalized
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             if steps * len(sf) <= _MID_STEP_CELLS:
                 _horner_few(sums, steps, end, row_factors, by_row, row, lf, rest)
             else:
-                _horner(sums, steps, active, starting, row_factors, by_row, row, lf, rest)
+                _horner(sums, steps, end, row_factors, by_row, row, lf, rest)
         # E[bd0(X, m)] - bd0(mu, m) on every block's cells, row after row, then each part.
         mean = np.concatenate([block[3].ravel() for block in blocks])
         width = np.array([block[3].shape[1] for block in blocks])
@@ -564,9 +562,12 @@ class _MidBlocks:
             parts[part] = total / n
 
 
-def _horner(sums, steps, active, starting, row_factors, by_row, row, lf, rest):
-    """The Horner steps of ``_MidBlocks.flush`` from the longest window down, one vector
-    operation a step over the cells still stepping (a prefix: the longest first)."""
+def _horner(sums, steps, end, row_factors, by_row, row, lf, rest):
+    """The Horner steps of ``_MidBlocks.flush`` (cells sorted by their window's ``end``, the
+    longest first) from the longest window down, one vector operation a step over the cells
+    still stepping (a prefix)."""
+    active = np.searchsorted(-end, -np.arange(steps), "left")  # the cells whose end is > k
+    starting = np.searchsorted(-end, -np.arange(steps), "right")  # ... >= k
     ratio, other = np.empty(len(lf)), np.empty(len(lf))
     for k in range(steps - 1, -1, -1):
         m, new = int(active[k]), int(starting[k])
