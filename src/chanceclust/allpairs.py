@@ -705,12 +705,11 @@ def _run_block(
 ) -> NDArray[np.float64]:
     """Evaluate the measure on pairs (rows[p], cols[p]); ``source`` holds the codes once."""
     ws = _workspace(token, source, ks, spec.n)
-    if spec.measure == "ami" and not expectations:
-        pairs = zip(rows.tolist(), cols.tolist(), strict=True)
-        ws.prefetch_expected(
-            spec.setting,
-            [(i, j) for i, j in pairs if not (spec.unassigned and (spec.unassigned[i] or spec.unassigned[j]))],
-        )
+    if spec.measure == "ami" and not expectations:  # perm E[MI] by rows of one law
+        unassigned = spec.unassigned
+        pairs = [(i, j) for i, j in zip(rows.tolist(), cols.tolist(), strict=True)
+                 if not (unassigned and (unassigned[i] or unassigned[j]))]  # fmt: skip
+        ws.prefetch_expected(spec.setting, pairs)
     out = np.empty(rows.size, dtype=np.float64)
     for p, (i, j) in enumerate(zip(rows.tolist(), cols.tolist(), strict=True)):
         out[p] = _pair_value(ws, spec, i, j, expectations)

@@ -93,7 +93,9 @@ def test_running_products_by_accumulate_give_the_bits_of_the_loop(rows, order, m
 def test_law_rows_give_the_floats_of_one_law_at_a_time():
     """Size laws and the random models' laws (slot mixtures) mixed in one row."""
     n = 600
-    sized = [fixed_law(np.bincount(np.random.default_rng(k).integers(0, k, n))) for k in (3, 20, 90)]
+    sized = [
+        fixed_law(np.bincount(np.random.default_rng(k).integers(0, k, n))) for k in (3, 20, 90)
+    ]
     laws = [sized[0], num_law(n, 7), sized[1], all_law(n), sized[2], num_law(n, 40)]
     for first in (sized[1], num_law(n, 5)):
         got = expected_mi_of_law_rows(first, laws)

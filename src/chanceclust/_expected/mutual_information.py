@@ -229,14 +229,16 @@ def expected_mi_of_law_rows(law_a: Law, laws_b: list[Law]) -> list[float]:
     """:func:`expected_mi_of_laws` of ``law_a`` against each of ``laws_b`` (one N), each the
     same float as its own call: the size laws among ``laws_b`` in one call of the sizes x sizes
     kernel, which steps their 2-D pmf blocks together."""
-    out: list[float] = [0.0] * len(laws_b)
-    sized = [
-        i for i, law in enumerate(laws_b) if isinstance(law_a, SizeLaw) and isinstance(law, SizeLaw)
-    ]
-    if law_a.n > 1 and sized:
-        for i, value in zip(sized, _sizes_sizes(law_a, [laws_b[i] for i in sized]), strict=True):
+    out = [0.0] * len(laws_b)
+    if law_a.n <= 1:
+        return out
+    sized: list[int] = []
+    if isinstance(law_a, SizeLaw):
+        sized = [i for i, law in enumerate(laws_b) if isinstance(law, SizeLaw)]
+        values = _sizes_sizes(law_a, [law for law in laws_b if isinstance(law, SizeLaw)])
+        for i, value in zip(sized, values, strict=True):
             out[i] = value
-    for i, law in enumerate(laws_b):
-        if i not in set(sized):
-            out[i] = expected_mi_of_laws(law_a, law)
+    rest = set(range(len(laws_b))) - set(sized)
+    for i in sorted(rest):
+        out[i] = expected_mi_of_laws(law_a, laws_b[i])
     return out

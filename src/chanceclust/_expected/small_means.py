@@ -98,10 +98,10 @@ def _row_factors(s: NDArray[np.float64], n: int, rho: NDArray[np.float64] | floa
         # Every step's factor in one 2-D array, then their running products by numpy's
         # accumulate (one after the other, as the loop below): the same bits in a few calls.
         rho = np.asarray(rho, dtype=np.float64)
-        k = np.arange(3.0, order + 1.0)
-        scale = 1.0 / (k * (float(n) - (k - 1.0)) * (rho[:, None] if rho.ndim else rho))
+        steps = np.arange(3.0, order + 1.0)
+        scale = 1.0 / (steps * (float(n) - (steps - 1.0)) * (rho[:, None] if rho.ndim else rho))
         factors[:, 0] = factor
-        np.multiply(np.subtract.outer(s, k - 1.0), scale, out=factors[:, 1:])
+        np.multiply(np.subtract.outer(s, steps - 1.0), scale, out=factors[:, 1:])
         np.multiply.accumulate(factors, axis=1, out=factors)
         factors *= d[2 : order + 1]
         return factors
