@@ -594,16 +594,23 @@ def _horner_few(sums, steps, end, row_factors, by_row, row, lf, rest):
     window's end (so its sums stay 0 until its end: 0 ratio + term is the term itself, every
     ratio being finite). The same bits."""
     k = np.arange(float(steps))[:, None]
-    ratio = row_factors.take(row, axis=1, mode="clip")
-    ratio *= lf - k
-    ratio /= rest + k
+    ratio = np.empty((steps, 2, len(lf)))  # each step's ratio, for both sums
+    row_factors.take(row, axis=1, out=ratio[:, 0], mode="clip")
+    ratio[:, 0] *= lf - k
+    ratio[:, 0] /= rest + k
+    ratio[:, 1] = ratio[:, 0]
     terms = np.ones((steps, 2, len(lf)))  # bd0(x, m) to the first sum, 1 to the mass
     by_row.take(row, axis=1, out=terms[:, 0], mode="clip")
     np.copyto(terms, 0.0, where=(k > end)[:, None, :])  # 0 above each cell's end
-    sums.fill(0.0)
-    for step in range(steps - 1, -1, -1):
-        sums *= ratio[step]
-        sums += terms[step]
+    # Flat rows (no broadcasting a step), made once: numpy's cost per call is the cost here.
+    flat = sums.reshape(-1)
+    flat.fill(0.0)
+    multiply, add = np.multiply, np.add
+    for step_ratio, step_terms in zip(
+        list(ratio.reshape(steps, -1)[::-1]), list(terms.reshape(steps, -1)[::-1]), strict=True
+    ):
+        multiply(flat, step_ratio, out=flat)
+        add(flat, step_terms, out=flat)
 
 
 def _deviance_in_blocks(x, m, firsts):
