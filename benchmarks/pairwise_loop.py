@@ -5,6 +5,12 @@ Run from the repository root with chanceclust importable (``PYTHONPATH=src``)::
 
     python benchmarks/pairwise_loop.py [--rounds 3] [--m 50] [--n 100000]   # ~8 min, 2 cores
     python benchmarks/pairwise_loop.py --input sweep --cases "perm AMI"     # ~2 min
+    python benchmarks/pairwise_loop.py --src OLD/src --src NEW/src --cases "perm AMI"
+
+``--src`` (repeatable): a ``src`` directory of a checkout (e.g. one made by ``git worktree
+add``) whose package the children import (``PYTHONPATH``); each round runs every checkout one
+after the other (their order alternating between rounds), one row per checkout. Without it the
+children import what this process's environment gives.
 
 Inputs: ``random`` (default): M clusterings of N elements with K log-spaced from 2 to 1000
 (``numpy.logspace``, rounded), labels drawn uniformly by ``numpy.random.default_rng(0)``:
@@ -78,11 +84,14 @@ def _child(case: str, method: str, m: int, n: int, kind: str) -> None:
     print(json.dumps({"cpu": cpu, "peak": peak, "values": values.tobytes().hex()}))
 
 
-def _run(case: str, method: str, m: int, n: int, kind: str) -> dict:
+def _run(case: str, method: str, m: int, n: int, kind: str, src: str | None = None) -> dict:
+    env = os.environ.copy()
+    if src is not None:
+        env["PYTHONPATH"] = src
     out = subprocess.run(
         [sys.executable, __file__, "--child", case, method, "--m", str(m), "--n", str(n),
          "--input", kind],
-        check=True, capture_output=True, text=True, env=os.environ.copy(),
+        check=True, capture_output=True, text=True, env=env,
     )  # fmt: skip
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -94,6 +103,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=10**5)
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--input", choices=("random", "sweep"), default="random")
+    parser.add_argument("--src", action="append")
     parser.add_argument("--child", nargs=2)
     args = parser.parse_args()
     if args.child:
@@ -109,30 +119,38 @@ def main() -> None:
         "paired rounds, CPU s in fresh processes; peak = ru_maxrss."
     )
     print()
-    print("| case | pairwise CPU s | loop CPU s | floor CPU s | loop / pairwise | "
+    print(f"load average {os.getloadavg()[0]:.1f} at the start")
+    print()
+    print("| case | src | pairwise CPU s | loop CPU s | floor CPU s | loop / pairwise | "
           "pairwise / floor | pairwise peak MiB | loop peak MiB | bit-identical |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    srcs = args.src or [None]
     for case in args.cases.split(","):
-        got: dict[str, list[dict]] = {"pairwise": [], "loop": [], "floor": []}
-        identical = True
+        got = {src: {"pairwise": [], "loop": [], "floor": []} for src in srcs}
+        identical = dict.fromkeys(srcs, True)
         for r in range(args.rounds):
             order = ("pairwise", "loop", "floor") if r % 2 == 0 else ("floor", "loop", "pairwise")
-            runs = {method: _run(case, method, args.m, args.n, args.input) for method in order}
-            identical &= runs["pairwise"]["values"] == runs["loop"]["values"]
-            for method in order:
-                got[method].append(runs[method])
-        med = {
-            method: {key: statistics.median(r[key] for r in rs) for key in ("cpu", "peak")}
-            for method, rs in got.items()
-        }
-        print(
-            f"| {case} | {med['pairwise']['cpu']:.2f} | {med['loop']['cpu']:.2f} | "
-            f"{med['floor']['cpu']:.2f} | {med['loop']['cpu'] / med['pairwise']['cpu']:.2f}x | "
-            f"{med['pairwise']['cpu'] / med['floor']['cpu']:.1f}x | "
-            f"{med['pairwise']['peak']:.0f} | {med['loop']['peak']:.0f} | "
-            f"{'yes' if identical else 'NO'} |",
-            flush=True,
-        )
+            for src in srcs if r % 2 == 0 else srcs[::-1]:
+                runs = {method: _run(case, method, args.m, args.n, args.input, src)
+                        for method in order}  # fmt: skip
+                identical[src] &= runs["pairwise"]["values"] == runs["loop"]["values"]
+                for method in order:
+                    got[src][method].append(runs[method])
+        for src in srcs:
+            med = {
+                method: {key: statistics.median(r[key] for r in rs) for key in ("cpu", "peak")}
+                for method, rs in got[src].items()
+            }
+            print(
+                f"| {case} | {src or '-'} | {med['pairwise']['cpu']:.2f} | "
+                f"{med['loop']['cpu']:.2f} | {med['floor']['cpu']:.2f} | "
+                f"{med['loop']['cpu'] / med['pairwise']['cpu']:.2f}x | "
+                f"{med['pairwise']['cpu'] / med['floor']['cpu']:.1f}x | "
+                f"{med['pairwise']['peak']:.0f} | {med['loop']['peak']:.0f} | "
+                f"{'yes' if identical[src] else 'NO'} |",
+                flush=True,
+            )
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 
 if __name__ == "__main__":

@@ -121,17 +121,23 @@ def test_equal_sizes_and_a_giant_cluster_equal_the_single_calls():
 
 
 def test_expected_mi_computed_once_per_distinct_pair_of_laws(monkeypatch):
-    """E[MI] is shared between pairs of equal size laws (either orientation): counted calls."""
+    """E[MI] is shared between pairs of equal size laws (either orientation): counted calls
+    (of the single call's function, and laws in the batched calls of perm's kernel)."""
     from chanceclust import allpairs
 
     calls = []
-    original = allpairs._expected_mutual_information
+    original, rows = allpairs._expected_mutual_information, allpairs.expected_mi_of_law_rows
 
     def counted(*sides):
         calls.append(sides)
         return original(*sides)
 
+    def counted_rows(law, laws):
+        calls.extend((law, other) for other in laws)
+        return rows(law, laws)
+
     monkeypatch.setattr(allpairs, "_expected_mutual_information", counted)
+    monkeypatch.setattr(allpairs, "expected_mi_of_law_rows", counted_rows)
     n = 1200
     equal = [_shuffled(np.array([n // 3] * 3), seed) for seed in range(3)]  # one law
     giant = [_shuffled(np.array([n - 100] + [10] * 10), seed) for seed in (7, 8)]  # another

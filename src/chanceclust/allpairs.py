@@ -11,8 +11,9 @@ calls, and with the work shared out the way that scales:
 * two-sided ``num``/``all`` expectations of MI depend only on (N, K_i, K_j):
   each distinct pair of numbers of clusters is computed once, by the one task
   that holds all the pairs sharing it; other E[MI] (``perm``, one-sided) once
-  per distinct pair of size laws in a worker, by the single call's function
-  (equal-sized or repeated clusterings share it);
+  per distinct pair of size laws in a worker, equal to the single call's float
+  (equal-sized or repeated clusterings share it); under ``perm`` the pairs of
+  one first law in one call of the batched kernel (``expected_mi_of_law_rows``);
 * pairs are dealt in turn to about four tasks per worker (a Dask client's
   threads over all its workers, a pool's maximum number of workers), of equal
   size to within a pair or a group of pairs sharing an E[MI];
@@ -48,6 +49,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from chanceclust._docs import fill_doc
+from chanceclust._expected.mutual_information import expected_mi_of_law_rows
 from chanceclust._models import Setting, Side, canonical_pair
 from chanceclust._registry import MEASURES as _REGISTRY
 from chanceclust._tables import CellBuffers, cell_keys, code_sizes, count_keys
@@ -272,7 +274,8 @@ default="ami"
     Each pair costs one pass over N codes (the contingency table in reused
     buffers) plus the measure's cost from the table; per-pair E[MI] under
     ``perm`` dominates for AMI (computed once per distinct pair of size laws:
-    clusterings with equal sizes share it). Two-sided ``num``/``all`` E[MI] are
+    clusterings with equal sizes share it; the pairs of one clustering's law in one
+    batched call, with the single call's values). Two-sided ``num``/``all`` E[MI] are
     computed once per distinct (K_i, K_j), by the task holding those pairs. SMI adds the exact
     Var[MI] of each pair (its cost: :func:`~chanceclust.mutual_information_variance`);
     two-sided ``num``/``all`` variances depend on (N, K_i, K_j) only and are
@@ -610,17 +613,43 @@ class _Workspace:
         pair whose canonical laws equal those of an earlier pair (repeated or equal-sized
         clusterings) gets the same float.
         """
-        first = canonical_pair(*sides)[0]
-        keys = (
-            self.side_key(setting, i, reference=True),
-            self.side_key(setting, j, reference=False),
-        )
-        key = keys if first is sides[0] else keys[::-1]
+        key = self._expected_key(setting, i, j, sides)
         found = self.expected.get(key)
         if found is None:
             found = _expected_mutual_information(*sides)
             self.expected[key] = found
         return found
+
+    def _expected_key(self, setting: Setting, i: int, j: int, sides: tuple[Side, Side]) -> Any:
+        """The pair's E[MI] key: its two sides' keys in the canonical order of the sides."""
+        first = canonical_pair(*sides)[0]
+        keys = (
+            self.side_key(setting, i, reference=True),
+            self.side_key(setting, j, reference=False),
+        )
+        return keys if first is sides[0] else keys[::-1]
+
+    def prefetch_expected(self, setting: Setting, pairs: list[tuple[int, int]]) -> None:
+        """The E[MI] that :meth:`expected_mi` will be asked for, where both sides keep their
+        sizes (``perm``: E[MI] of two size laws): the pairs of one canonical first law in one
+        call of the kernel (``expected_mi_of_law_rows``, each value the float of its own call,
+        so the same as the single call's), which saves the kernel's fixed costs per pair."""
+        rows: dict[Any, tuple[Side, dict[Any, Side]]] = {}
+        for i, j in pairs:
+            sides = (
+                self.side_of(setting, i, reference=True),
+                self.side_of(setting, j, reference=False),
+            )
+            if sides[0].key is not None or sides[1].key is not None:
+                continue  # a random side: E[MI] of its model, pair by pair
+            key = self._expected_key(setting, i, j, sides)
+            if key not in self.expected:
+                first, second = canonical_pair(*sides)
+                rows.setdefault(key[0], (first, {}))[1].setdefault(key[1], second)
+        for first_key, (first, seconds) in rows.items():
+            values = expected_mi_of_law_rows(first.law, [side.law for side in seconds.values()])
+            for second_key, value in zip(seconds, values, strict=True):
+                self.expected[(first_key, second_key)] = value
 
     def table(self, i: int, j: int) -> Table:
         """The contingency table of clusterings i and j, as the single call builds it.
@@ -676,6 +705,11 @@ def _run_block(
 ) -> NDArray[np.float64]:
     """Evaluate the measure on pairs (rows[p], cols[p]); ``source`` holds the codes once."""
     ws = _workspace(token, source, ks, spec.n)
+    if spec.measure == "ami" and not expectations:  # perm E[MI] by rows of one law
+        unassigned = spec.unassigned
+        pairs = [(i, j) for i, j in zip(rows.tolist(), cols.tolist(), strict=True)
+                 if not (unassigned and (unassigned[i] or unassigned[j]))]  # fmt: skip
+        ws.prefetch_expected(spec.setting, pairs)
     out = np.empty(rows.size, dtype=np.float64)
     for p, (i, j) in enumerate(zip(rows.tolist(), cols.tolist(), strict=True)):
         out[p] = _pair_value(ws, spec, i, j, expectations)

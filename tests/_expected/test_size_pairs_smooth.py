@@ -164,13 +164,18 @@ def _sum(sizes_a, sizes_b, n, seed=0):
     return kernel.information_sum(sizes_a, wa, sizes_b, wb, n)
 
 
-SUM_CASES = [
+SUM_CASES = [  # the N = 10^6 cases take 4-7 s each (slow); N = 10^9 stays in the default run
     (10**9, 300_000 + 3 * np.arange(300), 300_001 + 3 * np.arange(300)),
-    (10**6, np.arange(2_000, 6_001), np.arange(2_000, 6_001)),  # folded: means 4 .. 36
-    (
-        10**6,
-        np.unique(np.random.default_rng(1).integers(2_000, 20_000, 1500)),
-        np.unique(np.random.default_rng(2).integers(2_000, 20_000, 1500)),
+    pytest.param(  # folded: means 4 .. 36
+        (10**6, np.arange(2_000, 6_001), np.arange(2_000, 6_001)), marks=pytest.mark.slow
+    ),
+    pytest.param(
+        (
+            10**6,
+            np.unique(np.random.default_rng(1).integers(2_000, 20_000, 1500)),
+            np.unique(np.random.default_rng(2).integers(2_000, 20_000, 1500)),
+        ),
+        marks=pytest.mark.slow,
     ),
 ]
 

@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 from chanceclust._expected.laws import Law, SizeLaw, SlotMixture, StamQuadrature
 from chanceclust._expected.mixture_fits import FIT_NODES, fitted_joint_sum, fitted_mixture_sums
 from chanceclust._expected.pmfs import binom_pmf, deviance, exact_offset
-from chanceclust._expected.size_pairs import information_sum
+from chanceclust._expected.size_pairs import information_sums
 from chanceclust._expected.windows import mode_recurrence_sums, tail_halfwidth
 from chanceclust.exceptions import InternalError
 
@@ -138,8 +138,11 @@ def _short_slot_deviance(
     return u * np.sum(pmf * deviance(x, af / uf, d), axis=1)
 
 
-def _sizes_sizes(law_a: SizeLaw, law_b: SizeLaw) -> float:
-    return information_sum(law_a.sizes, law_a.weights, law_b.sizes, law_b.weights, law_a.n)
+def _sizes_sizes(law_a: SizeLaw, laws_b: list[SizeLaw]) -> list[float]:
+    """The sizes x sizes E[MI] of ``law_a`` against each of ``laws_b`` (of the same N), each
+    the same float as alone (``size_pairs.information_sums``)."""
+    others = [(law.sizes, law.weights) for law in laws_b]
+    return information_sums(law_a.sizes, law_a.weights, others, law_a.n)
 
 
 def mixture_sums(sizes: NDArray[np.int64], mixture: SlotMixture) -> NDArray[np.float64]:
@@ -203,9 +206,28 @@ def expected_mi_of_laws(law_a: Law, law_b: Law) -> float:
     if law_a.n <= 1:
         return 0.0
     if isinstance(law_a, SizeLaw) and isinstance(law_b, SizeLaw):
-        return _sizes_sizes(law_a, law_b)
+        return _sizes_sizes(law_a, [law_b])[0]
     if isinstance(law_a, SizeLaw):
         return _sizes_mixture(law_a, law_b)
     if isinstance(law_b, SizeLaw):
         return _sizes_mixture(law_b, law_a)
     return _mixture_mixture(law_a, law_b)
+
+
+def expected_mi_of_law_rows(law_a: Law, laws_b: list[Law]) -> list[float]:
+    """:func:`expected_mi_of_laws` of ``law_a`` against each of ``laws_b`` (one N), each the
+    same float as its own call: the size laws among ``laws_b`` in one call of the sizes x sizes
+    kernel, which steps their 2-D pmf blocks together."""
+    out = [0.0] * len(laws_b)
+    if law_a.n <= 1:
+        return out
+    sized: list[int] = []
+    if isinstance(law_a, SizeLaw):
+        sized = [i for i, law in enumerate(laws_b) if isinstance(law, SizeLaw)]
+        values = _sizes_sizes(law_a, [law for law in laws_b if isinstance(law, SizeLaw)])
+        for i, value in zip(sized, values, strict=True):
+            out[i] = value
+    rest = set(range(len(laws_b))) - set(sized)
+    for i in sorted(rest):
+        out[i] = expected_mi_of_laws(law_a, laws_b[i])
+    return out

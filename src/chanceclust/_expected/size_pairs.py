@@ -53,6 +53,9 @@ _MID_MEAN = 10.0
 # Cells of the 2-D pmf blocks stepped together (``_MidBlocks``): their table of bd0 terms by
 # x (<= ~56 values a cell) stays within ~8 MB.
 _MID_CELLS = 1 << 14
+# Up to this many cells x steps, ``_MidBlocks`` forms the ratios and terms of every step first
+# (``_horner_few``): fewer numpy calls for small inputs; beyond, step by step (``_horner``).
+_MID_STEP_CELLS = 1 << 13
 _MANY_PAIRS = 512  # from this many pairs in a block, step over x with vector operations
 # Up to this N the general route forms x N - a b in int64 (N**2 < 2**63); beyond, every pair
 # goes through ``_huge_pair_information``, which forms no such product.
@@ -110,9 +113,25 @@ def information_sum(
     weights_b: NDArray[np.float64],
     n: int,
 ) -> float:
-    """sum_{i,j} w_a[i] w_b[j] I(a_i, b_j) over distinct sorted sizes ``sizes_a``, ``sizes_b``.
+    """sum_{i,j} w_a[i] w_b[j] I(a_i, b_j) over distinct sorted sizes ``sizes_a``, ``sizes_b``:
+    :func:`information_sums` of one law against one."""
+    return information_sums(sizes_a, weights_a, [(sizes_b, weights_b)], n)[0]
 
-    Streamed in blocks of bounded memory (no array over all size pairs): where the two
+
+def information_sums(
+    sizes_a: NDArray[np.int64],
+    weights_a: NDArray[np.float64],
+    others: list[tuple[NDArray[np.int64], NDArray[np.float64]]],
+    n: int,
+) -> list[float]:
+    """For each (sizes_b, weights_b) of ``others``: sum_{i,j} w_a[i] w_b[j] I(a_i, b_j), over
+    distinct sorted sizes. Each value is the same float whatever the other laws of the call
+    (one law's sum is the call with one law: ``information_sum``): every sum has its own
+    blocks, gathered pairs and parts, in the order of a call of its own; the 2-D pmf blocks of
+    all of them are stepped together (``_MidBlocks``, whose cells do not depend on the blocks
+    they are stepped with), which is what many laws at once save.
+
+    Each sum is streamed in blocks of bounded memory (no array over all size pairs): where the two
     sides share many sizes, over the distinct sizes of both with each unordered pair once
     (I(a, b) = I(b, a), weight w_a(a) w_b(b) + w_a(b) w_b(a)). Rows of sizes against columns:
     the cells of mean ab/N <= 1 (and a + b <= N/2) as 2-D blocks of the factorial-moment
@@ -120,6 +139,19 @@ def information_sum(
     (``_MidBlocks``); the other pairs gathered and passed to
     :func:`pair_information` ``_PENDING`` at a time.
     """
+    mid = _MidBlocks(n)
+    sums = []
+    for sizes_b, weights_b in others:
+        one = _PairSums(n, mid)
+        _add_sizes(one, sizes_a, weights_a, sizes_b, weights_b, n)
+        one.flush_pairs()  # before the next law's: no more than one law's pairs held
+        sums.append(one)
+    mid.flush()
+    return [one.total() for one in sums]
+
+
+def _add_sizes(sums, sizes_a, weights_a, sizes_b, weights_b, n):
+    """The cells of sizes_a against sizes_b into ``sums`` (a :class:`_PairSums`)."""
     sizes_a, sizes_b = np.asarray(sizes_a, np.int64), np.asarray(sizes_b, np.int64)
     weights_a, weights_b = np.asarray(weights_a, float), np.asarray(weights_b, float)
     if np.any(np.diff(sizes_a) <= 0) or np.any(np.diff(sizes_b) <= 0):
@@ -136,7 +168,6 @@ def information_sum(
         rows, columns = sizes_a, sizes_b
         row_a, column_b = weights_a, weights_b
         row_b = column_a = None
-    sums = _PairSums(n)
     fraction = columns / float(n)
     width = _TILE // _ROWS
     for first in range(0, len(rows), _ROWS):
@@ -161,7 +192,6 @@ def information_sum(
             else:
                 sums.add_pairs(r, columns[low:high], weights)
             low = high
-    return sums.total()
 
 
 def _chunk_end(columns, low, end, largest_row, n):
@@ -196,12 +226,13 @@ def _tile_weights(first, last, low, high, folded, row_a, row_b, column_a, column
 class _PairSums:
     """The running sum of w I(a, b), from 2-D blocks of small means and gathered pairs."""
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, mid: _MidBlocks) -> None:
         self.n = n
         # The terms of the sum in the order they arise, added in that order by total(): the
-        # pmf-block parts are filled in later (``_MidBlocks``), with the same value and place.
+        # pmf-block parts are filled in later (by ``mid``, a :class:`_MidBlocks` that other sums
+        # may share), with the same value and place.
         self.parts: list[float] = []
-        self.mid = _MidBlocks(n, self.parts)
+        self.mid = mid
         self.pending: dict[str, list[tuple[NDArray, NDArray, NDArray]]] = {"series": [], "sums": []}
         self.count = {"series": 0, "sums": 0}
 
@@ -232,6 +263,7 @@ class _PairSums:
             cells = (slice(i[0], i[-1] + 1), slice(j[0], j[-1] + 1))
             top = float(np.max(mean[cells], where=mid[cells], initial=0.0))
             self.mid.add(
+                self.parts,
                 r[cells[0]],
                 c[cells[1]],
                 centre[cells[0]],
@@ -288,10 +320,13 @@ class _PairSums:
         self.pending[name], self.count[name] = [], 0
         self.parts.append(float(w @ pair_information(a, b, self.n)))
 
-    def total(self) -> float:
+    def flush_pairs(self) -> None:
+        """The gathered pairs' parts (after every block of this sum was added)."""
         self._flush("series")
         self._flush("sums")
-        self.mid.flush()
+
+    def total(self) -> float:
+        """The sum of the parts (after :meth:`flush_pairs` and the flush of ``mid``)."""
         total = 0.0
         for part in self.parts:  # one by one, in order: the sum of the block-by-block code
             total += part
@@ -417,18 +452,19 @@ class _MidBlocks:
     The blocks are gathered and their cells stepped together (one vector operation a step
     over the cells of all of them, each cell from its own block's window end), every cell by
     the same operations as block by block, so the values are the same to the bit; each
-    block's part sum(w E[bd0]) / N goes to its place in ``parts``."""
+    block's part sum(w E[bd0]) / N goes to its place in its sum's ``parts`` (the blocks of
+    several sums may be stepped together: ``information_sums``)."""
 
-    def __init__(self, n: int, parts: list[float]) -> None:
+    def __init__(self, n: int) -> None:
         self.n = n
-        self.parts = parts
         self.blocks: list[tuple] = []
         self.cells = 0
 
-    def add(self, s, l, centre, mean, top, mid, weights, total):
-        """A block, whose part is ``total`` + its pmf sums (filled in by :meth:`flush`)."""
-        self.parts.append(total)
-        self.blocks.append((s, l, centre, mean, top, mid, weights, len(self.parts) - 1))
+    def add(self, parts, s, l, centre, mean, top, mid, weights, total):
+        """A block, whose part in ``parts`` is ``total`` + its pmf sums (filled in by
+        :meth:`flush`)."""
+        parts.append(total)
+        self.blocks.append((s, l, centre, mean, top, mid, weights, (parts, len(parts) - 1)))
         self.cells += np.count_nonzero(mid)
         if self.cells >= _MID_CELLS:
             self.flush()
@@ -466,27 +502,12 @@ class _MidBlocks:
         sf, lf = sf.astype(np.float64)[order], lf.astype(np.float64)[order]
         end, row = end[order], row[order]
         rest = (float(n) + 1.0) - (sf + lf)  # N - s - l + 1 >= N/2 + 1
-        active = np.searchsorted(-end, -np.arange(steps), "left")  # the cells whose end is > k
-        starting = np.searchsorted(-end, -np.arange(steps), "right")  # ... >= k
         sums = np.empty((2, len(sf)))  # E[bd0(X, m)] and the mass, unnormalized
-        ratio, other = np.empty(len(sf)), np.empty(len(sf))
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            for k in range(steps - 1, -1, -1):
-                m, new = int(active[k]), int(starting[k])
-                if new > m:  # the cells whose window ends at k
-                    by_row[k].take(row[m:new], out=sums[0, m:new], mode="clip")
-                    sums[1, m:new] = 1.0
-                if not m:
-                    continue
-                row_factors[k].take(row[:m], out=ratio[:m], mode="clip")
-                np.subtract(lf[:m], k, out=other[:m])
-                ratio[:m] *= other[:m]
-                np.add(rest[:m], float(k), out=other[:m])
-                ratio[:m] /= other[:m]
-                sums[:, :m] *= ratio[:m]
-                by_row[k].take(row[:m], out=other[:m], mode="clip")
-                sums[0, :m] += other[:m]
-                sums[1, :m] += 1.0
+            if steps * len(sf) <= _MID_STEP_CELLS:
+                _horner_few(sums, steps, end, row_factors, by_row, row, lf, rest)
+            else:
+                _horner(sums, steps, end, row_factors, by_row, row, lf, rest)
         # E[bd0(X, m)] - bd0(mu, m) on every block's cells, row after row, then each part.
         mean = np.concatenate([block[3].ravel() for block in blocks])
         width = np.array([block[3].shape[1] for block in blocks])
@@ -506,10 +527,61 @@ class _MidBlocks:
         values = np.where(mid, values, 0.0)
         values *= weights
         for block, first in zip(blocks, firsts, strict=True):
-            shape, part = block[5].shape, block[7]
-            total = self.parts[part]
+            shape, (parts, part) = block[5].shape, block[7]
+            total = parts[part]
             total += float(np.sum(values[first : first + shape[0] * shape[1]].reshape(shape)))
-            self.parts[part] = total / n
+            parts[part] = total / n
+
+
+def _horner(sums, steps, end, row_factors, by_row, row, lf, rest):
+    """The Horner steps of ``_MidBlocks.flush`` (cells sorted by their window's ``end``, the
+    longest first) from the longest window down, one vector operation a step over the cells
+    still stepping (a prefix)."""
+    active = np.searchsorted(-end, -np.arange(steps), "left")  # the cells whose end is > k
+    starting = np.searchsorted(-end, -np.arange(steps), "right")  # ... >= k
+    ratio, other = np.empty(len(lf)), np.empty(len(lf))
+    for k in range(steps - 1, -1, -1):
+        m, new = int(active[k]), int(starting[k])
+        if new > m:  # the cells whose window ends at k
+            by_row[k].take(row[m:new], out=sums[0, m:new], mode="clip")
+            sums[1, m:new] = 1.0
+        if not m:
+            continue
+        row_factors[k].take(row[:m], out=ratio[:m], mode="clip")
+        np.subtract(lf[:m], k, out=other[:m])
+        ratio[:m] *= other[:m]
+        np.add(rest[:m], float(k), out=other[:m])
+        ratio[:m] /= other[:m]
+        sums[:, :m] *= ratio[:m]
+        by_row[k].take(row[:m], out=other[:m], mode="clip")
+        sums[0, :m] += other[:m]
+        sums[1, :m] += 1.0
+
+
+def _horner_few(sums, steps, end, row_factors, by_row, row, lf, rest):
+    """:func:`_horner` for few cells and steps (small inputs, where numpy's cost per call is
+    most of it): every step's ratios and terms first, as 2-D arrays (each element by the same
+    operations), then two operations a step over all the cells, the terms of a cell 0 above its
+    window's end (so its sums stay 0 until its end: 0 ratio + term is the term itself, every
+    ratio being finite). The same bits."""
+    k = np.arange(float(steps))[:, None]
+    ratio = np.empty((steps, 2, len(lf)))  # each step's ratio, for both sums
+    row_factors.take(row, axis=1, out=ratio[:, 0], mode="clip")
+    ratio[:, 0] *= lf - k
+    ratio[:, 0] /= rest + k
+    ratio[:, 1] = ratio[:, 0]
+    terms = np.ones((steps, 2, len(lf)))  # bd0(x, m) to the first sum, 1 to the mass
+    by_row.take(row, axis=1, out=terms[:, 0], mode="clip")
+    np.copyto(terms, 0.0, where=(k > end)[:, None, :])  # 0 above each cell's end
+    # Flat rows (no broadcasting a step), made once: numpy's cost per call is the cost here.
+    flat = sums.reshape(-1)
+    flat.fill(0.0)
+    multiply, add = np.multiply, np.add
+    for step_ratio, step_terms in zip(
+        list(ratio.reshape(steps, -1)[::-1]), list(terms.reshape(steps, -1)[::-1]), strict=True
+    ):
+        multiply(flat, step_ratio, out=flat)
+        add(flat, step_terms, out=flat)
 
 
 def _deviance_in_blocks(x, m, firsts):

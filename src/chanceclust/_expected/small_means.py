@@ -29,6 +29,10 @@ SMALL_MEAN = 1.0
 # Truncation target: the first omitted term against E[X log X] (as the series in 1/mean).
 _TOLERANCE = 1e-17
 _MAX_ORDER = 19  # 2.53 / 20! < 1e-17: enough at mu = 1
+# Up to this many elements the running products of the series' factors are formed by numpy's
+# accumulate over a 2-D array of all the factors (few calls: small blocks); beyond, step by
+# step (accumulate runs ~2x slower an element). Both give the same bits.
+_ACCUMULATE = 2048
 
 
 @lru_cache(maxsize=1)
@@ -69,14 +73,25 @@ def _row_factors(s: NDArray[np.float64], n: int, rho: NDArray[np.float64] | floa
     N - j, j < k, positive."""
     d = newton_differences()
     s = np.asarray(s, dtype=np.float64)
-    out = np.empty((len(s), order - 1))
+    factors = np.empty((len(s), order - 1))
     factor = s * (1.0 / (float(n) * rho))
     factor *= (s - 1.0) * (1.0 / (2.0 * (float(n) - 1.0) * rho))
-    out[:, 0] = factor * d[2]
+    if len(s) * order <= _ACCUMULATE:
+        # Every step's factor in one 2-D array, then their running products by numpy's
+        # accumulate (one after the other, as the loop below): the same bits in a few calls.
+        rho = np.asarray(rho, dtype=np.float64)
+        steps = np.arange(3.0, order + 1.0)
+        scale = 1.0 / (steps * (float(n) - (steps - 1.0)) * (rho[:, None] if rho.ndim else rho))
+        factors[:, 0] = factor
+        np.multiply(np.subtract.outer(s, steps - 1.0), scale, out=factors[:, 1:])
+        np.multiply.accumulate(factors, axis=1, out=factors)
+        factors *= d[2 : order + 1]
+        return factors
+    factors[:, 0] = factor * d[2]
     for k in range(3, order + 1):
         factor *= (s - (k - 1.0)) * (1.0 / (k * (float(n) - (k - 1.0)) * rho))
-        out[:, k - 2] = factor * d[k]
-    return out
+        factors[:, k - 2] = factor * d[k]
+    return factors
 
 
 def _falling_powers(l: NDArray[np.float64], rho: NDArray[np.float64] | float, order: int):
@@ -85,6 +100,10 @@ def _falling_powers(l: NDArray[np.float64], rho: NDArray[np.float64] | float, or
     lam = np.asarray(l, dtype=np.float64) * rho
     out = np.empty((order - 1, len(lam)))
     out[0] = lam * (lam - rho)
+    if len(lam) * order <= _ACCUMULATE:  # as in _row_factors: the loop's bits, few calls
+        steps = np.multiply.outer(np.arange(2.0, order), np.broadcast_to(rho, lam.shape))
+        np.subtract(lam, steps, out=out[1:])
+        return np.multiply.accumulate(out, axis=0, out=out)
     for k in range(3, order + 1):
         out[k - 2] = out[k - 3] * (lam - (k - 1) * rho)
     return out
