@@ -58,7 +58,8 @@ def test_order_and_batching_do_not_change_values():
         np.testing.assert_allclose(kernel.pair_information(b, a, n), together, rtol=1e-14)
 
 
-@pytest.mark.parametrize("n", [50, 1000, 10**5, 10**7])
+@pytest.mark.parametrize("n", [50, 1000, pytest.param(10**5, marks=pytest.mark.slow),
+                               pytest.param(10**7, marks=pytest.mark.slow)])  # ~10-20 s each
 def test_grouped_route_agrees_with_general_route(n):
     """Thousands of random size pairs (log-uniform sizes, both routes, blocks of
     every shape): the two independent evaluations agree, and nothing is NaN."""
