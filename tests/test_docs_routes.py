@@ -38,6 +38,12 @@ NOT_SWITCHES: dict[str, str] = {
                                        "(memory; the same bits at any size: "
                                        "tests/_expected/test_size_pairs_mid_batches.py)",
     "_expected.deviance_series._BLOCK": "block size of the series' monomials (memory)",
+    "_expected.size_pairs._MID_STEP_CELLS": "pmf-block steps formed first or one at a time "
+                                           "(speed; the same bits: tests/_expected/"
+                                           "test_size_pairs_batches.py)",
+    "_expected.small_means._ACCUMULATE": "running products by accumulate or by a loop "
+                                        "(speed; the same bits: tests/_expected/"
+                                        "test_size_pairs_batches.py)",
     "_expected.mi_variance._GRID": "block size of the pair grids (memory)",
     "_expected.mi_variance._NEGLIGIBLE_INVERSE": "sizes expected fewer than 1e-30 times are "
                                                "left out of the size moments (a cut-off, "

@@ -429,6 +429,62 @@ class _Dense(_Batch):
         return np.maximum(both - joint, 0.0)
 
 
+class _LeftOut(_Batch):
+    """The jackknife's tables of :func:`_left_out_values`: the observed table with one element
+    of cell k left out, for each k of ``cells`` (a slice of them), from the observed sums
+    updated in closed form: the pair counts exactly (C(x, 2) - C(x - 1, 2) = x - 1), the
+    margins by one subtraction, and the joint entropy log n - T_k / n with T_k the observed
+    sum of x log x plus the one cell's change (x - 1) log(x - 1) - x log x."""
+
+    def __init__(self, n: int, n11: NDArray[np.int64], mi: NDArray[np.float64],
+                 sizes_true: NDArray[np.int64], sizes_pred: NDArray[np.int64]) -> None:  # fmt: skip
+        none = np.zeros(0, dtype=np.int64)
+        super().__init__(n, none, none, np.ones(len(n11), dtype=np.int64), 1, sizes_true,
+                         sizes_pred)  # fmt: skip
+        self.n11, self.mi = n11, mi  # (set ahead of _Batch's cached properties)
+
+
+def _left_out_values(options: _Options, cells: _Cells, counts: NDArray[np.int64]
+                     ) -> NDArray[np.float64] | None:  # fmt: skip
+    """The jackknife of ARI or AMI under perm (the cells' route) without evaluating its tables
+    cell by cell: O(K_A + K_B) a left-out cell where :func:`_jackknife` takes O(C). The joint
+    entropy of a table within ~ulp(N log N) / N of ``entropy_values``' sum over its cells
+    (docs/math.md#math-bootstrap; tests/test_bootstrap.py compares both). None (the caller
+    evaluates every table) for the other measures, or where a cell holds more than N / 2
+    elements (``entropy_values`` takes log1p there)."""
+    n = int(counts.sum())
+    if cells.route not in ("ari", "ami") or n < 3 or 2 * int(counts.max()) > n - 1:
+        return None
+    k_true, k_pred = cells.shape
+    size_true = _sums(counts[None], cells.rows, k_true)[0]
+    size_pred = _sums(counts[None], cells.cols, k_pred)[0]
+    x = counts.astype(np.float64)
+    xlogx = x * np.log(x)
+    less = np.where(counts > 1, (x - 1) * np.log(np.maximum(x - 1, 1.0)), 0.0)
+    total = math.fsum(xlogx.tolist())
+    n11 = int(_pairs(counts).sum()) - (counts - 1)
+    out = []
+    for first in range(0, len(counts), max(1, _BATCH_CELLS // (k_true + k_pred))):
+        part = slice(first, min(len(counts), first + max(1, _BATCH_CELLS // (k_true + k_pred))))
+        index = np.arange(part.stop - part.start)
+        sizes_true = np.repeat(size_true[None], index.size, axis=0)
+        sizes_true[index, cells.rows[part]] -= 1
+        sizes_pred = np.repeat(size_pred[None], index.size, axis=0)
+        sizes_pred[index, cells.cols[part]] -= 1
+        joint = math.log(n - 1) - (total + (less[part] - xlogx[part])) / (n - 1)
+        both = entropy_values(sizes_true, n - 1) + entropy_values(sizes_pred, n - 1)
+        batch = _LeftOut(n - 1, n11[part], np.maximum(both - joint, 0.0), sizes_true,
+                         sizes_pred)  # fmt: skip
+        if cells.route == "ari":
+            kernel = options.measure.batch(cells.table,
+                                           options.setting.sides_of_table(cells.table),
+                                           options.average_method)  # fmt: skip
+            out.append(np.asarray(kernel(batch), dtype=np.float64))
+        else:
+            out.append(_ami_values(batch, cells, options.setting, options.average_method))
+    return np.concatenate(out)
+
+
 def _ami_values(batch: _Batch, cells: _Cells, setting: Setting, method: str
                 ) -> NDArray[np.float64]:  # fmt: skip
     """AMI under perm of every sample of ``batch``, each adjusted with its own sizes: MI of
@@ -530,7 +586,7 @@ def _resample(counts: NDArray[np.int64], options: _Options,
               gaussian: _Gaussian | None = None) -> NDArray[np.float64]:  # fmt: skip
     """``evaluate`` of every bootstrap table: multinomial draws of N over the cells with
     probabilities n_ij / N, block b of ``_BLOCK`` resamples by ``Generator(PCG64(seed_b))``
-    (``_block_seeds``). The values depend on ``rng`` only: not on ``batch`` (numpy draws the
+    (``_block_seeds``). The draws depend on ``rng`` only: not on ``batch`` (numpy draws the
     rows of a block one after the other), nor on the threads that draw the blocks. With
     ``gaussian``, its draws (the multinomial's normal approximation on the large cells)."""
     n = int(counts.sum())
@@ -767,15 +823,19 @@ def _warn_if_shifted(theta_b: NDArray[np.float64], theta: float) -> None:
 
 
 def _bootstrap(counts: NDArray[np.int64], theta: float, options: _Options,
-               evaluate: Callable[[NDArray[np.int64]], NDArray[np.float64]], alternative: str
+               evaluate: Callable[[NDArray[np.int64]], NDArray[np.float64]], alternative: str,
+               left_out: Callable[[], NDArray[np.float64] | None] = lambda: None,
                ) -> tuple[NDArray[np.float64], ConfidenceInterval, str]:  # fmt: skip
     """The bootstrap distribution of the cells ``counts``, its interval around ``theta``,
-    and how it was drawn ("multinomial", or "normal": ``_Gaussian``)."""
+    and how it was drawn ("multinomial", or "normal": ``_Gaussian``). The jackknife's values
+    come from ``left_out`` where it gives them, else by evaluating each of its tables."""
     held: list[NDArray[np.float64]] = []
 
     def jack() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
         if not held:
-            held.append(_jackknife(counts, options.batch, evaluate))
+            values = left_out()
+            held.append(_jackknife(counts, options.batch, evaluate) if values is None
+                        else values)  # fmt: skip
         return held[0], counts
 
     gaussian = _gaussian(counts, options, alternative, jack)
@@ -844,11 +904,12 @@ def confidence_interval(
         each end at level ``confidence_level``.
     batch : int, optional
         Resamples evaluated at once (default: about 4 million cells' worth); the result
-        does not depend on it.
+        depends on it through rounding only (~1e-15 relative: AMI's E[MI] of a batch's
+        distinct size pairs may round otherwise).
     rng : None, int or numpy.random.Generator
         The resamples are drawn in blocks of 512, block b by ``Generator(PCG64(seed_b))``
         with seed_b the b-th child of a ``SeedSequence`` seeded by four integers drawn from
-        ``rng``; large jobs draw the blocks in parallel threads. The values depend on ``rng``
+        ``rng``; large jobs draw the blocks in parallel threads. The draws depend on ``rng``
         only (not on ``batch`` or the number of threads).
     resampling : {"auto", "multinomial"}, default="auto"
         "multinomial" draws every resample exactly. "auto" does too, except for large jobs
@@ -879,7 +940,8 @@ def confidence_interval(
     -----
     Cost: n_resamples multinomial draws over the C non-zero cells (numpy draws C binomials
     each), plus, for the adjusted measures, the model's constants per resample (E[MI] under
-    perm is the dominant cost: benchmarks/bootstrap_timing.py); BCa adds C evaluations.
+    perm is the dominant cost: benchmarks/bootstrap_timing.py); BCa adds C evaluations
+    (for ARI and AMI under perm, closed-form updates of the observed table's sums).
 
     Examples
     --------
@@ -910,7 +972,9 @@ def confidence_interval(
         return _values(options, cells, counts)
 
     theta = float(evaluate(table.counts[None])[0])
-    theta_b, interval, drawn = _bootstrap(table.counts, theta, options, evaluate, alternative)
+    theta_b, interval, drawn = _bootstrap(
+        table.counts, theta, options, evaluate, alternative,
+        lambda: _left_out_values(options, cells, table.counts))
     return ConfidenceIntervalResult(interval, theta_b, float(np.std(theta_b, ddof=1)), theta,
                                     options.measure.name, options.method,
                                     options.level, drawn)  # fmt: skip
