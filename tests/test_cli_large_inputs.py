@@ -112,6 +112,19 @@ def _pairwise_files(folder, m=5, n=40):
     return paths, labels
 
 
+def test_heatmap_of_long_file_names(capsys, tmp_path):
+    """Labels as long as paths get (here ~200 characters): the heatmap grows to them and is
+    written with no warning (matplotlib's tight_layout warned, which -W error made exit 1)."""
+    pytest.importorskip("matplotlib")
+    folder = tmp_path / ("d" * 180)
+    folder.mkdir()
+    paths, _ = _pairwise_files(folder)
+    png = tmp_path / "long.png"
+    status, _, err = _run(capsys, ["pairwise", *paths, "--heatmap", str(png), "-q"])
+    assert status == 0, err
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_pairwise_tsv_equals_library(capsys, tmp_path, jobs):
     paths, labels = _pairwise_files(tmp_path)

@@ -193,9 +193,8 @@ def _heatmap(result: Any, path: str) -> None:
     ax.set_yticks(range(len(rows)), [result.names[i] for i in rows], fontsize=6)
     label = result.measure + ("" if result.model is None else f" ({result.model})")
     fig.colorbar(image, ax=ax, label=label)
-    fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=150)
+    try:  # bbox "tight" grows the canvas to the labels (tight_layout warns on long names)
+        fig.savefig(path, dpi=150, bbox_inches="tight")
     except OSError as error:  # an unwritable --heatmap path is the user's, not a bug
         raise InvalidFileError(path, None, f"cannot write --heatmap: {error.strerror or error}"
                                ) from None
