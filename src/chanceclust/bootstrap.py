@@ -381,14 +381,8 @@ def _values(options: _Options, cells: _Cells, counts: NDArray[np.int64]) -> NDAr
         tables = (_resampled_table(cells, n, *row) for row in rows)
         return np.array([measure.table(table, options.setting.sides_of_table(table), method)
                          for table in tables], dtype=np.float64)  # fmt: skip
-    if cells.route == "ari":
-        # ARI under perm is exact in the pair counts: its kernel needs no sizes (E[RI] is
-        # n11's expectation given each sample's own margins, formed from its pair counts).
-        kernel = measure.batch(cells.table, options.setting.sides_of_table(cells.table), method)
-        return np.asarray(kernel(_Dense(n, counts, sizes_true, sizes_pred)), dtype=np.float64)
-    if cells.route == "ami":
-        return _ami_values(_Dense(n, counts, sizes_true, sizes_pred), cells, options.setting,
-                           method)  # fmt: skip
+    if cells.route:
+        return _perm_values(options, cells, _Dense(n, counts, sizes_true, sizes_pred))
     used = counts > 0
     codes = np.broadcast_to(cells.rows * k_pred + cells.cols, counts.shape)
     batch = _Batch(n, counts[used], codes[used].astype(np.int64), used.sum(axis=1),
@@ -404,6 +398,17 @@ def _values(options: _Options, cells: _Cells, counts: NDArray[np.int64]) -> NDAr
         kernel = measure.batch(table, options.setting.sides_of_table(table), method)
         out[rows] = kernel(_Rows(batch, np.asarray(rows)))
     return out
+
+
+def _perm_values(options: _Options, cells: _Cells, batch: _Batch) -> NDArray[np.float64]:
+    """ARI or AMI under perm (the cells' route) of every table of ``batch``."""
+    if cells.route == "ari":
+        # ARI under perm is exact in the pair counts: its kernel needs no sizes (E[RI] is
+        # n11's expectation given each sample's own margins, formed from its pair counts).
+        kernel = options.measure.batch(cells.table, options.setting.sides_of_table(cells.table),
+                                       options.average_method)  # fmt: skip
+        return np.asarray(kernel(batch), dtype=np.float64)
+    return _ami_values(batch, cells, options.setting, options.average_method)
 
 
 class _Dense(_Batch):
@@ -463,25 +468,18 @@ def _left_out_values(options: _Options, cells: _Cells, counts: NDArray[np.int64]
     less = np.where(counts > 1, (x - 1) * np.log(np.maximum(x - 1, 1.0)), 0.0)
     total = math.fsum(xlogx.tolist())
     n11 = int(_pairs(counts).sum()) - (counts - 1)
-    out = []
-    for first in range(0, len(counts), max(1, _BATCH_CELLS // (k_true + k_pred))):
-        part = slice(first, min(len(counts), first + max(1, _BATCH_CELLS // (k_true + k_pred))))
-        index = np.arange(part.stop - part.start)
-        sizes_true = np.repeat(size_true[None], index.size, axis=0)
+    out, first = [], 0
+    for size in _batches(len(counts), k_true + k_pred, None):
+        part, index = slice(first, first + size), np.arange(size)
+        first += size
+        sizes_true = np.repeat(size_true[None], size, axis=0)
         sizes_true[index, cells.rows[part]] -= 1
-        sizes_pred = np.repeat(size_pred[None], index.size, axis=0)
+        sizes_pred = np.repeat(size_pred[None], size, axis=0)
         sizes_pred[index, cells.cols[part]] -= 1
         joint = math.log(n - 1) - (total + (less[part] - xlogx[part])) / (n - 1)
         both = entropy_values(sizes_true, n - 1) + entropy_values(sizes_pred, n - 1)
-        batch = _LeftOut(n - 1, n11[part], np.maximum(both - joint, 0.0), sizes_true,
-                         sizes_pred)  # fmt: skip
-        if cells.route == "ari":
-            kernel = options.measure.batch(cells.table,
-                                           options.setting.sides_of_table(cells.table),
-                                           options.average_method)  # fmt: skip
-            out.append(np.asarray(kernel(batch), dtype=np.float64))
-        else:
-            out.append(_ami_values(batch, cells, options.setting, options.average_method))
+        out.append(_perm_values(options, cells, _LeftOut(
+            n - 1, n11[part], np.maximum(both - joint, 0.0), sizes_true, sizes_pred)))
     return np.concatenate(out)
 
 
