@@ -227,3 +227,20 @@ def test_the_table_route_is_a_route_of_the_same_measure():
         y = np.repeat(np.tile(np.arange(2), 3), cells.ravel())
         want.add(round(MEASURES["nmi"].function(x, y), 12))
     assert {round(v, 12) for v in null} == want
+
+
+@pytest.mark.parametrize(("a", "b"), [([0] * 8, [0] * 8), ([0] * 8, [0, 1] * 4),
+                                      ([0, 1, 1, 2, 2, 2], [0] * 6)])  # fmt: skip
+def test_a_single_row_or_column_is_its_one_table(a, b, monkeypatch):
+    """One cluster on a side: the one table with the margins, and no draw (scipy's Patefield
+    returns wrong cells there, so it is not called)."""
+    _force_tables(monkeypatch)
+    for model, one_sided in (("perm", False), ("num", True), ("num", False)):
+        setup = _setup("ri", a, b, model, one_sided)
+        assert _draws_tables(setup)
+        gen = np.random.default_rng(0)
+        null = _null(setup, 5, gen, None)
+        if model == "perm":
+            assert np.array_equal(null, np.full(5, setup.statistic))
+            assert gen.integers(2**62) == np.random.default_rng(0).integers(2**62)
+        assert np.all((null >= 0) & (null <= 1))

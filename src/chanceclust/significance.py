@@ -7,10 +7,13 @@ sizes (perm), the number of clusters (num) or only the number of elements
 (all) of the observed clusterings. It is sampled exactly with
 :mod:`chanceclust.samplers`.
 
-Built-in measures (by name) are evaluated on whole batches of samples at
-once from vectorized contingency tables, by the same formula functions as the
-single-pair measures (:mod:`chanceclust.measures`, :mod:`chanceclust.adjusted`);
-any callable ``f(labels_true, labels_pred) -> float`` is accepted and called
+Built-in measures (by name) depend on the contingency table alone: their null tables are
+drawn from the observed table's margins where that costs less than N labels (the table
+route: a drawn side's sizes, then Patefield's sampler; docs/math.md#math-significance), else
+counted from drawn labels, and evaluated on whole batches of samples at once, by the same
+formula functions as the single-pair measures (:mod:`chanceclust.measures`,
+:mod:`chanceclust.adjusted`); labels on a device are counted there and never copied. Any
+callable ``f(labels_true, labels_pred) -> float`` is accepted and called
 once per sample, on int64 code arrays 0..K-1 for the observed pair and the
 null samples alike. Results do not depend on the internal batch size: the samples are
 drawn one after the other from ``rng``.
@@ -671,13 +674,18 @@ def _null_of_tables(
     out = np.empty(n_resamples, dtype=np.float64)
     cache: dict[Any, Any] = {}
 
-    def table(rows: NDArray[np.int64], cols: NDArray[np.int64], size: int | None) -> Any:
-        return random_table.rvs(rows, cols, size=size, method="patefield", random_state=gen)
+    def table(rows: NDArray[np.int64], cols: NDArray[np.int64], size: int) -> NDArray[np.int64]:
+        if rows.size == 1 or cols.size == 1:  # one table: scipy 1.17's Patefield returns
+            # wrong cells for a single row or column (e.g. [[-33]] for [8], [8])
+            only = cols[None, :] if rows.size == 1 else rows[:, None]
+            return np.broadcast_to(only, (size, rows.size, cols.size))
+        drawn = random_table.rvs(rows, cols, size=size, method="patefield", random_state=gen)
+        return np.asarray(drawn, dtype=np.int64)  # (float64 tables before scipy 1.11)
 
     for start in range(0, n_resamples, batch):
         m = min(batch, n_resamples - start)
         if draw_true is None and draw_pred is None:  # perm: m tables of the same margins
-            tables = np.asarray(table(row_sums, col_sums, m), dtype=np.int64)
+            tables = table(row_sums, col_sums, m)
             sizes_true, sizes_pred = row_sums[None], col_sums[None]
         else:  # a random side: its sizes, then the table, one sample after the other
             tables = np.empty((m, k_a, k_b), dtype=np.int64)
@@ -686,7 +694,7 @@ def _null_of_tables(
             for i in range(m):
                 rows = row_sums if draw_true is None else draw_true(gen)
                 cols = col_sums if draw_pred is None else draw_pred(gen)
-                tables[i] = table(rows, cols, None)
+                tables[i] = table(rows, cols, 1)[0]
                 if draw_true is not None:
                     sizes_true[i] = rows
                 if draw_pred is not None:
@@ -767,14 +775,16 @@ def null_distribution(
 
     Notes
     -----
-    Named measures are computed from contingency tables built for a whole
-    batch at once (one ``bincount``, or one sort per sample when the tables
-    are large and sparse), O(N) per sample, by the formula functions the
-    library's single-pair measures call: the values agree with them to the
-    summation order of the cells (~1e-15), exactly for identical partitions
-    and degenerate tables. Under perm the named measures
-    keep ``labels_true`` fixed even when two-sided, since the law of the table
-    is the same.
+    Named measures depend on the table alone, whose law given both sides' sizes is the
+    Fisher-Freeman-Halton law under every model: where 8 K_A K_B (+ 3000 when a side's sizes
+    are drawn, num) <= N, each null table is drawn from the margins (a drawn side's sizes,
+    then Patefield's sampler, O(K_A K_B)); else N labels are drawn and counted (O(N), a kept
+    ``labels_true`` being its labels repeated by size; always under all, whose K varies)
+    (docs/math.md#math-significance). The tables of a batch are evaluated at once by the
+    formula functions the library's single-pair measures call: the values agree with them to
+    the summation order of the cells (~1e-15), exactly for identical partitions and
+    degenerate tables. Under perm the named measures keep ``labels_true``'s sizes even when
+    two-sided, since the law of the table is the same.
 
     Examples
     --------
@@ -1034,8 +1044,8 @@ def significance_test(
     (Phipson and Smyth 2010): valid (P(p <= alpha) <= alpha under the null)
     and never 0, so the smallest p-value is 1 / (n_resamples + 1). Null values
     within 100 eps |statistic| of the statistic (relative, as in SciPy) count as ties.
-    Cost: O(N) per random pair (:func:`null_distribution`); the smallest
-    attainable p-value, 1 / (n_resamples + 1), sets how many are needed.
+    Cost: O(N), or O(K_A K_B) where smaller, per random pair (:func:`null_distribution`); the
+    smallest attainable p-value, 1 / (n_resamples + 1), sets how many are needed.
 
     The exact route: P(S >= s) ("greater"), P(S <= s) ("less") or
     min(1, 2 min(P(S >= s), P(S <= s))) ("two-sided") for S the pair count n11
@@ -1350,7 +1360,7 @@ def monte_carlo_adjusted(
     Notes
     -----
     See :meth:`SignificanceTestResult.adjusted`.
-    Cost: O(N) per random pair (:func:`null_distribution`).
+    Cost: O(N), or O(K_A K_B) where smaller, per random pair (:func:`null_distribution`).
 
     Examples
     --------
