@@ -98,8 +98,8 @@ _GATHER_BY_SAMPLE = 64
 #: tables are drawn from their margins where K_A K_B * TABLE_CELL_COST (+ TABLE_CALL_COST
 #: per sample where a side's sizes are drawn: scipy's call) <= N, in elements permuted and
 #: counted (benchmarks/results.d/device.md measured the ratios).
-TABLE_CELL_COST = 8
-TABLE_CALL_COST = 3000
+TABLE_CELL_COST = 6
+TABLE_CALL_COST = 2000
 #: The routes of significance_test: sampling the null law, summing it exactly, or the gamma
 #: law with the exact mean and variance of MI.
 METHODS = ("monte-carlo", "exact", "gamma")
@@ -776,7 +776,7 @@ def null_distribution(
     Notes
     -----
     Named measures depend on the table alone, whose law given both sides' sizes is the
-    Fisher-Freeman-Halton law under every model: where 8 K_A K_B (+ 3000 when a side's sizes
+    Fisher-Freeman-Halton law under every model: where 6 K_A K_B (+ 2000 when a side's sizes
     are drawn, num) <= N, each null table is drawn from the margins (a drawn side's sizes,
     then Patefield's sampler, O(K_A K_B)); else N labels are drawn and counted (O(N), a kept
     ``labels_true`` being its labels repeated by size; always under all, whose K varies)
