@@ -762,8 +762,9 @@ def null_distribution(
     rng : None, int or numpy.random.Generator, optional
         Source of randomness.
     batch : int, optional
-        Random pairs evaluated together: memory is O(``batch`` * N); the values do not
-        depend on it.
+        Random pairs evaluated together: memory is O(``batch`` * N), or
+        O(``batch`` * K_A K_B) for tables drawn from their margins; the values do not depend
+        on it.
     progress : callable, optional
         Called as ``progress(done, n_resamples)`` after each batch (e.g. a progress bar).
     %(unassigned)s
@@ -1021,8 +1022,9 @@ def significance_test(
     n_resamples : int, default=9999
         Number of random pairs drawn, i.e. of values of the null distribution.
     batch : int, optional
-        Random pairs evaluated together: memory is O(``batch`` * N); the result does
-        not depend on it.
+        Random pairs evaluated together: memory is O(``batch`` * N), or
+        O(``batch`` * K_A K_B) for tables drawn from their margins; the result does not
+        depend on it.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness: the same seed gives the same result.
     progress : callable, optional
