@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chanceclust import significance
 from chanceclust._models import AllSide as All
 from chanceclust._models import FixedSide as Fixed
 from chanceclust._models import NumSide as Num
-from chanceclust import significance
 from chanceclust._registry import MEASURES
 from chanceclust.significance import _batch_tables, _setup, _sized_samplers, null_distribution
 

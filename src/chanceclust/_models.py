@@ -267,7 +267,7 @@ class AllSide:
     def size_sampler(self) -> None:
         """None: Stam's sizes are a multinomial over u ~ N / ln N slots, and the K ~ N / ln N
         clusters make a table cost more than the labels (docs/math.md#math-significance)."""
-        return None
+        return
 
     def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> NDArray[np.int64]:
         return _draw_sized_rows(self.sized_sampler(), gen, out)

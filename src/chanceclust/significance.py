@@ -485,6 +485,8 @@ def _setup(
         statistic = float(evaluate(_table_batch(table))[0])
     else:
         evaluate = None
+        if codes_true is None or codes_pred is None:
+            raise InternalError("a callable measure without its codes")
         # The callable sees what the null samples are: int64 codes of the elements kept,
         # aligned (mappings, communities) and with the unassigned policy applied.
         statistic = float(measure(_as_codes(codes_true), _as_codes(codes_pred)))
