@@ -5,8 +5,8 @@ array-api-strict's test device ``Device("device1")`` refuses numpy's own convers
 answer at all shows the labels were not read on the host; a spy on ``to_host`` (the one
 place data leaves a device) and on DLPack exports shows that only arrays of table size (the
 cells, the K distinct labels of a side) cross. ``significance_test`` and the Monte Carlo
-calls draw their null samples on the host: their codes (not the labels) cross, as
-docs/guide/gpu.md says.
+calls of a named measure need the table alone; a callable measure is called on the codes,
+which cross (not the labels), as docs/guide/gpu.md says.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import chanceclust as cc
-from chanceclust import _tables, _validation
+from chanceclust import _tables, _validation, significance
 from chanceclust._models import MODELS
 from chanceclust._registry import MEASURES
 from chanceclust.exceptions import InvalidInputError
@@ -197,17 +197,48 @@ def test_partial_tables_of_device_chunks_merge_to_numpys(crossings, kind):
     assert small(crossings), crossings
 
 
-def test_significance_test_statistic_and_null(crossings):
-    """The observed statistic and the null equal numpy's; the null is drawn on the host,
-    so the N codes (not the labels) cross once."""
-    a, b = PAIRS["int64"]
-    for measure, model in (("ari", "perm"), ("ami", "num")):
-        got = cc.significance_test(measure, on_device(a), on_device(b), model=model,
-                                   n_resamples=30, rng=5)  # fmt: skip
-        want = cc.significance_test(measure, a, b, model=model, n_resamples=30, rng=5)
-        assert got.statistic == want.statistic
-        assert got.pvalue == want.pvalue
-    assert {s for s in crossings if s and s[0] >= N} == {(N,)}  # codes, once per side
+@pytest.mark.parametrize("kind", list(PAIRS))
+def test_significance_test_statistic_and_null(crossings, monkeypatch, kind):
+    """The statistic, the null and the p-values equal numpy's, every model and side, both
+    routes of the null (tables from the margins; drawn codes with the reference labels
+    repeated by size): named measures need the table alone, so no array of N elements
+    crosses. A callable is called on codes: its N codes cross, once per side."""
+    a, b, da, db, policy = _case(kind)
+    calls = [("ari", "perm", False), ("ami", "perm", True), ("ari", "num", True),
+             ("nmi", "num", False), ("ami", "all", True), ("vi", "all", False),
+             ("ami", "num", True, "tables")]  # fmt: skip
+    for measure, model, one_sided, *tables in calls:
+        if tables:  # num's sizes drawn, then the tables (here N is below the call's cost)
+            monkeypatch.setattr(significance, "TABLE_CALL_COST", 0)
+        kw = {"model": model, "one_sided": one_sided, "unassigned": policy}
+        got = cc.significance_test(measure, da, db, n_resamples=30, rng=5, **kw)
+        want = cc.significance_test(measure, a, b, n_resamples=30, rng=5, **kw)
+        assert got.statistic == want.statistic, (measure, kw)
+        assert got.pvalue == want.pvalue, (measure, kw)
+        assert same(got.null_distribution, want.null_distribution), (measure, kw)
+        assert same(cc.null_distribution(measure, da, db, n_resamples=9, rng=1, **kw),
+                    cc.null_distribution(measure, a, b, n_resamples=9, rng=1, **kw))  # fmt: skip
+    assert same(cc.significance_test("ami", da, db, model="perm", method="gamma",
+                                     unassigned=policy).pvalue,
+                cc.significance_test("ami", a, b, model="perm", method="gamma",
+                                     unassigned=policy).pvalue)  # fmt: skip
+    x, y = np.tile([0, 0, 0, 1, 1, 2], 5), np.tile([0, 1, 1, 1, 0, 0], 5)  # a small table
+    assert same(cc.significance_test("ari", on_device(x), on_device(y), model="num",
+                                     one_sided=True, method="exact").pvalue,
+                cc.significance_test("ari", x, y, model="num", one_sided=True,
+                                     method="exact").pvalue)  # fmt: skip
+    got = cc.monte_carlo_adjusted("jaccard", da, db, model="num", n_resamples=20, rng=2,
+                                  unassigned=policy)  # fmt: skip
+    assert got == cc.monte_carlo_adjusted("jaccard", a, b, model="num", n_resamples=20, rng=2,
+                                          unassigned=policy)  # fmt: skip
+    assert small(crossings), crossings
+    crossings.clear()
+    vi = MEASURES["vi"].function
+    got = cc.null_distribution(vi, da, db, model="perm", n_resamples=5, rng=3, unassigned=policy)
+    assert same(got, cc.null_distribution(vi, a, b, model="perm", n_resamples=5, rng=3,
+                                          unassigned=policy))  # fmt: skip
+    big = {s for s in crossings if s and s[0] >= N}
+    assert big == {(N,)}, crossings  # the codes of the N elements (each side's)
 
 
 def _bincount(x, minlength=0):

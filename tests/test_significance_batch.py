@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chanceclust import significance
 from chanceclust._models import AllSide as All
 from chanceclust._models import FixedSide as Fixed
 from chanceclust._models import NumSide as Num
@@ -63,7 +64,7 @@ def test_fixed_pred_sizes_give_the_same_values(name):
     draw = setup.sides[1].sampler()
     gen = np.random.default_rng(1)
     preds = np.stack([draw(gen) for _ in range(30)]).astype(np.int32)
-    trues = setup.codes_true[None]
+    trues = setup.reference_codes()[None]
     per_row = setup.evaluate(_batch_tables(trues, preds.copy()))
     once = setup.evaluate(_batch_tables(trues, preds.copy(), fixed_pred=True))
     np.testing.assert_array_equal(once, per_row)
@@ -72,9 +73,10 @@ def test_fixed_pred_sizes_give_the_same_values(name):
 @pytest.mark.parametrize("one_sided", [False, True])
 @pytest.mark.parametrize("model", ["perm", "num", "all"])
 @pytest.mark.parametrize("name", ["ami", "ari", "nmi", "vi"])
-def test_null_is_the_one_at_a_time_evaluation(name, model, one_sided):
+def test_null_is_the_one_at_a_time_evaluation(name, model, one_sided, monkeypatch):
     """null_distribution = the samplers drawn one pair after the other, each table evaluated
-    alone (the definition the batch path must keep, for every batch size)."""
+    alone (the definition the batch path of codes must keep, for every batch size)."""
+    monkeypatch.setattr(significance, "_draws_tables", lambda s: False)  # the codes route
     rng = np.random.default_rng(2)
     a, b = rng.integers(0, 3, 40), rng.integers(0, 4, 40)
     setup = _setup(name, a, b, model, one_sided)
@@ -82,7 +84,7 @@ def test_null_is_the_one_at_a_time_evaluation(name, model, one_sided):
     gen = np.random.default_rng(7)
     want = []
     for _ in range(25):
-        true = setup.codes_true[None] if draw_true is None else draw_true(gen)[0][None]
+        true = setup.reference_codes()[None] if draw_true is None else draw_true(gen)[0][None]
         pred = draw_pred(gen)[0][None]
         want.append(setup.evaluate(_batch_tables(true.astype(np.int64), pred))[0])
     for batch in (None, 1, 6):

@@ -25,6 +25,7 @@ from chanceclust.significance import (
     _Batch,
     _batch_tables,
     _setup,
+    _table_batch,
     null_distribution,
     significance_test,
 )
@@ -179,7 +180,7 @@ def test_ties_with_the_observed_statistic_are_kept(monkeypatch):
     a = np.array([0, 0, 0, 1, 1, 1, 2, 2])
     b = np.array([0, 0, 1, 1, 1, 2, 2, 0])
     setup = _setup("mi", a, b, "perm", False)
-    _check(_batch_tables(setup.codes_true[None], setup.codes_pred[None]))  # the statistic's
+    _check(_table_batch(setup.table))  # the statistic's
     for alternative in ("greater", "less", "two-sided"):
         got = significance_test("ami", a, b, model="perm", n_resamples=2000, rng=3,
                                 alternative=alternative)  # fmt: skip

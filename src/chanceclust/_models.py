@@ -28,6 +28,8 @@ from chanceclust.exceptions import InternalError
 Sampler = Callable[[np.random.Generator], NDArray[np.int64]]
 #: A sampler that also returns the draw's cluster sizes by label (None where not known).
 SizedSampler = Callable[[np.random.Generator], tuple[NDArray[np.int64], NDArray[np.int64] | None]]
+#: A sampler of a clustering's cluster sizes by label, without its labels.
+SizeSampler = Callable[[np.random.Generator], NDArray[np.int64]]
 
 
 class Side(Protocol):
@@ -66,6 +68,10 @@ class Side(Protocol):
         """An exact sampler of the side's clusterings (docs/math.md#math-samplers)."""
     def sized_sampler(self) -> SizedSampler:
         """:meth:`sampler` with each draw's sizes by label (None where they are the side's)."""
+    def size_sampler(self) -> SizeSampler | None:
+        """An exact sampler of the cluster sizes alone (by label, the law of
+        :meth:`sized_sampler`'s sizes) at O(K) per draw, without the N labels; None where the
+        sizes cost about as much as the labels."""
     def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]
                   ) -> NDArray[np.int64] | None:
         """Fill the rows of ``out`` with draws, one after the other (the stream of as many
@@ -125,6 +131,10 @@ class FixedSide:
         draw = self.sampler()
         return lambda gen: (draw(gen), None)
 
+    def size_sampler(self) -> SizeSampler:
+        """The given sizes (no draw)."""
+        return lambda gen: self.sizes
+
     def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> None:
         """One ``permutation`` of int64 labels per row: numpy's Generator.permuted along axis 1
         draws the same stream for the whole batch, but is slower (numpy's shuffle is
@@ -178,17 +188,22 @@ class NumSide:
         return _labels_only(self.sized_sampler())
 
     def sized_sampler(self) -> SizedSampler:
-        n, k = self.n, self.k
-        labels = np.arange(k, dtype=np.int64)
-        rho = _surjection_rate(n, k)  # once per side, not per draw
+        labels = np.arange(self.k, dtype=np.int64)
+        draw_sizes = self.size_sampler()
 
         def draw_num(gen: np.random.Generator) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-            sizes = _surjection_sizes(n, k, gen, rho)
+            sizes = draw_sizes(gen)
             row = np.repeat(labels, sizes)
             gen.shuffle(row)  # int64: numpy's shuffle is fastest on 8-byte items
             return row, sizes
 
         return draw_num
+
+    def size_sampler(self) -> SizeSampler:
+        """The sizes of a uniform surjection (docs/math.md#math-samplers), O(K) a draw."""
+        n, k = self.n, self.k
+        rho = _surjection_rate(n, k)  # once per side, not per draw
+        return lambda gen: _surjection_sizes(n, k, gen, rho)
 
     def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> NDArray[np.int64]:
         return _draw_sized_rows(self.sized_sampler(), gen, out)
@@ -248,6 +263,11 @@ class AllSide:
             return rank[raw], counts[used]
 
         return draw_all
+
+    def size_sampler(self) -> None:
+        """None: Stam's sizes are a multinomial over u ~ N / ln N slots, and the K ~ N / ln N
+        clusters make a table cost more than the labels (docs/math.md#math-significance)."""
+        return
 
     def draw_rows(self, gen: np.random.Generator, out: NDArray[np.integer]) -> NDArray[np.int64]:
         return _draw_sized_rows(self.sized_sampler(), gen, out)

@@ -7,10 +7,13 @@ sizes (perm), the number of clusters (num) or only the number of elements
 (all) of the observed clusterings. It is sampled exactly with
 :mod:`chanceclust.samplers`.
 
-Built-in measures (by name) are evaluated on whole batches of samples at
-once from vectorized contingency tables, by the same formula functions as the
-single-pair measures (:mod:`chanceclust.measures`, :mod:`chanceclust.adjusted`);
-any callable ``f(labels_true, labels_pred) -> float`` is accepted and called
+Built-in measures (by name) depend on the contingency table alone: their null tables are
+drawn from the observed table's margins where that costs less than N labels (the table
+route: a drawn side's sizes, then Patefield's sampler; docs/math.md#math-significance), else
+counted from drawn labels, and evaluated on whole batches of samples at once, by the same
+formula functions as the single-pair measures (:mod:`chanceclust.measures`,
+:mod:`chanceclust.adjusted`); labels on a device are counted there and never copied. Any
+callable ``f(labels_true, labels_pred) -> float`` is accepted and called
 once per sample, on int64 code arrays 0..K-1 for the observed pair and the
 null samples alike. Results do not depend on the internal batch size: the samples are
 drawn one after the other from ``rng``.
@@ -91,6 +94,12 @@ _LOOKUP_MAX_N = 2**31
 #: Per-sample entries (sizes, ranks) are gathered sample by sample where the cells are at
 #: least this many per sample, else by one flat gather (the same integers either way).
 _GATHER_BY_SAMPLE = 64
+#: The table route of the null of a named measure (docs/math.md#math-significance): its
+#: tables are drawn from their margins where K_A K_B * TABLE_CELL_COST (+ TABLE_CALL_COST
+#: per sample where a side's sizes are drawn: scipy's call) <= N, in elements permuted and
+#: counted (benchmarks/results.d/device.md measured the ratios).
+TABLE_CELL_COST = 6
+TABLE_CALL_COST = 2000
 #: The routes of significance_test: sampling the null law, summing it exactly, or the gamma
 #: law with the exact mean and variance of MI.
 METHODS = ("monte-carlo", "exact", "gamma")
@@ -435,13 +444,25 @@ def _check_measure(measure: Any) -> str | Callable[[Any, Any], float]:
 @dataclass(frozen=True)
 class _Setup:
     measure: str | Callable[[Any, Any], float]
-    codes_true: NDArray[np.int64]
-    codes_pred: NDArray[np.int64]
+    #: A callable's observed codes, on the host; None for a named measure, whose null law
+    #: depends on the observed table alone (the labels stay where they are).
+    codes_true: NDArray[np.integer] | None
+    codes_pred: NDArray[np.integer] | None
     table: Table
     setting: Setting
     sides: tuple[Side, Side]
     statistic: float
     evaluate: Callable[[_Batch], NDArray[np.float64]] | None
+
+    def reference_codes(self) -> NDArray[np.integer]:
+        """The codes of a ``labels_true`` that the draws keep (perm, one-sided): a callable's
+        own; for a named measure, the labels 0..K_A-1 repeated by size, a clustering of the
+        same table law (the drawn side is exchangeable: docs/math.md#math-models)."""
+        if self.codes_true is not None:
+            return self.codes_true
+        sizes = self.table.row_sums
+        dtype = np.int32 if self.table.n < 2**31 else np.int64
+        return np.repeat(np.arange(sizes.size, dtype=dtype), sizes)
 
 
 def _setup(
@@ -461,13 +482,28 @@ def _setup(
         evaluate = _REGISTRY[measure].batch(table, sides, _AVERAGE_METHOD)
         # The observed value goes through the same code as the samples, so that
         # equal tables give equal values up to the summation order.
-        statistic = float(evaluate(_batch_tables(codes_true[None], codes_pred[None]))[0])
+        statistic = float(evaluate(_table_batch(table))[0])
     else:
         evaluate = None
+        if codes_true is None or codes_pred is None:
+            raise InternalError("a callable measure without its codes")
         # The callable sees what the null samples are: int64 codes of the elements kept,
         # aligned (mappings, communities) and with the unassigned policy applied.
         statistic = float(measure(_as_codes(codes_true), _as_codes(codes_pred)))
     return _Setup(measure, codes_true, codes_pred, table, setting, sides, statistic, evaluate)
+
+
+def _table_batch(table: Table) -> _Batch:
+    """A table as a batch of one sample: its cells in row-major order (ascending keys
+    row * K_B + column), as :func:`_batch_tables` counts them from codes (the same arrays)."""
+    k_b = table.col_sums.size
+    keys = table.rows.astype(np.int64) * k_b + table.cols
+    counts = table.counts
+    if table.column_major:
+        order = np.argsort(keys, kind="stable")
+        keys, counts = keys[order], counts[order]
+    n_cells = np.array([keys.size], dtype=np.intp)
+    return _Batch(table.n, counts, keys, n_cells, k_b, table.row_sums[None], table.col_sums[None])
 
 
 def _observed(
@@ -478,21 +514,30 @@ def _observed(
     one_sided: Any,
     unassigned_label: Any,
     unassigned: Any,
-) -> tuple[Any, Setting, NDArray[np.integer], NDArray[np.integer], Table]:
-    """The checked measure and setting, the observed codes (int32 or int64) and table."""
+) -> tuple[Any, Setting, NDArray[np.integer] | None, NDArray[np.integer] | None, Table]:
+    """The checked measure and setting, the observed codes and table.
+
+    A named measure needs the table only: labels of another array library are counted where
+    they are (no codes come back: None, None). A callable's codes come to the host (int32
+    or int64), where it is called on them and on the null samples."""
     measure = _check_measure(measure)
     setting = check_setting(model, one_sided)
+    named = isinstance(measure, str)
     clusterings = validate_clusterings(
-        labels_true, labels_pred, unassigned_label=unassigned_label, unassigned=unassigned
+        labels_true, labels_pred, unassigned_label=unassigned_label, unassigned=unassigned,
+        on_device=named,
     )
     codes_true, k_true = clusterings.codes_true, clusterings.k_true
     codes_pred, k_pred = clusterings.codes_pred, clusterings.k_pred
-    if codes_true.shape[0] == 0:
+    del clusterings
+    n_elements = int(codes_true.shape[0])
+    if n_elements == 0:
         raise InvalidInputError(
             "`labels_true` and `labels_pred` must label at least one element; got 0."
         )
     table = _table_from_codes(codes_true, k_true, codes_pred, k_pred)
-    n_elements = codes_true.shape[0]
+    if named:
+        return measure, setting, None, None, table
     codes_true = codes_true.astype(np.int32 if n_elements < 2**31 else np.int64)
     codes_pred = codes_pred.astype(codes_true.dtype)
     return measure, setting, codes_true, codes_pred, table
@@ -521,13 +566,16 @@ def _null(
     batch: int | None,
     progress: Callable[[int, int], None] | None = None,
 ) -> NDArray:
-    n = s.codes_true.shape[0]
+    if _draws_tables(s):
+        return _null_of_tables(s, n_resamples, gen, batch, progress)
+    n = s.table.n
     draw_true, draw_pred = _sized_samplers(s)
     if batch is None:
         batch = max(1, _BATCH_ELEMENTS // n)
     out = np.empty(n_resamples, dtype=np.float64)
     cache: dict[Any, Any] = {}
     held: dict[str, NDArray[np.integer]] = {}
+    reference = s.reference_codes() if draw_true is None else None
 
     def rows(name: str, m: int, dtype: type) -> NDArray[np.integer]:
         """m rows of n labels, the same memory batch after batch (fresh rows are faulted in
@@ -542,7 +590,7 @@ def _null(
         # Labels are < n: 32-bit storage halves the memory traffic of the tables.
         dtype = np.int32 if m * n < 2**31 else np.int64
         preds = rows("pred", m, dtype)
-        trues = s.codes_true[None] if draw_true is None else rows("true", m, dtype)
+        trues = reference[None] if reference is not None else rows("true", m, dtype)
         sizes_true = None
         if draw_true is None:  # the whole batch at once, as m draws one after the other
             sizes_pred = s.sides[1].draw_rows(gen, preds)
@@ -568,6 +616,99 @@ def _null(
                 out[start + i] = float(s.measure(_as_codes(true), _as_codes(preds[i])))
         else:
             raise InternalError("a named measure without its batch evaluator")
+        if progress is not None:
+            progress(start + m, n_resamples)
+    return out
+
+
+def _table_widths(s: _Setup) -> tuple[int, int, bool] | None:
+    """(K_A, K_B, whether a side's sizes are drawn) of the null tables drawn from their
+    margins, or None where a drawn side has no sampler of its sizes or no fixed K (all)."""
+    widths = []
+    drawn = False
+    for side, sizes in zip(s.sides, (s.table.row_sums, s.table.col_sums), strict=True):
+        if side.sizes_given:
+            widths.append(int(sizes.size))
+        elif side.fixed_k and side.k is not None and side.size_sampler() is not None:
+            widths.append(side.k)
+            drawn = True
+        else:
+            return None
+    return widths[0], widths[1], drawn
+
+
+def _draws_tables(s: _Setup) -> bool:
+    """Whether the null tables of a named measure are drawn from their margins (the table
+    route) rather than counted from N drawn codes: where K_A K_B cells (Patefield's sampler,
+    ~100-600 ns a cell) cost less than N elements (a permutation and its count, ~25-45 ns an
+    element) by the rule of docs/math.md#math-significance."""
+    if s.evaluate is None:
+        return False  # a callable is called on codes
+    widths = _table_widths(s)
+    if widths is None:
+        return False
+    k_a, k_b, drawn = widths
+    cost = k_a * k_b * TABLE_CELL_COST + (TABLE_CALL_COST if drawn else 0)
+    return cost <= s.table.n
+
+
+def _null_of_tables(
+    s: _Setup,
+    n_resamples: int,
+    gen: np.random.Generator,
+    batch: int | None,
+    progress: Callable[[int, int], None] | None,
+) -> NDArray:
+    """The null of a named measure from tables drawn from their margins, one after the other:
+    a drawn side's sizes (its ``size_sampler``), then the table given both margins by
+    Patefield's algorithm (scipy.stats.random_table), the law of the table of a random
+    labeling given both sides' sizes (docs/math.md#math-significance)."""
+    from scipy.stats import random_table  # imported on use: ~0.3 s at start-up
+
+    widths = _table_widths(s)
+    if widths is None:
+        raise InternalError("the table route without the widths of its tables")
+    k_a, k_b, _ = widths
+    row_sums, col_sums = s.table.row_sums, s.table.col_sums
+    draw_true, draw_pred = (None if side.sizes_given else side.size_sampler() for side in s.sides)
+    if batch is None:
+        batch = max(1, _BATCH_ELEMENTS // (k_a * k_b))
+    out = np.empty(n_resamples, dtype=np.float64)
+    cache: dict[Any, Any] = {}
+
+    def table(rows: NDArray[np.int64], cols: NDArray[np.int64], size: int) -> NDArray[np.int64]:
+        if rows.size == 1 or cols.size == 1:  # one table: scipy 1.17's Patefield returns
+            # wrong cells for a single row or column (e.g. [[-33]] for [8], [8])
+            only = cols[None, :] if rows.size == 1 else rows[:, None]
+            return np.broadcast_to(only, (size, rows.size, cols.size))
+        drawn = random_table.rvs(rows, cols, size=size, method="patefield", random_state=gen)
+        return np.asarray(drawn, dtype=np.int64)  # (float64 tables before scipy 1.11)
+
+    for start in range(0, n_resamples, batch):
+        m = min(batch, n_resamples - start)
+        if draw_true is None and draw_pred is None:  # perm: m tables of the same margins
+            tables = table(row_sums, col_sums, m)
+            sizes_true, sizes_pred = row_sums[None], col_sums[None]
+        else:  # a random side: its sizes, then the table, one sample after the other
+            tables = np.empty((m, k_a, k_b), dtype=np.int64)
+            sizes_true = np.empty((m, k_a), dtype=np.int64) if draw_true else row_sums[None]
+            sizes_pred = np.empty((m, k_b), dtype=np.int64) if draw_pred else col_sums[None]
+            for i in range(m):
+                rows = row_sums if draw_true is None else draw_true(gen)
+                cols = col_sums if draw_pred is None else draw_pred(gen)
+                tables[i] = table(rows, cols, 1)[0]
+                if draw_true is not None:
+                    sizes_true[i] = rows
+                if draw_pred is not None:
+                    sizes_pred[i] = cols
+        flat = tables.reshape(m, k_a * k_b)
+        del tables
+        present = flat > 0
+        cells = np.nonzero(present)[1].astype(np.int64, copy=False)
+        batch_ = _Batch(s.table.n, flat[present], cells, present.sum(axis=1), k_b, sizes_true,
+                        sizes_pred, cache)  # fmt: skip
+        out[start : start + m] = s.evaluate(batch_)  # type: ignore[misc]
+        del batch_, flat, present, cells
         if progress is not None:
             progress(start + m, n_resamples)
     return out
@@ -623,8 +764,9 @@ def null_distribution(
     rng : None, int or numpy.random.Generator, optional
         Source of randomness.
     batch : int, optional
-        Random pairs evaluated together: memory is O(``batch`` * N); the values do not
-        depend on it.
+        Random pairs evaluated together: memory is O(``batch`` * N), or
+        O(``batch`` * K_A K_B) for tables drawn from their margins; the values do not depend
+        on it.
     progress : callable, optional
         Called as ``progress(done, n_resamples)`` after each batch (e.g. a progress bar).
     %(unassigned)s
@@ -636,14 +778,16 @@ def null_distribution(
 
     Notes
     -----
-    Named measures are computed from contingency tables built for a whole
-    batch at once (one ``bincount``, or one sort per sample when the tables
-    are large and sparse), O(N) per sample, by the formula functions the
-    library's single-pair measures call: the values agree with them to the
-    summation order of the cells (~1e-15), exactly for identical partitions
-    and degenerate tables. Under perm the named measures
-    keep ``labels_true`` fixed even when two-sided, since the law of the table
-    is the same.
+    Named measures depend on the table alone, whose law given both sides' sizes is the
+    Fisher-Freeman-Halton law under every model: where 6 K_A K_B (+ 2000 when a side's sizes
+    are drawn, num) <= N, each null table is drawn from the margins (a drawn side's sizes,
+    then Patefield's sampler, O(K_A K_B)); else N labels are drawn and counted (O(N), a kept
+    ``labels_true`` being its labels repeated by size; always under all, whose K varies)
+    (docs/math.md#math-significance). The tables of a batch are evaluated at once by the
+    formula functions the library's single-pair measures call: the values agree with them to
+    the summation order of the cells (~1e-15), exactly for identical partitions and
+    degenerate tables. Under perm the named measures keep ``labels_true``'s sizes even when
+    two-sided, since the law of the table is the same.
 
     Examples
     --------
@@ -880,8 +1024,9 @@ def significance_test(
     n_resamples : int, default=9999
         Number of random pairs drawn, i.e. of values of the null distribution.
     batch : int, optional
-        Random pairs evaluated together: memory is O(``batch`` * N); the result does
-        not depend on it.
+        Random pairs evaluated together: memory is O(``batch`` * N), or
+        O(``batch`` * K_A K_B) for tables drawn from their margins; the result does not
+        depend on it.
     rng : None, int or numpy.random.Generator, optional
         Source of randomness: the same seed gives the same result.
     progress : callable, optional
@@ -903,8 +1048,8 @@ def significance_test(
     (Phipson and Smyth 2010): valid (P(p <= alpha) <= alpha under the null)
     and never 0, so the smallest p-value is 1 / (n_resamples + 1). Null values
     within 100 eps |statistic| of the statistic (relative, as in SciPy) count as ties.
-    Cost: O(N) per random pair (:func:`null_distribution`); the smallest
-    attainable p-value, 1 / (n_resamples + 1), sets how many are needed.
+    Cost: O(N), or O(K_A K_B) where smaller, per random pair (:func:`null_distribution`); the
+    smallest attainable p-value, 1 / (n_resamples + 1), sets how many are needed.
 
     The exact route: P(S >= s) ("greater"), P(S <= s) ("less") or
     min(1, 2 min(P(S >= s), P(S <= s))) ("two-sided") for S the pair count n11
@@ -1219,7 +1364,7 @@ def monte_carlo_adjusted(
     Notes
     -----
     See :meth:`SignificanceTestResult.adjusted`.
-    Cost: O(N) per random pair (:func:`null_distribution`).
+    Cost: O(N), or O(K_A K_B) where smaller, per random pair (:func:`null_distribution`).
 
     Examples
     --------
