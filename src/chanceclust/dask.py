@@ -2,8 +2,10 @@
 
 Optional module (``pip install "chanceclust[dask]"``: dask, distributed,
 pyarrow). The one pass over the N elements -- a group-by-count of label pairs
--- runs as plain numpy tasks on the current Dask scheduler (a
-``distributed.Client`` if one is active, else the local threaded one), and
+-- runs as plain numpy tasks (a block of another array library, as a CuPy chunk,
+encoded and counted where it is by the single calls' device path) on the current
+Dask scheduler (a ``distributed.Client`` if one is active, else the local
+threaded one), and
 the driver receives the exact table as a :class:`~chanceclust.PartialTable`,
 or with ``summary=True`` only a :class:`~chanceclust.TableSummary` (three
 histograms), either usable as ``contingency=`` by every measure.
@@ -825,9 +827,12 @@ def contingency_table(
         A Parquet dataset -- a file, a directory, a glob or any fsspec URL
         (``s3://``, ``gs://``, ...), or a list of them -- holding both label
         columns; or a pair of 1-D dask arrays, or of dask Series (two columns
-        of one dask DataFrame). Files of a directory or a glob whose names
-        start with ``_`` or ``.`` or end with ``.crc`` (Spark's success
-        and ``_committed_*`` markers, checksums) are skipped.
+        of one dask DataFrame). The blocks of the dask arrays may live on a
+        device (CuPy chunks, any array of the array API standard): each block's
+        table is counted there, only its K distinct labels and its cells
+        crossing to the host (docs/guide/gpu.md). Files of a directory or a
+        glob whose names start with ``_`` or ``.`` or end with ``.crc``
+        (Spark's success and ``_committed_*`` markers, checksums) are skipped.
     columns : (str, str), optional
         For Parquet, the names of the ``labels_true`` and ``labels_pred``
         columns (required).
