@@ -185,3 +185,19 @@ def test_the_same_errors_as_numpy_chunks():
     halves = np.array([1.0, 0.5, 2.5])
     with pytest.warns(UserWarning, match=r"non-integral float labels \(e\.g\. 0\.5\)"):
         ccd.contingency_table((on_device(halves), on_device(np.array([0, 1, 1]))))
+
+
+def test_a_dense_tally_adds_device_chunks_cells():
+    """A task that tallies dense cell keys (Parquet's integer ranges; dask collections are
+    factorized) adds the cells of device blocks too: the tally of numpy blocks."""
+    from chanceclust._validation import POLICIES as BY_NAME
+
+    a, b = PAIRS["int64"]
+    plan = ccd._plan([(-3, 8), (0, 4)], BY_NAME["drop"], [a.size])
+    chunk, marks = [ccd._ArrayChunk(0)], frozenset({3})
+    device = [[xp.asarray(a, device=DEVICE)], [xp.asarray(b, device=DEVICE)]]
+    got = ccd._chunk_cells(chunk, plan, 0, 1, True, marks, *device)
+    want = ccd._chunk_cells(chunk, plan, 0, 1, True, marks, [a], [b])
+    assert np.array_equal(got[0], want[0])
+    assert got[0].dtype == want[0].dtype
+    assert got[1] == want[1]

@@ -294,7 +294,7 @@ class _Encoded:
 
     def __init__(self, values: Any, nulls: NDArray[np.bool_] | None, name: str,
                  marks: frozenset[Any]) -> None:  # fmt: skip
-        device = None if nulls is not None else _device_side(values, name, marks, True)
+        device = _device_side(values, name, marks, keep_values=True) if nulls is None else None
         if device is not None:
             self.codes, self.unassigned = device.codes, device.n_unassigned
             # the labels as they came to the host (a zero-length copy gives an empty side's dtype)
@@ -552,8 +552,11 @@ def _chunk_cells(chunks: list[Any], plan: _Plan, index: int, buckets: int, dense
     summary = (rows, stats[0], stats[1], dropped)
     keys = parts[0] if len(parts) == 1 else np.concatenate(parts or [np.empty(0, np.int64)])
     del parts
-    if dense:  # (Parquet integer ranges: host chunks only)
-        return _compact(tally_keys(keys, width_a * width_b), keys.size), summary
+    if dense:  # (Parquet integer ranges: chunks on the host, but any counted cell is added)
+        tally = tally_keys(keys, width_a * width_b)
+        for cells, counts in counted:  # (distinct cells)
+            tally[cells] += counts
+        return _compact(tally, rows - dropped), summary
     cells, counts = count_keys(keys, width_a * width_b)
     del keys
     if counted:
