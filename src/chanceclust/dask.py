@@ -2,8 +2,10 @@
 
 Optional module (``pip install "chanceclust[dask]"``: dask, distributed,
 pyarrow). The one pass over the N elements -- a group-by-count of label pairs
--- runs as plain numpy tasks on the current Dask scheduler (a
-``distributed.Client`` if one is active, else the local threaded one), and
+-- runs as plain numpy tasks (a block of another array library, as a CuPy chunk,
+encoded and counted where it is by the single calls' device path) on the current
+Dask scheduler (a ``distributed.Client`` if one is active, else the local
+threaded one), and
 the driver receives the exact table as a :class:`~chanceclust.PartialTable`,
 or with ``summary=True`` only a :class:`~chanceclust.TableSummary` (three
 histograms), either usable as ``contingency=`` by every measure.
@@ -41,6 +43,7 @@ from chanceclust._tables import (
     cell_keys,
     check_counts,
     check_label_kinds,
+    count_cells,
     count_keys,
     dense_counting,
     label_kinds,
@@ -53,11 +56,18 @@ from chanceclust._tables import (
 from chanceclust._validation import (
     Unassigned,
     _as_label_array,
+    _count_true,
     _describe,
+    _device_side,
     _encode_array,
+    _first_true,
     check_unassigned,
     check_unassigned_label,
+    namespace,
     nothing_left,
+    same_place,
+    take,
+    to_host,
     unassigned_message,
 )
 from chanceclust.exceptions import (
@@ -276,11 +286,20 @@ class _Encoded:
 
     ``codes``: -1 for an unassigned element (a missing value -- None, NaN, NaT, pd.NA, a
     Parquet null -- or a label in ``unassigned_label``), else an index into ``uniques``, the
-    chunk's distinct labels (each with its identity: no cast merged two of them).
+    chunk's distinct labels (each with its identity: no cast merged two of them). A block of
+    another array library (a CuPy chunk) is encoded where it is, by the device path of the
+    single calls (:func:`~chanceclust._validation._device_side`): its codes stay there, only
+    its K distinct labels cross to the host.
     """
 
     def __init__(self, values: Any, nulls: NDArray[np.bool_] | None, name: str,
                  marks: frozenset[Any]) -> None:  # fmt: skip
+        device = _device_side(values, name, marks, keep_values=True) if nulls is None else None
+        if device is not None:
+            self.codes, self.unassigned = device.codes, device.n_unassigned
+            # the labels as they came to the host (a zero-length copy gives an empty side's dtype)
+            self.uniques = np.asarray(device.values) if device.values else to_host(values[:0])
+            return
         if getattr(getattr(values, "dtype", None), "name", None) == "category":
             values = values.astype(object)  # categories are labels; their codes are not
         array = _as_label_array(values, name)
@@ -391,12 +410,18 @@ def _range_codes(values: NDArray[np.integer], low: int) -> NDArray[np.int64]:
 
 
 def _global_codes(side: _Encoded, coding: Any) -> NDArray[np.int64]:
-    """A chunk's codes in the dataset's coding (-1 stays -1: unassigned)."""
+    """A chunk's codes in the dataset's coding (-1 stays -1: unassigned), where they are (a
+    device's codes by :func:`~chanceclust._validation.take` of the K-entry lookup)."""
     if isinstance(coding, tuple):  # offsets from the minimum
         lookup = _range_codes(side.uniques, coding[0])
     else:
         lookup = label_positions(coding, side.uniques)
-    return np.append(lookup, np.int64(-1))[side.codes]
+    lookup, codes = np.append(lookup, np.int64(-1)), side.codes
+    xp = namespace(codes)
+    if xp is not None:  # the standard's take has no negative index: -1 is the last entry's K
+        codes = xp.where(codes < 0, xp.asarray(lookup.size - 1, dtype=codes.dtype,
+                                               device=codes.device), codes)  # fmt: skip
+    return take(lookup, codes)
 
 
 def _folded_shift(plan: _Plan, dtypes: list[np.dtype[Any]]) -> int | None:
@@ -449,6 +474,32 @@ def _batch_uniques(chunks: list[Any], marks: frozenset[Any], lefts: list[Any],
     )
 
 
+def _unassigned_at(codes: Any) -> tuple[int, int]:
+    """How many of a chunk's codes are unassigned (< 0) and the position of the first (-1:
+    none), counted where the codes are."""
+    mask = codes < 0
+    xp = namespace(codes)
+    if xp is None:
+        missing = np.flatnonzero(mask)
+        return int(missing.size), int(missing[0]) if missing.size else -1
+    count = _count_true(mask)
+    return count, _first_true(xp, mask) if count else -1
+
+
+def _reassigned(codes: Any, policy: Unassigned, k: int, offset: int) -> Any:
+    """A chunk's codes with each unassigned one (< 0) given its new cluster by the policy,
+    the element's row in the dataset (``offset`` + its position) singling it out; where the
+    codes are (a device's by ``where``, the standard having no assignment by mask)."""
+    xp = namespace(codes)
+    if xp is None:
+        missing = np.flatnonzero(codes < 0)
+        codes[missing] = policy.new_codes(k, offset + missing)
+        return codes
+    rows = xp.arange(offset, offset + codes.shape[0], dtype=codes.dtype, device=codes.device)
+    new = xp.asarray(policy.new_codes(k, rows), dtype=codes.dtype, device=codes.device)
+    return xp.where(codes < 0, new, codes)
+
+
 def _chunk_cells(chunks: list[Any], plan: _Plan, index: int, buckets: int, dense: bool,
                  marks: frozenset[Any], lefts: list[Any], rights: list[Any]
                  ) -> tuple[Any, tuple[Any, ...]]:  # fmt: skip
@@ -459,47 +510,57 @@ def _chunk_cells(chunks: list[Any], plan: _Plan, index: int, buckets: int, dense
     one and counted together by one :func:`count_keys`. With one bucket the pair itself is
     returned (no list to index: fewer tasks). With ``dense`` (one bucket, see
     :func:`_graph`), the batch's dense tally of every cell key instead (one
-    :func:`tally_keys`, returned :func:`_compact`).
+    :func:`tally_keys`, returned :func:`_compact`). Blocks of another array library (CuPy
+    chunks) are counted where they are, each by :func:`count_cells` (only its cells cross
+    to the host), and their cells merged here.
     """
     offset = plan.offsets[index]
     stats: list[Any] = [(0, -1, "", None), (0, -1, "", None)]
     dropped = rows = 0
     parts = []
+    counted = []  # the cells of chunks counted on their device
     for chunk, left, right in zip(chunks, lefts, rights, strict=True):
         codes, unassigned, shift = _chunk_codes(chunk, plan, marks, left, right)
+        codes = list(same_place(*codes))
         size = codes[0].shape[0]
         for s, side in enumerate(codes):
-            missing = np.flatnonzero(side < 0) if unassigned else side[:0]
-            if missing.size:  # chunks come in order: the batch's first is its first chunk's
+            missing, at = _unassigned_at(side) if unassigned else (0, -1)
+            if missing:  # chunks come in order: the batch's first is its first chunk's
                 count, first, where, path = stats[s]
                 if not count:
-                    first, where = offset + int(missing[0]), chunk.locate(int(missing[0]))
-                    path = chunk.path
-                stats[s] = (count + int(missing.size), first, where, path)
+                    first, where, path = offset + at, chunk.locate(at), chunk.path
+                stats[s] = (count + missing, first, where, path)
         if unassigned and not plan.policy.reassigns:  # 'raise' is refused on the driver
             keep = (codes[0] >= 0) & (codes[1] >= 0)
-            dropped += int(keep.size - np.count_nonzero(keep))
+            dropped += size - _count_true(keep)
             codes = [side[keep] for side in codes]
         elif unassigned:
-            for side, k in zip(codes, plan.ks, strict=True):
-                missing = np.flatnonzero(side < 0)
-                side[missing] = plan.policy.new_codes(k, offset + missing)
+            codes = [_reassigned(side, plan.policy, k, offset)
+                     for side, k in zip(codes, plan.ks, strict=True)]  # fmt: skip
+        rows += size
+        offset += size
+        if namespace(codes[0]) is not None:
+            counted.append(count_cells(codes[0], codes[1], *plan.widths)[:2])
+            continue
         keys = cell_keys(codes[0], codes[1], plan.widths[1])
         del codes
         if shift:
             keys -= shift
         parts.append(keys)
         del keys
-        rows += size
-        offset += size
-    keys = parts[0] if len(parts) == 1 else np.concatenate(parts)
-    del parts
     width_a, width_b = plan.widths
     summary = (rows, stats[0], stats[1], dropped)
-    if dense:
-        return _compact(tally_keys(keys, width_a * width_b), keys.size), summary
+    keys = parts[0] if len(parts) == 1 else np.concatenate(parts or [np.empty(0, np.int64)])
+    del parts
+    if dense:  # (Parquet integer ranges: chunks on the host, but any counted cell is added)
+        tally = tally_keys(keys, width_a * width_b)
+        for cells, counts in counted:  # (distinct cells)
+            tally[cells] += counts
+        return _compact(tally, rows - dropped), summary
     cells, counts = count_keys(keys, width_a * width_b)
     del keys
+    if counted:
+        cells, counts = _merge_cells((cells, counts), *counted)
     if buckets == 1:
         return (cells, counts), summary
     edges = np.searchsorted(cells, _bucket_edges(width_a, width_b, buckets))
@@ -769,9 +830,12 @@ def contingency_table(
         A Parquet dataset -- a file, a directory, a glob or any fsspec URL
         (``s3://``, ``gs://``, ...), or a list of them -- holding both label
         columns; or a pair of 1-D dask arrays, or of dask Series (two columns
-        of one dask DataFrame). Files of a directory or a glob whose names
-        start with ``_`` or ``.`` or end with ``.crc`` (Spark's success
-        and ``_committed_*`` markers, checksums) are skipped.
+        of one dask DataFrame). The blocks of the dask arrays may live on a
+        device (CuPy chunks, any array of the array API standard): each block's
+        table is counted there, only its K distinct labels and its cells
+        crossing to the host (docs/guide/gpu.md). Files of a directory or a
+        glob whose names start with ``_`` or ``.`` or end with ``.crc``
+        (Spark's success and ``_committed_*`` markers, checksums) are skipped.
     columns : (str, str), optional
         For Parquet, the names of the ``labels_true`` and ``labels_pred``
         columns (required).
