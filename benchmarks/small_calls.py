@@ -50,7 +50,9 @@ print(json.dumps(out))
 """
 
 
-def main(argv: list[str]) -> None:
+def main(argv: list[str], child: str = CHILD) -> None:
+    """Run ``child`` (a script printing one JSON object of times) in a fresh process per
+    tree and round, trees alternating; print the best of each key as a table."""
     rounds = 5
     if "--rounds" in argv:
         i = argv.index("--rounds")
@@ -64,7 +66,7 @@ def main(argv: list[str]) -> None:
     for r in range(rounds):
         for src in argv if r % 2 == 0 else argv[::-1]:
             env = {**os.environ, "PYTHONPATH": src}
-            out = subprocess.run([sys.executable, "-c", CHILD], env=env, check=True,
+            out = subprocess.run([sys.executable, "-c", child], env=env, check=True,
                                  capture_output=True, text=True).stdout
             for key, value in json.loads(out).items():
                 best[src][key] = min(value, best[src].get(key, value))
