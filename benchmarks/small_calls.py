@@ -77,7 +77,7 @@ def main(argv: list[str], child: str = CHILD) -> None:
         cells = [f"{best[src][key]:.3g}" for src in argv]
         if len(argv) > 1:
             cells[1:] = [f"{c} ({best[src][key] / best[argv[0]][key]:.2f}x)"
-                         for c, src in zip(cells[1:], argv[1:])]
+                         for c, src in zip(cells[1:], argv[1:], strict=True)]
         print(f"| {key} | " + " | ".join(cells) + " |")
     print(f"load average {os.getloadavg()[0]:.1f}", file=sys.stderr)
 
