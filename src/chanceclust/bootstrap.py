@@ -16,8 +16,10 @@ pair or linearized at large margins (``_LinearEMI``).
 
 The intervals follow :func:`scipy.stats.bootstrap` (percentile, basic, BCa; BCa's
 acceleration by the jackknife over the N elements, which for a table is a jackknife over
-its cells weighted by n_ij: leaving out any element of cell (i, j) gives the same table).
-What the interval is for, the population value of the measure, is in
+its cells weighted by n_ij: leaving out any element of cell (i, j) gives the same table),
+and the debiased interval (the percentile interval's shape around the jackknife's
+bias-corrected estimate), which ``method="auto"`` takes for ARI and AMI under perm on tables
+of few elements per cell. What the interval is for, the population value of the measure, is in
 docs/math.md#math-bootstrap.
 """
 
@@ -123,7 +125,8 @@ class ConfidenceIntervalResult:
     statistic : float
         The measure of the observed table (evaluated as the resamples are).
     measure, method : str
-        The measure's name and the interval method ("percentile", "basic" or "bca").
+        The measure's name and the interval method ("percentile", "basic", "bca" or
+        "debiased"; "auto" resolved).
     confidence_level : float
     resampling : str
         How the resamples were drawn: "multinomial" (exactly) or "normal" (the large cells
@@ -929,9 +932,16 @@ def confidence_interval(
     confidence_level : float, default=0.95
         Strictly between 0 and 1.
     n_resamples : int, default=9999
-    method : {"percentile", "basic", "BCa"}, default="BCa"
-        As :func:`scipy.stats.bootstrap`; BCa's acceleration by the jackknife over the
-        elements (one evaluation per non-zero cell).
+    method : {"auto", "debiased", "BCa", "percentile", "basic"}, default="auto"
+        "percentile", "basic" and "BCa" as :func:`scipy.stats.bootstrap` (BCa's acceleration
+        by the jackknife over the elements: one value per non-zero cell). "debiased" (ARI
+        and AMI under perm only): the percentile interval's offsets from the bootstrap mean,
+        widened to the jackknife's standard error where it is larger, around the jackknife's
+        bias-corrected estimate, for tables of few elements per cell, where the measures'
+        bias is of the order of their spread and the bootstrap misjudges it
+        (docs/math.md#math-bootstrap). "auto" takes "debiased" for ARI and AMI under perm
+        with fewer than 100 elements per non-zero cell (``DEBIASED_PER_CELL``), "BCa"
+        otherwise; ``.method`` of the result says which.
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
         As :func:`scipy.stats.bootstrap`: "less" gives (-inf, high), "greater" (low, inf),
         each end at level ``confidence_level``.
@@ -965,16 +975,18 @@ def confidence_interval(
         the same value); the interval is then (nan, nan), as SciPy's.
     UserWarning
         When the bootstrap distribution's mean lies more than max(0.5, 4 / sqrt(B))
-        standard errors from the observed value: the measure's bias is of the order of its
-        spread, as with few elements per cell, where the coverage study measured intervals
-        covering less often than their level (docs/math.md#math-bootstrap).
+        standard errors from the observed value (every method but "debiased", which corrects
+        it): the measure's bias is of the order of its spread, as with few elements per cell,
+        where the coverage study measured BCa and percentile intervals covering less often
+        than their level (docs/math.md#math-bootstrap).
 
     Notes
     -----
     Cost: n_resamples multinomial draws over the C non-zero cells (numpy draws C binomials
     each), plus, for the adjusted measures, the model's constants per resample (E[MI] under
-    perm is the dominant cost: benchmarks/bootstrap_timing.py); BCa adds C evaluations
-    (for ARI and AMI under perm, closed-form updates of the observed table's sums).
+    perm is the dominant cost: benchmarks/bootstrap_timing.py); BCa and "debiased" add C
+    evaluations (for ARI and AMI under perm, closed-form updates of the observed table's
+    sums).
 
     Examples
     --------
@@ -1101,8 +1113,12 @@ def paired_test(
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         The alternative hypothesis about the population difference; the interval is
         one-sided the same way (as :func:`confidence_interval`'s ``alternative``).
-    confidence_level, n_resamples, method, batch, rng, resampling
+    confidence_level, n_resamples, batch, rng, resampling
         As :func:`confidence_interval`; the interval is that of the difference.
+    method : {"percentile", "basic", "BCa"}, default="BCa"
+        As :func:`scipy.stats.bootstrap` (the debiased interval of
+        :func:`confidence_interval` is not offered for a difference: its coverage was not
+        studied).
     %(unassigned)s
         Over the three clusterings: "drop" leaves out an element unassigned in any of them
         (both comparisons stay on the same elements).
