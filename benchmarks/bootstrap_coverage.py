@@ -3,9 +3,10 @@ the population value in about 95 % of samples?
 
 For each population table p (balanced, one large cluster, many small clusters) and each
 N, ``--samples`` samples of N elements are drawn from p (a multinomial over its cells);
-on each, the 95 % bootstrap interval (``--resamples`` resamples; BCa, and the percentile
-interval of the same bootstrap distribution) is computed and checked against the
-population value (``population_value``: for ARI the ARI of the pair probabilities, for AMI
+on each, the 95 % bootstrap interval (``--resamples`` resamples; the default "auto", the
+debiased interval, BCa, and the percentile and basic intervals of the same bootstrap
+distribution) is computed and checked against the population value (``population_value``:
+for ARI the ARI of the pair probabilities, for AMI
 the AMI of the table N p_ij -- every p_ij is a multiple of 1/100, so N p_ij is a table of
 integers for N >= 100; docs/math.md#math-bootstrap). ``--raw`` saves each sample's coverage
 by method and its bootstrap shift |mean(theta*) - theta| / standard error.
@@ -174,12 +175,14 @@ def main() -> None:
         "",
         ("Each row: `samples` samples of N elements drawn from the population table; on each "
         "the 95 % interval of `confidence_interval` (model perm, two-sided, arithmetic "
-        "normalization) with `resamples` resamples, BCa, and the percentile and basic "
-        "intervals of the same bootstrap distribution; coverage = the share of samples whose "
+        "normalization) with `resamples` resamples, BCa, and the debiased, percentile and "
+        "basic intervals of the same bootstrap distribution; `auto` (the default) is the "
+        "debiased interval where the sample has fewer than 100 elements per non-zero cell, "
+        "BCa elsewhere; coverage = the share of samples whose "
         "interval holds the population value (`population_value`: for ARI the ARI of the pair "
         "probabilities, for AMI that of the table N p_ij; docs/math.md#math-bootstrap). BCa "
         "intervals that are undefined (a degenerate bootstrap law: SciPy returns nan) are "
-        "left out of `samples`. Monte "
+        "left out of `samples` (except where `auto` takes the debiased interval). Monte "
         "Carlo standard error of a coverage near 95 %: sqrt(0.95 * 0.05 / samples) (0.7 "
         "points at 1,000 samples, 2.2 at 100). Target: 93-97 %."),
         "",
