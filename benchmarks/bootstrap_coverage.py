@@ -98,8 +98,9 @@ def _coverage(measure: str, population: np.ndarray, n: int, samples: int, resamp
         cells = _table_cells(_validated_table(None, None, table, "perm", False, None, "raise")[0],
                              options)
         jack = _debiased_jackknife(options, cells)
+        held = (jack, cells.table.counts)
         others["debiased"] = _interval(res.bootstrap_distribution, res.statistic, 0.95,
-                                       "debiased", lambda: (jack, cells.table.counts))
+                                       "debiased", lambda held=held: held)
         few = n < DEBIASED_PER_CELL * np.count_nonzero(table)
         if np.isnan(res.confidence_interval.low) and not few:
             continue
