@@ -105,6 +105,32 @@ def test_threads_only_while_the_tallies_stay_small() -> None:
 
 
 @pytest.mark.usefixtures("small_chunks")
+@pytest.mark.parametrize("k", [3, 40])  # 9 keys (tally, threaded) and 1600 > n (the sort's side)
+@pytest.mark.parametrize("workers", [1, 4])
+def test_dense_table_is_the_tally_without_its_cells(monkeypatch, k: int, workers: int) -> None:
+    """contingency_table(sparse=False) returns the dense tally itself (_tables.dense_tally):
+    the counted pairs, with no scan for its non-zero cells (a scan that cost more than the
+    tally on sparse tables, #38), threaded or not; count_cells(tally=True) gives the same
+    tally with its cells."""
+    rng = np.random.default_rng(k)
+    a, b = rng.integers(0, k, 400), rng.integers(0, k, 400)
+    expected = counter_table(a.tolist(), b.tolist())
+    with_cells = count_cells(a, b, k, k, workers=workers, tally=True)
+    np.testing.assert_array_equal(with_cells.tally.reshape(k, k), expected)
+    np.testing.assert_array_equal(with_cells.cells, np.flatnonzero(expected))
+
+    def refused(*args: object) -> None:
+        raise AssertionError("the dense table listed its cells")
+
+    monkeypatch.setattr(_tables, "tally_cells", refused)
+    dense = cc.contingency_table(a, b, sparse=False, workers=workers)
+    assert dense.dtype == np.int64
+    np.testing.assert_array_equal(dense, expected)
+    np.testing.assert_array_equal(_tables.dense_tally(a, b, k, k, workers=workers),
+                                  expected.ravel())  # fmt: skip
+
+
+@pytest.mark.usefixtures("small_chunks")
 def test_threaded_measures_equal_one_thread() -> None:
     rng = np.random.default_rng(2)
     a, b = rng.integers(0, 5, 1000), rng.integers(0, 7, 1000)

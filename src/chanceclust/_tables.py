@@ -377,24 +377,51 @@ def count_cells(
     ``tally``, also the dense tally of every key (a dense table, row-major). Never holds the
     n int64 keys at once when threaded.
     """
-    n = codes_true.shape[0]
     n_keys = k_true * k_pred
     xp = namespace(codes_true) or namespace(codes_pred)
     if xp is not None:  # counted where the codes are: only the cells cross to the host
         cells, counts = _device_cells(xp, codes_true, codes_pred, k_true, k_pred)
-        if not tally:
-            return CountedCells(cells, counts, None)
-        dense = np.zeros(n_keys, dtype=np.int64)
-        dense[cells] = counts
-        return CountedCells(cells, counts, dense)
-    threads = thread_count(workers, n, n_keys)
+        return CountedCells(cells, counts, _scattered(cells, counts, n_keys) if tally else None)
+    threads = thread_count(workers, codes_true.shape[0], n_keys)
+    if threads == 1 and not tally:
+        return CountedCells(*count_keys(cell_keys(codes_true, codes_pred, k_pred), n_keys), None)
+    dense = dense_tally(codes_true, codes_pred, k_true, k_pred, threads=threads)
+    return CountedCells(*tally_cells(dense), dense)
+
+
+def _scattered(cells: NDArray[np.int64], counts: NDArray[np.int64], n_keys: int
+               ) -> NDArray[np.int64]:  # fmt: skip
+    """The dense tally of ``n_keys`` keys that have these cells and counts."""
+    dense = np.zeros(n_keys, dtype=np.int64)
+    dense[cells] = counts
+    return dense
+
+
+def dense_tally(
+    codes_true: NDArray[np.integer],
+    codes_pred: NDArray[np.integer],
+    k_true: int,
+    k_pred: int,
+    *,
+    workers: int | None = None,
+    threads: int | None = None,
+) -> NDArray[np.int64]:
+    """The count of every cell key row * K_B + col in [0, K_A K_B): the dense table, row-major.
+
+    What :func:`count_cells` gives with ``tally`` but without listing the non-zero cells
+    (a scan that costs more than the tally itself on a sparse table): the dense
+    ``contingency_table``. Threaded as :func:`count_cells` (``threads`` when the caller
+    already asked :func:`thread_count`, else decided from ``workers``).
+    """
+    n = codes_true.shape[0]
+    n_keys = k_true * k_pred
+    xp = namespace(codes_true) or namespace(codes_pred)
+    if xp is not None:
+        return _scattered(*_device_cells(xp, codes_true, codes_pred, k_true, k_pred), n_keys)
+    if threads is None:
+        threads = thread_count(workers, n, n_keys)
     if threads == 1:
-        keys = cell_keys(codes_true, codes_pred, k_pred)
-        if tally:
-            dense = tally_keys(keys, n_keys)
-            del keys
-            return CountedCells(*tally_cells(dense), dense)
-        return CountedCells(*count_keys(keys, n_keys), None)
+        return tally_keys(cell_keys(codes_true, codes_pred, k_pred), n_keys)
     from concurrent.futures import ThreadPoolExecutor
 
     step = max(_CHUNK_ELEMENTS, n_keys)  # a chunk's tally costs no more than its keys
@@ -415,8 +442,7 @@ def count_cells(
     dense = tallies[0]
     for other in tallies[1:]:
         dense += other
-    del tallies
-    return CountedCells(*tally_cells(dense), dense)
+    return dense
 
 
 def count_rows(

@@ -13,6 +13,7 @@ from chanceclust._tables import (
     Table,  # noqa: F401 - re-exported
     check_workers,
     count_cells,
+    dense_tally,
     encoding_threads,
     sizes_transpose,  # noqa: F401 - re-exported
     table_from_codes,
@@ -26,7 +27,7 @@ from chanceclust._validation import (
     check_unassigned,
     validate_clusterings,
 )
-from chanceclust.exceptions import InternalError, InvalidInputError
+from chanceclust.exceptions import InvalidInputError
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
@@ -144,13 +145,12 @@ def table_of_codes(
     del c
     if sparse is None:
         sparse = k_true * k_pred > _DENSE_OUTPUT_LIMIT
-    counted = count_cells(codes_true, codes_pred, k_true, k_pred, workers=workers,
-                          tally=not sparse)  # fmt: skip
+    if not sparse:  # the tally itself: no list of its non-zero cells
+        return dense_tally(codes_true, codes_pred, k_true, k_pred, workers=workers).reshape(
+            k_true, k_pred
+        )
+    counted = count_cells(codes_true, codes_pred, k_true, k_pred, workers=workers)
     del codes_true, codes_pred  # free as we go: the peak stays near the labels' size
-    if not sparse:
-        if counted.tally is None:
-            raise InternalError("count_cells(tally=True) returned no tally")
-        return counted.tally.reshape(k_true, k_pred)
     import scipy.sparse as sp  # imported on use: it costs ~0.3 s at start-up
 
     cells, counts = counted.cells, counted.counts  # in CSR order: row-major keys

@@ -55,7 +55,10 @@ _MID_MEAN = 10.0
 _MID_CELLS = 1 << 14
 # Up to this many cells x steps, ``_MidBlocks`` forms the ratios and terms of every step first
 # (``_horner_few``): fewer numpy calls for small inputs; beyond, step by step (``_horner``).
-_MID_STEP_CELLS = 1 << 13
+# The two cost the same at ~16,000-25,000 cells x steps (one flush of the blocks of perm AMI
+# inputs of N = 10^3 .. 10^4, 2 cores: 2-D 0.84 against 1.22 ms at 13,446, 1.87 against
+# 1.19 ms at 27,160; session 15, #38).
+_MID_STEP_CELLS = 1 << 14
 _MANY_PAIRS = 512  # from this many pairs in a block, step over x with vector operations
 # Up to this N the general route forms x N - a b in int64 (N**2 < 2**63); beyond, every pair
 # goes through ``_huge_pair_information``, which forms no such product.
