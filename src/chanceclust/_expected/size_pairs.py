@@ -59,6 +59,14 @@ _MID_CELLS = 1 << 14
 # inputs of N = 10^3 .. 10^4, 2 cores: 2-D 0.84 against 1.22 ms at 13,446, 1.87 against
 # 1.19 ms at 27,160; session 15, #38).
 _MID_STEP_CELLS = 1 << 14
+# The 2-D pmf blocks (``_MidBlocks``) cost a fixed number of numpy calls per block and per
+# flush (~1 ms), which the pair-by-pair route saves where the cells they would take are few: a
+# sum of one law against one takes them only from this many cells of mean 1 .. _MID_MEAN
+# (``_block_top``: a function of that pair of laws alone, so every entry point that computes
+# the sum gives the same value); below, those cells go through ``pair_information``. The
+# crossover, from both routes forced on the asv inputs (2 cores, load 3-5): blocks 1.2-2.1x
+# slower at 975-7,668 such cells, 1.5-2x faster from 10,741 (benchmarks/results.d/perf2.md, #38).
+_MID_MIN_CELLS = 1 << 13
 _MANY_PAIRS = 512  # from this many pairs in a block, step over x with vector operations
 # Up to this N the general route forms x N - a b in int64 (N**2 < 2**63); beyond, every pair
 # goes through ``_huge_pair_information``, which forms no such product.
@@ -173,13 +181,15 @@ def _add_sizes(sums, sizes_a, weights_a, sizes_b, weights_b, n):
         row_b = column_a = None
     fraction = columns / float(n)
     width = _TILE // _ROWS
+    top = _block_top(rows, columns, folded, n)
+    sums.top = top
     for first in range(0, len(rows), _ROWS):
         last = min(first + _ROWS, len(rows))
         r = rows[first:last]
         start = first if folded else 0
-        # Columns whose cells may be taken by 2-D blocks: mean <= _MID_MEAN for the block's first
+        # Columns whose cells may be taken by 2-D blocks: mean <= top for the block's first
         # row (the means grow along rows and columns) and r + c <= N/2 for its last row.
-        block_end = start + int(np.searchsorted(r[0] * fraction[start:], _MID_MEAN, "right"))
+        block_end = start + int(np.searchsorted(r[0] * fraction[start:], top, "right"))
         block_end = min(block_end, int(np.searchsorted(columns, n // 2 - r[-1], "right")))
         low = start
         while low < len(columns):
@@ -195,6 +205,20 @@ def _add_sizes(sums, sizes_a, weights_a, sizes_b, weights_b, n):
             else:
                 sums.add_pairs(r, columns[low:high], weights)
             low = high
+
+
+def _block_top(rows, columns, folded, n):
+    """The largest mean of the cells the 2-D blocks take in the sum of sorted rows against sorted
+    columns: _MID_MEAN where at least _MID_MIN_CELLS of its cells (on and above the diagonal
+    where ``folded``) have a mean in (SMALL_MEAN, _MID_MEAN], else SMALL_MEAN."""
+    with np.errstate(divide="ignore"):  # a size 0: every column
+        per_mean = n / rows.astype(np.float64)
+    below = np.arange(len(rows)) if folded else 0
+    counts = [
+        np.maximum(np.searchsorted(columns, mean * per_mean, "right") - below, 0).sum()
+        for mean in (SMALL_MEAN, _MID_MEAN)
+    ]
+    return _MID_MEAN if int(counts[1] - counts[0]) >= _MID_MIN_CELLS else SMALL_MEAN
 
 
 def _chunk_end(columns, low, end, largest_row, n):
@@ -238,6 +262,7 @@ class _PairSums:
         self.mid = mid
         self.pending: dict[str, list[tuple[NDArray, NDArray, NDArray]]] = {"series": [], "sums": []}
         self.count = {"series": 0, "sums": 0}
+        self.top = _MID_MEAN  # the largest mean of the block cells (``_block_top``)
 
     def add_block(self, r, c, weights):
         """Rows r against columns c (r + c <= N/2 for every cell): cells of mean <= 1 by the
@@ -249,7 +274,7 @@ class _PairSums:
         centre = np.maximum(np.rint(r * (np.sqrt(float(c[0]) * float(c[-1])) / n)), 1.0)
         mid = (
             ~small
-            & (mean <= _MID_MEAN)
+            & (mean <= self.top)
             & (np.square(mean - centre[:, None]) <= 1.5 * centre[:, None])
         )
         rest = ~small & ~mid & (weights != 0)
