@@ -147,7 +147,8 @@ def information_sums(
     (I(a, b) = I(b, a), weight w_a(a) w_b(b) + w_a(b) w_b(a)). Rows of sizes against columns:
     the cells of mean ab/N <= 1 (and a + b <= N/2) as 2-D blocks of the factorial-moment
     series (``small_means.small_mean_block``), of means 1 .. 10 as 2-D blocks of the pmf
-    (``_MidBlocks``); the other pairs gathered and passed to
+    (``_MidBlocks``) where the sum has at least ``_MID_MIN_CELLS`` of them (``_block_top``, per
+    law pair); the other pairs gathered and passed to
     :func:`pair_information` ``_PENDING`` at a time.
     """
     mid = _MidBlocks(n)
@@ -194,7 +195,7 @@ def _add_sizes(sums, sizes_a, weights_a, sizes_b, weights_b, n):
         low = start
         while low < len(columns):
             if low < block_end:
-                high = _chunk_end(columns, low, min(block_end, low + width), r[-1], n)
+                high = _chunk_end(columns, low, min(block_end, low + width), r[-1], n, top)
             else:
                 high = min(low + width, len(columns))
             weights = _tile_weights(
@@ -221,14 +222,18 @@ def _block_top(rows, columns, folded, n):
     return _MID_MEAN if int(counts[1] - counts[0]) >= _MID_MIN_CELLS else SMALL_MEAN
 
 
-def _chunk_end(columns, low, end, largest_row, n):
-    """The end of a block of columns from ``low`` (at most ``end``): those of mean <= 1 for the
-    largest row (within a factor 2^16: no overflow in ``small_mean_block``), or, past them, a
-    band of columns within a factor 1 + 1/sqrt(mean) of the first, so that a centre per row
-    stays within ~sqrt(mean) of the means of its cells (``_MidBlocks``)."""
+def _chunk_end(columns, low, end, largest_row, n, block_top):
+    """The end of a block of columns from ``low`` (at most ``end``), within a factor 2^16 of the
+    first (no overflow in ``small_mean_block``): where the sum takes pmf blocks (``block_top``
+    _MID_MEAN), those of mean <= 1 for the largest row, or, past them, a band of columns within
+    a factor 1 + 1/sqrt(mean) of the first, so that a centre per row stays within ~sqrt(mean) of
+    the means of its cells (``_MidBlocks``); else every column up to ``end`` (one block: the
+    cells of mean > 1 in it are gathered)."""
     c0 = float(columns[low])
     top = largest_row * (c0 / n)
-    if top <= SMALL_MEAN:
+    if block_top <= SMALL_MEAN:
+        limit = c0 * 2.0**16
+    elif top <= SMALL_MEAN:
         limit = min(c0 * 2.0**16, n / float(max(largest_row, 1)))
     else:
         limit = c0 * (1.0 + 1.0 / np.sqrt(min(top, _MID_MEAN)))
