@@ -64,9 +64,10 @@ _MID_STEP_CELLS = 1 << 14
 # sum of one law against one takes them only from this many cells of mean 1 .. _MID_MEAN
 # (``_block_top``: a function of that pair of laws alone, so every entry point that computes
 # the sum gives the same value); below, those cells go through ``pair_information``. The
-# crossover, from both routes forced on the asv inputs (2 cores, load 3-5): blocks 1.2-2.1x
-# slower at 975-7,668 such cells, 1.5-2x faster from 10,741 (benchmarks/results.d/perf2.md, #38).
-_MID_MIN_CELLS = 1 << 13
+# crossover, from both routes forced on the asv inputs (benchmarks/emi_block_switch.py, 2
+# cores, load ~4): blocks 1.4-3.2x slower at 129-9,180 such cells, 1.6-2x faster from 10,741
+# (benchmarks/results.d/perf2.md, #38).
+_MID_MIN_CELLS = 10_000
 _MANY_PAIRS = 512  # from this many pairs in a block, step over x with vector operations
 # Up to this N the general route forms x N - a b in int64 (N**2 < 2**63); beyond, every pair
 # goes through ``_huge_pair_information``, which forms no such product.
