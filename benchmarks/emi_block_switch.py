@@ -26,9 +26,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent / "asv_bench"))
-import _inputs  # noqa: E402
+import _inputs
 
-from chanceclust._expected import size_pairs as kernel  # noqa: E402
+from chanceclust._expected import size_pairs as kernel
 
 HUGE = 1 << 62
 MODES = ("all", "small", "none")
@@ -89,7 +89,7 @@ def main(cases):
             continue
         small, mid = _cells(a, b, n)
 
-        def one():
+        def one(a=a, wa=wa, b=b, wb=wb, n=n):
             return kernel.information_sum(a, wa, b, wb, n)
 
         repeats = 3 if n >= 10**6 else 7
@@ -97,7 +97,7 @@ def main(cases):
         for _ in range(3):
             for mode in MODES:
                 values[mode] = _run(mode, one)
-                took = _run(mode, lambda: _best(one, repeats))
+                took = _run(mode, lambda one=one, repeats=repeats: _best(one, repeats))
                 times[mode] = min(times.get(mode, np.inf), took)
         kernel._MID_MIN_CELLS = default
         spread = max(abs(values[m] - values["all"]) for m in MODES) / abs(values["all"])
