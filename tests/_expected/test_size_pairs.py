@@ -101,9 +101,12 @@ def _brute_sum(sizes_a, weights_a, sizes_b, weights_b, n):
         (200, list(range(1, 61)), list(range(2, 51, 3))),
     ],
 )
-def test_information_sum_equals_the_sum_over_pairs(n, sizes_a, sizes_b):
+@pytest.mark.parametrize("min_cells", [0, kernel._MID_MIN_CELLS])
+def test_information_sum_equals_the_sum_over_pairs(n, sizes_a, sizes_b, min_cells, monkeypatch):
     """The streamed sum (2-D blocks of small means, gathered pairs, folded or not) equals the
-    weighted sum of the values pair by pair."""
+    weighted sum of the values pair by pair, with the pmf blocks however few their cells (0)
+    and at the size switch."""
+    monkeypatch.setattr(kernel, "_MID_MIN_CELLS", min_cells)
     rng = np.random.default_rng(len(sizes_a))
     sizes_a, sizes_b = np.array(sizes_a), np.array(sizes_b)
     weights_a, weights_b = rng.uniform(0.5, 3, len(sizes_a)), rng.uniform(0.5, 3, len(sizes_b))
@@ -136,8 +139,11 @@ def test_information_sum_gathers_each_unordered_pair_once(monkeypatch):
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"N{c['n']}-a{c['a']}-b{c['b']}")
-def test_information_sum_of_one_pair_matches_mpmath(case):
-    """One size a side: the 2-D blocks (small means, pmf blocks) against the 50-digit values."""
+@pytest.mark.parametrize("min_cells", [0, kernel._MID_MIN_CELLS])
+def test_information_sum_of_one_pair_matches_mpmath(case, min_cells, monkeypatch):
+    """One size a side: the 2-D blocks (small means, and pmf blocks where forced by
+    _MID_MIN_CELLS = 0; else pair_information) against the 50-digit values."""
+    monkeypatch.setattr(kernel, "_MID_MIN_CELLS", min_cells)
     n, a, b = case["n"], case["a"], case["b"]
     one = np.ones(1)
     got = kernel.information_sum(np.array([a]), one, np.array([b]), one, n) * n
@@ -146,10 +152,12 @@ def test_information_sum_of_one_pair_matches_mpmath(case):
 
 @pytest.mark.parametrize("n", [10**6, 10**9])
 @pytest.mark.parametrize("mean", [1.0, kernel._MID_MEAN])
-def test_information_sum_both_sides_of_its_block_switches(n, mean):
+def test_information_sum_both_sides_of_its_block_switches(n, mean, monkeypatch):
     """Single pairs just below and above mean 1 (factorial-moment series / pmf blocks) and
     _MID_MEAN (pmf blocks / gathered pairs): the streamed sum agrees with Loader's pmf at each
-    pair's mode (the independent general route)."""
+    pair's mode (the independent general route). The pmf blocks forced (_MID_MIN_CELLS = 0:
+    one cell is below the size switch of tests/_expected/test_size_pairs_block_switch.py)."""
+    monkeypatch.setattr(kernel, "_MID_MIN_CELLS", 0)
     one = np.ones(1)
     for s in (7, 300, 3000):
         for factor in (0.999, 1.001):

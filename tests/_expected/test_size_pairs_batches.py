@@ -42,10 +42,12 @@ CASES = [  # N, the laws: cells of every route (small means, pmf blocks, gathere
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"N{c[0]}")
 @pytest.mark.parametrize("mid_cells", [1, 1 << 14])
-def test_one_law_against_many_gives_each_law_its_own_bits(case, mid_cells, monkeypatch):
+@pytest.mark.parametrize("min_cells", [0, kernel._MID_MIN_CELLS])
+def test_one_law_against_many_gives_each_law_its_own_bits(case, mid_cells, min_cells, monkeypatch):
     n, shapes = case
     laws = _laws(n, shapes)
     monkeypatch.setattr(kernel, "_MID_CELLS", mid_cells)  # flushes inside one law's blocks too
+    monkeypatch.setattr(kernel, "_MID_MIN_CELLS", min_cells)  # 0: the pmf blocks in every sum
     for sizes_a, weights_a in laws:
         alone = [kernel.information_sum(sizes_a, weights_a, b, w, n) for b, w in laws]
         together = kernel.information_sums(sizes_a, weights_a, laws, n)
@@ -61,6 +63,7 @@ def test_pmf_block_steps_formed_first_give_the_bits_of_one_step_at_a_time(case, 
     ratios and terms formed first as 2-D arrays (``_horner_few``)."""
     n, shapes = case
     laws = _laws(n, shapes)
+    monkeypatch.setattr(kernel, "_MID_MIN_CELLS", 0)  # the pmf blocks in every sum
     got = {}
     for step_cells in (1, 1 << 40):
         monkeypatch.setattr(kernel, "_MID_STEP_CELLS", step_cells)

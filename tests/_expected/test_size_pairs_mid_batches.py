@@ -82,6 +82,7 @@ def test_batched_blocks_give_the_bits_of_one_block_at_a_time(case, batch, monkey
         return original(self, *args)
 
     monkeypatch.setattr(kernel, "_MID_CELLS", batch)
+    monkeypatch.setattr(kernel, "_MID_MIN_CELLS", 0)  # the blocks however few their cells
     monkeypatch.setattr(kernel._MidBlocks, "add", counting)
     got = kernel.information_sum(sizes_a, weights_a, sizes_b, weights_b, n)
     assert len(blocks) >= 3  # the route is taken, by several blocks

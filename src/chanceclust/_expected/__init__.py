@@ -50,7 +50,7 @@ test, is in the table of ``docs/math.md#math-routes``.
   :func:`size_pairs.information_sum`; pairs of mean ab/N <= 1 by the factorial-moment series
   -- :func:`small_means.small_mean_information`, :func:`small_means.small_mean_block`; means
   1 .. 10 in blocks by Horner's rule over the pmf ratios (``size_pairs._MidBlocks``, the blocks of one sum
-  stepped together);
+  stepped together) where a law pair's sum has at least ``size_pairs._MID_MIN_CELLS`` of them;
   rectangles of >= 4096 gathered pairs of means 10 .. 100 interpolated in (a, b) from exact
   values at rounded Chebyshev nodes, where checks between the nodes agree
   (``size_pairs._smooth_block``; the nodes and basis from :mod:`interpolation`);

@@ -59,6 +59,15 @@ _MID_CELLS = 1 << 14
 # inputs of N = 10^3 .. 10^4, 2 cores: 2-D 0.84 against 1.22 ms at 13,446, 1.87 against
 # 1.19 ms at 27,160; session 15, #38).
 _MID_STEP_CELLS = 1 << 14
+# The 2-D pmf blocks (``_MidBlocks``) cost a fixed number of numpy calls per block and per
+# flush (~1 ms), which the pair-by-pair route saves where the cells they would take are few: a
+# sum of one law against one takes them only from this many cells of mean 1 .. _MID_MEAN
+# (``_block_top``: a function of that pair of laws alone, so every entry point that computes
+# the sum gives the same value); below, those cells go through ``pair_information``. The
+# crossover, from both routes forced on the asv inputs (benchmarks/emi_block_switch.py, 2
+# cores, load ~4): blocks 1.4-3.2x slower at 129-9,180 such cells, 1.6-2x faster from 10,741
+# (benchmarks/results.d/perf2.md, #38).
+_MID_MIN_CELLS = 10_000
 _MANY_PAIRS = 512  # from this many pairs in a block, step over x with vector operations
 # Up to this N the general route forms x N - a b in int64 (N**2 < 2**63); beyond, every pair
 # goes through ``_huge_pair_information``, which forms no such product.
@@ -139,7 +148,8 @@ def information_sums(
     (I(a, b) = I(b, a), weight w_a(a) w_b(b) + w_a(b) w_b(a)). Rows of sizes against columns:
     the cells of mean ab/N <= 1 (and a + b <= N/2) as 2-D blocks of the factorial-moment
     series (``small_means.small_mean_block``), of means 1 .. 10 as 2-D blocks of the pmf
-    (``_MidBlocks``); the other pairs gathered and passed to
+    (``_MidBlocks``) where the sum has at least ``_MID_MIN_CELLS`` of them (``_block_top``, per
+    law pair); the other pairs gathered and passed to
     :func:`pair_information` ``_PENDING`` at a time.
     """
     mid = _MidBlocks(n)
@@ -173,18 +183,20 @@ def _add_sizes(sums, sizes_a, weights_a, sizes_b, weights_b, n):
         row_b = column_a = None
     fraction = columns / float(n)
     width = _TILE // _ROWS
+    top = _block_top(rows, columns, folded, n)
+    sums.top = top
     for first in range(0, len(rows), _ROWS):
         last = min(first + _ROWS, len(rows))
         r = rows[first:last]
         start = first if folded else 0
-        # Columns whose cells may be taken by 2-D blocks: mean <= _MID_MEAN for the block's first
+        # Columns whose cells may be taken by 2-D blocks: mean <= top for the block's first
         # row (the means grow along rows and columns) and r + c <= N/2 for its last row.
-        block_end = start + int(np.searchsorted(r[0] * fraction[start:], _MID_MEAN, "right"))
+        block_end = start + int(np.searchsorted(r[0] * fraction[start:], top, "right"))
         block_end = min(block_end, int(np.searchsorted(columns, n // 2 - r[-1], "right")))
         low = start
         while low < len(columns):
             if low < block_end:
-                high = _chunk_end(columns, low, min(block_end, low + width), r[-1], n)
+                high = _chunk_end(columns, low, min(block_end, low + width), r[-1], n, top)
             else:
                 high = min(low + width, len(columns))
             weights = _tile_weights(
@@ -197,14 +209,32 @@ def _add_sizes(sums, sizes_a, weights_a, sizes_b, weights_b, n):
             low = high
 
 
-def _chunk_end(columns, low, end, largest_row, n):
-    """The end of a block of columns from ``low`` (at most ``end``): those of mean <= 1 for the
-    largest row (within a factor 2^16: no overflow in ``small_mean_block``), or, past them, a
-    band of columns within a factor 1 + 1/sqrt(mean) of the first, so that a centre per row
-    stays within ~sqrt(mean) of the means of its cells (``_MidBlocks``)."""
+def _block_top(rows, columns, folded, n):
+    """The largest mean of the cells the 2-D blocks take in the sum of sorted rows against sorted
+    columns: _MID_MEAN where at least _MID_MIN_CELLS of its cells (on and above the diagonal
+    where ``folded``) have a mean in (SMALL_MEAN, _MID_MEAN], else SMALL_MEAN."""
+    with np.errstate(divide="ignore"):  # a size 0: every column
+        per_mean = n / rows.astype(np.float64)
+    below = np.arange(len(rows)) if folded else 0
+    counts = [
+        np.maximum(np.searchsorted(columns, mean * per_mean, "right") - below, 0).sum()
+        for mean in (SMALL_MEAN, _MID_MEAN)
+    ]
+    return _MID_MEAN if int(counts[1] - counts[0]) >= _MID_MIN_CELLS else SMALL_MEAN
+
+
+def _chunk_end(columns, low, end, largest_row, n, block_top):
+    """The end of a block of columns from ``low`` (at most ``end``), within a factor 2^16 of the
+    first (no overflow in ``small_mean_block``): where the sum takes pmf blocks (``block_top``
+    _MID_MEAN), those of mean <= 1 for the largest row, or, past them, a band of columns within
+    a factor 1 + 1/sqrt(mean) of the first, so that a centre per row stays within ~sqrt(mean) of
+    the means of its cells (``_MidBlocks``); else every column up to ``end`` (one block: the
+    cells of mean > 1 in it are gathered)."""
     c0 = float(columns[low])
     top = largest_row * (c0 / n)
-    if top <= SMALL_MEAN:
+    if block_top <= SMALL_MEAN:
+        limit = c0 * 2.0**16
+    elif top <= SMALL_MEAN:
         limit = min(c0 * 2.0**16, n / float(max(largest_row, 1)))
     else:
         limit = c0 * (1.0 + 1.0 / np.sqrt(min(top, _MID_MEAN)))
@@ -238,6 +268,7 @@ class _PairSums:
         self.mid = mid
         self.pending: dict[str, list[tuple[NDArray, NDArray, NDArray]]] = {"series": [], "sums": []}
         self.count = {"series": 0, "sums": 0}
+        self.top = _MID_MEAN  # the largest mean of the block cells (``_block_top``)
 
     def add_block(self, r, c, weights):
         """Rows r against columns c (r + c <= N/2 for every cell): cells of mean <= 1 by the
@@ -249,7 +280,7 @@ class _PairSums:
         centre = np.maximum(np.rint(r * (np.sqrt(float(c[0]) * float(c[-1])) / n)), 1.0)
         mid = (
             ~small
-            & (mean <= _MID_MEAN)
+            & (mean <= self.top)
             & (np.square(mean - centre[:, None]) <= 1.5 * centre[:, None])
         )
         rest = ~small & ~mid & (weights != 0)
