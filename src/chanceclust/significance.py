@@ -97,7 +97,7 @@ _GATHER_BY_SAMPLE = 64
 #: The table route of the null of a named measure (docs/math.md#math-significance): its
 #: tables are drawn from their margins where K_A K_B * TABLE_CELL_COST (+ TABLE_CALL_COST
 #: per sample where a side's sizes are drawn: scipy's call) <= N, in elements permuted and
-#: counted (benchmarks/results.d/device.md measured the ratios).
+#: counted (benchmarks/RESULTS.md, "Significance tests from the table alone" measured the ratios).
 TABLE_CELL_COST = 6
 TABLE_CALL_COST = 2000
 #: The routes of significance_test: sampling the null law, summing it exactly, or the gamma
