@@ -17,8 +17,9 @@ pair or linearized at large margins (``_LinearEMI``).
 The intervals follow :func:`scipy.stats.bootstrap` (percentile, basic, BCa; BCa's
 acceleration by the jackknife over the N elements, which for a table is a jackknife over
 its cells weighted by n_ij: leaving out any element of cell (i, j) gives the same table),
-and the debiased interval (the percentile interval's shape around the jackknife's
-bias-corrected estimate), which ``method="auto"`` takes for ARI and AMI under perm on tables
+and the debiased interval (around the jackknife's bias-corrected estimate: ARI's with the
+percentile interval's shape, AMI's the percentile-t interval of that estimate), which
+``method="auto"`` takes for ARI and AMI under perm on tables
 of few elements per cell. What the interval is for, the population value of the measure, is in
 docs/math.md#math-bootstrap.
 """
@@ -1015,11 +1016,12 @@ def confidence_interval(
     method : {"auto", "debiased", "BCa", "percentile", "basic"}, default="auto"
         "percentile", "basic" and "BCa" as :func:`scipy.stats.bootstrap` (BCa's acceleration
         by the jackknife over the elements: one value per non-zero cell). "debiased" (ARI
-        and AMI under perm only): the percentile interval's offsets from the bootstrap mean,
-        widened to the jackknife's standard error where it is larger, around the jackknife's
-        bias-corrected estimate, for tables of few elements per cell, where the measures'
-        bias is of the order of their spread and the bootstrap misjudges it
-        (docs/math.md#math-bootstrap). "auto" takes "debiased" for ARI and AMI under perm
+        and AMI under perm only), for tables of few elements per cell, where the measures'
+        bias is of the order of their spread and the bootstrap misjudges it, is centred on
+        the jackknife's bias-corrected estimate: for ARI with the percentile interval's
+        offsets from the bootstrap mean, widened to the jackknife's standard error where it
+        is larger; for AMI the percentile-t interval of that estimate (each resample's own
+        jackknife, in closed form) (docs/math.md#math-bootstrap). "auto" takes "debiased" for ARI and AMI under perm
         with fewer than 100 elements per non-zero cell (``DEBIASED_PER_CELL``), "BCa"
         otherwise; ``.method`` of the result says which.
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
@@ -1066,7 +1068,7 @@ def confidence_interval(
     each), plus, for the adjusted measures, the model's constants per resample (E[MI] under
     perm is the dominant cost: benchmarks/bootstrap_timing.py); BCa and "debiased" add C
     evaluations (for ARI and AMI under perm, closed-form updates of the observed table's
-    sums).
+    sums); AMI's "debiased" the same closed-form jackknife of every resample, O(C) each.
 
     Examples
     --------
