@@ -80,8 +80,9 @@ ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
 METHODS = ("percentile", "basic", "bca", "debiased", "auto")
 # "auto" takes the debiased interval (ARI and AMI under perm) where the table holds fewer
 # than this many elements per non-zero cell, BCa from there on. Of the coverage study's rows
-# below it (at most 25 a cell), BCa missed 93-97 % in 5 of 8, the debiased interval in 1
-# (92.6 %); above it (111 and more) BCa met it in all 10 (benchmarks/BOOTSTRAP_COVERAGE.md).
+# below it (at most 25 a cell), BCa missed 93-97 % in 5 of 8, the debiased interval in none
+# (94.1-96.4 %); above it (111 and more) BCa met it in all 10
+# (benchmarks/BOOTSTRAP_COVERAGE.md).
 DEBIASED_PER_CELL = 100
 #: The interval methods of :func:`paired_test` (its jackknife is over the three-way cells).
 PAIRED_METHODS = ("percentile", "basic", "bca")
