@@ -45,17 +45,66 @@ def _left_out_by_elements(measure: str, true: np.ndarray, pred: np.ndarray) -> n
             out.append(cc.adjusted_rand_index(a, b))
         else:
             bound = (cc.entropy(a) + cc.entropy(b)) / 2
-            out.append((cc.mutual_information(a, b) - expected) / (bound - expected))
+            gap = bound - expected  # 0: a degenerate left-out table (no value: nan)
+            out.append((cc.mutual_information(a, b) - expected) / gap if gap > 1e-12 * bound
+                       else math.nan)  # fmt: skip
     return np.array(out)
 
 
-def _direct_ends(res, measure: str, table: np.ndarray, alpha: float) -> tuple[float, float]:
+def _center(value: float, jack: np.ndarray) -> tuple[float, float]:
+    """The jackknife's bias-corrected value and standard error, over the elements."""
+    n = len(jack)
+    mean_jack = jack.mean()
+    se_jack = math.sqrt((n - 1) / n * np.sum((jack - mean_jack) ** 2))
+    return value - (n - 1) * (mean_jack - value), se_jack
+
+
+def _direct_pivot(table: np.ndarray) -> tuple[float, float, float]:
+    """(AMI, its jackknife's bias-corrected value, the jackknife's standard error) of a
+    table, by the single calls over its elements (the left-out tables with the table's own
+    E[MI] held fixed)."""
+    true, pred = _labels(table)
+    value = cc.adjusted_mutual_information(true, pred)
+    return (value, *_center(value, _left_out_by_elements("ami", true, pred)))
+
+
+def _resamples(table: np.ndarray, n_resamples: int, seed: int) -> np.ndarray:
+    """The resampled tables of ``confidence_interval(..., rng=seed)``, drawn as its docstring
+    says: blocks of 512, block b by Generator(PCG64(seed_b)), seed_b the b-th child of a
+    SeedSequence of four 63-bit integers drawn from ``rng``; a multinomial over the non-zero
+    cells in row-major order (the order of the table's cells)."""
+    rows, cols = np.nonzero(table)
+    counts = table[rows, cols]
+    n = int(counts.sum())
+    entropy = [int(v) for v in np.random.default_rng(seed).integers(2**63, size=4)]
+    seeds = np.random.SeedSequence(entropy).spawn(-(-n_resamples // 512))
+    out = []
+    for b, child in enumerate(seeds):
+        size = min(512, n_resamples - 512 * b)
+        draws = np.random.Generator(np.random.PCG64(child)).multinomial(n, counts / n, size)
+        for draw in draws:
+            resample = np.zeros_like(table)
+            resample[rows, cols] = draw
+            out.append(resample[resample.sum(axis=1) > 0][:, resample.sum(axis=0) > 0])
+    return out
+
+
+def _direct_ends(res, measure: str, table: np.ndarray, alpha: float,
+                 seed: int | None = None) -> tuple[float, float]:  # fmt: skip
+    """The debiased interval's formula (docs/math.md#math-bootstrap) by the single calls;
+    AMI's (percentile-t) from the resamples redrawn from ``seed``, unless ``seed`` is None
+    (then the percentile interval's offsets, its fallback)."""
     true, pred = _labels(table)
     jack = _left_out_by_elements(measure, true, pred)
-    n = len(true)
-    mean_jack = jack.mean()
-    center = res.statistic - (n - 1) * (mean_jack - res.statistic)
-    se_jack = math.sqrt((n - 1) / n * np.sum((jack - mean_jack) ** 2))
+    center, se_jack = _center(res.statistic, jack)
+    if measure == "ami" and seed is not None:
+        pivots = np.array([_direct_pivot(t) for t in _resamples(table, len(res.bootstrap_distribution), seed)])
+        np.testing.assert_allclose(pivots[:, 0], res.bootstrap_distribution, rtol=1e-9)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = (pivots[:, 1] - res.statistic) / pivots[:, 2]
+        if np.isfinite(t).all() and se_jack > 0:
+            low, high = np.quantile(t, [alpha, 1 - alpha])
+            return center - se_jack * high, center - se_jack * low
     theta_b = res.bootstrap_distribution
     widen = max(1.0, se_jack / np.std(theta_b, ddof=1))
     low, high = np.quantile(theta_b, [alpha, 1 - alpha])
@@ -69,19 +118,20 @@ def test_debiased_interval_equals_a_direct_computation_over_elements(measure, ta
     """The interval equals the formula evaluated with a jackknife over the N elements by the
     single calls (ours runs over cells in closed form, or evaluates the tables when a cell
     holds most elements, as the last table)."""
-    res = cc.confidence_interval(measure, contingency=table, n_resamples=199, rng=4,
+    res = cc.confidence_interval(measure, contingency=table, n_resamples=39, rng=4,
                                  method="debiased", confidence_level=0.9)  # fmt: skip
     assert res.method == "debiased"
-    np.testing.assert_allclose(res.confidence_interval, _direct_ends(res, measure, table, 0.05),
+    np.testing.assert_allclose(res.confidence_interval,
+                               _direct_ends(res, measure, table, 0.05, seed=4),
                                rtol=1e-9, atol=1e-12)  # fmt: skip
 
 
 @pytest.mark.parametrize("alternative", ["less", "greater"])
 def test_one_sided_debiased_interval(alternative):
     """One end infinite, the other the two-sided end at alpha = 1 - confidence_level."""
-    res = cc.confidence_interval("ami", contingency=TABLE, n_resamples=199, rng=5,
+    res = cc.confidence_interval("ami", contingency=TABLE, n_resamples=39, rng=5,
                                  method="debiased", alternative=alternative)  # fmt: skip
-    low, high = _direct_ends(res, "ami", TABLE, 0.05)
+    low, high = _direct_ends(res, "ami", TABLE, 0.05, seed=5)
     if alternative == "less":
         assert res.confidence_interval.low == -math.inf
         assert res.confidence_interval.high == pytest.approx(high, rel=1e-9)
@@ -174,3 +224,51 @@ def test_debiased_interval_ordered_and_nested(seed):
     assert wide.confidence_interval.low <= narrow.confidence_interval.low
     assert narrow.confidence_interval.low <= narrow.confidence_interval.high
     assert narrow.confidence_interval.high <= wide.confidence_interval.high
+
+
+def test_studentized_values_equal_a_direct_computation():
+    """Each resample's (AMI, bias-corrected AMI, jackknife standard error) in closed form
+    (``_studentized_values``, rows of counts over fixed cells, zeros included) equals the
+    jackknife over its elements by the single calls."""
+    from chanceclust.bootstrap import _options, _studentized_values, _table_cells
+    from chanceclust.expectations import _validated_table
+
+    options = _options("ami", "perm", False, "arithmetic", 0.95, 9, "debiased", None, None,
+                       "multinomial")  # fmt: skip
+    table = _validated_table(None, None, TABLE, "perm", False, None, "raise")[0]
+    cells = _table_cells(table, options)
+    rows = np.random.default_rng(0).multinomial(table.n, table.counts / table.n, size=6)
+    got = _studentized_values(options, cells, rows.astype(np.int64))
+    for row, values in zip(rows, got, strict=True):
+        dense = np.zeros(TABLE.shape, dtype=int)
+        dense[cells.rows, cells.cols] = row
+        dense = dense[dense.sum(axis=1) > 0][:, dense.sum(axis=0) > 0]
+        np.testing.assert_allclose(values, _direct_pivot(dense), rtol=1e-9, atol=1e-12)
+
+
+def test_studentized_ends_fall_back_where_a_pivot_is_undefined():
+    """A resample whose jackknife has no spread (se_J* = 0: t undefined), or an observed
+    se_J of 0, gives the percentile offsets around the corrected estimate
+    (``_debiased_ends``); finite pivots give the percentile-t ends."""
+    from chanceclust.bootstrap import _debiased_ends, _studentized_ends
+
+    theta_b = np.array([0.1, 0.3, 0.2, 0.5, 0.4])
+    jack, weights = np.array([0.2, 0.35, 0.3]), np.array([3, 2, 4])
+    pivots = np.column_stack([theta_b - 0.05, np.array([0.1, 0.2, 0.1, 0.3, 0.2])])
+    fallback = _debiased_ends(theta_b, 0.3, jack, weights, 0.1)
+    finite = _studentized_ends(theta_b, 0.3, jack, weights, 0.1, pivots)
+    assert finite != fallback
+    n = 9
+    mean = np.sum(weights * jack) / n
+    center = 0.3 - (n - 1) * (mean - 0.3)
+    se = math.sqrt(np.sum(weights * ((n - 1) * (mean - jack)) ** 2) / (n * (n - 1)))
+    t = (pivots[:, 0] - 0.3) / pivots[:, 1]
+    expected = (center - se * np.quantile(t, 0.9), center - se * np.quantile(t, 0.1))
+    np.testing.assert_allclose(finite, expected, rtol=1e-12)
+    undefined = pivots.copy()
+    undefined[2, 1] = 0.0
+    undefined[2, 0] = 0.3  # 0 / 0
+    assert _studentized_ends(theta_b, 0.3, jack, weights, 0.1, undefined) == fallback
+    flat = np.full(3, 0.5)  # (exact: se_J = 0)
+    assert _studentized_ends(theta_b, 0.3, flat, weights, 0.1, pivots) == (
+        _debiased_ends(theta_b, 0.3, flat, weights, 0.1))

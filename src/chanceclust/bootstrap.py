@@ -17,8 +17,9 @@ pair or linearized at large margins (``_LinearEMI``).
 The intervals follow :func:`scipy.stats.bootstrap` (percentile, basic, BCa; BCa's
 acceleration by the jackknife over the N elements, which for a table is a jackknife over
 its cells weighted by n_ij: leaving out any element of cell (i, j) gives the same table),
-and the debiased interval (the percentile interval's shape around the jackknife's
-bias-corrected estimate), which ``method="auto"`` takes for ARI and AMI under perm on tables
+and the debiased interval (around the jackknife's bias-corrected estimate: ARI's with the
+percentile interval's shape, AMI's the percentile-t interval of that estimate), which
+``method="auto"`` takes for ARI and AMI under perm on tables
 of few elements per cell. What the interval is for, the population value of the measure, is in
 docs/math.md#math-bootstrap.
 """
@@ -55,7 +56,7 @@ from chanceclust._validation import (
     nothing_left,
     validate_many,
 )
-from chanceclust.adjusted import _adjust_for_chance
+from chanceclust.adjusted import _DEGENERATE, _adjust_for_chance
 from chanceclust.contingency import Table, _table_of_cells
 from chanceclust.exceptions import InternalError, InvalidInputError
 from chanceclust.expectations import _expected_mutual_information, _validated_table
@@ -79,8 +80,9 @@ ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
 METHODS = ("percentile", "basic", "bca", "debiased", "auto")
 # "auto" takes the debiased interval (ARI and AMI under perm) where the table holds fewer
 # than this many elements per non-zero cell, BCa from there on. Of the coverage study's rows
-# below it (at most 25 a cell), BCa missed 93-97 % in 5 of 8, the debiased interval in 1
-# (92.6 %); above it (111 and more) BCa met it in all 10 (benchmarks/BOOTSTRAP_COVERAGE.md).
+# below it (at most 25 a cell), BCa missed 93-97 % in 5 of 8, the debiased interval in none
+# (94.1-96.4 %); above it (111 and more) BCa met it in all 10
+# (benchmarks/BOOTSTRAP_COVERAGE.md).
 DEBIASED_PER_CELL = 100
 #: The interval methods of :func:`paired_test` (its jackknife is over the three-way cells).
 PAIRED_METHODS = ("percentile", "basic", "bca")
@@ -497,13 +499,14 @@ def _left_out_values(options: _Options, cells: _Cells, counts: NDArray[np.int64]
     return np.concatenate(out)
 
 
-def _ami_values(batch: _Batch, cells: _Cells, setting: Setting, method: str
-                ) -> NDArray[np.float64]:  # fmt: skip
+def _ami_values(batch: _Batch, cells: _Cells, setting: Setting, method: str,
+                expected: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
     """AMI under perm of every sample of ``batch``, each adjusted with its own sizes: MI of
     the batch, s_max the mean of the two entropies (each side's entropy_bound under perm),
-    E[MI] of the sample's own margins (:func:`_resampled_emi`)."""
+    E[MI] of the sample's own margins (``expected``, else :func:`_resampled_emi`)."""
     sizes_true, sizes_pred = batch.sizes_true, batch.sizes_pred
-    expected = _resampled_emi(cells, setting, sizes_true, sizes_pred, batch.n)
+    if expected is None:
+        expected = _resampled_emi(cells, setting, sizes_true, sizes_pred, batch.n)
     bound = np.broadcast_to(_generalized_mean(entropy_values(sizes_true, batch.n),
                                               entropy_values(sizes_pred, batch.n), method),
                             expected.shape)  # fmt: skip
@@ -515,6 +518,51 @@ def _ami_values(batch: _Batch, cells: _Cells, setting: Setting, method: str
                            k_pred=k_pred[i])
         for i in range(len(mi))
     ], dtype=np.float64)  # fmt: skip
+
+
+def _xlogx(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    return x * np.log(np.maximum(x, 1.0))  # 0 at x = 0 and x = 1
+
+
+def _studentized_values(options: _Options, cells: _Cells, counts: NDArray[np.int64]
+                        ) -> NDArray[np.float64]:  # fmt: skip
+    """(theta, theta~, se_J) of each table whose cell counts are a row of ``counts`` (m, C),
+    AMI under perm (the cells' route): theta its AMI (as :func:`_values`), theta~ its
+    jackknife's bias-corrected value and se_J the jackknife's standard error, the left-out
+    tables adjusted by the table's own E[MI] at its N, held fixed (as
+    :func:`_debiased_jackknife`; docs/math.md#math-bootstrap). Each left-out table in
+    O(1) from the table's sums: H_(k) = log(n - 1) - (T + (x - 1) log(x - 1) - x log x) / (n - 1)
+    for the joint entropy (x the cell's count, T = sum x log x) and each margin's. A row
+    with a degenerate left-out table (s_max - E[MI] <= _DEGENERATE s_max) gets nan."""
+    n = int(counts[0].sum())
+    k_true, k_pred = cells.shape
+    sizes_true = _sums(counts, cells.rows, k_true)
+    sizes_pred = _sums(counts, cells.cols, k_pred)
+    expected = _resampled_emi(cells, options.setting, sizes_true, sizes_pred, n)
+    theta = _ami_values(_Dense(n, counts, sizes_true, sizes_pred), cells, options.setting,
+                        options.average_method, expected)  # fmt: skip
+
+    def left_out(sizes: NDArray[np.int64], of_cell: NDArray[np.int64]) -> NDArray[np.float64]:
+        """The entropy of the sizes (rows) with one element left out of ``of_cell``'s."""
+        x = of_cell.astype(np.float64)
+        total = _xlogx(sizes.astype(np.float64)).sum(axis=1)[:, None]
+        return math.log(n - 1) - (total + _xlogx(x - 1) - _xlogx(x)) / (n - 1)
+
+    h_true = left_out(sizes_true, sizes_true[:, cells.rows])
+    h_pred = left_out(sizes_pred, sizes_pred[:, cells.cols])
+    mi = np.maximum(h_true + h_pred - left_out(counts, counts), 0.0)
+    bound = _generalized_mean(h_true, h_pred, options.average_method)
+    gap = bound - expected[:, None]
+    used = counts > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        left = np.where(gap > _DEGENERATE * bound, (mi - expected[:, None]) / gap, np.nan)
+    left = np.where(used, left, 0.0)  # (weight 0)
+    weights = counts.astype(np.float64)
+    mean = (weights * left).sum(axis=1) / n
+    center = theta - (n - 1) * (mean - theta)
+    u = (n - 1) * (mean[:, None] - left)
+    se = np.sqrt((weights * u**2).sum(axis=1) / (n * (n - 1)))
+    return np.column_stack([theta, center, se])
 
 
 def _resampled_emi(cells: _Cells, setting: Setting, sizes_true: NDArray[np.int64],
@@ -782,6 +830,34 @@ def _bca_levels(theta_b: NDArray[np.float64], theta: float, jack: NDArray[np.flo
             float(ndtr(z0 + num2 / (1 - a_hat * num2))))  # fmt: skip
 
 
+def _jackknife_center(theta: float, jack: NDArray[np.float64], weights: NDArray[np.int64]
+                      ) -> tuple[float, float]:  # fmt: skip
+    """The jackknife's bias-corrected estimate theta - (N - 1) (mean_k theta_(k) - theta) and
+    its standard error (the jackknife over elements, over cells of weight n_k)."""
+    n = float(weights.sum())
+    mean_left_out = float(np.sum(weights * jack)) / n
+    u = (n - 1) * (mean_left_out - jack)
+    se_jack = math.sqrt(float(np.sum(weights * u**2)) / (n * (n - 1)))
+    return theta - (n - 1) * (mean_left_out - theta), se_jack
+
+
+def _studentized_ends(theta_b: NDArray[np.float64], theta: float, jack: NDArray[np.float64],
+                      weights: NDArray[np.int64], alpha: float, pivots: NDArray[np.float64]
+                      ) -> tuple[float, float]:  # fmt: skip
+    """The debiased interval of AMI (docs/math.md#math-bootstrap): the percentile-t interval
+    of the jackknife's bias-corrected estimate theta~, [theta~ - se_J t_(1-alpha),
+    theta~ - se_J t_alpha] with t the quantiles of (theta~* - theta) / se_J* over the
+    resamples (``pivots``: the rows (theta~*, se_J*) of ``_studentized_values``); where
+    se_J is 0 or a pivot is not finite, ``_debiased_ends``."""
+    center, se_jack = _jackknife_center(theta, jack, weights)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (pivots[:, 0] - theta) / pivots[:, 1]
+    if not se_jack > 0 or not np.isfinite(t).all():
+        return _debiased_ends(theta_b, theta, jack, weights, alpha)
+    low, high = (float(v) for v in np.quantile(t, (alpha, 1 - alpha), method="linear"))
+    return center - se_jack * high, center - se_jack * low
+
+
 def _debiased_ends(theta_b: NDArray[np.float64], theta: float, jack: NDArray[np.float64],
                    weights: NDArray[np.int64], alpha: float) -> tuple[float, float]:  # fmt: skip
     """The debiased interval's ends (docs/math.md#math-bootstrap): the percentile interval's
@@ -789,11 +865,7 @@ def _debiased_ends(theta_b: NDArray[np.float64], theta: float, jack: NDArray[np.
     the jackknife's bias-corrected estimate theta - (N - 1) (mean_k theta_(k) - theta), with
     se_J the jackknife's standard error (the jackknife over elements, as BCa's, over cells
     of weight n_k)."""
-    n = float(weights.sum())
-    mean_left_out = float(np.sum(weights * jack)) / n
-    center = theta - (n - 1) * (mean_left_out - theta)
-    u = (n - 1) * (mean_left_out - jack)
-    se_jack = math.sqrt(float(np.sum(weights * u**2)) / (n * (n - 1)))
+    center, se_jack = _jackknife_center(theta, jack, weights)
     spread = float(np.std(theta_b, ddof=1)) if theta_b.size > 1 else 0.0
     widen = max(1.0, se_jack / spread) if spread > 0 else 1.0
     mean = float(np.mean(theta_b))
@@ -803,9 +875,12 @@ def _debiased_ends(theta_b: NDArray[np.float64], theta: float, jack: NDArray[np.
 
 def _interval(theta_b: NDArray[np.float64], theta: float, level: float, method: str,
               jack: Callable[[], tuple[NDArray[np.float64], NDArray[np.int64]]] | None,
-              alternative: str = "two-sided") -> ConfidenceInterval:  # fmt: skip
+              alternative: str = "two-sided", pivots: NDArray[np.float64] | None = None,
+              ) -> ConfidenceInterval:  # fmt: skip
     """The interval of SciPy's ``bootstrap`` from the bootstrap distribution: two-sided, or
-    one-sided with the other end infinite ("less": (-inf, high); "greater": (low, inf))."""
+    one-sided with the other end infinite ("less": (-inf, high); "greater": (low, inf)).
+    The debiased interval is ``_studentized_ends`` where the resamples' ``pivots`` are
+    given (AMI), else ``_debiased_ends``."""
     alpha = (1 - level) / 2 if alternative == "two-sided" else 1 - level
     levels = (alpha, 1 - alpha)
     if method in ("bca", "debiased"):
@@ -814,7 +889,10 @@ def _interval(theta_b: NDArray[np.float64], theta: float, level: float, method: 
         if method == "bca":
             levels = _bca_levels(theta_b, theta, *jack(), alpha)
     if method == "debiased" and jack is not None:  # (None raised above)
-        low, high = _debiased_ends(theta_b, theta, *jack(), alpha)
+        if pivots is None:
+            low, high = _debiased_ends(theta_b, theta, *jack(), alpha)
+        else:
+            low, high = _studentized_ends(theta_b, theta, *jack(), alpha, pivots)
     elif np.isnan(levels).any():
         from scipy.stats import DegenerateDataWarning  # here, as above
 
@@ -863,7 +941,9 @@ def _bootstrap(counts: NDArray[np.int64], theta: float, options: _Options,
                ) -> tuple[NDArray[np.float64], ConfidenceInterval, str]:  # fmt: skip
     """The bootstrap distribution of the cells ``counts``, its interval around ``theta``,
     and how it was drawn ("multinomial", or "normal": ``_Gaussian``). The jackknife's values
-    come from ``left_out`` where it gives them, else by evaluating each of its tables."""
+    come from ``left_out`` where it gives them, else by evaluating each of its tables.
+    ``evaluate`` gives a value per table, or a row (value, theta~, se_J) per table
+    (``_studentized_values``: the debiased interval's pivots)."""
     held: list[NDArray[np.float64]] = []
 
     def jack() -> tuple[NDArray[np.float64], NDArray[np.int64]]:
@@ -874,10 +954,12 @@ def _bootstrap(counts: NDArray[np.int64], theta: float, options: _Options,
         return held[0], counts
 
     gaussian = _gaussian(counts, options, alternative, jack)
-    theta_b = _resample(counts, options, evaluate, gaussian)
+    drawn = _resample(counts, options, evaluate, gaussian)
+    theta_b, pivots = (drawn, None) if drawn.ndim == 1 else (drawn[:, 0].copy(), drawn[:, 1:])
     if options.method != "debiased":  # (the debiased interval corrects the shift)
         _warn_if_shifted(theta_b, theta)
-    interval = _interval(theta_b, theta, options.level, options.method, jack, alternative)
+    interval = _interval(theta_b, theta, options.level, options.method, jack, alternative,
+                         pivots)  # fmt: skip
     return theta_b, interval, "multinomial" if gaussian is None else "normal"
 
 
@@ -935,11 +1017,12 @@ def confidence_interval(
     method : {"auto", "debiased", "BCa", "percentile", "basic"}, default="auto"
         "percentile", "basic" and "BCa" as :func:`scipy.stats.bootstrap` (BCa's acceleration
         by the jackknife over the elements: one value per non-zero cell). "debiased" (ARI
-        and AMI under perm only): the percentile interval's offsets from the bootstrap mean,
-        widened to the jackknife's standard error where it is larger, around the jackknife's
-        bias-corrected estimate, for tables of few elements per cell, where the measures'
-        bias is of the order of their spread and the bootstrap misjudges it
-        (docs/math.md#math-bootstrap). "auto" takes "debiased" for ARI and AMI under perm
+        and AMI under perm only), for tables of few elements per cell, where the measures'
+        bias is of the order of their spread and the bootstrap misjudges it, is centred on
+        the jackknife's bias-corrected estimate: for ARI with the percentile interval's
+        offsets from the bootstrap mean, widened to the jackknife's standard error where it
+        is larger; for AMI the percentile-t interval of that estimate (each resample's own
+        jackknife, in closed form) (docs/math.md#math-bootstrap). "auto" takes "debiased" for ARI and AMI under perm
         with fewer than 100 elements per non-zero cell (``DEBIASED_PER_CELL``), "BCa"
         otherwise; ``.method`` of the result says which.
     alternative : {"two-sided", "less", "greater"}, default="two-sided"
@@ -986,7 +1069,7 @@ def confidence_interval(
     each), plus, for the adjusted measures, the model's constants per resample (E[MI] under
     perm is the dominant cost: benchmarks/bootstrap_timing.py); BCa and "debiased" add C
     evaluations (for ARI and AMI under perm, closed-form updates of the observed table's
-    sums).
+    sums); AMI's "debiased" the same closed-form jackknife of every resample, O(C) each.
 
     Examples
     --------
@@ -1015,6 +1098,8 @@ def confidence_interval(
     options = _resolved_method(options, cells)
 
     def evaluate(counts: NDArray[np.int64]) -> NDArray[np.float64]:
+        if studentized:
+            return _studentized_values(options, cells, counts)
         return _values(options, cells, counts)
 
     def left_out() -> NDArray[np.float64] | None:
@@ -1022,7 +1107,9 @@ def confidence_interval(
             return _debiased_jackknife(options, cells)
         return _left_out_values(options, cells, table.counts)
 
-    theta = float(evaluate(table.counts[None])[0])
+    theta = float(_values(options, cells, table.counts[None])[0])
+    # The debiased interval of AMI: each resample's jackknife too (``_studentized_values``).
+    studentized = options.method == "debiased" and cells.route == "ami"
     theta_b, interval, drawn = _bootstrap(table.counts, theta, options, evaluate, alternative,
                                           left_out)  # fmt: skip
     return ConfidenceIntervalResult(interval, theta_b, float(np.std(theta_b, ddof=1)), theta,
