@@ -316,6 +316,21 @@ def test_degenerate_bca_warns_as_scipy():
     assert res.confidence_interval == (1.0, 1.0)
 
 
+def test_bca_says_why_it_is_undefined():
+    """BCa is undefined (nan) both where every value is equal and where every bootstrap
+    value lies above the observed one (z0 infinite: AMI with ~10 elements a cell, where the
+    bootstrap's bias was 11.6 standard errors); the warning says which."""
+    from chanceclust.bootstrap import _interval
+
+    jack = lambda: (np.array([0.5, 0.6, 0.7]), np.array([1, 1, 1]))  # noqa: E731
+    with pytest.warns(stats.DegenerateDataWarning, match="one side of the observed value"):
+        one_side = _interval(np.linspace(0.6, 0.7, 99), 0.5, 0.95, "bca", jack)
+    assert np.isnan(one_side.low) and np.isnan(one_side.high)
+    with pytest.warns(stats.DegenerateDataWarning, match="every value equal"):
+        _interval(np.full(99, 0.5), 0.5, 0.95, "bca",
+                  lambda: (np.full(3, 0.5), np.array([1, 1, 1])))
+
+
 @pytest.mark.parametrize(("kwargs", "name"), [
     ({"measure": "nope"}, "`measure`"),
     ({"measure": len}, "`measure`"),

@@ -896,9 +896,13 @@ def _interval(theta_b: NDArray[np.float64], theta: float, level: float, method: 
     elif np.isnan(levels).any():
         from scipy.stats import DegenerateDataWarning  # here, as above
 
+        why = ("the bootstrap or jackknife distribution is degenerate (every value equal)"
+               if np.ptp(theta_b) == 0 else
+               "every bootstrap value lies on one side of the observed value (a bias of "
+               "many standard errors: BCa's bias correction is infinite)")  # fmt: skip
         warnings.warn(DegenerateDataWarning(
-            "The BCa confidence interval cannot be calculated: the bootstrap or jackknife "
-            "distribution is degenerate (every value equal); method='percentile' gives it."
+            f"The BCa confidence interval cannot be calculated: {why}; method='percentile' "
+            "gives one, and method='debiased' one that corrects the bias (ARI, AMI under perm)."
         ), stacklevel=3)  # fmt: skip
         low = high = float("nan")
     else:
