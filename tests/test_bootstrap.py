@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import inspect
-
 import itertools
 import math
 import warnings
@@ -322,7 +321,7 @@ def test_bca_says_why_it_is_undefined():
     bootstrap's bias was 11.6 standard errors); the warning says which."""
     from chanceclust.bootstrap import _interval
 
-    jack = lambda: (np.array([0.5, 0.6, 0.7]), np.array([1, 1, 1]))  # noqa: E731
+    jack = lambda: (np.array([0.5, 0.6, 0.7]), np.array([1, 1, 1]))
     with pytest.warns(stats.DegenerateDataWarning, match="one side of the observed value"):
         one_side = _interval(np.linspace(0.6, 0.7, 99), 0.5, 0.95, "bca", jack)
     assert np.isnan(one_side.low) and np.isnan(one_side.high)
