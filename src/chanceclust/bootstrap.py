@@ -557,11 +557,7 @@ def _studentized_values(options: _Options, cells: _Cells, counts: NDArray[np.int
     with np.errstate(divide="ignore", invalid="ignore"):
         left = np.where(gap > _DEGENERATE * bound, (mi - expected[:, None]) / gap, np.nan)
     left = np.where(used, left, 0.0)  # (weight 0)
-    weights = counts.astype(np.float64)
-    mean = (weights * left).sum(axis=1) / n
-    center = theta - (n - 1) * (mean - theta)
-    u = (n - 1) * (mean[:, None] - left)
-    se = np.sqrt((weights * u**2).sum(axis=1) / (n * (n - 1)))
+    center, se = _jackknife_center(theta, left, counts.astype(np.float64))
     return np.column_stack([theta, center, se])
 
 
@@ -830,15 +826,16 @@ def _bca_levels(theta_b: NDArray[np.float64], theta: float, jack: NDArray[np.flo
             float(ndtr(z0 + num2 / (1 - a_hat * num2))))  # fmt: skip
 
 
-def _jackknife_center(theta: float, jack: NDArray[np.float64], weights: NDArray[np.int64]
-                      ) -> tuple[float, float]:  # fmt: skip
+def _jackknife_center(theta: Any, jack: NDArray[np.float64], weights: NDArray[Any]
+                      ) -> tuple[Any, Any]:  # fmt: skip
     """The jackknife's bias-corrected estimate theta - (N - 1) (mean_k theta_(k) - theta) and
-    its standard error (the jackknife over elements, over cells of weight n_k)."""
-    n = float(weights.sum())
-    mean_left_out = float(np.sum(weights * jack)) / n
+    its standard error (the jackknife over elements, over cells of weight n_k), of one table
+    (``jack``, ``weights`` of shape (C,)) or of each row of tables ((m, C), ``theta`` (m,))."""
+    n = weights.sum(axis=-1, keepdims=True)
+    mean_left_out = (weights * jack).sum(axis=-1, keepdims=True) / n
     u = (n - 1) * (mean_left_out - jack)
-    se_jack = math.sqrt(float(np.sum(weights * u**2)) / (n * (n - 1)))
-    return theta - (n - 1) * (mean_left_out - theta), se_jack
+    se_jack = np.sqrt((weights * u**2).sum(axis=-1, keepdims=True) / (n * (n - 1)))
+    return theta - (n[..., 0] - 1) * (mean_left_out[..., 0] - theta), se_jack[..., 0]
 
 
 def _studentized_ends(theta_b: NDArray[np.float64], theta: float, jack: NDArray[np.float64],
@@ -849,7 +846,7 @@ def _studentized_ends(theta_b: NDArray[np.float64], theta: float, jack: NDArray[
     theta~ - se_J t_alpha] with t the quantiles of (theta~* - theta) / se_J* over the
     resamples (``pivots``: the rows (theta~*, se_J*) of ``_studentized_values``); where
     se_J is 0 or a pivot is not finite, ``_debiased_ends``."""
-    center, se_jack = _jackknife_center(theta, jack, weights)
+    center, se_jack = (float(v) for v in _jackknife_center(theta, jack, weights))
     with np.errstate(divide="ignore", invalid="ignore"):
         t = (pivots[:, 0] - theta) / pivots[:, 1]
     if not se_jack > 0 or not np.isfinite(t).all():
@@ -865,7 +862,7 @@ def _debiased_ends(theta_b: NDArray[np.float64], theta: float, jack: NDArray[np.
     the jackknife's bias-corrected estimate theta - (N - 1) (mean_k theta_(k) - theta), with
     se_J the jackknife's standard error (the jackknife over elements, as BCa's, over cells
     of weight n_k)."""
-    center, se_jack = _jackknife_center(theta, jack, weights)
+    center, se_jack = (float(v) for v in _jackknife_center(theta, jack, weights))
     spread = float(np.std(theta_b, ddof=1)) if theta_b.size > 1 else 0.0
     widen = max(1.0, se_jack / spread) if spread > 0 else 1.0
     mean = float(np.mean(theta_b))

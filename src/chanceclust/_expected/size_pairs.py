@@ -66,7 +66,7 @@ _MID_STEP_CELLS = 1 << 14
 # the sum gives the same value); below, those cells go through ``pair_information``. The
 # crossover, from both routes forced on the asv inputs (benchmarks/emi_block_switch.py, 2
 # cores, load ~4): blocks 1.4-3.2x slower at 129-9,180 such cells, 1.6-2x faster from 10,741
-# (benchmarks/RESULTS.md, "perm E[MI] size switch", #38).
+# (benchmarks/RESULTS.md, "perm E[MI] of small inputs back to d8b6597's speed", #38).
 _MID_MIN_CELLS = 10_000
 _MANY_PAIRS = 512  # from this many pairs in a block, step over x with vector operations
 # Up to this N the general route forms x N - a b in int64 (N**2 < 2**63); beyond, every pair
